@@ -1,0 +1,141 @@
+package hook
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"runtime/debug"
+)
+
+// Run answers one hook call of event ev: it reads at most MaxInput bytes from
+// r, decodes them into In, asks decide, and writes exactly one JSON object
+// and a newline to w.
+//
+// Run never panics and never writes anything else. Input that cannot be read
+// (empty, not a JSON object, over MaxInput), an error from decide and a panic
+// in decide all become FailSafe(ev, err). The caller exits 0 afterwards:
+// with Gemini CLI the JSON carries the decision, not the exit code.
+func Run[In any](ev Event, r io.Reader, w io.Writer, decide func(In) (Output, error)) {
+	out := answer(ev, r, decide)
+	// Marshalling an Output cannot fail: it holds strings and RawMessages
+	// that came from valid JSON or from json.Marshal.
+	b, err := marshal(out)
+	if err != nil {
+		b, _ = marshal(FailSafe(ev, err))
+	}
+	w.Write(append(b, '\n'))
+}
+
+func answer[In any](ev Event, r io.Reader, decide func(In) (Output, error)) (out Output) {
+	defer func() {
+		if p := recover(); p != nil {
+			out = FailSafe(ev, &PanicError{Value: p, Stack: debug.Stack()})
+		}
+	}()
+	var in In
+	if err := Decode(r, &in); err != nil {
+		return FailSafe(ev, err)
+	}
+	out, err := decide(in)
+	if err != nil {
+		return FailSafe(ev, err)
+	}
+	return out
+}
+
+// Decode reads at most MaxInput bytes from r and decodes one JSON object into
+// v. Unknown fields are ignored (newer Gemini CLIs add some); anything else
+// wrong returns an *InputError.
+func Decode(r io.Reader, v any) error {
+	data, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
+	if err != nil {
+		return &InputError{Size: int64(len(data)), Err: err}
+	}
+	if len(data) > MaxInput {
+		return &InputError{Size: int64(len(data)), TooLarge: true}
+	}
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 {
+		return &InputError{}
+	}
+	if trimmed[0] != '{' {
+		return &InputError{Size: int64(len(data)), Err: errors.New("not an object")}
+	}
+	if err := json.Unmarshal(trimmed, v); err != nil {
+		return &InputError{Size: int64(len(data)), Err: err}
+	}
+	return nil
+}
+
+// PanicError is a panic recovered in a guard. Its message holds the panic
+// value only; the stack is kept for the audit log and tests.
+type PanicError struct {
+	Value any
+	Stack []byte
+}
+
+func (e *PanicError) Error() string { return fmt.Sprintf("internal error: %v", e.Value) }
+
+// FailSafe is the answer when a call could not be decided. It fails closed
+// where a missed block costs most and open where blocking would break the
+// session without protecting anything:
+//
+//   - BeforeTool: deny, with a reason that says what went wrong and how to
+//     repair it. An oversized call is denied as too large to check.
+//   - AfterTool: let the tool's output through and tell the user it was not
+//     scanned (denying would hide every result of a tool the user ran).
+//   - AfterModel and SessionStart: pass the chunk on untouched ({}): a deny
+//     in AfterModel would print the chunk and end the turn.
+func FailSafe(ev Event, err error) Output {
+	detail := errorDetail(err)
+	switch ev {
+	case BeforeTool:
+		var in *InputError
+		if errors.As(err, &in) && in.TooLarge {
+			return Deny(
+				fmt.Sprintf("gemini-guard blocked hook.input-too-large: this tool call is larger than %d MiB, more than gemini-guard checks. "+
+					"Safer: write the content in smaller parts (several write_file or replace calls).", MaxInput>>20),
+				"gemini-guard blocked a tool call larger than it can check.")
+		}
+		if errors.As(err, &in) {
+			return Deny(
+				"gemini-guard blocked hook.bad-input: it could not read this tool call ("+detail+") and stopped it to be safe. "+
+					"Retry the call with well-formed arguments.",
+				"gemini-guard could not read a tool call and blocked it: "+detail)
+		}
+		return Deny(
+			"gemini-guard blocked guard.internal-error: the guard failed while checking this tool call ("+detail+") and stopped it to be safe. "+
+				"Tell the user; they can run `gemini-guard doctor` to repair the installation.",
+			"gemini-guard failed while checking a tool call and blocked it ("+detail+"). Run `gemini-guard doctor`, or disable the hook with /hooks disable.")
+	case AfterTool:
+		return Allow("gemini-guard could not scan this tool output for secrets (" + detail + "); it was passed to the model unchanged.")
+	default:
+		return Output{}
+	}
+}
+
+// errorDetail is an error's message cut to a length fit for a reason. Errors
+// never carry secrets (guards mask before they wrap), so no masking here.
+func errorDetail(err error) string {
+	if err == nil {
+		return "unknown error"
+	}
+	s := err.Error()
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
+}
+
+func marshal(out Output) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	// Reasons quote shell fragments: keep <, > and & readable in transcripts.
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(out); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
