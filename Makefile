@@ -3,8 +3,7 @@
 GO        ?= go
 BIN       := bin
 BINARIES  := guard-shell guard-secrets guard-redact gemini-guard
-VERSION   := $(shell sed -n 's/.*"version": *"\([^"]*\)".*/\1/p' gemini-extension.json)
-LDFLAGS   := -s -w -X github.com/gemini-guard/gemini-guard/internal/version.Version=$(VERSION)
+LDFLAGS   := -s -w
 GOFLAGS_BUILD := -trimpath -ldflags '$(LDFLAGS)'
 
 .PHONY: all build install test demo bench dist clean

@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gemini-guard/gemini-guard/internal/verdict"
 )
 
 // runOnce runs Run and returns the decoded answer, checking that stdout holds
@@ -156,4 +158,20 @@ func FuzzHookInput(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestFromVerdict(t *testing.T) {
+	v := verdict.Verdict{Action: verdict.Deny, RuleID: "git.reset-hard", What: "discards uncommitted work", Safer: "git stash", Notes: []string{"note"}}
+	out := FromVerdict(v, false)
+	assert.Equal(t, "deny", out.Decision)
+	assert.Equal(t, v.Message(), out.Reason)
+	assert.Equal(t, "gemini-guard blocked git.reset-hard: discards uncommitted work\nnote", out.SystemMessage)
+
+	out = FromVerdict(v, true)
+	assert.Equal(t, "", out.Decision)
+	assert.Equal(t, "", out.Reason)
+	assert.Equal(t, "gemini-guard would have blocked (warn mode) git.reset-hard: discards uncommitted work\nnote", out.SystemMessage)
+
+	assert.Equal(t, Output{}, FromVerdict(verdict.Verdict{}, false))
+	assert.Equal(t, Allow("n"), FromVerdict(verdict.Verdict{Notes: []string{"n"}}, false))
 }
