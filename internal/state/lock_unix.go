@@ -1,0 +1,56 @@
+//go:build unix
+
+package state
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"syscall"
+	"time"
+)
+
+// lock takes an exclusive flock(2) on path (created 0600 when missing),
+// retrying until wait has passed. flock is released by the kernel when the
+// process dies, so a crashed hook never leaves a record locked.
+func lock(path string, wait time.Duration) (unlock func(), err error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	deadline := time.Now().Add(wait)
+	for {
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			// Touch the lock so Clean sees it in use.
+			now := time.Now()
+			_ = os.Chtimes(path, now, now)
+			return func() {
+				_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+				f.Close()
+			}, nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
+			f.Close()
+			return nil, err
+		}
+		if time.Now().After(deadline) {
+			f.Close()
+			return nil, errors.New("timed out waiting for another gemini-guard process")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// checkOwner refuses a directory that belongs to another user: its owner
+// could read what we store or swap our records.
+func checkOwner(info fs.FileInfo) error {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return nil
+	}
+	if int(st.Uid) != os.Getuid() {
+		return errors.New("belongs to another user")
+	}
+	return nil
+}

@@ -1,0 +1,291 @@
+// Package state keeps small records between the hook processes of one Gemini
+// CLI session: the streamed text the AfterModel hook holds back between two
+// chunks, and flags such as "the user was already warned".
+//
+// Gemini CLI starts a new process for every streamed chunk, so whatever one
+// chunk's process learns must be on disk for the next. The records hold text
+// the model wrote, which may contain a secret before it is redacted, so the
+// store is private: the directory is 0700 and every file 0600, a directory
+// that is a symlink or belongs to another user is refused, and records are
+// deleted as soon as their owner is done with them (Clean removes what a
+// crashed or cancelled stream left behind).
+//
+// Several sessions stream at once, and Gemini CLI may run hooks of one
+// session in parallel: Update holds an exclusive lock on the record while it
+// reads and rewrites it, and writes through a temporary file and a rename,
+// so a reader never sees half a record.
+package state
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// MaxRecord is the largest record Update reads or writes. A bigger record on
+// disk is treated as damaged (the callback gets nil); fn returning a bigger
+// one is an error. 8 MiB is far above the few kilobytes a carried tail holds.
+const MaxRecord = 8 << 20
+
+// lockWait is how long Update waits for another process to release a
+// record. Hooks have a timeout of a few seconds; a holder that takes longer
+// has crashed or hangs, and the caller falls back to stateless work.
+const lockWait = 2 * time.Second
+
+// Dir is the directory gemini-guard keeps session state in:
+// $XDG_STATE_HOME/gemini-guard/sessions, else
+// $HOME/.local/state/gemini-guard/sessions, else the user cache directory
+// (os.UserCacheDir, which honours XDG_CACHE_HOME and the platform's
+// conventions) plus gemini-guard/sessions. A relative XDG_STATE_HOME is
+// ignored, as the XDG specification asks. It returns "" when none of these
+// can be found; callers then work without state.
+func Dir(getenv func(string) string) string {
+	if x := getenv("XDG_STATE_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, "gemini-guard", "sessions")
+	}
+	if home := getenv("HOME"); home != "" && filepath.IsAbs(home) {
+		return filepath.Join(home, ".local", "state", "gemini-guard", "sessions")
+	}
+	if x := getenv("XDG_CACHE_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, "gemini-guard", "sessions")
+	}
+	if c, err := os.UserCacheDir(); err == nil && filepath.IsAbs(c) {
+		return filepath.Join(c, "gemini-guard", "sessions")
+	}
+	return ""
+}
+
+// Key turns parts (a session id, a stream id, a record kind) into a record
+// name that is safe as a file name: a hex digest, so a hostile or odd
+// session id can neither escape the directory nor collide with another
+// record in practice. The same parts always give the same key.
+func Key(parts ...string) string {
+	h := sha256.New()
+	for _, p := range parts {
+		fmt.Fprintf(h, "%d:%s;", len(p), p)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// Store is a private directory of records. The zero Store is not usable:
+// call Open.
+type Store struct {
+	dir string
+}
+
+// Open makes sure dir exists and is private, and returns a Store on it.
+// A missing directory is created 0700 (parents too). An existing one must be
+// a real directory owned by the current user; if group or others may use it,
+// Open takes their rights away. Anything else is an error: the caller then
+// works without state rather than writing secrets somewhere others can read.
+func Open(dir string) (*Store, error) {
+	if dir == "" {
+		return nil, errors.New("state: no state directory (set XDG_STATE_HOME or HOME)")
+	}
+	if !filepath.IsAbs(dir) {
+		return nil, fmt.Errorf("state: directory %q is not absolute", dir)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("state: %w", err)
+	}
+	info, err := os.Lstat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("state: %w", err)
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("state: %s is not a directory", dir)
+	}
+	if err := checkOwner(info); err != nil {
+		return nil, fmt.Errorf("state: %s: %w", dir, err)
+	}
+	if info.Mode().Perm()&0o077 != 0 {
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("state: %w", err)
+		}
+	}
+	return &Store{dir: dir}, nil
+}
+
+// Dir is the directory the store keeps its records in.
+func (s *Store) Dir() string { return s.dir }
+
+// Update reads the record key, passes its content to fn (nil when there is
+// none, or when the record on disk is larger than MaxRecord) and stores what
+// fn returns: nil deletes the record. The whole exchange holds an exclusive
+// lock, so two processes updating one record never lose each other's write.
+//
+// key must come from Key (or be made of letters, digits, '-' and '_'). When
+// fn returns an error nothing is written and Update returns that error. When
+// the lock cannot be taken within a short wait, Update returns an error
+// without calling fn.
+func (s *Store) Update(key string, fn func(old []byte) ([]byte, error)) error {
+	if err := checkKey(key); err != nil {
+		return err
+	}
+	path := filepath.Join(s.dir, key)
+	unlock, err := lock(path+".lock", lockWait)
+	if err != nil {
+		return fmt.Errorf("state: lock: %w", err)
+	}
+	defer unlock()
+
+	old, err := readRecord(path)
+	if err != nil {
+		return err
+	}
+	next, err := fn(old)
+	if err != nil {
+		return err
+	}
+	if next == nil {
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("state: %w", err)
+		}
+		return nil
+	}
+	if len(next) > MaxRecord {
+		return fmt.Errorf("state: record of %d bytes is over the %d byte limit", len(next), MaxRecord)
+	}
+	return writeAtomic(path, next)
+}
+
+// Read returns the record key without locking it, or nil when there is none.
+// Use it for records only ever written whole (flags); use Update to change
+// a record based on its content.
+func (s *Store) Read(key string) ([]byte, error) {
+	if err := checkKey(key); err != nil {
+		return nil, err
+	}
+	return readRecord(filepath.Join(s.dir, key))
+}
+
+// Clean removes records, locks and temporary files that nobody has written
+// for longer than maxAge: the leftovers of streams that were cancelled or
+// whose process was killed. It returns the first error it met but goes on
+// with the other files. Files Clean does not know (other names) are left
+// alone.
+func (s *Store) Clean(now time.Time, maxAge time.Duration) error {
+	entries, err := os.ReadDir(s.dir)
+	if err != nil {
+		return fmt.Errorf("state: %w", err)
+	}
+	var first error
+	for _, e := range entries {
+		name := e.Name()
+		if !e.Type().IsRegular() || !ownName(name) {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil || now.Sub(info.ModTime()) <= maxAge {
+			continue
+		}
+		if err := os.Remove(filepath.Join(s.dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) && first == nil {
+			first = fmt.Errorf("state: %w", err)
+		}
+	}
+	return first
+}
+
+// cleanMark is the file whose modification time records the last Clean run
+// by CleanEvery. Its name starts with a dot so Clean never removes it.
+const cleanMark = ".cleaned"
+
+// CleanEvery runs Clean(now, maxAge) when the last run through CleanEvery is
+// older than every (or never happened). It costs one stat in the common case,
+// so a hook can call it on every run.
+func (s *Store) CleanEvery(now time.Time, every, maxAge time.Duration) error {
+	mark := filepath.Join(s.dir, cleanMark)
+	if info, err := os.Stat(mark); err == nil && now.Sub(info.ModTime()) < every {
+		return nil
+	}
+	if err := os.WriteFile(mark, nil, 0o600); err != nil {
+		return fmt.Errorf("state: %w", err)
+	}
+	_ = os.Chtimes(mark, now, now)
+	return s.Clean(now, maxAge)
+}
+
+func checkKey(key string) error {
+	if key == "" || len(key) > 128 {
+		return fmt.Errorf("state: invalid record key of %d bytes", len(key))
+	}
+	for _, r := range key {
+		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_'
+		if !ok {
+			return fmt.Errorf("state: invalid record key %q", key)
+		}
+	}
+	return nil
+}
+
+// ownName reports whether name is a record, a lock or a temporary file of a
+// Store: the only files Clean may remove.
+func ownName(name string) bool {
+	base, _, _ := strings.Cut(name, ".")
+	if checkKey(base) != nil {
+		return false
+	}
+	rest := strings.TrimPrefix(name, base)
+	return rest == "" || rest == ".lock" || strings.HasPrefix(rest, ".tmp")
+}
+
+func readRecord(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("state: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxRecord+1))
+	if err != nil {
+		return nil, fmt.Errorf("state: %w", err)
+	}
+	if len(data) > MaxRecord {
+		return nil, nil
+	}
+	if data == nil {
+		data = []byte{}
+	}
+	return data, nil
+}
+
+// writeAtomic writes data to a temporary file next to path and renames it
+// over path, so readers see the old record or the new one, never a mix.
+func writeAtomic(path string, data []byte) error {
+	dir, base := filepath.Split(path)
+	f, err := os.CreateTemp(dir, base+".tmp*")
+	if err != nil {
+		return fmt.Errorf("state: %w", err)
+	}
+	tmp := f.Name()
+	fail := func(err error) error {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("state: %w", err)
+	}
+	// CreateTemp makes the file 0600 already; Chmod states the contract.
+	if err := f.Chmod(0o600); err != nil {
+		return fail(err)
+	}
+	if _, err := f.Write(data); err != nil {
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("state: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("state: %w", err)
+	}
+	return nil
+}
