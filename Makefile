@@ -1,30 +1,70 @@
 # gemini-guard — see README.md. `make demo` and `make test` are the front door.
 
-GO        ?= go
-BIN       := bin
-BINARIES  := guard-shell guard-secrets guard-redact gemini-guard
-LDFLAGS   := -s -w
-GOFLAGS_BUILD := -trimpath -ldflags '$(LDFLAGS)'
+GO       ?= go
+GEMINI   ?= gemini
+BIN      := bin
+DIST     := dist
+# The host's extension as `make install` hands it to Gemini CLI.
+STAGE    := $(DIST)/gemini-guard
+LDFLAGS  := -s -w
 
-.PHONY: all build install test demo bench dist clean
+.PHONY: all help build install uninstall test demo bench dist clean
 
 all: build
+
+help:
+	@echo "make demo       run the real Gemini CLI with a scripted model and watch the guard (throwaway HOME)"
+	@echo "make test       every test, including end to end against the real Gemini CLI $(shell sed -n 's/^\tCLIVersion = "\(.*\)"/\1/p' internal/e2e/cli.go)"
+	@echo "make build      host binaries into bin/ (what hooks/hooks.json runs)"
+	@echo "make install    build and install into your Gemini CLI (~/.gemini/extensions/gemini-guard)"
+	@echo "make uninstall  remove it from your Gemini CLI"
+	@echo "make bench      hook latency against the floor of starting a process, and Go benchmarks"
+	@echo "make dist       release archives for linux, darwin, win32 x x64, arm64 into dist/"
+	@echo "make clean      remove bin/ and dist/"
 
 ## build: host binaries into bin/, what hooks/hooks.json runs
 build:
 	@mkdir -p $(BIN)
-	@for b in $(BINARIES); do $(GO) build $(GOFLAGS_BUILD) -o $(BIN)/$$b ./cmd/$$b || exit 1; done
-	@echo "built $(addprefix $(BIN)/,$(BINARIES))"
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/ ./cmd/...
 
-## install: build, then install into your Gemini CLI (~/.gemini/extensions/gemini-guard)
-install: build
-	@command -v gemini >/dev/null 2>&1 || { echo "make install: 'gemini' is not on PATH. Install Gemini CLI first: npm install -g @google/gemini-cli"; exit 1; }
-	gemini extensions install "$(CURDIR)" --consent
+## install: stage the host's extension into dist/gemini-guard and install it
+## with `gemini extensions install`. A reinstall keeps your settings (.env).
+install:
+	@command -v $(GEMINI) >/dev/null 2>&1 || { echo "make install: '$(GEMINI)' is not on PATH. Install Gemini CLI first (npm install -g @google/gemini-cli), or set GEMINI=/path/to/gemini."; exit 1; }
+	$(GO) run ./tools/dist -stage $(STAGE)
+	@ext="$${HOME}/.gemini/extensions/gemini-guard"; saved=""; \
+	if [ -f "$$ext/gemini-extension.json" ]; then \
+		if [ -f "$$ext/.env" ]; then saved="$$(mktemp)"; cp "$$ext/.env" "$$saved"; fi; \
+		echo "gemini-guard is installed; reinstalling (your settings are kept)"; \
+		$(GEMINI) extensions uninstall gemini-guard || exit 1; \
+	fi; \
+	$(GEMINI) extensions install "$(CURDIR)/$(STAGE)" --consent --skip-settings || exit 1; \
+	if [ -n "$$saved" ]; then cp "$$saved" "$$ext/.env"; rm -f "$$saved"; fi
+	@echo "Settings: gemini extensions config gemini-guard   (see README.md, Settings)"
 
-## test: every test, including the end-to-end tests against the real Gemini CLI
+uninstall:
+	$(GEMINI) extensions uninstall gemini-guard
+
+## test: every test, including the end-to-end tests against the real Gemini
+## CLI (installed with npm into your cache directory on first use)
 test: build
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 
+## demo: the real Gemini CLI, a scripted model, a throwaway HOME
+demo:
+	$(GO) run ./tools/demo
+
+## bench: whole hook processes as Gemini CLI runs them, against the floor;
+## then the in-process Go benchmarks. Timing never fails a test.
+bench:
+	@mkdir -p $(DIST)
+	$(GO) run ./tools/bench -json $(DIST)/bench.json
+	$(GO) test -run '^$$' -bench . -benchmem ./internal/...
+
+## dist: release archives {platform}.{arch}.gemini-guard.tar.gz (.zip for win32)
+dist:
+	$(GO) run ./tools/dist -out $(DIST)
+
 clean:
-	rm -rf $(BIN) dist
+	rm -rf $(BIN) $(DIST)
