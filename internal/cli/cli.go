@@ -1,12 +1,15 @@
 // Package cli implements the gemini-guard command: session-start for Gemini
-// CLI, and check, scan, doctor and log for people.
+// CLI, and check, scan, doctor, log and version for people. The command's
+// documentation is cmd/gemini-guard/doc.go.
 //
-// Exit codes: 0 clean (allowed, nothing found), 1 blocked or found, 2 usage
-// or internal error. session-start always exits 0 and prints one JSON object,
-// like every hook.
+// Exit codes: 0 clean (allowed, nothing found, healthy), 1 blocked, found or
+// unhealthy, 2 usage or internal error. session-start always exits 0 and
+// prints one JSON object, like every hook.
 package cli
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -21,36 +24,89 @@ import (
 var HookBinaries = []string{"guard-shell", "guard-secrets", "guard-redact", "gemini-guard"}
 
 // Main runs the command with args (without the program name) and returns the
-// exit code.
+// exit code. It reads stdin only for session-start, and settings through
+// getenv (os.Getenv in the binary, a map in tests) and the installed
+// extension's .env.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	if len(args) == 0 {
 		usage(stderr)
 		return 2
 	}
-	switch args[0] {
+	switch cmd, rest := args[0], args[1:]; cmd {
 	case "session-start":
-		hook.Run(hook.SessionStart, stdin, stdout, func(hook.SessionStartInput) (hook.Output, error) {
-			return sessionStart(getenv), nil
+		hook.Run(hook.SessionStart, stdin, stdout, func(in hook.SessionStartInput) (hook.Output, error) {
+			return sessionStart(in.Cwd, getenv), nil
 		})
 		return 0
+	case "check":
+		return check(rest, stdout, stderr, getenv)
+	case "scan":
+		return scan(rest, stdout, stderr, getenv)
+	case "doctor":
+		return doctor(rest, stdout, stderr, getenv)
+	case "log":
+		return showLog(rest, stdout, stderr, getenv)
+	case "version", "-version", "--version":
+		return showVersion(rest, stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		usage(stdout)
 		return 0
+	default:
+		fmt.Fprintf(stderr, "gemini-guard: unknown command %q\n", cmd)
+		usage(stderr)
+		return 2
 	}
-	fmt.Fprintf(stderr, "gemini-guard: unknown command %q\n", args[0])
-	usage(stderr)
-	return 2
 }
 
 func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: gemini-guard <command> [arguments]")
-	fmt.Fprintln(w, "commands: session-start")
+	fmt.Fprint(w, `usage: gemini-guard <command> [arguments]
+
+commands:
+  check '<command>' [--dir D] [--explain] [--json]   how the shell guard decides a command
+  scan <file>... [--json]                            how the secrets guard decides writing each file
+  doctor [--ext DIR] [--json]                        verify the installed extension end to end
+  log [-n N] [--all] [--json]                        recent blocks from the audit log
+  version [--json]                                   print the version
+  session-start                                      (run by Gemini CLI at the start of a session)
+
+exit codes: 0 allowed / clean / healthy, 1 blocked / found / unhealthy, 2 usage or internal error
+`)
+}
+
+// usageExit is the exit code after a flag.FlagSet.Parse error: 0 for -h,
+// which printed the usage as asked, 2 for a misuse.
+func usageExit(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	return 2
+}
+
+// parseInterspersed parses flags that may come before, between or after the
+// positional arguments (`check 'ls' --json` and `check --json 'ls'`), which
+// flag.FlagSet alone does not. A lone "--" ends the flags.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return positional, nil
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(positional, rest...), nil
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
 }
 
 // sessionStart warns the user once per session about anything that keeps
 // the guard from working as configured: a missing hook program, invalid
-// settings.
-func sessionStart(getenv func(string) string) hook.Output {
+// settings, entries of the workspace's project file that were ignored.
+func sessionStart(workspace string, getenv func(string) string) hook.Output {
 	var problems []string
 	if exe, err := os.Executable(); err == nil {
 		dir := filepath.Dir(exe)
@@ -60,8 +116,13 @@ func sessionStart(getenv func(string) string) hook.Output {
 			}
 		}
 	}
-	_, warnings := settings.Load(getenv)
+	s, warnings := settings.Load(getenv)
 	problems = append(problems, warnings...)
+	s, warnings = settings.ApplyProject(s, workspace)
+	problems = append(problems, warnings...)
+	if s.Mode == settings.WarnOnly {
+		problems = append(problems, "gemini-guard is in warn mode: it blocks nothing and only tells you what it would have blocked.")
+	}
 	if len(problems) == 0 {
 		return hook.Output{}
 	}
