@@ -1,0 +1,551 @@
+package keywords
+
+// This file ports the decoding pass of gitleaks v8.30.1
+// (detect/codec: encodings.go, decoder.go, base64.go, hex.go, percent.go,
+// unicode.go, ascii.go; MIT licence, Copyright (c) 2019 Zachary Rice) without
+// importing gitleaks, so that binaries which only need the prefilter do not
+// pay gitleaks' start-up cost. It must decode exactly as gitleaks does: a
+// keyword that only appears after decoding decides which rules run. A test in
+// internal/secrets compares it with gitleaks' own decoder.
+
+import (
+	"bytes"
+	"encoding/base64"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// MaxDecodeDepth is how many base64/hex/percent/unicode decoding passes a
+// scan makes, the gitleaks command line's default (--max-decode-depth 5).
+const MaxDecodeDepth = 5
+
+// Encoding kinds, or'd together when a segment was decoded several times.
+const (
+	percentKind = 1 << iota
+	unicodeKind
+	hexKind
+	base64Kind
+)
+
+// encoding is one decodable format. Order matters: it is gitleaks'
+// precedence order (earlier wins when two matches overlap).
+type encoding struct {
+	kind       int
+	pattern    string
+	decode     func(string) string
+	precedence int
+}
+
+var encodings = []encoding{
+	{kind: percentKind, pattern: `%[0-9A-Fa-f]{2}(?:.*%[0-9A-Fa-f]{2})?`, decode: decodePercent, precedence: 4},
+	{kind: unicodeKind, pattern: `(?:(?:U\+[a-fA-F0-9]{4}(?:\s|$))+|(?i)(?:\\{1,2}u[a-fA-F0-9]{4})+)`, decode: decodeUnicode, precedence: 3},
+	{kind: hexKind, pattern: `[0-9A-Fa-f]{32,}`, decode: decodeHex, precedence: 2},
+	{kind: base64Kind, pattern: `[\w\/+-]{16,}={0,2}`, decode: decodeBase64, precedence: 1},
+}
+
+// encodingNames maps a kind's bit index to its gitleaks name.
+var encodingNames = []string{"percent", "unicode", "hex", "base64"}
+
+// KindNames returns the names of the encodings or'd into kinds, in gitleaks'
+// order (percent, unicode, hex, base64).
+func KindNames(kinds int) []string {
+	var names []string
+	for i, n := range encodingNames {
+		if kinds&(1<<i) != 0 {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+var encodingsRe = sync.OnceValue(func() *regexp.Regexp {
+	names := []string{"percent", "unicode", "hex", "base64"}
+	parts := make([]string, len(encodings))
+	for i, e := range encodings {
+		parts[i] = "(?P<" + names[i] + ">" + e.pattern + ")"
+	}
+	return regexp.MustCompile(strings.Join(parts, "|"))
+})
+
+// Span is a half-open byte range [Start, End).
+type Span struct{ Start, End int }
+
+func (s Span) overlaps(o Span) bool { return o.Start <= s.End && o.End >= s.Start }
+func (s Span) contains(o Span) bool { return s.Start <= o.Start && o.End <= s.End }
+func (s Span) merge(o Span) Span    { return Span{min(s.Start, o.Start), max(s.End, o.End)} }
+func (s Span) sub(o Span) Span      { return Span{s.Start - o.Start, s.End - o.End} }
+func (s Span) add(o Span) Span      { return Span{s.Start + o.Start, s.End + o.End} }
+func (s Span) overflow(o Span) Span { return s.merge(o).sub(s) }
+
+// Segment is one decoded run of one decoding pass, as gitleaks'
+// codec.EncodedSegment.
+type Segment struct {
+	predecessors []*Segment
+	// Original is the span in the scanned text before any decoding.
+	Original Span
+	// Encoded is the span in the previous pass's text.
+	Encoded Span
+	// Decoded is the span of the decoded value in this pass's text.
+	Decoded Span
+	Value   string
+	// Kinds are the encodings that produced the value (or'd kind bits).
+	Kinds int
+	// Depth is the number of passes it took.
+	Depth int
+}
+
+// Decoder decodes in passes, remembering values it has decoded before. The
+// zero value is not usable: use NewDecoder.
+type Decoder struct {
+	cache map[string]string
+}
+
+// NewDecoder returns a decoder for one scan.
+func NewDecoder() *Decoder { return &Decoder{cache: make(map[string]string)} }
+
+// Decode makes one decoding pass over data, whose segments from the previous
+// pass are predecessors. It returns the text with every decodable run
+// replaced by its value, and the segments; no segments means nothing was
+// decoded and data is returned unchanged.
+func (d *Decoder) Decode(data string, predecessors []*Segment) (string, []*Segment) {
+	segments := d.findSegments(data, predecessors)
+	if len(segments) == 0 {
+		return data, segments
+	}
+	var b strings.Builder
+	b.Grow(len(data))
+	from := 0
+	for _, s := range segments {
+		b.WriteString(data[from:s.Encoded.Start])
+		b.WriteString(s.Value)
+		from = s.Encoded.End
+	}
+	b.WriteString(data[from:])
+	return b.String(), segments
+}
+
+func (d *Decoder) findSegments(data string, predecessors []*Segment) []*Segment {
+	if len(data) == 0 || !mayBeEncoded(data) {
+		return nil
+	}
+	shift := 0
+	matches := findEncodingMatches(data)
+	segments := make([]*Segment, 0, len(matches))
+	for _, m := range matches {
+		encoded := data[m.span.Start:m.span.End]
+		decoded, ok := d.cache[encoded]
+		if !ok {
+			decoded = encodings[m.enc].decode(encoded)
+			d.cache[encoded] = decoded
+		}
+		if len(decoded) == 0 {
+			continue
+		}
+		s := &Segment{
+			predecessors: predecessors,
+			Original:     toOriginal(predecessors, m.span),
+			Encoded:      m.span,
+			Decoded:      Span{m.span.Start + shift, m.span.Start + shift + len(decoded)},
+			Value:        decoded,
+			Kinds:        encodings[m.enc].kind,
+			Depth:        1,
+		}
+		shift += len(decoded) - len(encoded)
+		if len(predecessors) != 0 {
+			s.Depth = 1 + predecessors[0].Depth
+			for _, p := range predecessors {
+				if s.Encoded.overlaps(p.Decoded) {
+					s.Kinds |= p.Kinds
+				}
+			}
+		}
+		segments = append(segments, s)
+	}
+	return segments
+}
+
+// mayBeEncoded is a cheap necessary condition for findEncodingMatches to
+// find anything: a '%', a "U+" or "\u"/"\U", or a run of at least 16
+// base64/hex characters. It saves running the combined regexp over text
+// that has none (most prose and short chunks).
+func mayBeEncoded(data string) bool {
+	run := 0
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		switch {
+		case c == '%':
+			return true
+		case c == '+' && i > 0 && data[i-1] == 'U':
+			return true
+		case (c == 'u' || c == 'U') && i > 0 && data[i-1] == '\\':
+			return true
+		}
+		if isBase64Char(c) {
+			run++
+			if run >= 16 {
+				return true
+			}
+		} else {
+			run = 0
+		}
+	}
+	return false
+}
+
+func isBase64Char(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '/' || c == '+' || c == '-'
+}
+
+type encodingMatch struct {
+	enc  int
+	span Span
+}
+
+func findEncodingMatches(data string) []encodingMatch {
+	var all []encodingMatch
+	for _, idx := range encodingsRe().FindAllStringSubmatchIndex(data, -1) {
+		for i, j := 2, 0; i < len(idx); i, j = i+2, j+1 {
+			if idx[i] > -1 {
+				all = append(all, encodingMatch{enc: j, span: Span{idx[i], idx[i+1]}})
+			}
+		}
+	}
+	if len(all) == 1 {
+		return all
+	}
+	// Drop lower-precedence matches that overlap their neighbours.
+	filtered := make([]encodingMatch, 0, len(all))
+	for i, m := range all {
+		if i > 0 {
+			prev := all[i-1]
+			if m.span.overlaps(prev.span) && encodings[prev.enc].precedence > encodings[m.enc].precedence {
+				continue
+			}
+		}
+		if i+1 < len(all) {
+			next := all[i+1]
+			if m.span.overlaps(next.span) && encodings[next.enc].precedence > encodings[m.enc].precedence {
+				continue
+			}
+		}
+		filtered = append(filtered, m)
+	}
+	return filtered
+}
+
+// SegmentsOverlapping returns the segments whose decoded span overlaps
+// [start, end) (touching counts, as in gitleaks).
+func SegmentsOverlapping(segments []*Segment, start, end int) []*Segment {
+	se := Span{start, end}
+	var out []*Segment
+	for _, s := range segments {
+		if s.Decoded.overlaps(se) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// ToOriginal maps a span of the current pass's text back to the scanned text.
+func ToOriginal(segments []*Segment, span Span) Span {
+	if len(segments) == 0 {
+		return span
+	}
+	return toOriginal(segments, span)
+}
+
+func toOriginal(predecessors []*Segment, decoded Span) Span {
+	if len(predecessors) == 0 {
+		return decoded
+	}
+	encoded := Span{}
+	for _, p := range predecessors {
+		if !p.Decoded.overlaps(decoded) {
+			continue
+		}
+		if p.Decoded.contains(decoded) {
+			return p.Original
+		}
+		if encoded.End == 0 {
+			encoded = p.Encoded.add(p.Decoded.overflow(decoded))
+		} else {
+			encoded = encoded.merge(p.Encoded.add(p.Decoded.overflow(decoded)))
+		}
+	}
+	if encoded.End == 0 {
+		return decoded
+	}
+	return toOriginal(predecessors[0].predecessors, encoded)
+}
+
+// CurrentLine returns the text from the line start before the segments to
+// the line end after them (gitleaks' codec.CurrentLine, including its quirk
+// of keeping the leading newline).
+func CurrentLine(segments []*Segment, raw string) string {
+	if len(segments) == 0 {
+		return raw
+	}
+	start, end := 0, len(raw)
+	decoded := segments[0].Decoded
+	for _, s := range segments[1:] {
+		decoded = decoded.merge(s.Decoded)
+	}
+	for i := decoded.Start; i > -1; i-- {
+		if raw[i] == '\n' {
+			start = i
+			break
+		}
+	}
+	for i := decoded.End; i < end; i++ {
+		if raw[i] == '\n' {
+			end = i
+			break
+		}
+	}
+	return raw[start:end]
+}
+
+// Tags returns gitleaks' decoding tags for segments ("decoded:base64",
+// "decode-depth:1").
+func Tags(segments []*Segment) []string {
+	if len(segments) == 0 {
+		return []string{}
+	}
+	kinds := 0
+	for _, s := range segments {
+		kinds |= s.Kinds
+	}
+	tags := []string{}
+	for _, n := range KindNames(kinds) {
+		tags = append(tags, "decoded:"+n)
+	}
+	return append(tags, "decode-depth:"+strconv.Itoa(segments[0].Depth))
+}
+
+var printableASCII = func() (t [256]bool) {
+	for b := range t {
+		t[b] = '\x08' < b && b < '\x7f'
+	}
+	return t
+}()
+
+func isPrintableASCII(b []byte) bool {
+	for _, c := range b {
+		if !printableASCII[c] {
+			return false
+		}
+	}
+	return true
+}
+
+func hasByteIn(data, set string) bool { return strings.ContainsAny(data, set) }
+
+func decodeBase64(v string) string {
+	if !hasByteIn(v, "0123456789+/-_") {
+		return ""
+	}
+	if b, err := base64.StdEncoding.DecodeString(v); err == nil && isPrintableASCII(b) {
+		return string(b)
+	}
+	if b, err := base64.RawURLEncoding.DecodeString(v); err == nil && isPrintableASCII(b) {
+		return string(b)
+	}
+	return ""
+}
+
+func unhex(c byte) byte {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0'
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10
+	}
+	return 0xff
+}
+
+func decodeHex(v string) string {
+	if len(v)%2 != 0 || !hasByteIn(v, "0123456789") {
+		return ""
+	}
+	out := make([]byte, len(v)/2)
+	for i := 0; i < len(v); i += 2 {
+		n1, n2 := unhex(v[i]), unhex(v[i+1])
+		if n1|n2 == 0xff {
+			return ""
+		}
+		b := n1<<4 | n2
+		if !printableASCII[b] {
+			return ""
+		}
+		out[i/2] = b
+	}
+	return string(out)
+}
+
+func decodePercent(v string) string {
+	out := make([]byte, len(v))
+	di, ei := 0, 0
+	for ei < len(v) {
+		if v[ei] == '%' && ei+2 < len(v) {
+			n1, n2 := unhex(v[ei+1]), unhex(v[ei+2])
+			if n1|n2 != 0xff {
+				b := n1<<4 | n2
+				if !printableASCII[b] {
+					return ""
+				}
+				out[di] = b
+				ei += 3
+				di++
+				continue
+			}
+		}
+		out[di] = v[ei]
+		ei++
+		di++
+	}
+	return string(out[:di])
+}
+
+type unicodePatterns struct {
+	codePoint, multiCodePoint, escape, multiEscape *regexp.Regexp
+}
+
+var unicodeRe = sync.OnceValue(func() unicodePatterns {
+	return unicodePatterns{
+		codePoint:      regexp.MustCompile(`U\+([a-fA-F0-9]{4}).?`),
+		multiCodePoint: regexp.MustCompile(`(?:U\+[a-fA-F0-9]{4}(?:\s|$))+`),
+		escape:         regexp.MustCompile(`(?i)\\{1,2}u([a-fA-F0-9]{4})`),
+		multiEscape:    regexp.MustCompile(`(?i)(?:\\{1,2}u[a-fA-F0-9]{4})+`),
+	}
+})
+
+func decodeUnicode(v string) string {
+	re := unicodeRe()
+	if matches := re.multiCodePoint.FindAllString(v, -1); len(matches) > 0 {
+		for _, m := range matches {
+			if d := decodeMultiCodePoint(m); d != "" && d != m {
+				v = strings.Replace(v, m, d, 1)
+			}
+		}
+		return v
+	}
+	if matches := re.multiEscape.FindAllString(v, -1); len(matches) > 0 {
+		for _, m := range matches {
+			if d := decodeMultiEscape(re, m); d != "" && d != m {
+				v = strings.Replace(v, m, d, 1)
+			}
+		}
+		return v
+	}
+	data := []byte(v)
+	var result []byte
+	if re.codePoint.Match(data) {
+		result = decodeIndividualCodePoints(re, data)
+	}
+	if len(result) == 0 || re.escape.Match(data) {
+		if len(result) > 0 {
+			result = decodeIndividualEscapes(re, result)
+		} else {
+			result = decodeIndividualEscapes(re, data)
+		}
+	}
+	if len(result) == 0 || bytes.Equal(result, data) {
+		return v
+	}
+	return string(result)
+}
+
+func decodeMultiCodePoint(seq string) string {
+	if seq == "" {
+		return ""
+	}
+	cps := strings.Fields(seq)
+	if len(cps) == 0 {
+		return seq
+	}
+	var runes []rune
+	for _, cp := range cps {
+		if !strings.HasPrefix(cp, "U+") || len(cp) < 6 {
+			continue
+		}
+		n, err := strconv.ParseInt(cp[2:], 16, 32)
+		if err != nil {
+			continue
+		}
+		runes = append(runes, rune(n))
+	}
+	if len(runes) == 0 {
+		return seq
+	}
+	return string(runes)
+}
+
+func decodeMultiEscape(re unicodePatterns, seq string) string {
+	if seq == "" {
+		return ""
+	}
+	escapes := re.escape.FindAllStringSubmatch(seq, -1)
+	if len(escapes) == 0 {
+		return seq
+	}
+	var runes []rune
+	for _, e := range escapes {
+		n, err := strconv.ParseInt(e[1], 16, 32)
+		if err != nil {
+			continue
+		}
+		runes = append(runes, rune(n))
+	}
+	if len(runes) == 0 {
+		return seq
+	}
+	return string(runes)
+}
+
+// decodeIndividualCodePoints and decodeIndividualEscapes modify input in
+// place, as gitleaks' versions do (the caller's data slice may change).
+func decodeIndividualCodePoints(re unicodePatterns, input []byte) []byte {
+	indices := re.codePoint.FindAllSubmatchIndex(input, -1)
+	if len(indices) == 0 {
+		return input
+	}
+	buf := make([]byte, utf8.UTFMax)
+	for i := len(indices) - 1; i >= 0; i-- {
+		m := indices[i]
+		start, end, hs, he := m[0], m[1], m[2], m[3]
+		if end != he && end < len(input) && input[end-1] == ' ' {
+			end--
+		}
+		n, err := strconv.ParseInt(string(input[hs:he]), 16, 32)
+		if err != nil {
+			continue
+		}
+		l := utf8.EncodeRune(buf, rune(n))
+		input = append(input[:start], append(buf[:l], input[end:]...)...)
+	}
+	return input
+}
+
+func decodeIndividualEscapes(re unicodePatterns, input []byte) []byte {
+	indices := re.escape.FindAllSubmatchIndex(input, -1)
+	if len(indices) == 0 {
+		return input
+	}
+	buf := make([]byte, utf8.UTFMax)
+	for i := len(indices) - 1; i >= 0; i-- {
+		m := indices[i]
+		start, hs, end := m[0], m[2], m[3]
+		n, err := strconv.ParseInt(string(input[hs:end]), 16, 32)
+		if err != nil {
+			continue
+		}
+		l := utf8.EncodeRune(buf, rune(n))
+		input = append(input[:start], append(buf[:l], input[end:]...)...)
+	}
+	return input
+}
