@@ -1,0 +1,103 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// disableHooks switches every hook off in the session's user settings
+// (hooksConfig.enabled: false), keeping whatever else settings.json holds.
+func disableHooks(t *testing.T, s *Session) {
+	t.Helper()
+	path := filepath.Join(s.Home, ".gemini", "settings.json")
+	doc := map[string]any{}
+	if data, err := os.ReadFile(path); err == nil {
+		require.NoError(t, json.Unmarshal(data, &doc))
+	}
+	doc["hooksConfig"] = map[string]any{"enabled": false}
+	data, err := json.Marshal(doc)
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+	require.NoError(t, os.WriteFile(path, data, 0o644))
+}
+
+// The extension's policies/ are a wall that holds without the hooks: with
+// every hook disabled and in yolo mode, Gemini CLI's policy engine still
+// denies the catastrophic forms, in every spelling it splits out, and lets
+// ordinary deletes run.
+//
+// The commands really run if the wall fails. Only `rm -rf ~` is used, with
+// HOME a temporary directory holding a sentinel file; the disk rules (mkfs,
+// dd) are never run for real (these tests may run as root) and are covered by
+// the regex tests in internal/cli.
+func TestPoliciesHoldWithHooksDisabled(t *testing.T) {
+	s := session(t)
+	require.True(t, strings.HasPrefix(s.Home, os.TempDir()), "HOME must be a temporary directory: %s", s.Home)
+	disableHooks(t, s)
+	sentinel := filepath.Join(s.Home, "sentinel")
+	require.NoError(t, os.WriteFile(sentinel, []byte("still here"), 0o644))
+
+	for _, cmd := range []string{"rm -rf ~", "cd /tmp && rm -rf ~/", "bash -c 'rm -rf $HOME'", "sudo rm -rf ~"} {
+		t.Run(cmd, func(t *testing.T) {
+			r := run(t, s, Shell("clean up", cmd), Say("done"))
+			calls := r.ToolCalls()
+			require.Len(t, calls, 1, r.Stdout)
+			assert.True(t, calls[0].Blocked(), "not blocked: %s", calls[0].Result.Raw)
+			assert.Contains(t, calls[0].Reason(), "Tool execution denied by policy.")
+			assert.Contains(t, calls[0].Reason(), "gemini-guard blocked policy.rm-root-or-home")
+			assert.FileExists(t, sentinel, "the home directory survived")
+			assert.Empty(t, r.HookMessages(), "hooks are disabled: only the policy engine decided")
+		})
+	}
+
+	t.Run("ordinary deletes run", func(t *testing.T) {
+		build := filepath.Join(s.Workspace, "build")
+		require.NoError(t, os.MkdirAll(filepath.Join(build, "obj"), 0o755))
+		r := run(t, s, Shell("clean", "rm -rf ./build && rm -rf ~/.cache/nothing-here"), Say("done"))
+		calls := r.ToolCalls()
+		require.Len(t, calls, 1, r.Stdout)
+		assert.False(t, calls[0].Blocked(), calls[0].Reason())
+		assert.NoDirExists(t, build)
+	})
+
+	t.Run("policies load without errors", func(t *testing.T) {
+		r := run(t, s, Say("hello"))
+		for _, bad := range []string{"Error loading policies", "Invalid regex", "Unsafe regex", "Invalid policy", "gemini-guard.toml"} {
+			assert.NotContains(t, r.Stderr, bad)
+		}
+	})
+}
+
+// The context file and the skill are what Gemini CLI lists for the
+// installed extension.
+func TestContextAndSkillsAreLoaded(t *testing.T) {
+	s := session(t)
+	gemini := func(args ...string) string {
+		ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, s.Gemini, args...)
+		cmd.Dir = s.Workspace
+		cmd.Env = s.env()
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		require.NoError(t, cmd.Run(), out.String())
+		return out.String()
+	}
+
+	skills := gemini("skills", "list")
+	assert.Contains(t, skills, "handling-secrets [Enabled]")
+	assert.Contains(t, skills, filepath.Join(s.ExtensionDir(), "skills", "handling-secrets", "SKILL.md"))
+
+	exts := gemini("extensions", "list")
+	assert.Contains(t, exts, filepath.Join(s.ExtensionDir(), "GEMINI.md"))
+	assert.Contains(t, exts, "handling-secrets: How to use API keys")
+}
