@@ -1,0 +1,107 @@
+/*
+Gemini-guard is the people's side of gemini-guard: it shows how the guard
+decides, checks that the installed extension works, and reads the audit log.
+Gemini CLI runs its session-start subcommand once per session.
+
+Usage:
+
+	gemini-guard <command> [arguments]
+
+Flags may come before or after the arguments. Every command reads the
+guard's settings the way the hooks get them: the GEMINI_GUARD_* variables of
+the environment, overridden by the extension's settings file
+(~/.gemini/extensions/gemini-guard/.env, written by `gemini extensions config
+gemini-guard`), tightened by the workspace's .gemini/gemini-guard.toml.
+
+Exit codes:
+
+	0  allowed, nothing found, healthy
+	1  blocked (or would be blocked in warn mode), secret found, unhealthy
+	2  usage error, unreadable input, or internal error
+
+# check
+
+	gemini-guard check [--dir D] [--workspace W] [--mode M] [--ext DIR] [--explain] [--json] '<command>'
+
+Decides a shell command exactly as the shell guard's hook would for
+run_shell_command, and prints the decision, the rule and the reason the model
+would get, and the mode. In warn mode the hook lets a blocked command run
+and only tells the user; check still exits 1 for it.
+
+	--dir D        the directory the command runs in (the tool's dir_path); default: the workspace
+	--workspace W  the session's workspace; default: the current directory
+	--mode M       decide in mode standard, strict or warn instead of the configured one
+	--ext DIR      read settings from this extension directory's .env
+	--explain      also print how the command was read: each executed command after
+	               unwrapping sudo, env, xargs, find -exec, ..., nested bash -c and eval
+	               scripts, and words resolved from quoting, variables and braces
+	--json         print one JSON object: command, dir, workspace, mode, decision
+	               (allow, deny or warn), hook_decision (what Gemini CLI is told), rule,
+	               reason, safer, fragment, notes, trace (with --explain)
+
+# scan
+
+	gemini-guard scan [--workspace W] [--ext DIR] [--json] <file>...
+
+Decides, for each file, what the secrets guard's hook would answer to a
+write_file of that file's current content: the secrets it finds (masked),
+each with its rule and line. "-" reads standard input. Exits 1 when any file
+holds a secret.
+
+	--workspace W  the session's workspace (for the skip paths and the workspace
+	               .gitleaks.toml); default: the current directory
+	--ext DIR      read settings from this extension directory's .env
+	--json         print one JSON object per file: file, decision, rule, reason, findings
+
+# doctor
+
+	gemini-guard doctor [--ext DIR] [--json]
+
+Verifies an installed extension end to end and exits 1 if any check fails:
+the manifest, the hook programs in bin/ (present, executable), hooks.json
+(parses; each guard's hook is there; matchers are valid, anchored regexes
+that select the guarded tools; every command runs an existing program), the
+settings (invalid values, the project file's warnings, warn mode), policies/
+(loadable by Gemini CLI's policy engine), GEMINI.md and skills/. Then it runs
+the real hook commands from hooks.json the way Gemini CLI does (bash -c with
+${extensionPath} and ${/} substituted, the input as JSON on stdin, the hook's
+timeout): a known-bad command must be denied and a known-good one allowed, a
+write that adds a credential must be denied, a streamed answer chunk and a
+tool output that show a credential must be redacted, and no answer may show
+the credential. It measures each hook's latency (median of 5 runs) and, when
+the audit log is on, checks that doctor's decisions were recorded without
+the credential.
+
+	--ext DIR  the extension directory; default ~/.gemini/extensions/gemini-guard
+	           (following `gemini extensions link`), else the directory this
+	           program was installed in
+	--json     print the report as JSON: extension, version, mode, healthy,
+	           checks (name, status ok|warn|fail|skip, detail, ms), latency_ms
+
+# log
+
+	gemini-guard log [-n N] [--all] [--ext DIR] [--json]
+
+Prints the most recent blocks (denies, and what warn mode let through) from
+the audit log, oldest first. Exits 2 when the audit log is off.
+
+	-n N       show the last N entries (default 20, 0 for all)
+	--all      show every recorded decision, not only blocks
+	--ext DIR  read settings from this extension directory's .env
+	--json     print the entries as JSON lines
+
+# version
+
+	gemini-guard version [--json]
+
+Prints the version, the Go version and the platform.
+
+# session-start
+
+	gemini-guard session-start < input.json
+
+The SessionStart hook: reads Gemini CLI's hook input and prints one JSON
+object that warns the user about missing hook programs, invalid settings,
+ignored entries of the workspace's project file, and warn mode. Always exits 0.
+*/
+package main
