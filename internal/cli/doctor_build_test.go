@@ -1,0 +1,107 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gemini-guard/gemini-guard/internal/bundle"
+)
+
+// buildDir holds the staged extension; TestMain removes it.
+var buildDir string
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
+}
+
+// builtExtension stages the real extension (every program of cmd/ built for
+// the host, hooks.json, policies, context) once per test binary, as `make
+// build` and `make install` lay it out.
+var builtExtension = sync.OnceValues(func() (string, error) {
+	root, err := bundle.FindRoot(".")
+	if err != nil {
+		return "", err
+	}
+	dir, err := os.MkdirTemp("", "gemini-guard-doctor-build-")
+	if err != nil {
+		return "", err
+	}
+	buildDir = dir
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	ext := filepath.Join(dir, "gemini-guard")
+	return ext, bundle.Stage(ctx, root, ext, bundle.Host())
+})
+
+func realExtension(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: building the extension takes a while")
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("doctor's live checks need bash")
+	}
+	ext, err := builtExtension()
+	require.NoError(t, err)
+	return ext
+}
+
+// doctor against the real hook programs, built from this repository: the
+// structure is sound, every live check ran through the real hook commands,
+// and no answer showed the credential doctor planted.
+func TestDoctorOnTheBuiltExtension(t *testing.T) {
+	ext := realExtension(t)
+	code, r, raw := doctorJSON(t, map[string]string{"HOME": t.TempDir()}, ext)
+	st := statusOf(r)
+	for _, name := range []string{"manifest", "binaries", "hooks.json", "settings", "policies", "context", "session start", "shell: known-good"} {
+		assert.Equal(t, statusOK, st[name], "%s: %s", name, detailOf(r, name))
+	}
+	for _, name := range []string{"shell: known-bad", "secrets: write", "redact: answer", "redact: tool output", "latency"} {
+		assert.Contains(t, st, name)
+	}
+	assert.NotContains(t, raw, doctorSecret())
+	assert.Len(t, r.Latency, 3, "each guard's latency was measured")
+	if r.Healthy {
+		assert.Equal(t, 0, code)
+	} else {
+		assert.Equal(t, 1, code)
+	}
+	t.Logf("doctor on the built extension (healthy=%t): latency %v", r.Healthy, r.Latency)
+}
+
+// The built bin/gemini-guard finds its own extension when it is not
+// installed in ~/.gemini, and answers as Main does.
+func TestBuiltProgramRunsDoctorOnItself(t *testing.T) {
+	ext := realExtension(t)
+	cmd := exec.Command(filepath.Join(ext, "bin", "gemini-guard"), "doctor", "--json")
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var r doctorReport
+	require.NoError(t, json.Unmarshal(stdout.Bytes(), &r), "stdout %q stderr %q", stdout.String(), stderr.String())
+	assert.Equal(t, ext, r.Extension)
+	assert.Contains(t, r.Found, "running program")
+	if r.Healthy {
+		assert.NoError(t, err)
+	} else {
+		var exit *exec.ExitError
+		require.ErrorAs(t, err, &exit)
+		assert.Equal(t, 1, exit.ExitCode())
+	}
+}
