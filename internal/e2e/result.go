@@ -111,6 +111,28 @@ func (r *Result) AssistantText() string {
 	return b.String()
 }
 
+// AssistantTurns is the answer split where the model stopped to call tools:
+// one string per run of consecutive assistant message events.
+func (r *Result) AssistantTurns() []string {
+	var turns []string
+	var cur strings.Builder
+	flush := func() {
+		if cur.Len() > 0 {
+			turns = append(turns, cur.String())
+			cur.Reset()
+		}
+	}
+	for _, e := range r.Events {
+		if e.Type == "message" && e.Role == "assistant" {
+			cur.WriteString(e.Content)
+		} else if e.Type == "tool_use" || e.Type == "tool_result" {
+			flush()
+		}
+	}
+	flush()
+	return turns
+}
+
 // ToolCall is a tool_use event and its tool_result.
 type ToolCall struct {
 	Use    Event
