@@ -1,11 +1,8 @@
 package e2e
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -75,29 +72,4 @@ func TestPoliciesHoldWithHooksDisabled(t *testing.T) {
 			assert.NotContains(t, r.Stderr, bad)
 		}
 	})
-}
-
-// The context file and the skill are what Gemini CLI lists for the
-// installed extension.
-func TestContextAndSkillsAreLoaded(t *testing.T) {
-	s := session(t)
-	gemini := func(args ...string) string {
-		ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, s.Gemini, args...)
-		cmd.Dir = s.Workspace
-		cmd.Env = s.env()
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		require.NoError(t, cmd.Run(), out.String())
-		return out.String()
-	}
-
-	skills := gemini("skills", "list")
-	assert.Contains(t, skills, "handling-secrets [Enabled]")
-	assert.Contains(t, skills, filepath.Join(s.ExtensionDir(), "skills", "handling-secrets", "SKILL.md"))
-
-	exts := gemini("extensions", "list")
-	assert.Contains(t, exts, filepath.Join(s.ExtensionDir(), "GEMINI.md"))
-	assert.Contains(t, exts, "handling-secrets: How to use API keys")
 }

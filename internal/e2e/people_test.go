@@ -1,0 +1,102 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// gemini runs the CLI with args in the session, outside a model run.
+func gemini(t *testing.T, s *Session, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, s.Gemini, args...)
+	cmd.Dir = s.Workspace
+	cmd.Env = s.env()
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	require.NoError(t, cmd.Run(), out.String())
+	return out.String()
+}
+
+// The context file and the skill are what Gemini CLI lists for the
+// installed extension.
+func TestContextAndSkillsAreLoaded(t *testing.T) {
+	s := session(t)
+	skills := gemini(t, s, "skills", "list")
+	assert.Contains(t, skills, "handling-secrets [Enabled]")
+	assert.Contains(t, skills, filepath.Join(s.ExtensionDir(), "skills", "handling-secrets", "SKILL.md"))
+
+	exts := gemini(t, s, "extensions", "list")
+	assert.Contains(t, exts, filepath.Join(s.ExtensionDir(), "GEMINI.md"))
+	assert.Contains(t, exts, "handling-secrets: How to use API keys")
+}
+
+// The session start tells the user about warn mode, and about a workspace
+// project file that tried to loosen the guard.
+func TestSessionStartWarnings(t *testing.T) {
+	t.Run("warn mode", func(t *testing.T) {
+		s := session(t)
+		require.NoError(t, s.Configure(map[string]string{"GEMINI_GUARD_MODE": "warn"}))
+		r := run(t, s, Say("hello"))
+		assert.Contains(t, strings.Join(r.HookMessages(), "\n"), "gemini-guard is in warn mode", r.Stderr)
+	})
+	t.Run("project file that loosens", func(t *testing.T) {
+		s := session(t)
+		require.NoError(t, os.MkdirAll(filepath.Join(s.Workspace, ".gemini"), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(s.Workspace, ".gemini", "gemini-guard.toml"), []byte("mode = \"warn\"\nprotected_paths = [\"data\"]\n"), 0o644))
+		r := run(t, s, Say("hello"))
+		msgs := strings.Join(r.HookMessages(), "\n")
+		assert.Contains(t, msgs, `mode = "warn" ignored`, r.Stderr)
+		assert.NotContains(t, msgs, "gemini-guard is in warn mode")
+	})
+}
+
+// doctor, run from the extension Gemini CLI installed, finds it in
+// ~/.gemini/extensions, reads the settings `gemini extensions config`
+// stores, and drives the installed hook commands.
+func TestDoctorOnTheInstalledExtension(t *testing.T) {
+	s := session(t)
+	require.NoError(t, s.Configure(map[string]string{"GEMINI_GUARD_MODE": "strict"}))
+	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, filepath.Join(s.ExtensionDir(), "bin", "gemini-guard"), "doctor", "--json")
+	cmd.Dir = s.Workspace
+	cmd.Env = s.env()
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var report struct {
+		Extension string `json:"extension"`
+		Found     string `json:"found"`
+		Mode      string `json:"mode"`
+		Healthy   bool   `json:"healthy"`
+		Checks    []struct {
+			Name, Status, Detail string
+		} `json:"checks"`
+	}
+	require.NoError(t, json.Unmarshal(stdout.Bytes(), &report), "stdout %q stderr %q", stdout.String(), stderr.String())
+	assert.Equal(t, s.ExtensionDir(), report.Extension)
+	assert.Contains(t, report.Found, "installed")
+	assert.Equal(t, "strict", report.Mode, "the setting stored by gemini extensions config is read")
+	for _, c := range report.Checks {
+		switch c.Name {
+		case "manifest", "binaries", "hooks.json", "settings", "policies", "context", "session start", "shell: known-good":
+			assert.Equal(t, "ok", c.Status, "%s: %s", c.Name, c.Detail)
+		}
+	}
+	if report.Healthy {
+		assert.NoError(t, err)
+	} else {
+		assert.Error(t, err, "an unhealthy report exits 1")
+	}
+}
