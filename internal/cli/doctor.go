@@ -569,10 +569,20 @@ func ruleIn(text string) string {
 	return ""
 }
 
-// doctorSecret is a token the secrets guard must find, built at run time so
-// neither this repository nor the binary holds one literal.
+// doctorSecret is a GitHub token the secrets guard must find: high entropy,
+// built at run time from a fixed seed, so neither this repository nor the
+// binary holds one literal.
 func doctorSecret() string {
-	return "ghp_" + strings.Repeat("Zq8", 4) + strings.Repeat("x7Kd", 7)
+	const alnum = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	x := uint64(0x9E3779B97F4A7C15)
+	b := []byte("ghp_")
+	for range 36 {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		b = append(b, alnum[x%uint64(len(alnum))])
+	}
+	return string(b)
 }
 
 func (d *doctorRun) checkLive() {
