@@ -126,20 +126,30 @@ func assertRan(t *testing.T, r *Result, call ToolCall) {
 // user's hook messages. It never prints the secret.
 func assertSecretNotShown(t *testing.T, r *Result, secret string) {
 	t.Helper()
+	shown := map[string]int{}
 	for _, e := range r.Events {
 		if e.Type == "tool_use" {
 			continue // what the model asked for; the guard cannot unsay it
 		}
-		assert.False(t, strings.Contains(string(e.Raw), secret), "a %s event shows the secret", e.Type)
+		if strings.Contains(string(e.Raw), secret) {
+			shown["stream-json "+e.Type+" events"]++
+		}
 	}
 	for _, s := range r.TranscriptToolResults() {
-		assert.False(t, strings.Contains(s, secret), "a tool result in the transcript shows the secret")
+		if strings.Contains(s, secret) {
+			shown["tool results stored in the transcript"]++
+		}
 	}
 	for _, m := range r.HookMessages() {
-		assert.False(t, strings.Contains(m, secret), "a hook message to the user shows the secret")
+		if strings.Contains(m, secret) {
+			shown["hook messages to the user"]++
+		}
 	}
-	if r.JSON != nil {
-		assert.False(t, strings.Contains(r.JSON.Response, secret), "the -o json response shows the secret")
+	if r.JSON != nil && strings.Contains(r.JSON.Response, secret) {
+		shown["the -o json response"]++
+	}
+	for where, n := range shown {
+		t.Errorf("the secret is shown in %d %s", n, where)
 	}
 }
 

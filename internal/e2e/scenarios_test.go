@@ -214,3 +214,21 @@ func TestMissingProgramFailsClosedWithRepairHint(t *testing.T) {
 	assert.Contains(t, strings.Join(r.HookMessages(), "\n"), "bin/guard-shell is missing")
 	assert.Contains(t, r.AssistantText(), "All done here.")
 }
+
+// The README's way to switch one hook off works with our hook names:
+// hooksConfig.disabled in the user's settings.json. The shell guard's
+// program is removed, so only a disabled hook lets the command run.
+func TestDisablingOneHookByName(t *testing.T) {
+	t.Parallel()
+	s := session(t)
+	require.NoError(t, s.RemoveProgram("guard-shell"))
+	settingsPath := filepath.Join(s.Home, ".gemini", "settings.json")
+	require.NoError(t, os.WriteFile(settingsPath, []byte(`{"hooksConfig":{"disabled":["gemini-guard-shell"]}}`), 0o644))
+	r := run(t, s,
+		Shell("I'll write a file.", "echo hi > x.txt"),
+		Say("Done."),
+	)
+	assertRan(t, r, onlyCall(t, r, "run_shell_command"))
+	_, exists := r.ReadFile("x.txt")
+	assert.True(t, exists, "the command did not run with gemini-guard-shell disabled")
+}
