@@ -155,7 +155,7 @@ keywords = ["acme_"]
 // TestPrefilterConservative: wherever the full scan finds something, the
 // gitleaks-free prefilter says it may.
 func TestPrefilterConservative(t *testing.T) {
-	samples, _ := ruleSamples()
+	samples, _ := secrettest.RuleSamples()
 	require.NotEmpty(t, samples)
 	s := scanner(t, secrets.Options{})
 	for _, smp := range samples {

@@ -3,14 +3,17 @@
 // trip secret scanners). Everything is deterministic: the same seed gives
 // the same string.
 //
-// It is for tests only and links only the standard library.
+// It is for tests only.
 package secrettest
 
 import (
 	"fmt"
 	"regexp/syntax"
 	"strings"
+	"sync"
 	"unicode"
+
+	"github.com/gemini-guard/gemini-guard/internal/secrets"
 )
 
 // Rand is a small deterministic generator (xorshift64*). The zero value is
@@ -94,7 +97,9 @@ func (g *generator) gen(b *strings.Builder, re *syntax.Regexp) {
 	case syntax.OpCharClass:
 		b.WriteRune(g.pick(re.Rune))
 	case syntax.OpAnyCharNotNL, syntax.OpAnyChar:
-		b.WriteByte(Alnum[g.r.Intn(len(Alnum))])
+		// In rule patterns an unescaped dot is nearly always meant as one
+		// (hooks.slack.com).
+		b.WriteByte('.')
 	case syntax.OpCapture:
 		g.gen(b, re.Sub[0])
 	case syntax.OpStar:
@@ -157,4 +162,65 @@ func (g *generator) pick(ranges []rune) rune {
 		return ranges[0]
 	}
 	return 'x'
+}
+
+// Sample is a generated text in which the built-in scanner finds a secret of
+// rule RuleID.
+type Sample struct {
+	RuleID, Text string
+}
+
+// RuleSamples returns one sample per content rule of the built-in rule set,
+// generated from the rule's own regexp with deterministic seeds (a rule
+// keyword is put in front when the generated text lacks one), and the ids
+// of the rules for which no seed produced a finding. Path-gated rules never
+// match content and are skipped. It panics if the built-in rules do not
+// load.
+var RuleSamples = sync.OnceValues(func() ([]Sample, []string) {
+	sc, err := secrets.NewScanner(secrets.Options{})
+	if err != nil {
+		panic(err)
+	}
+	cfg, err := secrets.BuiltinConfig()
+	if err != nil {
+		panic(err)
+	}
+	var out []Sample
+	var missing []string
+	for _, r := range cfg.Rules {
+		if r.Regex == "" || r.Path != "" {
+			continue
+		}
+		ok := false
+		for seed := uint64(1); seed <= 400 && !ok; seed++ {
+			gen, err := Generate(r.Regex, seed)
+			if err != nil {
+				break
+			}
+			text := "x " + gen + " \n"
+			if len(r.Keywords) > 0 && !containsAny(strings.ToLower(gen), r.Keywords) {
+				text = "x " + r.Keywords[0] + " " + gen + " \n"
+			}
+			for _, f := range sc.Scan(text) {
+				if f.RuleID == r.ID {
+					out = append(out, Sample{r.ID, text})
+					ok = true
+					break
+				}
+			}
+		}
+		if !ok {
+			missing = append(missing, r.ID)
+		}
+	}
+	return out, missing
+})
+
+func containsAny(s string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(s, strings.ToLower(w)) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,337 @@
+// Package secretguard decides whether a write_file, replace or
+// run_shell_command call would add a credential, or would weaken the guard
+// by writing its configuration.
+//
+// It reads the call's arguments, works out the text that would exist after
+// the call (edit), scans it (secrets), keeps only secrets that are new, and
+// returns a verdict whose reason names each finding by rule, place and a
+// masked preview — never the secret. With the redact action it returns the
+// complete tool input with each new secret replaced by a placeholder
+// instead. It never imports hook: the people's command reuses it.
+package secretguard
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gemini-guard/gemini-guard/internal/edit"
+	"github.com/gemini-guard/gemini-guard/internal/secrets"
+	"github.com/gemini-guard/gemini-guard/internal/settings"
+	"github.com/gemini-guard/gemini-guard/internal/verdict"
+)
+
+// Tool names this guard judges (Gemini CLI 0.61).
+const (
+	WriteFile = "write_file"
+	Replace   = "replace"
+	Shell     = "run_shell_command"
+)
+
+// MaxScan is the most bytes of one text the guard scans. Above it the first
+// MaxScan bytes are scanned and a note tells the user the rest was not.
+// 4 MiB takes about a second to scan; model tool calls are far smaller.
+const MaxScan = 4 << 20
+
+// editContext is how far around an edit a replace is scanned (whole lines):
+// a secret completed across the edit boundary lies within it. PEM blocks,
+// the longest multi-line secrets, stay well under it.
+const editContext = 16 << 10
+
+// Rule ids of the guard's own decisions (secrets keep their gitleaks id).
+const (
+	// RuleProtectedConfig denies writing a file the guard reads its
+	// configuration from, or Gemini CLI's settings and extensions.
+	RuleProtectedConfig = "guard.protected-config"
+)
+
+// Env is what the guard needs from outside the call.
+type Env struct {
+	Settings settings.Settings
+	// Home is the user's home directory ("" if unknown: then ~/.gemini
+	// paths cannot be recognised).
+	Home string
+	// Scanner builds a scanner; nil means secrets.NewScanner. The guard
+	// fills the options from the settings and the workspace and calls it
+	// at most twice per call (again without ConfigPath when the config
+	// fails to load), only when something needs scanning.
+	Scanner func(secrets.Options) (*secrets.Scanner, error)
+}
+
+// Call is one BeforeTool call.
+type Call struct {
+	Tool string
+	// Input is the tool's raw arguments (tool_input).
+	Input json.RawMessage
+	// Cwd is the workspace; relative file paths are taken from it.
+	Cwd string
+}
+
+// Decision is the guard's answer.
+type Decision struct {
+	// Verdict is Allow, Deny or Rewrite. Its reason never holds a secret.
+	Verdict verdict.Verdict
+	// ToolInput is the complete new tool_input when Verdict.Action is
+	// Rewrite (the redact action).
+	ToolInput json.RawMessage
+	// UserMessage tells the user what was rewritten (Rewrite only).
+	UserMessage string
+	// Blocked is, for a Rewrite, the Deny the block action would have
+	// returned (warn mode reports it instead of rewriting).
+	Blocked verdict.Verdict
+	// Rules lists the rule id of every new finding, in order (for the
+	// audit log).
+	Rules []string
+	// Secrets are the new secrets found, for masking a preview. Never
+	// print them.
+	Secrets []string
+}
+
+// InputError says the tool's arguments are unusable (wrong shape, missing
+// file_path). The hook turns it into a deny asking for well-formed input.
+type InputError struct{ Msg string }
+
+func (e *InputError) Error() string { return "secretguard: " + e.Msg }
+
+type writeInput struct {
+	FilePath string `json:"file_path"`
+	Content  string `json:"content"`
+}
+
+type replaceInput struct {
+	FilePath      string `json:"file_path"`
+	OldString     string `json:"old_string"`
+	NewString     string `json:"new_string"`
+	AllowMultiple bool   `json:"allow_multiple"`
+}
+
+type shellInput struct {
+	Command string `json:"command"`
+}
+
+// Check judges one call. Tools other than write_file, replace and
+// run_shell_command are allowed untouched. An error means the call could
+// not be judged (unusable arguments, an unreadable target file): the hook
+// fails safe and denies.
+func Check(call Call, env Env) (Decision, error) {
+	switch call.Tool {
+	case WriteFile:
+		var in writeInput
+		if err := decode(call.Input, &in); err != nil {
+			return Decision{}, err
+		}
+		if in.FilePath == "" {
+			return Decision{}, &InputError{"write_file without file_path"}
+		}
+		return checkFile(call, env, in.FilePath, func(before string, exists bool) edit.Result {
+			return edit.Write(before, in.Content)
+		}, "content")
+	case Replace:
+		var in replaceInput
+		if err := decode(call.Input, &in); err != nil {
+			return Decision{}, err
+		}
+		if in.FilePath == "" {
+			return Decision{}, &InputError{"replace without file_path"}
+		}
+		return checkFile(call, env, in.FilePath, func(before string, exists bool) edit.Result {
+			return edit.Replace(before, exists, in.OldString, in.NewString, in.AllowMultiple)
+		}, "new_string")
+	case Shell:
+		var in shellInput
+		if err := decode(call.Input, &in); err != nil {
+			return Decision{}, err
+		}
+		return checkShell(call, env, in.Command)
+	}
+	return Decision{}, nil
+}
+
+func decode(raw json.RawMessage, v any) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		return &InputError{"tool_input is missing"}
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return &InputError{"tool_input is not the expected object: " + err.Error()}
+	}
+	return nil
+}
+
+// checkFile judges write_file and replace. field is the tool_input key that
+// holds the model's new text (rewritten by the redact action).
+func checkFile(call Call, env Env, filePath string, apply func(before string, exists bool) edit.Result, field string) (Decision, error) {
+	path := edit.Resolve(call.Cwd, filePath)
+	shown := displayPath(call.Cwd, path)
+	before, exists, truncated, err := edit.Read(path)
+	if err != nil {
+		return Decision{}, fmt.Errorf("secretguard: reading %s: %w", shown, err)
+	}
+	res := apply(before, exists)
+	if why := protectedFile(env, call.Cwd, path, res); why != "" {
+		return protectedDecision(call.Tool, shown, why), nil
+	}
+	if skipped(env.Settings.SecretsSkipPaths, call.Cwd, path) {
+		return Decision{}, nil
+	}
+	var notes []string
+	if truncated {
+		notes = append(notes, fmt.Sprintf("gemini-guard scanned only the first %d MiB of %s.", edit.MaxFile>>20, shown))
+	}
+	switch res.Outcome {
+	case edit.NotFound, edit.Ambiguous, edit.Missing, edit.NoOp:
+		notes = append(notes, fmt.Sprintf("gemini-guard could not apply this edit to %s (%s), so it scanned new_string alone.", shown, res.Outcome))
+	}
+	sc, note, err := scanner(call, env)
+	if err != nil {
+		return Decision{}, err
+	}
+	if note != "" {
+		notes = append(notes, note)
+	}
+	found, scanNotes := scanWindows(sc, res)
+	notes = append(notes, scanNotes...)
+	fresh := edit.New(found, res.After, res.Before)
+	if len(fresh) == 0 {
+		return Decision{Verdict: verdict.Verdict{Notes: notes}}, nil
+	}
+	d := blockDecision(call.Tool, "to "+shown, fresh, res.After, notes)
+	if env.Settings.SecretsAction == settings.Redact {
+		text := fieldText(call.Input, field)
+		if r, ok := redactField(call.Input, field, text, fresh, res.After, env.Settings.MarkerRule); ok {
+			r.Verdict.Notes = notes
+			r.Rules, r.Secrets = d.Rules, d.Secrets
+			r.UserMessage = rewriteMessage(call.Tool, shown, fresh, res.After)
+			r.Blocked = d.Verdict
+			return r, nil
+		}
+		d.Verdict.Notes = append(d.Verdict.Notes, "gemini-guard could not redact a secret that spans the edit boundary, so it blocked the call.")
+	}
+	return d, nil
+}
+
+// scanWindows scans the parts of res.After that the call changed (with
+// context), each at most MaxScan bytes, and returns findings with offsets
+// in res.After.
+func scanWindows(sc *secrets.Scanner, res edit.Result) ([]secrets.Finding, []string) {
+	var spans []edit.Span
+	if res.Outcome == edit.Applied && len(res.After) > editContext {
+		spans = res.Window(editContext)
+	} else {
+		spans = []edit.Span{{Start: 0, End: len(res.After)}}
+	}
+	var out []secrets.Finding
+	var notes []string
+	lines := 0
+	prev := 0
+	for _, sp := range spans {
+		lines += strings.Count(res.After[prev:sp.Start], "\n")
+		prev = sp.Start
+		end := sp.End
+		if end-sp.Start > MaxScan {
+			end = sp.Start + MaxScan
+			notes = append(notes, fmt.Sprintf("gemini-guard scanned only the first %d MiB of this call's text (%d MiB); the rest was not checked for secrets.", MaxScan>>20, (sp.End-sp.Start)>>20))
+		}
+		for _, f := range sc.Scan(res.After[sp.Start:end]) {
+			f.Start += sp.Start
+			f.End += sp.Start
+			f.Line += lines
+			out = append(out, f)
+		}
+	}
+	return out, notes
+}
+
+func checkShell(call Call, env Env, command string) (Decision, error) {
+	if why := protectedCommand(env, call.Cwd, command); why != "" {
+		return protectedDecision(call.Tool, "", why), nil
+	}
+	sc, note, err := scanner(call, env)
+	if err != nil {
+		return Decision{}, err
+	}
+	var notes []string
+	if note != "" {
+		notes = append(notes, note)
+	}
+	text := command
+	if len(text) > MaxScan {
+		text = text[:MaxScan]
+		notes = append(notes, fmt.Sprintf("gemini-guard scanned only the first %d MiB of this command.", MaxScan>>20))
+	}
+	found := sc.Scan(text)
+	if len(found) == 0 {
+		return Decision{Verdict: verdict.Verdict{Notes: notes}}, nil
+	}
+	d := blockDecision(call.Tool, "", found, text, notes)
+	if env.Settings.SecretsAction == settings.Redact {
+		if r, ok := redactField(call.Input, "command", command, found, text, env.Settings.MarkerRule); ok {
+			r.Verdict.Notes = notes
+			r.Rules, r.Secrets = d.Rules, d.Secrets
+			r.UserMessage = rewriteMessage(call.Tool, "", found, text)
+			r.Blocked = d.Verdict
+			return r, nil
+		}
+	}
+	return d, nil
+}
+
+// scanner builds the scanner for the call's config: the configured gitleaks
+// config, else the workspace's .gitleaks.toml, else the built-in rules. A
+// config that fails to load falls back to the built-in rules with a note:
+// the built-in set is never weaker than a broken file. An error means not
+// even the built-in rules load (a broken build).
+func scanner(call Call, env Env) (*secrets.Scanner, string, error) {
+	newScanner := env.Scanner
+	if newScanner == nil {
+		newScanner = secrets.NewScanner
+	}
+	build := func(p string) (*secrets.Scanner, error) {
+		return newScanner(secrets.Options{
+			ConfigPath:         p,
+			DisabledRules:      env.Settings.DisabledRules,
+			TrustAllowComments: env.Settings.TrustGitleaksAllow,
+		})
+	}
+	path := ConfigPath(env.Settings, call.Cwd)
+	sc, err := build(path)
+	if err == nil {
+		return sc, "", nil
+	}
+	if path == "" {
+		return nil, "", err
+	}
+	sc, err2 := build("")
+	if err2 != nil {
+		return nil, "", err2
+	}
+	return sc, fmt.Sprintf("gemini-guard could not load the gitleaks config %s (%v) and scanned with its built-in rules.", displayPath(call.Cwd, path), err), nil
+}
+
+// ConfigPath is the gitleaks config the guard layers onto its built-in
+// rules: the GitleaksConfig setting (relative paths from the workspace),
+// else <workspace>/.gitleaks.toml when it exists, else "".
+func ConfigPath(s settings.Settings, cwd string) string {
+	if s.GitleaksConfig != "" {
+		return edit.Resolve(cwd, s.GitleaksConfig)
+	}
+	if cwd == "" {
+		return ""
+	}
+	p := filepath.Join(cwd, ".gitleaks.toml")
+	if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+		return p
+	}
+	return ""
+}
+
+// displayPath is path relative to the workspace when inside it.
+func displayPath(cwd, path string) string {
+	if cwd != "" {
+		if rel, err := filepath.Rel(cwd, path); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return path
+}
