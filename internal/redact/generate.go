@@ -1,0 +1,3 @@
+package redact
+
+//go:generate go run ./internal/gen

@@ -1,0 +1,287 @@
+package redact
+
+import (
+	"fmt"
+	"regexp/syntax"
+	"strings"
+	"unicode/utf8"
+)
+
+// Rule is a detection rule as the streaming redactor sees it: enough to tell
+// whether text received so far could still turn into one of its findings.
+// The findings themselves come from the Scanner.
+type Rule struct {
+	// ID is the rule id (github-pat).
+	ID string
+	// Pattern is the rule's Go regexp, as gitleaks runs it.
+	Pattern string
+	// Keywords are the rule's keywords, lower case. Like gitleaks, the
+	// redactor considers a rule only when one of them occurs in the text
+	// (or could be completed by what follows); a rule without keywords is
+	// always considered.
+	Keywords []string
+
+	// info is the analysis of Pattern; generated for the built-in rules,
+	// computed on first use for others.
+	info *ruleInfo
+}
+
+// ruleInfo is what the redactor derives from a rule's pattern once.
+type ruleInfo struct {
+	// maxPrefix and maxSuffix bound the bytes a match holds before and
+	// after its secret (see shape); unbounded is -1.
+	maxPrefix, maxSuffix int
+	// secretASCII is a bitmap of the ASCII characters the secret can hold;
+	// secretWide tells whether it can hold any non-ASCII rune.
+	secretASCII [2]uint64
+	secretWide  bool
+	// anchored, when not "", is the rule's pattern without its optional
+	// lead, starting at a keyword: every match of the rule contains a match
+	// of anchored that starts where one of the rule's keywords occurs, and
+	// the secret lies inside it. The redactor then only tries the rule at
+	// keyword occurrences instead of over the whole text.
+	anchored string
+	// anchorPrefix bounds the bytes between the keyword and the secret of
+	// an anchored match.
+	anchorPrefix int
+}
+
+func (in *ruleInfo) secretByte(c byte) bool { return in.secretASCII[c>>6]&(1<<(c&63)) != 0 }
+
+// secretRune tells whether the rule's secret can hold r.
+func (in *ruleInfo) secretRune(r rune) bool {
+	if r >= 0 && r < utf8.RuneSelf {
+		return in.secretByte(byte(r))
+	}
+	return in.secretWide
+}
+
+// analyze derives a rule's ruleInfo from its pattern. It fails only when
+// the pattern does not compile.
+func analyze(pattern string, keywords []string) (*ruleInfo, error) {
+	s, err := newShape(pattern)
+	if err != nil {
+		return nil, err
+	}
+	in := &ruleInfo{maxPrefix: s.maxPrefix, maxSuffix: s.maxSuffix}
+	for c := range utf8.RuneSelf {
+		if s.ascii[c] {
+			in.secretASCII[c>>6] |= 1 << (c & 63)
+		}
+	}
+	// Non-ASCII: a rune class reaching past ASCII, or any-char.
+	for _, inst := range s.insts {
+		switch inst.Op {
+		case syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
+			in.secretWide = true
+		case syntax.InstRune1:
+			in.secretWide = in.secretWide || inst.Rune[0] >= utf8.RuneSelf
+		case syntax.InstRune:
+			if width(inst) > 1 {
+				in.secretWide = true
+			}
+		}
+	}
+	if a := anchorOf(pattern, keywords); a != "" {
+		as, err := newShape(a)
+		if err == nil && as.groups && as.maxPrefix != unbounded {
+			in.anchored, in.anchorPrefix = a, as.maxPrefix
+		}
+	}
+	return in, nil
+}
+
+// maxAnchorWords bounds how many strings anchorOf enumerates for the
+// keyword part of a pattern.
+const maxAnchorWords = 256
+
+// anchorOf returns pattern without its optional lead when what follows the
+// lead always starts with one of keywords and the capture groups all lie
+// after the lead, else "". The lead is every leading element that may match
+// empty text (`[\w.-]{0,50}?`); assertions (`\b`) are kept.
+func anchorOf(pattern string, keywords []string) string {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil || re.Op != syntax.OpConcat || len(keywords) == 0 {
+		return ""
+	}
+	subs := re.Sub
+	i := 0
+	for i < len(subs) && optional(subs[i]) {
+		if hasCapture(subs[i]) {
+			return ""
+		}
+		i++
+	}
+	if i == 0 {
+		return ""
+	}
+	j := i
+	for j < len(subs) && assertion(subs[j]) {
+		j++
+	}
+	if j == len(subs) {
+		return ""
+	}
+	words, ok := language(subs[j], maxAnchorWords)
+	if !ok || len(words) == 0 {
+		return ""
+	}
+	for _, w := range words {
+		if !startsWithAny(strings.ToLower(w), keywords) {
+			return ""
+		}
+	}
+	rest := &syntax.Regexp{Op: syntax.OpConcat, Flags: re.Flags, Sub: subs[i:]}
+	return rest.String()
+}
+
+func optional(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpStar, syntax.OpQuest, syntax.OpEmptyMatch:
+		return true
+	case syntax.OpRepeat:
+		return re.Min == 0
+	}
+	return false
+}
+
+func assertion(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return true
+	}
+	return false
+}
+
+func hasCapture(re *syntax.Regexp) bool {
+	if re.Op == syntax.OpCapture {
+		return true
+	}
+	for _, s := range re.Sub {
+		if hasCapture(s) {
+			return true
+		}
+	}
+	return false
+}
+
+func startsWithAny(s string, words []string) bool {
+	for _, w := range words {
+		if w != "" && strings.HasPrefix(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// language lists, lower-cased and without duplicates, every string re
+// matches when there are at most limit of them, else !ok. Lower-casing
+// early keeps case-folded words from multiplying: keywords are matched
+// against lower-cased text anyway.
+func language(re *syntax.Regexp, limit int) (out []string, ok bool) {
+	switch re.Op {
+	case syntax.OpEmptyMatch:
+		return []string{""}, true
+	case syntax.OpLiteral:
+		out = []string{""}
+		for _, r := range re.Rune {
+			out = cross(out, []string{strings.ToLower(string(r))}, limit)
+			if out == nil {
+				return nil, false
+			}
+		}
+		return out, true
+	case syntax.OpCharClass:
+		seen := map[string]bool{}
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			for r := re.Rune[i]; r <= re.Rune[i+1]; r++ {
+				l := strings.ToLower(string(r))
+				if !seen[l] {
+					seen[l] = true
+					out = append(out, l)
+				}
+				if len(out) > limit {
+					return nil, false
+				}
+			}
+		}
+		return out, true
+	case syntax.OpCapture:
+		return language(re.Sub[0], limit)
+	case syntax.OpQuest:
+		sub, ok := language(re.Sub[0], limit)
+		if !ok {
+			return nil, false
+		}
+		return append([]string{""}, sub...), len(sub)+1 <= limit
+	case syntax.OpConcat:
+		out = []string{""}
+		for _, s := range re.Sub {
+			sub, ok := language(s, limit)
+			if !ok {
+				return nil, false
+			}
+			if out = cross(out, sub, limit); out == nil {
+				return nil, false
+			}
+		}
+		return out, true
+	case syntax.OpAlternate:
+		for _, s := range re.Sub {
+			sub, ok := language(s, limit)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, sub...)
+			if len(out) > limit {
+				return nil, false
+			}
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+func cross(a, b []string, limit int) []string {
+	if len(a)*len(b) > limit {
+		return nil
+	}
+	out := make([]string, 0, len(a)*len(b))
+	for _, x := range a {
+		for _, y := range b {
+			out = append(out, x+y)
+		}
+	}
+	return out
+}
+
+// RulesSource renders the Go source of the built-in rule table for rules
+// (the generated rules_gen.go), with each rule's analysis precomputed so a
+// hook process never analyses a pattern. It fails on a pattern that does
+// not compile.
+func RulesSource(rules []Rule) ([]byte, error) {
+	var b strings.Builder
+	b.WriteString("// Code generated by internal/redact/internal/gen; DO NOT EDIT.\n\n")
+	b.WriteString("package redact\n\n")
+	b.WriteString("// builtinRules are the content rules of the built-in rule set (gitleaks' default\n")
+	b.WriteString("// config extended by internal/secrets/rules.toml), with their analysis.\n")
+	b.WriteString("var builtinRules = []Rule{\n")
+	for _, r := range rules {
+		in, err := analyze(r.Pattern, r.Keywords)
+		if err != nil {
+			return nil, fmt.Errorf("redact: rule %s: %w", r.ID, err)
+		}
+		fmt.Fprintf(&b, "\t{ID: %q, Pattern: %s, Keywords: %#v, info: &ruleInfo{maxPrefix: %d, maxSuffix: %d, secretASCII: [2]uint64{%#x, %#x}, secretWide: %t, anchored: %s, anchorPrefix: %d}},\n",
+			r.ID, quote(r.Pattern), r.Keywords, in.maxPrefix, in.maxSuffix, in.secretASCII[0], in.secretASCII[1], in.secretWide, quote(in.anchored), in.anchorPrefix)
+	}
+	b.WriteString("}\n")
+	return []byte(b.String()), nil
+}
+
+// quote writes s as a raw string literal when it can, for readable patterns.
+func quote(s string) string {
+	if !strings.Contains(s, "`") && utf8.ValidString(s) && !strings.ContainsAny(s, "\r") {
+		return "`" + s + "`"
+	}
+	return fmt.Sprintf("%q", s)
+}

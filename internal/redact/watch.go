@@ -1,0 +1,355 @@
+package redact
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/gemini-guard/gemini-guard/internal/secrets/keywords"
+)
+
+// Watch decides, for the text of a stream received so far, how much of it
+// may be shown and whether the Scanner has to look at it. It knows the rules
+// (patterns and keywords) but finds nothing itself, so it links no gitleaks:
+// the hook process that handles one streamed chunk stays light, and starts
+// the scanner only when a rule really matches.
+//
+// A Watch is safe for concurrent use; it compiles each rule it needs once.
+type Watch struct {
+	rules   []Rule
+	words   []string // every keyword, lower case, sorted, no duplicates
+	matcher *keywords.Matcher
+	ruleKW  [][]int // per rule: indexes into words
+	maxKW   int     // longest keyword in bytes
+	comp    []compiled
+}
+
+// compiled holds what one rule needs at run time, each part built on
+// first use: a hook process compiles only the rules its text calls for.
+type compiled struct {
+	once sync.Once
+	info *ruleInfo
+	err  error
+	// Whole pattern and keyword-anchored form: the regexp that tells
+	// whether it matches, and the program the VM runs.
+	full, anch lazyRule
+}
+
+type lazyRule struct {
+	reOnce, shapeOnce sync.Once
+	re                *regexp.Regexp
+	shape             *shape
+	err               error
+}
+
+func (l *lazyRule) regexp(pattern string) *regexp.Regexp {
+	l.reOnce.Do(func() {
+		var err error
+		if l.re, err = regexp.Compile(pattern); err != nil {
+			l.re = nil
+		}
+	})
+	return l.re
+}
+
+func (l *lazyRule) program(pattern string) *shape {
+	l.shapeOnce.Do(func() {
+		var err error
+		if l.shape, err = newShape(pattern); err != nil {
+			l.shape = nil
+		}
+	})
+	return l.shape
+}
+
+// NewWatch returns a Watch over rules, leaving out those whose id is in
+// disabled. A rule whose pattern does not compile is skipped when it is
+// first needed (the scanner, which compiles the same patterns, reports that
+// error).
+func NewWatch(rules []Rule, disabled []string) *Watch {
+	w := &Watch{}
+	for _, r := range rules {
+		if !slices.Contains(disabled, r.ID) {
+			w.rules = append(w.rules, r)
+		}
+	}
+	for _, r := range w.rules {
+		for _, k := range r.Keywords {
+			w.words = append(w.words, strings.ToLower(k))
+		}
+	}
+	slices.Sort(w.words)
+	w.words = slices.Compact(w.words)
+	w.words = slices.DeleteFunc(w.words, func(s string) bool { return s == "" })
+	w.matcher = keywords.NewMatcher(w.words)
+	w.ruleKW = make([][]int, len(w.rules))
+	for i, r := range w.rules {
+		for _, k := range r.Keywords {
+			if j, ok := slices.BinarySearch(w.words, strings.ToLower(k)); ok {
+				w.ruleKW[i] = append(w.ruleKW[i], j)
+			}
+		}
+	}
+	for _, k := range w.words {
+		w.maxKW = max(w.maxKW, len(k))
+	}
+	w.comp = make([]compiled, len(w.rules))
+	return w
+}
+
+// BuiltinRules returns the built-in rule set (gitleaks' default config
+// extended by internal/secrets/rules.toml) with its precomputed analysis.
+// The caller must not modify it.
+func BuiltinRules() []Rule { return builtinRules }
+
+// Verdict is what Check says about the text of a stream.
+type Verdict struct {
+	// Hold is the first byte that must not be shown yet: from there on the
+	// text could still become part of a secret. Base <= Hold <= len(text).
+	Hold int
+	// Scan is set when some rule matches in a way that can give a finding
+	// in the text from base on: the scanner must look at the text.
+	Scan bool
+}
+
+// Check looks at text, of which text[:base] has been shown already (kept as
+// context), and tells how far it may be shown and whether it must be
+// scanned. It never fails: a rule that cannot be compiled is skipped.
+func (w *Watch) Check(text string, base int) Verdict {
+	v := Verdict{Hold: len(text)}
+	if base > len(text) {
+		base = len(text)
+	}
+	lower := strings.ToLower(text)
+	found := make([]bool, len(w.words))
+	w.matcher.Found(lower, found)
+	// Keyword positions come from an ASCII-only lower-casing that keeps
+	// byte offsets. The only non-ASCII runes that case-fold to ASCII
+	// letters are the Kelvin sign and the long s: with either in the text,
+	// keyword-anchored shortcuts are off and rules run over the whole text.
+	anchorsOK := !strings.ContainsRune(text, '\u212a') && !strings.ContainsRune(text, '\u017f')
+	var ascii string
+	if anchorsOK {
+		ascii = asciiLower(text)
+	}
+	tailWords := w.tailPrefixes(lower)
+
+	for i := range w.rules {
+		r := &w.rules[i]
+		hasKW := len(r.Keywords) == 0
+		partial := false
+		for _, k := range w.ruleKW[i] {
+			hasKW = hasKW || found[k]
+			partial = partial || tailWords[k]
+		}
+		if !hasKW && !partial {
+			continue
+		}
+		c := &w.comp[i]
+		c.once.Do(func() { c.info, c.err = ruleAnalysis(r) })
+		if c.err != nil {
+			continue
+		}
+		in := c.info
+		q := tailBound(text, base, in)
+		anchored := anchorsOK && in.anchored != ""
+		if anchored {
+			if !hasKW {
+				continue // an anchored match starts with a whole keyword
+			}
+			from := max(0, min(base, q)-in.anchorPrefix)
+			hit := c.anch.regexp(`\A(?:` + in.anchored + `)`)
+			w.keywordPositions(ascii, i, from, func(k int) {
+				if !v.Scan && k >= base-in.anchorPrefix && (hit == nil || hit.MatchString(text[k:])) {
+					v.Scan = true
+				}
+				if k >= q-in.anchorPrefix && q < len(text) {
+					if p := pending(c.anch.program(in.anchored), text, k, true); p >= 0 && p < v.Hold {
+						v.Hold = p
+					}
+				}
+			})
+			continue
+		}
+		if hit := c.full.regexp(r.Pattern); hasKW && !v.Scan && hit == nil {
+			v.Scan = true
+		} else if hasKW && !v.Scan {
+			lo := 0
+			if in.maxPrefix != unbounded {
+				lo = max(0, base-in.maxPrefix-utf8.UTFMax)
+			}
+			if loc := hit.FindStringIndex(text[lo:]); loc != nil && lo+loc[1] > base {
+				v.Scan = true
+			} else if loc != nil && lo+loc[1] <= base {
+				// A match ends before base: others may follow.
+				for _, m := range hit.FindAllStringIndex(text[lo:], -1) {
+					if lo+m[1] > base {
+						v.Scan = true
+						break
+					}
+				}
+			}
+		}
+		if q < len(text) {
+			from := 0
+			if in.maxPrefix != unbounded {
+				from = max(0, q-in.maxPrefix-utf8.UTFMax)
+			}
+			if p := pending(c.full.program(r.Pattern), text, from, false); p >= 0 && p < v.Hold {
+				v.Hold = p
+			}
+		}
+	}
+	if p := encodedTail(text); p < v.Hold {
+		v.Hold = p
+	}
+	if !v.Scan && decodedKeyword(text, w.matcher) {
+		v.Scan = true
+	}
+	v.Hold = max(v.Hold, base)
+	return v
+}
+
+// ruleAnalysis is r's precomputed analysis, or computes it.
+func ruleAnalysis(r *Rule) (*ruleInfo, error) {
+	if r.info != nil {
+		return r.info, nil
+	}
+	return analyze(r.Pattern, r.Keywords)
+}
+
+// pending runs a rule's program s from position from and returns where the
+// secret of a match still undecided at the end of text starts, or -1.
+// anchored tries one match at from only (with the keyword-anchored
+// program). A program that did not compile (nil) holds everything from
+// from on: without it nothing can be shown safely.
+func pending(s *shape, text string, from int, anchored bool) int {
+	if s == nil {
+		return from
+	}
+	m := newVM(s, text)
+	if anchored {
+		return m.pendingAnchored(from)
+	}
+	return m.pendingSecret(from)
+}
+
+// tailBound is the earliest position where the secret of a match still
+// under way at the end of text can start, by the rule's shape alone: the
+// secret is a run of characters it can hold, ending at most maxSuffix bytes
+// before the end, and it starts at base or later (what came before was
+// decided when it was shown). len(text) means no secret can be under way.
+func tailBound(text string, base int, in *ruleInfo) int {
+	if in.maxSuffix == unbounded {
+		return base
+	}
+	p := max(base, len(text)-in.maxSuffix)
+	q := p
+	for q > base {
+		r, n := utf8.DecodeLastRuneInString(text[:q])
+		if !in.secretRune(r) {
+			break
+		}
+		q -= n
+	}
+	if q == p && p == len(text) {
+		return len(text)
+	}
+	return q
+}
+
+// keywordPositions calls fn with every position from on where one of rule
+// i's keywords occurs in the ASCII-lower-cased text, in increasing order.
+func (w *Watch) keywordPositions(lower string, i, from int, fn func(int)) {
+	var pos []int
+	for _, k := range w.ruleKW[i] {
+		word := w.words[k]
+		for at := from; at <= len(lower); {
+			j := strings.Index(lower[at:], word)
+			if j < 0 {
+				break
+			}
+			pos = append(pos, at+j)
+			at += j + 1
+		}
+	}
+	slices.Sort(pos)
+	pos = slices.Compact(pos)
+	for _, p := range pos {
+		fn(p)
+	}
+}
+
+// tailPrefixes marks the keywords that the end of lower begins: a suffix of
+// lower that is a proper prefix of the keyword ("gh" for "ghp_"). Such a
+// rule may start a match in the next chunk that began in this one.
+func (w *Watch) tailPrefixes(lower string) []bool {
+	marks := make([]bool, len(w.words))
+	for n := 1; n < w.maxKW && n <= len(lower); n++ {
+		suffix := lower[len(lower)-n:]
+		j, _ := slices.BinarySearch(w.words, suffix)
+		for ; j < len(w.words) && strings.HasPrefix(w.words[j], suffix); j++ {
+			if len(w.words[j]) > n {
+				marks[j] = true
+			}
+		}
+	}
+	return marks
+}
+
+// minEncoded is the shortest run that gitleaks decodes as base64.
+const minEncoded = 16
+
+// encodedTail is where a run of base64 characters at the end of text starts
+// when it is long enough to be decoded (it may still grow, and its decoded
+// value change), else len(text).
+func encodedTail(text string) int {
+	q := len(text)
+	for q > 0 && isBase64Byte(text[q-1]) {
+		q--
+	}
+	if len(text)-q >= minEncoded {
+		return q
+	}
+	return len(text)
+}
+
+func isBase64Byte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '/' || c == '+' || c == '-' || c == '='
+}
+
+// decodedKeyword reports whether a keyword shows up only after decoding
+// text (base64, hex, percent, unicode escapes, as gitleaks decodes): then a
+// finding may hide in an encoded run and the scanner must look.
+func decodedKeyword(text string, m *keywords.Matcher) bool {
+	found, first := false, true
+	keywords.Passes(text, func(lower string) bool {
+		if first {
+			first = false
+			return true
+		}
+		found = m.Any(lower)
+		return !found
+	})
+	return found
+}
+
+// asciiLower lower-cases ASCII letters only, so byte offsets stay valid.
+func asciiLower(s string) string {
+	i := 0
+	for i < len(s) && !('A' <= s[i] && s[i] <= 'Z') {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	b := []byte(s)
+	for ; i < len(b); i++ {
+		if 'A' <= b[i] && b[i] <= 'Z' {
+			b[i] += 'a' - 'A'
+		}
+	}
+	return string(b)
+}
