@@ -57,8 +57,17 @@ func (p *printer) answered(s string) { p.labelled(p.paint(yellow, "guard        
 
 func (p *printer) saw(s string) { p.labelled(p.paint(bold, "user saw      "), s) }
 
+// labelled prints s after label, wrapped to 90 columns and indented under
+// the label; s's own line breaks are kept.
 func (p *printer) labelled(label, s string) {
-	lines := strings.Split(s, "\n")
+	var lines []string
+	for _, l := range strings.Split(s, "\n") {
+		if w := wrap(l, 90); len(w) > 0 {
+			lines = append(lines, w...)
+		} else {
+			lines = append(lines, "")
+		}
+	}
 	fmt.Fprintf(p.w, "  %s%s\n", label, lines[0])
 	for _, l := range lines[1:] {
 		fmt.Fprintf(p.w, "  %s%s\n", strings.Repeat(" ", 14), l)
