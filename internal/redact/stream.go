@@ -10,11 +10,12 @@ import (
 // Finding is one secret a Scanner found: the byte range [Start, End) of the
 // scanned text that holds it and the rule that found it.
 type Finding struct {
-	RuleID     string
-	Start, End int
+	RuleID string `json:"rule"`
+	Start  int    `json:"start"`
+	End    int    `json:"end"`
 	// Secret is the secret's text, kept so that its later copies in the
 	// stream are hidden too. Never print or log it.
-	Secret string
+	Secret string `json:"secret,omitempty"`
 }
 
 // Scanner finds secrets in a text: gemini-guard's gitleaks scanner in

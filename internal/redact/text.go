@@ -1,0 +1,50 @@
+package redact
+
+// Redacted is a whole text with its secrets replaced.
+type Redacted struct {
+	// Text is the text with every secret replaced by a marker.
+	Text string
+	// Secrets is how many secrets were replaced (overlapping findings and
+	// copies count once per place).
+	Secrets int
+	// Rules are the ids of the rules that found them, in order of first
+	// appearance, without duplicates.
+	Rules []string
+}
+
+// Text redacts a complete text at once (a tool's output): every secret the
+// scanner finds, and every copy of one, is replaced by a marker. The
+// scanner only runs when some rule could match. On error nothing is
+// redacted and the error is returned.
+func (r *Redactor) Text(text string) (Redacted, error) {
+	if r.Watch == nil || r.Scanner == nil {
+		return Redacted{}, ErrNotReady
+	}
+	v := r.Watch.Check(text, 0)
+	finds, err := r.find(text, 0, v.Scan, nil)
+	if err != nil {
+		return Redacted{}, err
+	}
+	out := Redacted{Text: text}
+	if len(finds) == 0 {
+		return out, nil
+	}
+	marker := r.Marker
+	if marker == nil {
+		marker = RuleMarker
+	}
+	counting := *r
+	counting.Marker = func(id string) string {
+		out.Secrets++
+		seen := false
+		for _, x := range out.Rules {
+			seen = seen || x == id
+		}
+		if !seen {
+			out.Rules = append(out.Rules, id)
+		}
+		return marker(id)
+	}
+	out.Text = counting.replace(text, 0, len(text), finds)
+	return out, nil
+}
