@@ -128,16 +128,21 @@ func readConfigFile(path string) (*Config, error) {
 }
 
 // loadUserConfig reads the user's config at path and layers it onto base,
-// following its [extend] path (at most two levels, as gitleaks). The user's
-// config always extends base: gemini-guard never runs with fewer rules than
-// its built-in set unless rules are disabled by id.
-func loadUserConfig(base *Config, path string) (*Config, error) {
+// following its [extend] path (one level). The user's config always
+// extends base: gemini-guard never runs with fewer rules than its built-in
+// set unless rules are disabled by id. validate lists the rules the user's
+// files define, whose regexps must be compiled (and so checked) up front.
+func loadUserConfig(base *Config, path string) (*Config, map[string]bool, error) {
 	user, err := readConfigFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("secrets: gitleaks config %s: %w", path, err)
+		return nil, nil, fmt.Errorf("secrets: gitleaks config %s: %w", path, err)
 	}
 	if user.Extend.Path != "" && user.Extend.UseDefault {
-		return nil, fmt.Errorf("secrets: gitleaks config %s: unable to load config due to extend.path and extend.useDefault being set", path)
+		return nil, nil, fmt.Errorf("secrets: gitleaks config %s: unable to load config due to extend.path and extend.useDefault being set", path)
+	}
+	validate := map[string]bool{}
+	for _, r := range user.Rules {
+		validate[r.ID] = true
 	}
 	if user.Extend.Path != "" {
 		p := user.Extend.Path
@@ -149,15 +154,18 @@ func loadUserConfig(base *Config, path string) (*Config, error) {
 		}
 		parent, err := readConfigFile(p)
 		if err != nil {
-			return nil, fmt.Errorf("secrets: gitleaks config %s: extend.path %s: %w", path, user.Extend.Path, err)
+			return nil, nil, fmt.Errorf("secrets: gitleaks config %s: extend.path %s: %w", path, user.Extend.Path, err)
 		}
 		if parent.Extend.Path != "" {
-			return nil, fmt.Errorf("secrets: gitleaks config %s: extend.path %s extends again; gemini-guard follows one level", path, user.Extend.Path)
+			return nil, nil, fmt.Errorf("secrets: gitleaks config %s: extend.path %s extends again; gemini-guard follows one level", path, user.Extend.Path)
+		}
+		for _, r := range parent.Rules {
+			validate[r.ID] = true
 		}
 		// The parent itself extends the built-in rules.
 		base = Merge(parent, base)
 	}
-	return Merge(user, base), nil
+	return Merge(user, base), validate, nil
 }
 
 // Merge layers child onto base as gitleaks' [extend] does: base rules not

@@ -2,10 +2,12 @@ package secrets_test
 
 import (
 	"os"
+	"regexp"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/zricethezav/gitleaks/v8/config"
 
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
 )
@@ -13,11 +15,31 @@ import (
 // TestGeneratedUpToDate fails when rules.toml or gitleaks changed without
 // `go generate ./internal/secrets`.
 func TestGeneratedUpToDate(t *testing.T) {
-	cfg, err := secrets.BuiltinConfig()
+	add, err := os.ReadFile("rules.toml")
 	require.NoError(t, err)
-	want, err := secrets.KeywordsSource(cfg)
+	cfg, err := secrets.BuildBuiltin([]byte(config.DefaultConfig), add)
 	require.NoError(t, err)
-	got, err := os.ReadFile("keywords/words_gen.go")
+
+	want, err := secrets.BuiltinSource(cfg, secrets.GitleaksVersion)
+	require.NoError(t, err)
+	got, err := os.ReadFile("builtin_gen.go")
 	require.NoError(t, err)
 	assert.Equal(t, string(want), string(got), "run go generate ./internal/secrets")
+
+	want, err = secrets.KeywordsSource(cfg)
+	require.NoError(t, err)
+	got, err = os.ReadFile("keywords/words_gen.go")
+	require.NoError(t, err)
+	assert.Equal(t, string(want), string(got), "run go generate ./internal/secrets")
+}
+
+// TestGitleaksVersion: the built-in rules come from the gitleaks release in
+// go.mod.
+func TestGitleaksVersion(t *testing.T) {
+	mod, err := os.ReadFile("../../go.mod")
+	require.NoError(t, err)
+	re := regexp.MustCompile(`(?m)^\s*github\.com/zricethezav/gitleaks/v8 (\S+)`)
+	m := re.FindSubmatch(mod)
+	require.NotNil(t, m, "gitleaks in go.mod")
+	assert.Equal(t, string(m[1]), secrets.GitleaksVersion)
 }

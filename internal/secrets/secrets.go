@@ -10,11 +10,11 @@
 package secrets
 
 import (
-	_ "embed"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Finding is one secret found in a scanned text.
@@ -56,9 +56,6 @@ type Options struct {
 	TrustAllowComments bool
 }
 
-//go:embed rules.toml
-var additionsTOML []byte
-
 // MaxDecodeDepth is how many decoding passes a scan makes (gitleaks' command
 // line default).
 const MaxDecodeDepth = 5
@@ -66,29 +63,57 @@ const MaxDecodeDepth = 5
 // Scanner scans texts with one compiled rule set. Build it once per process;
 // it is safe for concurrent use.
 type Scanner struct {
-	engine engine
+	engine *engine
 }
 
 // NewScanner builds a scanner. It fails only on a user config that cannot
-// be loaded or compiled; the built-in rules always load.
+// be loaded or compiled (every rule and allowlist it adds is compiled
+// here); the built-in rules always load, and compile lazily: a rule's
+// regexp is compiled the first time one of its keywords occurs in a text.
 func NewScanner(opts Options) (*Scanner, error) {
-	cfg, err := builtinConfig()
-	if err != nil {
-		return nil, err
+	if opts.ConfigPath == "" && len(opts.DisabledRules) == 0 {
+		e, err := builtinEngine(opts.TrustAllowComments)
+		if err != nil {
+			return nil, err
+		}
+		return &Scanner{engine: e}, nil
 	}
+	cfg := builtin
+	validate := map[string]bool{}
 	if opts.ConfigPath != "" {
-		cfg, err = loadUserConfig(cfg, opts.ConfigPath)
+		var err error
+		cfg, validate, err = loadUserConfig(cfg, opts.ConfigPath)
 		if err != nil {
 			return nil, err
 		}
 	}
 	cfg = withoutRules(cfg, opts.DisabledRules)
-	e, err := newEngine(cfg, opts)
+	e, err := newEngine(cfg, opts, validate)
 	if err != nil {
 		return nil, err
 	}
 	return &Scanner{engine: e}, nil
 }
+
+// builtinEngine is the built-in rule set's engine, one per process and
+// allow-comment setting, so that scanners share compiled regexps.
+func builtinEngine(trust bool) (*engine, error) {
+	if trust {
+		return builtinTrusting()
+	}
+	return builtinStrict()
+}
+
+var (
+	builtinStrict   = sync.OnceValues(func() (*engine, error) { return newEngine(builtin, Options{}, nil) })
+	builtinTrusting = sync.OnceValues(func() (*engine, error) { return newEngine(builtin, Options{TrustAllowComments: true}, nil) })
+)
+
+// MayContainSecret reports whether some rule of the scanner could find a
+// secret in text: false only when no rule keyword occurs in any decoding
+// pass (and every rule has keywords). It is what Scan checks first, without
+// compiling or running any rule.
+func (s *Scanner) MayContainSecret(text string) bool { return s.engine.mayContain(text) }
 
 // RuleIDs returns the ids of the rules the scanner runs, sorted.
 func (s *Scanner) RuleIDs() []string { return s.engine.ruleIDs() }
@@ -187,9 +212,12 @@ func (l lineIndex) line(i int) int {
 	return sort.SearchInts(l, i) + 1
 }
 
-// builtinConfig is gitleaks' default config extended by rules.toml.
-func builtinConfig() (*Config, error) {
-	def, err := ParseConfig([]byte(defaultTOML()))
+// BuildBuiltin builds the built-in rule set from gitleaks' default config
+// and gemini-guard's additions (rules.toml), both in gitleaks' TOML format:
+// the additions extend the defaults. The generator uses it; at run time the
+// result is compiled in (builtin_gen.go).
+func BuildBuiltin(defaultTOML, additionsTOML []byte) (*Config, error) {
+	def, err := ParseConfig(defaultTOML)
 	if err != nil {
 		return nil, fmt.Errorf("secrets: gitleaks default config: %w", err)
 	}
@@ -199,3 +227,9 @@ func builtinConfig() (*Config, error) {
 	}
 	return Merge(add, def), nil
 }
+
+// BuiltinConfig returns the built-in rule set (gitleaks' default config
+// extended by rules.toml), as compiled in. The result is shared: do not
+// modify it. The error is always nil (kept for callers written when the
+// set was parsed at run time).
+func BuiltinConfig() (*Config, error) { return builtin, nil }

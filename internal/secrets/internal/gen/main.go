@@ -1,35 +1,52 @@
-// Command gen writes the files generated from the built-in rule set
-// (gitleaks' default config extended by internal/secrets/rules.toml):
+// Command gen writes the files generated from the built-in rule set,
+// gitleaks' default config extended by internal/secrets/rules.toml:
 //
-//	internal/secrets/keywords/words_gen.go  the keyword list of the prefilter
+//	internal/secrets/builtin_gen.go         the rules as a Go literal
+//	internal/secrets/keywords/words_gen.go  the prefilter's keyword list
 //
-// Run it with `go generate ./internal/secrets`; a test fails when the
+// It is the only program that links gitleaks' config package; the hooks do
+// not. Run it with `go generate ./internal/secrets`; a test fails when the
 // committed files differ from what it would write.
 package main
 
 import (
-	"flag"
 	"fmt"
 	"os"
+
+	"github.com/zricethezav/gitleaks/v8/config"
 
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
 )
 
+// gitleaksVersion must match go.mod (a test checks it).
+const gitleaksVersion = "v8.30.1"
+
 func main() {
-	out := flag.String("keywords", "keywords/words_gen.go", "keyword file to write")
-	flag.Parse()
-	cfg, err := secrets.BuiltinConfig()
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "gen:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	add, err := os.ReadFile("rules.toml")
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "gen:", err)
-		os.Exit(1)
+		return err
 	}
-	src, err := secrets.KeywordsSource(cfg)
+	cfg, err := secrets.BuildBuiltin([]byte(config.DefaultConfig), add)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "gen:", err)
-		os.Exit(1)
+		return err
 	}
-	if err := os.WriteFile(*out, src, 0o644); err != nil {
-		fmt.Fprintln(os.Stderr, "gen:", err)
-		os.Exit(1)
+	src, err := secrets.BuiltinSource(cfg, gitleaksVersion)
+	if err != nil {
+		return err
 	}
+	if err := os.WriteFile("builtin_gen.go", src, 0o644); err != nil {
+		return err
+	}
+	words, err := secrets.KeywordsSource(cfg)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile("keywords/words_gen.go", words, 0o644)
 }
