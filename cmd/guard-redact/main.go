@@ -1,28 +1,65 @@
 // Command guard-redact is gemini-guard's redaction hook. With argument
 // after-model it answers AfterModel (one process per streamed chunk) and
-// redacts secrets from what the user sees; with after-tool it answers
-// AfterTool and keeps secrets in tool output from reaching the model.
+// redacts secrets from what the user sees, also when a secret is split
+// across chunks; with after-tool it answers AfterTool and keeps secrets in
+// tool output from reaching the model.
+//
+// It links no gitleaks: it knows the rules' patterns and keywords
+// (internal/redact) and starts the scan helper bin/guard-scan only when a
+// rule really matches, so the common chunk costs little more than starting
+// a process. See docs/redaction.md.
 package main
 
 import (
+	"io"
 	"os"
+	"path/filepath"
+	"time"
 
 	"github.com/gemini-guard/gemini-guard/internal/hook"
 )
 
 func main() {
-	ev := hook.AfterModel
-	if len(os.Args) > 1 && os.Args[1] == "after-tool" {
-		ev = hook.AfterTool
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, defaultEnv()))
+}
+
+// env is what a run depends on beyond its input; tests replace parts.
+type env struct {
+	getenv func(string) string
+	now    func() time.Time
+	// helper is the path of the scan helper (bin/guard-scan).
+	helper string
+	// stateDir is where session state lives; "" means no state.
+	stateDir string
+}
+
+func defaultEnv() env {
+	e := env{getenv: os.Getenv, now: time.Now}
+	if exe, err := os.Executable(); err == nil {
+		e.helper = filepath.Join(filepath.Dir(exe), "guard-scan"+exeSuffix())
 	}
-	switch ev {
-	case hook.AfterTool:
-		hook.Run(ev, os.Stdin, os.Stdout, func(in hook.AfterToolInput) (hook.Output, error) {
-			return hook.Output{}, nil // TODO(issue 5)
+	e.stateDir = stateDir(os.Getenv)
+	return e
+}
+
+// run answers one hook call and returns the exit code, always 0: with
+// Gemini CLI the JSON on stdout carries the decision.
+func run(args []string, stdin io.Reader, stdout io.Writer, e env) int {
+	if len(args) > 0 && args[0] == "after-tool" {
+		hook.Run(hook.AfterTool, stdin, stdout, func(in hook.AfterToolInput) (hook.Output, error) {
+			return afterTool(in, e)
 		})
-	default:
-		hook.Run(ev, os.Stdin, os.Stdout, func(in hook.AfterModelInput) (hook.Output, error) {
-			return hook.Output{}, nil // TODO(issue 5)
-		})
+		return 0
 	}
+	hook.Run(hook.AfterModel, stdin, stdout, func(in hook.AfterModelInput) (hook.Output, error) {
+		return afterModel(in, e)
+	})
+	return 0
+}
+
+func exeSuffix() string {
+	if filepath.Separator == '\\' {
+		return ".exe"
+	}
+	return ""
 }

@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"strings"
 	"time"
 )
 
@@ -130,9 +131,23 @@ func (r *Redactor) Next(sess *Session, c Chunk, now time.Time) (show string, cha
 		sess.Pending += held
 		return c.Text, false, nil
 	}
-	show = sess.Pending + out
-	sess.Pending = ""
+	show = withPending(sess, out)
 	return show, show != c.Text, err
+}
+
+// withPending puts the session's pending text before out. It belongs to an
+// earlier answer (a tool ran in between), so a line break keeps it from
+// running into the new text.
+func withPending(sess *Session, out string) string {
+	p := sess.Pending
+	if p == "" || out == "" {
+		return out // nothing to show it with yet
+	}
+	sess.Pending = ""
+	if !strings.HasSuffix(p, "\n") {
+		p += "\n"
+	}
+	return p + out
 }
 
 // flush ends stream st, returning its redacted rest, or on error its raw

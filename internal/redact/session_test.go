@@ -30,7 +30,7 @@ func TestNextTextlessFinalChunk(t *testing.T) {
 	// The next answer (after the tool ran) shows it first.
 	show, changed, err = r.Next(&sess, Chunk{Stream: "b", Text: "Done."}, now)
 	require.NoError(t, err)
-	assert.Equal(t, "ghp_Done.", show)
+	assert.Equal(t, "ghp_\nDone.", show)
 	assert.True(t, changed)
 	assert.Empty(t, sess.Pending)
 }
@@ -111,7 +111,7 @@ func TestNextNewAnswerOfSameStream(t *testing.T) {
 	require.NoError(t, err)
 	show, _, err := r.Next(&sess, Chunk{Stream: "s", Text: "New answer.", New: true}, now)
 	require.NoError(t, err)
-	assert.Equal(t, "ghNew answer.", show)
+	assert.Equal(t, "gh\nNew answer.", show)
 }
 
 func TestNextForgetsStaleStreams(t *testing.T) {

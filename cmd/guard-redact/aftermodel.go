@@ -1,0 +1,236 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"time"
+
+	"github.com/gemini-guard/gemini-guard/internal/hook"
+	"github.com/gemini-guard/gemini-guard/internal/redact"
+	"github.com/gemini-guard/gemini-guard/internal/settings"
+	"github.com/gemini-guard/gemini-guard/internal/state"
+)
+
+// Session records are cleaned when nobody wrote them for staleSession (the
+// session ended or crashed); the state directory is swept at most every
+// cleanEvery.
+const (
+	staleSession = time.Hour
+	cleanEvery   = 10 * time.Minute
+)
+
+// llmResponse is the part of Gemini CLI's llm_response the hook reads.
+type llmResponse struct {
+	Text       *string `json:"text"`
+	Candidates []struct {
+		FinishReason string `json:"finishReason"`
+	} `json:"candidates"`
+}
+
+// simpleStream is the stream id of the simplified input shape, which has no
+// request to tell answers apart (full_content tells where one starts).
+const simpleStream = "content"
+
+// readChunk turns the hook input into a chunk. simple tells that it came in
+// the simplified shape (content and full_content) and must be answered so.
+func readChunk(in hook.AfterModelInput) (c redact.Chunk, simple bool, err error) {
+	if len(in.LLMResponse) == 0 || string(in.LLMResponse) == "null" {
+		if in.Content == nil {
+			return c, false, errors.New("neither llm_response nor content")
+		}
+		c = redact.Chunk{Stream: simpleStream, Text: *in.Content}
+		c.New = in.FullContent != nil && *in.FullContent == *in.Content
+		return c, true, nil
+	}
+	var resp llmResponse
+	if err := json.Unmarshal(in.LLMResponse, &resp); err != nil {
+		return c, false, err
+	}
+	if resp.Text != nil {
+		c.Text = *resp.Text
+	}
+	for _, cand := range resp.Candidates {
+		c.Final = c.Final || cand.FinishReason != ""
+	}
+	// Gemini CLI sends the same llm_request with every chunk of one answer.
+	sum := crc32.Checksum(in.LLMRequest, crc32.MakeTable(crc32.Castagnoli))
+	c.Stream = fmt.Sprintf("%08x-%x", sum, len(in.LLMRequest))
+	return c, false, nil
+}
+
+func afterModel(in hook.AfterModelInput, e env) (hook.Output, error) {
+	s, _ := settings.Load(e.getenv)
+	s, _ = settings.ApplyProject(s, in.Cwd)
+	if !s.RedactStream {
+		return hook.Output{}, nil
+	}
+	c, simple, err := readChunk(in)
+	if err != nil {
+		// A chunk the hook cannot read is passed on untouched.
+		return hook.Output{}, nil
+	}
+	if c.Text == "" && !c.Final {
+		// A function call or thought in the middle of an answer: nothing
+		// to show, nothing to end.
+		return hook.Output{}, nil
+	}
+	now := e.now()
+	next := nextFunc(s, in.Cwd, e)
+
+	var show, warning string
+	var changed bool
+	handle := func(sess *redact.Session) {
+		var err error
+		show, changed, err = next(sess, c, now)
+		if err != nil && !sess.Warned {
+			sess.Warned = true
+			warning = "gemini-guard could not check part of the model's answer for secrets (" + err.Error() + "); that part was shown unchecked."
+		}
+	}
+	if err := withSession(e.stateDir, in.SessionID, now, handle); err != nil {
+		// Without state nothing can be held between chunks: redact each
+		// chunk on its own and say so at the end of each answer.
+		final := c.Final
+		c.Final = true
+		var sess redact.Session
+		handle(&sess)
+		if final {
+			warning = joinLines(warning, "gemini-guard cannot keep streaming state ("+err.Error()+"): a secret split across chunks of the answer may have been shown.")
+		}
+	}
+
+	if !changed {
+		return hook.Output{SystemMessage: warning}, nil
+	}
+	if simple {
+		return hook.Output{Decision: "allow", Content: &show, SystemMessage: warning}, nil
+	}
+	resp, err := replaceText(in.LLMResponse, show)
+	if err != nil {
+		return hook.Output{}, err
+	}
+	return hook.ReplaceChunk(resp, warning), nil
+}
+
+// nextFunc returns how a chunk is handled: in this process with the
+// built-in rules, or, with a user's gitleaks config (whose rules this
+// binary does not know), entirely in the scan helper.
+func nextFunc(s settings.Settings, cwd string, e env) func(*redact.Session, redact.Chunk, time.Time) (string, bool, error) {
+	opts := scanOptions(s, cwd)
+	if opts.ConfigPath != "" {
+		return func(sess *redact.Session, c redact.Chunk, now time.Time) (string, bool, error) {
+			resp, err := callHelper(e.helper, chunkHelperTimeout, redact.HelperRequest{Op: redact.OpNext, Options: opts, Session: sess, Chunk: &c, Now: now})
+			if err != nil {
+				// Show what the stream held and the chunk, unchecked.
+				held := ""
+				if st := sess.Streams[c.Stream]; st != nil {
+					held = st.Held
+				}
+				delete(sess.Streams, c.Stream)
+				show := held + c.Text
+				if c.Text == "" {
+					sess.Pending += held
+					show = ""
+				}
+				return show, show != c.Text, err
+			}
+			if resp.Session != nil {
+				*sess = *resp.Session
+			}
+			return resp.Show, resp.Changed, nil
+		}
+	}
+	r := &redact.Redactor{
+		Watch:   redact.NewWatch(redact.BuiltinRules(), s.DisabledRules),
+		Scanner: helperScanner{path: e.helper, timeout: chunkHelperTimeout, opts: opts},
+		Marker:  marker(s),
+	}
+	return r.Next
+}
+
+// withSession runs fn on the session's record under its lock and stores the
+// result. It fails (without calling fn) when there is no usable state
+// directory or the record is locked for too long.
+func withSession(dir, sessionID string, now time.Time, fn func(*redact.Session)) error {
+	st, err := state.Open(dir)
+	if err != nil {
+		return err
+	}
+	_ = st.CleanEvery(now, cleanEvery, staleSession)
+	ran := false
+	err = st.Update(state.Key("after-model", sessionID), func(old []byte) ([]byte, error) {
+		var sess redact.Session
+		if len(old) > 0 && json.Unmarshal(old, &sess) != nil {
+			sess = redact.Session{} // a damaged record is dropped
+		}
+		fn(&sess)
+		ran = true
+		if len(sess.Streams) == 0 && sess.Pending == "" && len(sess.Known) == 0 && !sess.Warned {
+			return nil, nil
+		}
+		return json.Marshal(sess)
+	})
+	if ran {
+		// fn's answer stands even if it could not be stored.
+		return nil
+	}
+	return err
+}
+
+// replaceText returns llm_response with its text replaced by text: the
+// text field and candidates[0].content.parts (one part; Gemini CLI ignores
+// an empty parts list, so an empty text is one empty part). Every other
+// field is kept as it came (finishReason, safety ratings, usage).
+func replaceText(raw json.RawMessage, text string) (json.RawMessage, error) {
+	var resp map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &resp); err != nil {
+		return nil, err
+	}
+	if resp == nil {
+		resp = map[string]json.RawMessage{}
+	}
+	var cands []map[string]json.RawMessage
+	if c, ok := resp["candidates"]; ok && string(c) != "null" {
+		if err := json.Unmarshal(c, &cands); err != nil {
+			return nil, err
+		}
+	}
+	if len(cands) == 0 || cands[0] == nil {
+		cands = append([]map[string]json.RawMessage{{"index": json.RawMessage("0")}}, cands[min(1, len(cands)):]...)
+	}
+	content := map[string]json.RawMessage{}
+	if c, ok := cands[0]["content"]; ok && string(c) != "null" {
+		if err := json.Unmarshal(c, &content); err != nil {
+			return nil, err
+		}
+	}
+	if _, ok := content["role"]; !ok {
+		content["role"] = json.RawMessage(`"model"`)
+	}
+	var err error
+	set := func(m map[string]json.RawMessage, k string, v any) {
+		if err == nil {
+			m[k], err = redact.EncodeJSON(v)
+		}
+	}
+	set(content, "parts", []string{text})
+	set(cands[0], "content", content)
+	set(resp, "candidates", cands)
+	set(resp, "text", text)
+	if err != nil {
+		return nil, err
+	}
+	return redact.EncodeJSON(resp)
+}
+
+func joinLines(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "\n" + b
+}
