@@ -17,9 +17,13 @@ const MaxToolOutput = 8 << 20
 
 // part is one element of llmContent when it is a list of parts.
 type part struct {
-	Text       *string         `json:"text"`
-	InlineData *struct{ MIME string `json:"mimeType"` } `json:"inlineData"`
-	FileData   *struct{ MIME string `json:"mimeType"` } `json:"fileData"`
+	Text       *string `json:"text"`
+	InlineData *struct {
+		MIME string `json:"mimeType"`
+	} `json:"inlineData"`
+	FileData *struct {
+		MIME string `json:"mimeType"`
+	} `json:"fileData"`
 }
 
 // toolText reads llmContent, which Gemini CLI passes as a string, a list of
