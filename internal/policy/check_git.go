@@ -1,0 +1,402 @@
+package policy
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gemini-guard/gemini-guard/internal/shell"
+)
+
+// gitCall is a git command line split at its subcommand.
+type gitCall struct {
+	sub  string   // lower-cased: case-insensitive file systems find git-CHECKOUT
+	args []string // after the subcommand
+	// unknownSub is set when the subcommand is not known statically.
+	unknownSub bool
+}
+
+func parseGit(c *Call) gitCall {
+	i := shell.GitSubcommand(c.Args)
+	if i < 0 {
+		return gitCall{}
+	}
+	sub := c.Args[i]
+	if !shell.Known(sub) {
+		return gitCall{unknownSub: true, args: c.Args[i+1:]}
+	}
+	args := c.Args[i+1:]
+	if slices.ContainsFunc(args, unicodeDashRe.MatchString) {
+		// ‐‐hard with typographic dashes: git rejects it, but the intent
+		// is --hard; judge it so.
+		args = slices.Clone(args)
+		for j, a := range args {
+			if m := unicodeDashRe.FindString(a); m != "" {
+				args[j] = strings.Repeat("-", utf8.RuneCountInString(m)) + a[len(m):]
+			}
+		}
+	}
+	return gitCall{sub: strings.ToLower(sub), args: args}
+}
+
+// anyUnknown reports whether any of args is not known statically.
+func anyUnknown(args []string) bool {
+	for _, a := range args {
+		if !shell.Known(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// gitRule builds a check for one subcommand: judge gets the parsed
+// arguments. Unknown subcommands or arguments make a Maybe.
+func gitRule(subs []string, spec *shell.OptSpec, judge func(c *Call, p shell.Args, g gitCall) Finding) func(*Call) Finding {
+	return func(c *Call) Finding {
+		g := parseGit(c)
+		if g.unknownSub {
+			return maybe("git runs a subcommand that cannot be known statically")
+		}
+		for _, s := range subs {
+			if g.sub == s {
+				p := shell.ParseArgs(g.args, spec)
+				f := judge(c, p, g)
+				if !f.Hit && !f.Maybe && anyUnknown(g.args) {
+					return maybe("git " + g.sub + " with arguments that cannot be known statically")
+				}
+				return f
+			}
+		}
+		return Finding{}
+	}
+}
+
+var (
+	gitResetSpec = shell.NewOptSpec("qpN", []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "patch",
+		"intent-to-add", "pathspec-from-file=", "pathspec-file-nul", "recurse-submodules=?", "no-recurse-submodules", "refresh", "no-refresh"},
+		shell.Abbrev, shell.FoldLong)
+	gitCleanSpec = shell.NewOptSpec("dfinqe:xX", []string{"force", "dry-run", "interactive", "quiet", "exclude=", "no-force"}, shell.Abbrev, shell.FoldLong)
+	gitPushSpec  = shell.NewOptSpec("fdnqvu46o:", []string{"force", "force-with-lease=?", "no-force-with-lease", "force-if-includes", "no-force-if-includes",
+		"mirror", "delete", "all", "branches", "tags", "dry-run", "porcelain", "prune", "set-upstream", "verbose", "quiet", "repo=",
+		"receive-pack=", "exec=", "push-option=", "signed=?", "no-signed", "atomic", "no-atomic", "no-verify", "verify", "follow-tags",
+		"no-follow-tags", "thin", "no-thin", "recurse-submodules=", "no-recurse-submodules", "progress", "no-progress", "ipv4", "ipv6"},
+		shell.Abbrev, shell.FoldLong)
+	gitCheckoutSpec = shell.NewOptSpec("qfb:B:ltdmpU:", []string{"quiet", "no-quiet", "progress", "no-progress", "force", "ours", "theirs",
+		"track=?", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch",
+		"ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules=?", "no-recurse-submodules",
+		"overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context=", "help"},
+		shell.Abbrev, shell.FoldLong)
+	gitSwitchSpec = shell.NewOptSpec("c:C:dfmqt", []string{"create=", "force-create=", "detach", "guess", "no-guess", "force",
+		"discard-changes", "merge", "conflict=", "quiet", "no-quiet", "progress", "no-progress", "track=?", "no-track", "orphan=",
+		"ignore-other-worktrees", "recurse-submodules=?", "no-recurse-submodules", "help"}, shell.Abbrev, shell.FoldLong)
+	gitRestoreSpec = shell.NewOptSpec("s:SWqpmU:h", []string{"source=", "no-source", "staged", "no-staged", "worktree", "no-worktree",
+		"ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules=?",
+		"no-recurse-submodules", "overlay", "no-overlay", "quiet", "no-quiet", "progress", "no-progress", "patch", "no-patch",
+		"pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context=", "help", "version"}, shell.Abbrev, shell.FoldLong)
+	gitBranchSpec = shell.NewOptSpec("dDfmMcCrarltvqu:", []string{"delete", "force", "move", "copy", "remotes", "all", "list",
+		"track=?", "no-track", "verbose", "quiet", "set-upstream-to=", "unset-upstream", "edit-description", "create-reflog",
+		"contains=?", "no-contains=?", "merged=?", "no-merged=?", "points-at=", "format=", "sort=", "column=?", "no-column",
+		"color=?", "no-color", "abbrev=?", "no-abbrev", "ignore-case", "omit-empty", "show-current", "recurse-submodules", "help"},
+		shell.Abbrev, shell.FoldLong)
+	gitRmSpec    = shell.NewOptSpec("fnqr", []string{"force", "dry-run", "quiet", "cached", "ignore-unmatch", "sparse", "pathspec-from-file=", "pathspec-file-nul"}, shell.Abbrev, shell.FoldLong)
+	gitTagSpec   = shell.NewOptSpec("adfsvlnm:F:u:e", []string{"annotate", "delete", "force", "sign", "no-sign", "verify", "list", "message=", "file=", "local-user=", "edit", "contains=?", "points-at=?", "merged=?", "no-merged=?", "sort=", "format=", "create-reflog", "cleanup="}, shell.Abbrev, shell.FoldLong)
+	gitAbortSpec = shell.NewOptSpec("", []string{"abort", "continue", "skip", "quit", "edit-todo", "show-current-patch", "no-edit",
+		"no-ff", "ff-only", "squash", "no-squash", "commit", "no-commit", "interactive", "onto=", "strategy=", "autosquash", "autostash"},
+		shell.Abbrev, shell.FoldLong)
+	gitPlainSpec = shell.NewOptSpec("", nil, shell.Abbrev, shell.FoldLong)
+)
+
+func checkGitResetHard(c *Call, p shell.Args, g gitCall) Finding {
+	if p.Has("hard") {
+		return hit("git reset --hard discards every uncommitted change in the work tree and index")
+	}
+	if p.Has("merge") {
+		return hit("git reset --merge can discard uncommitted changes")
+	}
+	return Finding{}
+}
+
+func checkGitClean(c *Call, p shell.Args, g gitCall) Finding {
+	if (p.Has("f", "force")) && !p.Has("n", "dry-run") && !p.Has("i", "interactive") {
+		return hit("git clean -f deletes untracked files, which git cannot bring back")
+	}
+	return Finding{}
+}
+
+var unicodeDashRe = regexp.MustCompile(`^[\x{2010}-\x{2015}\x{2212}]{1,2}`)
+
+func checkGitPushForce(c *Call, p shell.Args, g gitCall) Finding {
+	if p.Has("f", "force") || p.Has("mirror") {
+		return hit("git push --force rewrites the remote branch and can destroy commits others pushed")
+	}
+	for _, o := range p.Opts {
+		if !o.Known && o.Long && strings.HasPrefix(o.Name, "force") && !strings.HasPrefix(o.Name, "force-with-lease") && !strings.HasPrefix(o.Name, "force-if-includes") || o.Name == "force-with-lease-if-includes" {
+			return hit("git push with a --force option rewrites the remote branch")
+		}
+	}
+	ops := p.Operands
+	if len(ops) > 1 {
+		for _, ref := range ops[1:] {
+			if strings.HasPrefix(ref, "+") || strings.Contains(ref, ":+") {
+				return hit("git push +" + strings.TrimPrefix(ref, "+") + " force-pushes that ref")
+			}
+		}
+	}
+	return Finding{}
+}
+
+func checkGitPushDelete(c *Call, p shell.Args, g gitCall) Finding {
+	if p.Has("d", "delete") {
+		return hit("git push --delete deletes a branch or tag on the remote")
+	}
+	ops := p.Operands
+	if len(ops) > 1 {
+		for _, ref := range ops[1:] {
+			if strings.HasPrefix(ref, ":") && len(ref) > 1 {
+				return hit("git push :" + ref[1:] + " deletes that ref on the remote")
+			}
+		}
+	}
+	return Finding{}
+}
+
+var pathLikeRe = regexp.MustCompile(`(?i)^(\.|\.\.)(/|$)|^/|[*?\[]|\.(go|py|js|ts|tsx|jsx|mjs|cjs|json|md|txt|ya?ml|toml|c|h|cc|cpp|hpp|rs|java|kt|rb|php|html?|css|scss|sh|lock|xml|sql|env|cfg|ini|conf|mod|sum|csv|lua|swift|vue|svelte)$`)
+
+// checkGitCheckout: checkout of paths (over uncommitted changes) and
+// forced checkouts. A lone name is a branch switch unless it looks like a
+// path.
+func checkGitCheckout(c *Call, p shell.Args, g gitCall) Finding {
+	if p.Has("h", "help") {
+		return Finding{}
+	}
+	if p.Has("f", "force") {
+		return hit("git checkout --force discards uncommitted changes")
+	}
+	if _, ok := p.Value("pathspec-from-file"); ok {
+		return hit("git checkout --pathspec-from-file overwrites the listed files, discarding their uncommitted changes")
+	}
+	p = shell.ParseArgs(mergeOptionalValues(g.args), gitCheckoutSpec)
+	ops := p.Operands
+	if p.DashDash >= 0 {
+		if len(ops) > p.DashDash {
+			return hit("git checkout -- <paths> overwrites those files, discarding their uncommitted changes")
+		}
+		return Finding{}
+	}
+	if _, ok := p.Value("b", "B", "orphan"); ok {
+		// git refuses to create a branch and update paths at once.
+		return Finding{}
+	}
+	switch {
+	case len(ops) >= 2:
+		return hit("git checkout <commit> <paths> overwrites those files, discarding their uncommitted changes")
+	case len(ops) == 1 && pathLikeRe.MatchString(ops[0]):
+		return hit("git checkout " + ops[0] + " overwrites that path, discarding its uncommitted changes")
+	case len(ops) == 1 && !shell.Known(ops[0]):
+		return maybe("git checkout of a name that cannot be known statically (a branch or a path)")
+	}
+	return Finding{}
+}
+
+// mergeOptionalValues joins --track and --recurse-submodules with a known
+// value in the next word (direct, inherit, checkout, on-demand, ...), as the
+// peers read it: `git checkout --track direct main` switches to main.
+func mergeOptionalValues(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if l := strings.ToLower(a); (l == "--track" || l == "--recurse-submodules") && i+1 < len(args) {
+			switch args[i+1] {
+			case "direct", "inherit", "checkout", "on-demand", "yes", "no", "true", "false":
+				out = append(out, a+"="+args[i+1])
+				i++
+				continue
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func checkGitSwitch(c *Call, p shell.Args, g gitCall) Finding {
+	if p.Has("f", "force", "discard-changes") {
+		return hit("git switch --discard-changes/--force discards uncommitted changes")
+	}
+	return Finding{}
+}
+
+// checkGitRestore follows git's own defaults: the work tree is restored
+// unless --staged or an explicit --no-worktree/--no-staged says otherwise.
+func checkGitRestore(c *Call, p shell.Args, g gitCall) Finding {
+	index, worktree, patch := -1, -2, false
+	for _, o := range p.Opts {
+		switch o.Name {
+		case "h", "help", "version":
+			return Finding{}
+		case "S", "staged":
+			index = 1
+		case "no-staged":
+			index = 0
+		case "W", "worktree":
+			worktree = 1
+		case "no-worktree":
+			worktree = 0
+		case "p", "patch":
+			patch = true
+		case "no-patch":
+			patch = false
+		}
+	}
+	if index >= 0 || worktree >= 0 {
+		if worktree < 0 {
+			worktree = 0
+		}
+	} else {
+		worktree = 1
+	}
+	_, fromFile := p.Value("pathspec-from-file")
+	if worktree == 1 && (len(p.Operands) > 0 || fromFile || patch) {
+		return hit("git restore overwrites files in the work tree, discarding their uncommitted changes")
+	}
+	return Finding{}
+}
+
+func checkGitBranch(c *Call, p shell.Args, g gitCall) Finding {
+	del := p.Has("d", "delete")
+	force := p.Has("f", "force")
+	switch {
+	case p.Has("D") || del && force:
+		return hit("git branch -D deletes a branch even if its commits are not merged anywhere")
+	case p.Has("M"):
+		return hit("git branch -M renames over an existing branch, losing it")
+	case p.Has("C"):
+		return hit("git branch -C copies over an existing branch, losing it")
+	}
+	return Finding{}
+}
+
+func checkGitStash(c *Call, p shell.Args, g gitCall) Finding {
+	if len(p.Operands) > 0 {
+		switch strings.ToLower(p.Operands[0]) {
+		case "drop":
+			return hit("git stash drop deletes stashed changes")
+		case "clear":
+			return hit("git stash clear deletes every stash")
+		}
+	}
+	return Finding{}
+}
+
+func checkGitHistory(c *Call, p shell.Args, g gitCall) Finding {
+	return hit("git " + g.sub + " rewrites the repository's history")
+}
+
+func checkGitReflog(c *Call, p shell.Args, g gitCall) Finding {
+	switch g.sub {
+	case "reflog":
+		if len(p.Operands) > 0 && (p.Operands[0] == "expire" || p.Operands[0] == "delete") {
+			return hit("git reflog " + p.Operands[0] + " deletes the record that lets lost commits be recovered")
+		}
+	case "gc", "prune":
+		for _, a := range g.args {
+			if a == "--prune=now" || a == "--prune=all" || a == "--expire=now" || a == "--expire" {
+				return hit("git " + g.sub + " " + a + " deletes unreachable commits at once, with no grace period")
+			}
+		}
+	case "update-ref":
+		if p.Has("d") || len(g.args) > 0 && g.args[0] == "-d" {
+			return hit("git update-ref -d deletes a ref")
+		}
+	}
+	return Finding{}
+}
+
+func checkGitRm(c *Call, p shell.Args, g gitCall) Finding {
+	if p.Has("f", "force") && !p.Has("cached") && !p.Has("n", "dry-run") {
+		return hit("git rm -f deletes files even when they have uncommitted changes")
+	}
+	return Finding{}
+}
+
+func checkGitAbort(c *Call, p shell.Args, g gitCall) Finding {
+	if p.Has("abort") {
+		return hit("git " + g.sub + " --abort resets the work tree and can discard changes made since it started")
+	}
+	return Finding{}
+}
+
+func checkGitTag(c *Call, p shell.Args, g gitCall) Finding {
+	if p.Has("d", "delete") {
+		return hit("git tag -d deletes a tag")
+	}
+	return Finding{}
+}
+
+func checkGitWorktree(c *Call, p shell.Args, g gitCall) Finding {
+	if len(p.Operands) > 0 && p.Operands[0] == "remove" {
+		sub := shell.ParseArgs(g.args[1:], shell.NewOptSpec("f", []string{"force"}, shell.Abbrev))
+		if sub.Has("f", "force") {
+			return hit("git worktree remove --force deletes a worktree with uncommitted changes")
+		}
+	}
+	return Finding{}
+}
+
+// checkGitShellAlias: an inline alias that runs a shell command hides the
+// command from review.
+func checkGitShellAlias(c *Call) Finding {
+	cfg := shell.GitConfig(c.Args, c.Ex.Env)
+	for k, v := range cfg {
+		if strings.HasPrefix(k, "alias.") && strings.HasPrefix(strings.TrimSpace(v), "!") {
+			return hit("git -c " + k + "=!... defines an alias that runs a shell command")
+		}
+	}
+	return Finding{}
+}
+
+var gitNetworkSubs = map[string]bool{"fetch": true, "pull": true, "push": true, "clone": true, "ls-remote": true,
+	"fetch-pack": true, "send-pack": true, "submodule": true, "remote": false, "archive": false}
+
+// checkGitSSH: an ssh command or program given for one git call runs
+// whatever it names when git talks to a remote.
+func checkGitSSH(c *Call) Finding {
+	g := parseGit(c)
+	network := gitNetworkSubs[g.sub]
+	switch g.sub {
+	case "remote":
+		for _, a := range g.args {
+			if a == "update" || a == "prune" || a == "show" {
+				network = true
+			}
+		}
+	case "archive":
+		for _, a := range g.args {
+			if strings.HasPrefix(a, "--remote") {
+				network = true
+			}
+		}
+	}
+	if !network && !g.unknownSub {
+		return Finding{}
+	}
+	var set []string
+	for _, k := range []string{"GIT_SSH", "GIT_SSH_COMMAND", "GIT_SSH_VARIANT", "GIT_PROXY_COMMAND"} {
+		if _, ok := c.Ex.Env[k]; ok {
+			set = append(set, k)
+		}
+	}
+	cfg := shell.GitConfig(c.Args, c.Ex.Env)
+	for _, k := range []string{"core.sshcommand", "core.gitproxy", "ssh.variant"} {
+		if _, ok := cfg[k]; ok {
+			set = append(set, k)
+		}
+	}
+	if len(set) == 0 {
+		return Finding{}
+	}
+	return hit("git " + g.sub + " with " + strings.Join(set, ", ") + " runs a program of the command's choosing as its ssh transport")
+}

@@ -1,0 +1,519 @@
+package policy
+
+import (
+	"fmt"
+	"net/url"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/gemini-guard/gemini-guard/internal/shell"
+)
+
+// networkFetchers print data from the network on their standard output (or
+// into files).
+var networkFetchers = map[string]bool{
+	"curl": true, "wget": true, "fetch": true, "http": true, "https": true, "xh": true, "xhs": true, "aria2c": true,
+	"lwp-request": true, "lwp-download": true, "get": true, "nc": true, "ncat": true, "netcat": true, "socat": true,
+	"telnet": true, "ftp": true, "tftp": true, "ssh": true, "invoke-webrequest": true, "iwr": true, "irm": true,
+	"invoke-restmethod": true, "gh": true, "s3cmd": true, "openssl": false,
+}
+
+// isDecoder reports whether ex turns encoded or compressed input into
+// something else: piped into a shell, it hides the code from review.
+func isDecoder(ex *shell.Exec) bool {
+	args := ex.Args
+	has := func(flags ...string) bool {
+		for _, a := range args[1:] {
+			for _, f := range flags {
+				if a == f || strings.HasPrefix(f, "-") && !strings.HasPrefix(f, "--") && strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, f[1:]) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	switch ex.Name {
+	case "base64", "base32", "basenc":
+		return has("-d", "-D", "--decode")
+	case "xxd":
+		return has("-r", "-revert")
+	case "openssl":
+		return has("-d", "-base64", "-a", "base64", "enc")
+	case "uudecode", "gunzip", "zcat", "bunzip2", "bzcat", "unxz", "xzcat", "unzstd", "zstdcat", "lzcat", "unlzma":
+		return true
+	case "gzip", "bzip2", "xz", "zstd", "lzma", "brotli", "lz4":
+		return has("-d", "--decompress", "--uncompress")
+	}
+	return false
+}
+
+// sourcesOf lists the commands a hazard's code comes from, following pipes
+// upstream (curl x | tee f | sh: curl and tee).
+func sourcesOf(h *shell.Hazard) []*shell.Exec {
+	var out []*shell.Exec
+	seen := map[*shell.Exec]bool{}
+	var visit func(ex *shell.Exec, depth int)
+	visit = func(ex *shell.Exec, depth int) {
+		if ex == nil || seen[ex] || depth > 16 {
+			return
+		}
+		seen[ex] = true
+		out = append(out, ex)
+		if ex.Stdin != nil {
+			for _, p := range ex.Stdin.Producers {
+				visit(p, depth+1)
+			}
+		}
+	}
+	for _, s := range h.Sources {
+		visit(s, 0)
+	}
+	return out
+}
+
+func checkRemoteCode(h *shell.Hazard, _ *Context) Finding {
+	if h.Kind != shell.DynamicCode {
+		return Finding{}
+	}
+	for _, s := range sourcesOf(h) {
+		if networkFetchers[s.Name] {
+			return hit(fmt.Sprintf("runs code fetched from the network by %s without anyone reading it", s.Name))
+		}
+	}
+	return Finding{}
+}
+
+func checkDecodedCode(h *shell.Hazard, _ *Context) Finding {
+	if h.Kind != shell.DynamicCode {
+		return Finding{}
+	}
+	for _, s := range sourcesOf(h) {
+		if isDecoder(s) {
+			return hit(fmt.Sprintf("runs code decoded by %s, hidden from review", s.Name))
+		}
+	}
+	return Finding{}
+}
+
+func checkInputAsCode(h *shell.Hazard, _ *Context) Finding {
+	if h.Kind == shell.DynamicCode && h.FromInput {
+		return hit("runs data read at run time as shell code (" + h.Detail + "): a file name or line like $(rm -rf ~) would execute")
+	}
+	return Finding{}
+}
+
+func checkDynamicCode(h *shell.Hazard, _ *Context) Finding {
+	if h.Kind == shell.DynamicCode {
+		return maybe(h.Detail)
+	}
+	return Finding{}
+}
+
+func checkInterpreterCode(h *shell.Hazard, _ *Context) Finding {
+	if h.Kind == shell.InterpreterCode {
+		return maybe(h.Detail)
+	}
+	return Finding{}
+}
+
+func checkForkBomb(h *shell.Hazard, _ *Context) Finding {
+	if h.Kind == shell.ForkBomb {
+		return hit(h.Detail + ": a fork bomb that exhausts the machine's processes")
+	}
+	return Finding{}
+}
+
+func checkParseError(h *shell.Hazard, _ *Context) Finding {
+	if h.Kind != shell.ParseError {
+		return Finding{}
+	}
+	if h.Repaired {
+		return maybe("the command is not valid bash (" + h.Detail + ")")
+	}
+	return hit("the command is not valid bash (" + h.Detail + "), so what it would run cannot be checked")
+}
+
+func checkTooDeep(h *shell.Hazard, _ *Context) Finding {
+	if h.Kind == shell.TooDeep || h.Kind == shell.TooComplex {
+		return hit(h.Detail)
+	}
+	return Finding{}
+}
+
+// downloads returns the files a curl or wget call writes.
+func downloads(ex *shell.Exec) []string {
+	var out []string
+	for _, r := range ex.Redirs {
+		if r.Writes() && r.Target != "" {
+			out = append(out, shell.ResolvePath(ex.Dir, r.Target))
+		}
+	}
+	args := ex.Args[1:]
+	var urls []string
+	remoteName := false
+	dir := ex.Dir
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		next := func() string {
+			if i+1 < len(args) {
+				i++
+				return args[i]
+			}
+			return ""
+		}
+		switch {
+		case ex.Name == "curl" && (a == "-o" || a == "--output"):
+			out = append(out, shell.ResolvePath(ex.Dir, next()))
+		case ex.Name == "curl" && strings.HasPrefix(a, "-o") && len(a) > 2 && !strings.HasPrefix(a, "--"):
+			out = append(out, shell.ResolvePath(ex.Dir, a[2:]))
+		case ex.Name == "curl" && (a == "-O" || a == "--remote-name" || a == "--remote-name-all" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "O")):
+			remoteName = true
+		case ex.Name == "curl" && a == "--output-dir":
+			dir = shell.ResolvePath(ex.Dir, next())
+		case ex.Name == "wget" && (a == "-O" || a == "--output-document"):
+			out = append(out, shell.ResolvePath(ex.Dir, next()))
+		case ex.Name == "wget" && strings.HasPrefix(a, "--output-document="):
+			out = append(out, shell.ResolvePath(ex.Dir, strings.TrimPrefix(a, "--output-document=")))
+		case ex.Name == "wget" && strings.HasPrefix(a, "-O") && len(a) > 2:
+			out = append(out, shell.ResolvePath(ex.Dir, a[2:]))
+		case ex.Name == "wget" && (a == "-P" || a == "--directory-prefix"):
+			dir = shell.ResolvePath(ex.Dir, next())
+		case strings.Contains(a, "://"):
+			urls = append(urls, a)
+		}
+	}
+	if remoteName || ex.Name == "wget" && len(out) == 0 {
+		for _, u := range urls {
+			if pu, err := url.Parse(u); err == nil && path.Base(pu.Path) != "/" && path.Base(pu.Path) != "." {
+				out = append(out, shell.ResolvePath(dir, path.Base(pu.Path)))
+			}
+		}
+	}
+	return out
+}
+
+// checkDownloadRun: a file downloaded by one command and run by a later one
+// is remote code execution in two steps.
+func checkDownloadRun(res *shell.Result, _ *Context) (Finding, *shell.Exec) {
+	downloaded := map[string]bool{}
+	for _, ex := range res.Execs {
+		if ex.Name == "curl" || ex.Name == "wget" {
+			for _, p := range downloads(ex) {
+				if p != "" && shell.Known(p) {
+					downloaded[p] = true
+				}
+			}
+			continue
+		}
+		if len(downloaded) == 0 || len(ex.Args) == 0 {
+			continue
+		}
+		if strings.Contains(ex.Args[0], "/") && downloaded[shell.ResolvePath(ex.Dir, ex.Args[0])] {
+			return hit("runs " + ex.Args[0] + ", a file just downloaded from the network, without anyone reading it"), ex
+		}
+		runsScripts := isShellName(ex.Name) || ex.Name == "source" || ex.Name == "." || isInterpreterName(ex.Name)
+		if !runsScripts {
+			continue
+		}
+		for _, a := range ex.Args[1:] {
+			if a != "" && !strings.HasPrefix(a, "-") && downloaded[shell.ResolvePath(ex.Dir, a)] {
+				return hit(ex.Name + " runs " + a + ", a file just downloaded from the network, without anyone reading it"), ex
+			}
+		}
+	}
+	return Finding{}, nil
+}
+
+func isShellName(n string) bool {
+	switch n {
+	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh":
+		return true
+	}
+	return false
+}
+
+var pythonRe = regexp.MustCompile(`^(python|pypy)(\d+(\.\d+)?)?$`)
+
+func isInterpreterName(n string) bool {
+	switch n {
+	case "node", "nodejs", "bun", "deno", "perl", "ruby", "php":
+		return true
+	}
+	return pythonRe.MatchString(n)
+}
+
+// checkKill: kill -9 -1 (every process), kill 1 (init).
+func checkKill(c *Call) Finding {
+	args := c.Args
+	sigDone := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-l" || a == "-L" || a == "--list" || a == "--help":
+			return Finding{}
+		case a == "--":
+			sigDone = true
+		case (a == "-s" || a == "-n") && !sigDone:
+			i++
+			sigDone = true
+		case strings.HasPrefix(a, "-") && !sigDone && len(a) > 1 && a != "-1":
+			sigDone = true
+		case a == "-1" && !sigDone && i == len(args)-1:
+			// kill -1 alone: signal 1, no process.
+		case a == "-1":
+			return hit("kill -1 sends the signal to every process the user may signal")
+		case a == "1":
+			return hit("kill 1 signals init, the process every other one depends on")
+		default:
+			sigDone = true
+		}
+	}
+	return Finding{}
+}
+
+func checkKillall(c *Call) Finding {
+	if c.Ex.Name == "killall5" {
+		return hit("killall5 signals every process")
+	}
+	var names []string
+	everyone := false
+	for i := 0; i < len(c.Args); i++ {
+		a := c.Args[i]
+		switch {
+		case a == "-u" || a == "--user" || a == "-U" || a == "--euid" || a == "--uid":
+			everyone = true
+			i++
+		case a == "-s" || a == "--signal" || a == "-o" || a == "-y" || a == "--older-than" || a == "--younger-than" || a == "-n" || a == "--ns" || a == "-g" || a == "-G" || a == "-P" || a == "-t" || a == "-F":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			names = append(names, a)
+		}
+	}
+	for _, n := range names {
+		if n == "." || n == ".*" || n == "^" || n == "" {
+			return hit(c.Ex.Name + " " + n + " matches every process")
+		}
+	}
+	if everyone && len(names) == 0 {
+		return hit(c.Ex.Name + " -u kills every process of the user")
+	}
+	return Finding{}
+}
+
+func checkShutdown(c *Call) Finding {
+	for _, a := range c.Args {
+		if a == "--help" || a == "-h" && c.Ex.Name != "shutdown" || a == "-c" && c.Ex.Name == "shutdown" || a == "--version" {
+			return Finding{}
+		}
+	}
+	switch c.Ex.Name {
+	case "shutdown", "reboot", "halt", "poweroff":
+		return hit(c.Ex.Name + " stops the machine")
+	case "init", "telinit":
+		if len(c.Args) > 0 && (c.Args[0] == "0" || c.Args[0] == "6" || c.Args[0] == "1" || c.Args[0] == "s" || c.Args[0] == "S") {
+			return hit(c.Ex.Name + " " + c.Args[0] + " changes the run level: shutdown, reboot or single-user")
+		}
+	case "systemctl", "loginctl":
+		for _, a := range c.Args {
+			switch a {
+			case "poweroff", "reboot", "halt", "kexec", "suspend", "hibernate", "hybrid-sleep", "suspend-then-hibernate", "rescue", "emergency", "soft-reboot":
+				return hit(c.Ex.Name + " " + a + " stops or suspends the machine")
+			}
+		}
+	}
+	return Finding{}
+}
+
+// operands returns the arguments that do not start with "-".
+func operands(args []string) []string {
+	var out []string
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func hasArg(args []string, want ...string) bool {
+	for _, a := range args {
+		for _, w := range want {
+			if a == w {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func checkTerraform(c *Call) Finding {
+	ops := operands(c.Args)
+	if len(ops) == 0 {
+		return Finding{}
+	}
+	switch c.Ex.Name {
+	case "terraform", "tofu", "terragrunt":
+		for i, o := range ops {
+			if o == "destroy" || o == "destroy-all" || o == "apply" && hasArg(c.Args, "-destroy", "--destroy") {
+				return hit(c.Ex.Name + " " + o + " destroys the infrastructure the configuration manages")
+			}
+			if i > 0 && ops[0] != "run-all" && ops[0] != "run" {
+				break
+			}
+		}
+	case "pulumi", "cdk", "cdktf":
+		if ops[0] == "destroy" {
+			return hit(c.Ex.Name + " destroy deletes every resource of the stack")
+		}
+		if len(ops) > 1 && ops[0] == "stack" && (ops[1] == "rm" || ops[1] == "remove") {
+			return hit("pulumi stack rm deletes the stack")
+		}
+	case "serverless", "sls":
+		if ops[0] == "remove" {
+			return hit(c.Ex.Name + " remove deletes the deployed service")
+		}
+	}
+	return Finding{}
+}
+
+func checkKubectl(c *Call) Finding {
+	ops := operands(c.Args)
+	i := -1
+	for j, o := range ops {
+		if o == "delete" {
+			i = j
+			break
+		}
+	}
+	if i < 0 {
+		return Finding{}
+	}
+	if hasArg(c.Args, "--all", "-A", "--all-namespaces") {
+		return hit(c.Ex.Name + " delete --all deletes every resource of that kind")
+	}
+	for _, o := range ops[i+1:] {
+		kind, _, _ := strings.Cut(strings.ToLower(o), "/")
+		for _, k := range strings.Split(kind, ",") {
+			switch k {
+			case "namespace", "namespaces", "ns", "all", "pv", "persistentvolume", "persistentvolumes", "pvc", "persistentvolumeclaim", "persistentvolumeclaims", "crd", "crds", "customresourcedefinition", "customresourcedefinitions", "node", "nodes":
+				return hit(c.Ex.Name + " delete " + o + " deletes everything in it or stored by it")
+			}
+		}
+		break
+	}
+	return Finding{}
+}
+
+// cloudDeletes lists, per CLI, the first operand (a service) and the verbs
+// among the later operands that destroy data or whole projects.
+var cloudDeletes = map[string]struct {
+	services map[string]bool
+	verbs    *regexp.Regexp
+}{
+	"aws": {map[string]bool{"s3": true, "s3api": true, "cloudformation": true, "rds": true, "dynamodb": true, "ec2": true, "eks": true, "ecr": true, "efs": true, "organizations": true, "lambda": true, "route53": true, "kms": true, "secretsmanager": true, "backup": true, "redshift": true, "elasticache": true, "opensearch": true, "es": true, "glacier": true},
+		regexp.MustCompile(`^(rb|delete-bucket|delete-stack|delete-db-instance|delete-db-cluster|delete-table|terminate-instances|delete-cluster|delete-repository|delete-file-system|delete-organization|close-account|delete-function|delete-hosted-zone|schedule-key-deletion|delete-secret|delete-backup-vault|delete-domain|delete-vault)$`)},
+	"gcloud": {map[string]bool{"projects": true, "sql": true, "container": true, "compute": true, "storage": true, "firestore": true, "spanner": true, "bigtable": true, "redis": true, "filestore": true, "alloydb": true, "run": true, "functions": true, "kms": true, "secrets": true},
+		regexp.MustCompile(`^(delete)$`)},
+	"az":       {map[string]bool{"group": true, "storage": true, "sql": true, "cosmosdb": true, "aks": true, "vm": true, "keyvault": true, "webapp": true, "postgres": true, "mysql": true}, regexp.MustCompile(`^(delete|purge)$`)},
+	"doctl":    {map[string]bool{"databases": true, "kubernetes": true, "compute": true, "apps": true, "projects": true}, regexp.MustCompile(`^(delete|rm|d)$`)},
+	"wrangler": {nil, regexp.MustCompile(`^(delete)$`)},
+	"vercel":   {nil, regexp.MustCompile(`^(remove|rm)$`)},
+	"fly":      {nil, regexp.MustCompile(`^(destroy)$`)},
+	"flyctl":   {nil, regexp.MustCompile(`^(destroy)$`)},
+	"heroku":   {nil, regexp.MustCompile(`^(apps:destroy|pg:reset|addons:destroy|destroy)$`)},
+	"firebase": {nil, regexp.MustCompile(`^(projects:delete|database:remove|firestore:delete|hosting:disable)$`)},
+	"supabase": {nil, regexp.MustCompile(`^(delete)$`)},
+}
+
+func checkCloud(c *Call) Finding {
+	ops := operands(c.Args)
+	if c.Ex.Name == "gsutil" {
+		for i, o := range ops {
+			if o == "rb" || o == "rm" && (hasArg(c.Args, "-r", "-R", "-rf", "-fr") || i >= 0 && hasArg(c.Args, "-m") && hasArg(c.Args, "-r")) {
+				return hit("gsutil " + o + " deletes a bucket or everything in it")
+			}
+		}
+		return Finding{}
+	}
+	spec, ok := cloudDeletes[c.Ex.Name]
+	if !ok || len(ops) == 0 {
+		return Finding{}
+	}
+	if spec.services != nil && !spec.services[ops[0]] {
+		return Finding{}
+	}
+	for _, o := range ops {
+		if spec.verbs.MatchString(o) {
+			return hit(c.Ex.Name + " " + strings.Join(ops[:min(len(ops), 4)], " ") + " deletes cloud resources or their data")
+		}
+	}
+	if c.Ex.Name == "aws" && len(ops) > 1 && ops[0] == "s3" && ops[1] == "rm" && hasArg(c.Args, "--recursive") {
+		return hit("aws s3 rm --recursive deletes everything under that prefix")
+	}
+	if c.Ex.Name == "gcloud" && len(ops) > 1 && ops[0] == "storage" && ops[1] == "rm" && hasArg(c.Args, "-r", "--recursive") {
+		return hit("gcloud storage rm -r deletes everything under that path")
+	}
+	return Finding{}
+}
+
+var sqlDropRe = regexp.MustCompile(`(?i)\bdrop\s+(database|table|schema|keyspace)\b|\btruncate\s+table\b|\.drop(Database)?\s*\(\s*\)|\bdropDatabase\b`)
+
+// codeText is everything a command reads as its own input: its arguments,
+// heredoc body and the output of echo/printf piped into it.
+func codeText(c *Call) string {
+	var b strings.Builder
+	for _, a := range c.Args {
+		b.WriteString(a)
+		b.WriteByte(' ')
+	}
+	if in := c.Ex.Stdin; in != nil {
+		b.WriteString(in.Text)
+		for _, p := range in.Producers {
+			b.WriteString(strings.Join(p.Args, " "))
+		}
+	}
+	return b.String()
+}
+
+func checkSQLDrop(c *Call) Finding {
+	switch c.Ex.Name {
+	case "dropdb":
+		return hit("dropdb deletes a whole database")
+	case "mysqladmin":
+		if hasArg(c.Args, "drop") {
+			return hit("mysqladmin drop deletes a whole database")
+		}
+		return Finding{}
+	}
+	if m := sqlDropRe.FindString(codeText(c)); m != "" {
+		return hit(c.Ex.Name + " runs " + strings.ToUpper(m) + ", deleting data")
+	}
+	return Finding{}
+}
+
+func checkRedisFlush(c *Call) Finding {
+	t := strings.ToUpper(codeText(c))
+	for _, w := range []string{"FLUSHALL", "FLUSHDB"} {
+		if strings.Contains(t, w) {
+			return hit(c.Ex.Name + " " + w + " deletes every key")
+		}
+	}
+	return Finding{}
+}
+
+func checkDockerPrune(c *Call) Finding {
+	ops := operands(c.Args)
+	for i := 0; i+1 < len(ops); i++ {
+		switch ops[i] + " " + ops[i+1] {
+		case "system prune", "volume prune", "volume rm", "volume remove":
+			return hit(c.Ex.Name + " " + ops[i] + " " + ops[i+1] + " deletes volumes or everything unused, including data")
+		case "compose down":
+		}
+	}
+	if hasArg(ops, "down") && (hasArg(c.Args, "-v", "--volumes") || c.Ex.Name == "docker-compose" && hasArg(c.Args, "-v")) {
+		return hit("compose down -v deletes the project's volumes and their data")
+	}
+	return Finding{}
+}

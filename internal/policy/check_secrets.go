@@ -1,0 +1,378 @@
+package policy
+
+import (
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/gemini-guard/gemini-guard/internal/shell"
+)
+
+var (
+	envFileRe     = regexp.MustCompile(`^(\.env(\..+)?|\.envrc|[\w.-]+\.env)$`)
+	envExampleRe  = regexp.MustCompile(`(?i)(^|[.-])(example|sample|template|dist|defaults?|schema|tpl|test|ci)($|[.-])`)
+	sshKeyRe      = regexp.MustCompile(`^id_(rsa|dsa|ecdsa|ed25519|xmss)(_sk)?$`)
+	keyFileRe     = regexp.MustCompile(`(?i)\.(key|ppk|p12|pfx|jks|keystore|kdbx)$|(private|priv|id_|key).*\.pem$`)
+	secretNames   = map[string]bool{".netrc": true, "_netrc": true, ".git-credentials": true, ".pgpass": true, ".my.cnf": true, ".pypirc": true, ".vault-token": true, ".boto": true, ".s3cfg": true, ".dockercfg": true, "application_default_credentials.json": true, "oauth_creds.json": true, "credentials.tfrc.json": true, ".htpasswd": true}
+	serviceAcctRe = regexp.MustCompile(`(?i)^service[-_]?account.*\.json$`)
+	// Directories whose every file is a credential (the key of the map), or
+	// whose named files are (the value).
+	credDirs = map[string]map[string]bool{
+		".gnupg": nil, ".password-store": nil, ".config/gcloud": nil, ".azure": nil,
+		".aws":    {"credentials": true, "sso": true, "cli": true},
+		".kube":   {"config": true},
+		".docker": {"config.json": true},
+		".codex":  {"auth.json": true}, ".gemini": {"oauth_creds.json": true, "google_accounts.json": true},
+		".config/gh": {"hosts.yml": true}, ".cargo": {"credentials": true, "credentials.toml": true}, ".gem": {"credentials": true},
+		".terraform.d": {"credentials.tfrc.json": true}, ".config/hub": nil,
+	}
+	sshPublic     = map[string]bool{"known_hosts": true, "known_hosts.old": true, "config": true, "authorized_keys": true, "authorized_keys2": true, "environment": false}
+	toolCredNames = map[string]bool{"auth.json": true, "credentials": true, "credentials.json": true, "oauth_creds.json": true, "hosts.yml": true, "config.json": true}
+)
+
+// credential says whether path p (resolved, possibly with unknown parts)
+// is a credential file or a directory of them, and which.
+func (c *Context) credential(res *shell.Result, p string) (string, bool) {
+	if p == "" {
+		return "", false
+	}
+	base := path.Base(p)
+	if !shell.Known(p) {
+		if !shell.Known(base) {
+			return "", false
+		}
+		// $CODEX_HOME/auth.json: a tool's configuration directory.
+		if parts := res.Parts(p); len(parts) > 0 && parts[0].Unknown != nil && toolCredNames[base] {
+			if n := parts[0].Unknown.Name; strings.HasSuffix(n, "_HOME") || strings.Contains(n, "CONFIG") {
+				return base + " in " + n, true
+			}
+		}
+	}
+	switch {
+	case envFileRe.MatchString(base) && !envExampleRe.MatchString(strings.TrimPrefix(base, ".env")) && !envExampleRe.MatchString(strings.TrimSuffix(base, ".env")):
+		return "the environment file " + base, true
+	case sshKeyRe.MatchString(base):
+		return "the SSH private key " + base, true
+	case keyFileRe.MatchString(base) && !strings.HasSuffix(base, ".pub"):
+		return "the private key file " + base, true
+	case secretNames[base]:
+		return "the credential file " + base, true
+	case serviceAcctRe.MatchString(base):
+		return "the service account key " + base, true
+	}
+	segs := strings.Split(strings.Trim(p, "/"), "/")
+	for i, s := range segs {
+		if s == ".ssh" {
+			rest := segs[i+1:]
+			if len(rest) == 0 {
+				return "the SSH directory", true
+			}
+			last := rest[len(rest)-1]
+			if !sshPublic[last] && !strings.HasSuffix(last, ".pub") {
+				return "the SSH key " + last, true
+			}
+			return "", false
+		}
+		for dir, files := range credDirs {
+			ds := strings.Split(dir, "/")
+			if i+len(ds) > len(segs) || strings.Join(segs[i:i+len(ds)], "/") != dir {
+				continue
+			}
+			rest := segs[i+len(ds):]
+			if len(rest) == 0 {
+				return "the credential directory " + dir, true
+			}
+			if files == nil || files[rest[0]] {
+				return "the credentials in " + dir, true
+			}
+		}
+	}
+	if c.Home != "" && p == c.Home+"/.npmrc" {
+		return "the npm token file ~/.npmrc", true
+	}
+	return "", false
+}
+
+// safeWithSecrets lists commands that only mention, list, protect or load
+// a credential file without printing or sending its content.
+var safeWithSecrets = map[string]bool{
+	"echo": true, "printf": true, "true": true, "false": true, ":": true, "test": true, "[": true, "type": true, "which": true,
+	"whereis": true, "command": true, "hash": true, "help": true, "man": true, "info": true, "alias": true, "export": true,
+	"declare": true, "local": true, "readonly": true, "typeset": true, "set": true, "unset": true, "sleep": true, "ls": true,
+	"dir": true, "vdir": true, "stat": true, "file": true, "du": true, "df": true, "touch": true, "mkdir": true, "chmod": true,
+	"chown": true, "chgrp": true, "cd": true, "pushd": true, "popd": true, "basename": true, "dirname": true, "realpath": true,
+	"readlink": true, "ssh": true, "ssh-add": true, "ssh-keygen": true, "ssh-copy-id": true, "source": true, ".": true,
+	"docker": true, "docker-compose": true, "podman": true, "podman-compose": true, "dotenv": true, "direnv": true,
+	"env-cmd": true, "foreman": true, "honcho": true, "wc": true, "gitleaks": true, "trufflehog": true, "git-secrets": true,
+	"gemini-guard": true, "xargs": true, "find": false,
+}
+
+var (
+	grepSpec = shell.NewOptSpec("EFGPe:f:iywxvclLnhHoqsbuzrRaTZUA:B:C:m:d:D:", []string{"regexp=", "file=", "ignore-case", "word-regexp",
+		"line-regexp", "invert-match", "count", "files-with-matches", "files-without-match", "line-number", "with-filename", "no-filename",
+		"only-matching", "quiet", "silent", "recursive", "dereference-recursive", "include=", "exclude=", "exclude-dir=", "exclude-from=",
+		"label=", "color=?", "colour=?", "context=", "after-context=", "before-context=", "max-count=", "binary-files=", "devices=",
+		"directories=", "null", "null-data", "text", "extended-regexp", "fixed-strings", "basic-regexp", "perl-regexp"}, shell.Abbrev)
+	rgSpec = shell.NewOptSpec("e:f:g:t:T:A:B:C:m:M:j:d:E:r:ilnvwxcsSFuUzLaopqHIN0", []string{"regexp=", "file=", "glob=", "iglob=", "type=",
+		"type-not=", "type-add=", "after-context=", "before-context=", "context=", "max-count=", "max-columns=", "threads=",
+		"max-depth=", "encoding=", "replace=", "pre=", "pre-glob=", "sort=", "sortr=", "engine=", "colors=", "color=", "path-separator=",
+		"max-filesize=", "ignore-file=", "files", "files-with-matches", "files-without-match", "count", "json", "hidden",
+		"no-ignore", "follow", "ignore-case", "smart-case", "fixed-strings", "line-number", "word-regexp", "only-matching", "quiet",
+		"search-zip", "multiline", "pcre2", "text", "null", "unrestricted", "invert-match", "vimgrep", "heading", "no-heading"}, shell.Abbrev)
+	curlDataOpts = map[string]bool{"-d": true, "--data": true, "--data-binary": true, "--data-ascii": true, "--data-urlencode": true, "--json": true,
+		"-F": true, "--form": true, "-T": true, "--upload-file": true, "-K": true, "--config": true, "--form-string": false}
+)
+
+// readArgs returns the words of a call that name files it reads, copies or
+// destroys (not the ones it only writes).
+func readArgs(c *Call) []string {
+	name := c.Ex.Name
+	switch name {
+	case "grep", "egrep", "fgrep", "zgrep", "ugrep", "ag", "ack", "ack-grep", "rg", "ripgrep":
+		spec := grepSpec
+		if name == "rg" || name == "ripgrep" {
+			spec = rgSpec
+		}
+		p := shell.ParseArgs(c.Args, spec)
+		var out []string
+		files := p.Operands
+		_, hasE := p.Value("e", "regexp")
+		_, hasF := p.Value("f", "file")
+		if !hasE && !hasF && !p.Has("files") && len(files) > 0 {
+			files = files[1:] // the pattern
+		}
+		out = append(out, files...)
+		for _, o := range p.Opts {
+			if (o.Name == "f" || o.Name == "file") && o.HasValue {
+				out = append(out, o.Value)
+			}
+		}
+		return out
+	case "find":
+		starts, _ := shell.FindStart(c.Args)
+		return starts
+	case "cp", "mv", "install", "rsync", "scp":
+		// The last operand is written, not read.
+		ops := operands(c.Args)
+		if len(ops) > 1 && !hasArg(c.Args, "-t", "--target-directory") {
+			ops = ops[:len(ops)-1]
+		}
+		return ops
+	case "tee":
+		return nil // writes only; truncation is judged on its operands below
+	case "git":
+		g := parseGit(c)
+		switch g.sub {
+		case "add", "show", "diff", "blame", "cat-file", "log", "stage", "archive", "grep":
+			return operands(g.args)
+		}
+		return nil
+	}
+	if name == "node" || name == "bun" || name == "deno" {
+		// node --env-file .env loads it like dotenv does.
+		var out []string
+		for i, a := range c.Args {
+			if i > 0 && strings.HasPrefix(c.Args[i-1], "--env-file") {
+				continue
+			}
+			if !strings.HasPrefix(a, "-") {
+				out = append(out, a)
+			}
+		}
+		return out
+	}
+	var out []string
+	for _, a := range c.Args {
+		if strings.HasPrefix(a, "-") {
+			if _, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(a, "--") {
+				out = append(out, v)
+			}
+			continue
+		}
+		out = append(out, a)
+		if k, v, ok := strings.Cut(a, "="); ok && k != "" && !strings.ContainsAny(k, "/.") {
+			out = append(out, v) // dd if=.env
+		}
+	}
+	return out
+}
+
+// checkCredentialFile: reading, copying, printing or destroying credential
+// files (SSH keys, cloud credentials, .env files but not their examples).
+func checkCredentialFile(c *Call) Finding {
+	ex := c.Ex
+	for _, r := range ex.Redirs {
+		if r.Reads() || r.Truncates() {
+			p := c.resolve(r.Target)
+			if what, ok := c.Ctx.credential(c.Res, p); ok {
+				verb := "reads"
+				if !r.Reads() {
+					verb = "overwrites"
+				}
+				return hit(verb + " " + what + " (" + r.Op + " " + c.Show(r.Target) + ")")
+			}
+		}
+	}
+	if ex.Name == "" || safeWithSecrets[ex.Name] {
+		return Finding{}
+	}
+	if ex.Name == "tee" && !hasArg(c.Args, "-a", "--append") {
+		for _, a := range operands(c.Args) {
+			if what, ok := c.Ctx.credential(c.Res, c.resolve(a)); ok {
+				return hit("tee overwrites " + what)
+			}
+		}
+	}
+	for _, a := range readArgs(c) {
+		for _, u := range c.Res.Unknowns(a) {
+			for _, e := range u.Execs {
+				if u.Kind == shell.CommandOutput && isDecoder(e) {
+					return hit(ex.Name + " opens a file whose name is decoded at run time (" + c.Show(a) + "), hiding which file it is")
+				}
+			}
+		}
+		if what, ok := c.credentialArg(a); ok {
+			verb := "reads or copies"
+			switch ex.Name {
+			case "rm", "unlink", "shred", "truncate", "srm":
+				verb = "destroys"
+			}
+			return hit(ex.Name + " " + verb + " " + what)
+		}
+	}
+	for _, l := range ex.CodeLiterals {
+		if strings.ContainsAny(l, "\n ") || len(l) > 4096 {
+			continue
+		}
+		if what, ok := c.Ctx.credential(c.Res, c.resolve(l)); ok {
+			return hit(ex.Name + " code opens " + what)
+		}
+	}
+	return Finding{}
+}
+
+// credentialArg checks one argument, including the file pattern that a
+// find -exec {} stands for.
+func (c *Call) credentialArg(a string) (string, bool) {
+	if a == "" {
+		return "", false
+	}
+	for _, u := range c.Res.Unknowns(a) {
+		if u.Kind == shell.Input && u.Name != "" && !strings.ContainsAny(u.Name, "*?[ ") {
+			if what, ok := c.Ctx.credential(c.Res, u.Name); ok {
+				return what + " (found by find)", true
+			}
+		}
+	}
+	return c.Ctx.credential(c.Res, c.resolve(a))
+}
+
+// resolve makes a path argument absolute where possible (tilde included).
+func (c *Call) resolve(a string) string {
+	if c.Ctx.Home != "" && (a == "~" || strings.HasPrefix(a, "~/")) {
+		a = c.Ctx.Home + a[1:]
+	}
+	if p := shell.ResolvePath(c.Ex.Dir, a); p != "" {
+		return p
+	}
+	return a
+}
+
+// envDumpers print every environment variable, secrets included.
+func isEnvDump(ex *shell.Exec) bool {
+	switch ex.Name {
+	case "env", "printenv":
+		return len(operands(ex.Args[1:])) == 0 || ex.Name == "printenv"
+	case "set", "export", "declare", "typeset", "compgen":
+		return len(ex.Args) == 1 || hasArg(ex.Args[1:], "-p", "-x", "-v")
+	}
+	return false
+}
+
+var networkSenders = map[string]bool{"curl": true, "wget": true, "nc": true, "ncat": true, "netcat": true, "socat": true, "telnet": true,
+	"scp": true, "sftp": true, "rsync": true, "ftp": true, "http": true, "https": true, "xh": true, "ssh": true, "rclone": true,
+	"aws": true, "gsutil": true, "s3cmd": true, "mail": true, "sendmail": true, "mutt": true}
+
+// checkExfiltrate: credential files or the whole environment sent to the
+// network.
+func checkExfiltrate(c *Call) Finding {
+	ex := c.Ex
+	if !networkSenders[ex.Name] {
+		return Finding{}
+	}
+	send := func(what string) Finding {
+		return hit(ex.Name + " sends " + what + " over the network")
+	}
+	readsStdin := ex.Name != "curl" && ex.Name != "wget" && ex.Name != "scp" && ex.Name != "rsync"
+	for i, a := range c.Args {
+		if ex.Name == "curl" {
+			v := ""
+			if curlDataOpts[a] && i+1 < len(c.Args) {
+				v = c.Args[i+1]
+			} else if strings.HasPrefix(a, "--data") || strings.HasPrefix(a, "--form") || strings.HasPrefix(a, "--upload-file") {
+				_, v, _ = strings.Cut(a, "=")
+			} else if len(a) > 2 && (strings.HasPrefix(a, "-d") || strings.HasPrefix(a, "-F") || strings.HasPrefix(a, "-T")) && !strings.HasPrefix(a, "--") {
+				v = a[2:]
+			}
+			if v == "" {
+				continue
+			}
+			if _, file, ok := strings.Cut(v, "@"); ok || strings.HasPrefix(a, "-T") || a == "--upload-file" {
+				if !ok {
+					file = v
+				}
+				file = strings.TrimPrefix(file, "<")
+				if file == "-" {
+					readsStdin = true
+					continue
+				}
+				if what, ok := c.credentialArg(file); ok {
+					return send(what)
+				}
+			}
+		}
+		if ex.Name == "wget" {
+			for _, pre := range []string{"--post-file=", "--body-file="} {
+				if f, ok := strings.CutPrefix(a, pre); ok {
+					if what, ok := c.credentialArg(f); ok {
+						return send(what)
+					}
+				}
+			}
+		}
+	}
+	if ex.Name == "scp" || ex.Name == "rsync" || ex.Name == "sftp" || ex.Name == "rclone" {
+		ops := operands(c.Args)
+		for _, o := range ops[:max(0, len(ops)-1)] {
+			if what, ok := c.credentialArg(o); ok {
+				return send(what)
+			}
+		}
+	}
+	for _, r := range ex.Redirs {
+		if r.Reads() {
+			if what, ok := c.Ctx.credential(c.Res, c.resolve(r.Target)); ok {
+				return send(what)
+			}
+		}
+	}
+	if readsStdin && ex.Stdin != nil {
+		for _, p := range ex.Stdin.Producers {
+			if isEnvDump(p) {
+				return send("every environment variable, secrets included (from " + p.Name + ")")
+			}
+			pc := &Call{Ex: p, Res: c.Res, Ctx: c.Ctx}
+			if len(p.Args) > 0 {
+				pc.Args = p.Args[1:]
+			}
+			if p.Name != "" && !safeWithSecrets[p.Name] {
+				for _, a := range readArgs(pc) {
+					if what, ok := pc.credentialArg(a); ok {
+						return send(what)
+					}
+				}
+			}
+		}
+	}
+	return Finding{}
+}

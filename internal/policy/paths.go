@@ -1,0 +1,323 @@
+package policy
+
+import (
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/gemini-guard/gemini-guard/internal/shell"
+)
+
+// Place is where a path lies, as far as deleting or changing it goes.
+type Place int
+
+const (
+	// Unknown: the path cannot be placed statically.
+	Unknown Place = iota
+	// Root is / itself.
+	Root
+	// CoreSystem is under /etc, /usr, /bin, /boot, /lib*, /sbin, /System,
+	// ... : the operating system.
+	CoreSystem
+	// System is another system location (/var, /opt, /srv, /mnt, /root,
+	// /home itself, ...).
+	System
+	// Protected is a path the user listed in the protected paths setting.
+	Protected
+	// Ancestor is a directory that holds the workspace or the home
+	// directory: deleting it deletes them.
+	Ancestor
+	// Home is the home directory itself.
+	Home
+	// InHome is inside the home directory but outside the workspace.
+	InHome
+	// OtherHome is another user's home directory or inside it.
+	OtherHome
+	// Workspace is the workspace root itself.
+	Workspace
+	// WorkspaceGit is the workspace's .git directory or inside it.
+	WorkspaceGit
+	// InWorkspace is inside the workspace.
+	InWorkspace
+	// Trusted is inside (or is) a trusted delete root.
+	Trusted
+	// TempRoot is a temporary directory itself (/tmp, $TMPDIR).
+	TempRoot
+	// InTemp is inside a temporary directory.
+	InTemp
+	// Outside is anywhere else.
+	Outside
+)
+
+var placeNames = map[Place]string{
+	Unknown: "a location that cannot be known statically", Root: "the root directory", CoreSystem: "a system directory",
+	System: "a system location", Protected: "a protected path", Ancestor: "a directory holding the workspace or home",
+	Home: "the home directory", InHome: "a path in the home directory outside the workspace", OtherHome: "another user's home directory",
+	Workspace: "the whole workspace", WorkspaceGit: "the workspace's git history (.git)", InWorkspace: "a path inside the workspace",
+	Trusted: "a trusted delete root", TempRoot: "a temporary directory", InTemp: "a path in a temporary directory", Outside: "a path outside the workspace",
+}
+
+func (p Place) String() string { return placeNames[p] }
+
+// Loc is a classified path.
+type Loc struct {
+	Place Place
+	// Path is the resolved path as far as known, for messages.
+	Path string
+	// Maybe is set when part of the path is unknown: the place is what the
+	// known part says, but the unknown part could lead elsewhere (for
+	// Unknown, the whole path is unknown).
+	Maybe bool
+	// Computed is set when the path was computed from a run-time value the
+	// analysis could evaluate (`pwd`/x): standard mode takes the place as
+	// known, strict mode does not.
+	Computed bool
+}
+
+// Danger tiers used by the delete rules.
+func (l Loc) critical() bool {
+	switch l.Place {
+	case Root, CoreSystem, System, Protected:
+		return true
+	}
+	return false
+}
+
+func (l Loc) homeLike() bool {
+	switch l.Place {
+	case Home, InHome, OtherHome, Ancestor:
+		return true
+	}
+	return false
+}
+
+var (
+	coreSystemDirs = []string{"/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/proc", "/sbin", "/sys", "/usr", "/System", "/Library", "/private/etc"}
+	systemDirs     = []string{"/var", "/opt", "/srv", "/mnt", "/media", "/root", "/run", "/snap", "/nix", "/home", "/Users", "/Applications", "/private", "/cores", "/Volumes", "/lost+found", "/boot", "/usr/local"}
+	tempRoots      = []string{"/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp", "/dev/shm"}
+	tempRootRe     = regexp.MustCompile(`^(?:/private)?/var/folders/[^/]+/[^/]+/T$|(?i)^/[a-z]/users/[^/]+/appdata/local/temp$`)
+)
+
+// under reports whether p is dir or inside it.
+func under(p, dir string) bool {
+	if dir == "/" {
+		return strings.HasPrefix(p, "/")
+	}
+	return p == dir || strings.HasPrefix(p, dir+"/")
+}
+
+func isTempRoot(p string) bool {
+	for _, t := range tempRoots {
+		if p == t {
+			return true
+		}
+	}
+	return tempRootRe.MatchString(p)
+}
+
+// tempRootOf returns the temporary directory p is in, "" if none.
+func tempRootOf(p string) string {
+	for _, t := range tempRoots {
+		if under(p, t) {
+			return t
+		}
+	}
+	for dir := p; dir != "/" && dir != "."; dir = path.Dir(dir) {
+		if tempRootRe.MatchString(dir) {
+			return dir
+		}
+	}
+	return ""
+}
+
+var globChars = "*?["
+
+// Classify places the path arg, as written for a command running in dir.
+func (c *Context) Classify(res *shell.Result, dir, arg string) Loc {
+	if arg == "" {
+		return Loc{Place: Unknown, Maybe: true}
+	}
+	// A ~ that bash did not expand (it came out of a variable) is still
+	// meant as home.
+	if c.Home != "" && (arg == "~" || strings.HasPrefix(arg, "~/")) {
+		arg = c.Home + arg[1:]
+	} else if strings.HasPrefix(arg, "~") && shell.Known(arg) && !strings.HasPrefix(arg, "~+") && !strings.HasPrefix(arg, "~-") {
+		return Loc{Place: OtherHome, Path: arg}
+	}
+	p := shell.ResolvePath(dir, arg)
+	if p == "" {
+		// Relative to a directory that is not known.
+		return Loc{Place: Unknown, Path: res.Show(arg), Maybe: true}
+	}
+	if shell.Known(p) {
+		return c.placeKnown(p)
+	}
+	return c.placeUnknown(res, p)
+}
+
+// placeUnknown places a path with unknown parts.
+func (c *Context) placeUnknown(res *shell.Result, p string) Loc {
+	parts := res.Parts(p)
+	show := res.Show(p)
+	if len(parts) > 0 && parts[0].Unknown != nil {
+		u := parts[0].Unknown
+		tail := res.Rest(p)
+		switch u.Kind {
+		case shell.Computed:
+			value := u.Name + tail
+			var l Loc
+			if shell.Known(value) {
+				l = c.placeKnown(shell.CleanPath(value))
+			} else {
+				l = c.placeUnknown(res, value)
+			}
+			l.Path, l.Computed = show, true
+			return l
+		case shell.TempDir:
+			if tail != "" && !strings.HasPrefix(tail, "/") {
+				return Loc{Place: Unknown, Path: show, Maybe: true} // ${TMPDIR}x
+			}
+			switch cl := shell.CleanPath("t" + tail); {
+			case cl == "t":
+				return Loc{Place: TempRoot, Path: show, Maybe: true}
+			case !strings.HasPrefix(cl, "t/"):
+				// $TMPDIR/..: out of the temporary directory on purpose.
+				return Loc{Place: Outside, Path: show}
+			}
+			return Loc{Place: InTemp, Path: show, Maybe: true}
+		case shell.OtherHome:
+			return Loc{Place: OtherHome, Path: show}
+		}
+		// $X/... : if $X were empty, what would it be? "$DIR"/* with an
+		// unset DIR is the classic way to delete /.
+		if strings.HasPrefix(tail, "/") && shell.Known(tail) {
+			if l := c.placeKnown(shell.CleanPath(tail)); l.critical() {
+				return Loc{Place: l.Place, Path: show, Maybe: true}
+			}
+		}
+		return Loc{Place: Unknown, Path: show, Maybe: true}
+	}
+	// A known prefix, then something unknown: place the known directory.
+	known := parts[0].Text
+	dir := known
+	if !strings.HasSuffix(dir, "/") {
+		dir = path.Dir(dir)
+	}
+	dir = shell.CleanPath(dir)
+	l := c.placeKnown(dir)
+	switch l.Place {
+	case Root:
+		// /$x: some top-level entry, or / itself when $x is empty.
+	case Workspace:
+		l.Place = InWorkspace
+	case Home:
+		l.Place = InHome
+	case TempRoot:
+		l.Place = InTemp
+	}
+	l.Path, l.Maybe = show, true
+	return l
+}
+
+// placeKnown places a known absolute path. Globs: a last element that is
+// all wildcards (*, .*) means the whole directory's content, judged like
+// the directory; other globs mean entries inside it.
+func (c *Context) placeKnown(p string) Loc {
+	if i := strings.IndexAny(p, globChars); i >= 0 {
+		dir := p[:strings.LastIndex(p[:i], "/")+1]
+		rest := p[len(dir):]
+		seg, _, more := strings.Cut(rest, "/")
+		wholeDir := strings.Trim(seg, "*.?") == "" && !more
+		base := shell.CleanPath(dir)
+		if wholeDir {
+			l := c.placeKnown(base)
+			l.Path = p
+			return l
+		}
+		l := c.placeKnown(base)
+		switch l.Place {
+		case Root:
+			l = Loc{Place: Outside}
+			if strings.ContainsAny(seg, globChars) && strings.Trim(seg, "*?[]") == "" {
+				l.Place = Root
+			}
+		case Workspace:
+			l.Place = InWorkspace
+		case Home:
+			l.Place = InHome
+		case TempRoot:
+			l.Place = InTemp
+		case Ancestor:
+			l.Place = Outside
+			if c.Home != "" && under(c.Home, base) || c.Workspace != "" && under(c.Workspace, base) {
+				l.Place = Ancestor // a glob in a directory holding home could match it
+			}
+		}
+		l.Path = p
+		if more {
+			l.Maybe = true
+		}
+		return l
+	}
+	loc := func(pl Place) Loc { return Loc{Place: pl, Path: p} }
+	if p == "/" {
+		return loc(Root)
+	}
+	for _, pr := range c.Protected {
+		if under(p, pr) {
+			return loc(Protected)
+		}
+	}
+	if w := c.Workspace; w != "" && under(p, w) {
+		switch {
+		case p == w:
+			return loc(Workspace)
+		case under(p, w+"/.git"):
+			return loc(WorkspaceGit)
+		}
+		return loc(InWorkspace)
+	}
+	for _, t := range c.Trusted {
+		if under(p, t) {
+			return loc(Trusted)
+		}
+	}
+	if !isTempRoot(p) && (c.Workspace != "" && under(c.Workspace, p) || c.Home != "" && under(c.Home, p)) {
+		if p == c.Home {
+			return loc(Home)
+		}
+		return loc(Ancestor)
+	}
+	if h := c.Home; h != "" && under(p, h) {
+		return loc(InHome)
+	}
+	// A workspace that lives in a temporary directory: its neighbours
+	// (../other-project) are the user's, not scratch space.
+	if w := c.Workspace; w != "" {
+		if parent := path.Dir(w); !isTempRoot(parent) && tempRootOf(parent) != "" && under(p, parent) {
+			return loc(Outside)
+		}
+	}
+	if isTempRoot(p) {
+		return loc(TempRoot)
+	}
+	if tempRootOf(p) != "" {
+		return loc(InTemp)
+	}
+	for _, hd := range []string{"/home", "/Users"} {
+		if strings.HasPrefix(p, hd+"/") {
+			return loc(OtherHome)
+		}
+	}
+	for _, d := range coreSystemDirs {
+		if under(p, d) {
+			return loc(CoreSystem)
+		}
+	}
+	for _, d := range systemDirs {
+		if under(p, d) {
+			return loc(System)
+		}
+	}
+	return loc(Outside)
+}

@@ -1,0 +1,289 @@
+// Package policy decides which of the commands package shell found are
+// dangerous. Its rules are data: Rules lists each one with its id, category,
+// what it protects, the safer way, what standard mode does with what cannot
+// be known statically, and examples that must and must not match (a test
+// runs every example through the real hook decision).
+//
+// Rules look at one command at a time (indexed by command name, so a typical
+// command line touches a handful of rules), at the hazards package shell
+// reports (code piped into a shell, fork bombs, parse errors), or at the
+// whole result (a script downloaded by one command and run by the next).
+package policy
+
+import (
+	"path"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/gemini-guard/gemini-guard/internal/settings"
+	"github.com/gemini-guard/gemini-guard/internal/shell"
+)
+
+// Context is where the command runs and how strictly to judge it. The zero
+// value judges in standard mode with nothing known about the workspace or
+// home: paths then land in Outside or Unknown, which fails closed for the
+// delete rules.
+type Context struct {
+	// Workspace is the absolute workspace directory (the session's cwd).
+	Workspace string
+	// Home is the user's absolute home directory.
+	Home string
+	// Strict also denies what might match but cannot be known statically.
+	Strict bool
+	// Disabled holds the ids of rules the user switched off.
+	Disabled map[string]bool
+	// Protected are absolute paths treated like system directories.
+	Protected []string
+	// Trusted are absolute directories where recursive deletes are fine.
+	Trusted []string
+}
+
+// NewContext builds a Context from the settings: protected paths and trusted
+// roots may start with ~ (home) or be relative (to the workspace); they are
+// cleaned, and "/" is never accepted as a trusted root.
+func NewContext(workspace, home string, s settings.Settings) Context {
+	c := Context{Workspace: cleanAbs(workspace), Home: cleanAbs(home), Strict: s.Mode == settings.Strict}
+	if len(s.DisabledRules) > 0 {
+		c.Disabled = map[string]bool{}
+		for _, id := range s.DisabledRules {
+			c.Disabled[id] = true
+		}
+	}
+	norm := func(p string) string {
+		switch {
+		case p == "~" || strings.HasPrefix(p, "~/"):
+			if c.Home == "" {
+				return ""
+			}
+			p = c.Home + p[1:]
+		case !strings.HasPrefix(p, "/"):
+			if c.Workspace == "" {
+				return ""
+			}
+			p = c.Workspace + "/" + p
+		}
+		return path.Clean(p)
+	}
+	for _, p := range s.ProtectedPaths {
+		if p = norm(p); p != "" {
+			c.Protected = append(c.Protected, p)
+		}
+	}
+	for _, p := range s.TrustedDeleteRoots {
+		if p = norm(p); p != "" && p != "/" {
+			c.Trusted = append(c.Trusted, p)
+		}
+	}
+	return c
+}
+
+func cleanAbs(p string) string {
+	if p == "" || !strings.HasPrefix(p, "/") {
+		return ""
+	}
+	return path.Clean(p)
+}
+
+// Rule is one policy rule.
+type Rule struct {
+	// ID is `category.kebab-name`, the name settings and reasons use.
+	ID string
+	// Category groups rules in the docs (fs, git, disk, perm, rce, proc,
+	// secrets, guard, persist, infra, shell).
+	Category string
+	// Protects says what the rule protects, for the docs.
+	Protects string
+	// What is the default description of what was blocked and why, one
+	// sentence without a final period. Checks may give a more precise one.
+	What string
+	// Safer is the safer way to reach the same goal.
+	Safer string
+	// Unknown says what standard mode does with a command that might match
+	// but cannot be known statically. Strict mode denies those.
+	Unknown string
+	// DenyMaybe makes standard mode deny what might match, too.
+	DenyMaybe bool
+	// Commands are the command names (shell.CommandName) the rule looks
+	// at; "*" means every command. Empty for hazard and whole-result rules.
+	Commands []string
+	// Block and Allow are command lines the rule must deny, and must not
+	// deny, run with the workspace as the current directory in standard
+	// mode. Each rule has at least one of each.
+	Block []string
+	Allow []string
+	// StrictExamples runs the Block examples in strict mode: the rule only
+	// ever denies there.
+	StrictExamples bool
+
+	exec   func(*Call) Finding
+	hazard func(*shell.Hazard, *Context) Finding
+	result func(*shell.Result, *Context) (Finding, *shell.Exec)
+}
+
+// Finding is a rule's judgement of one command or hazard.
+type Finding struct {
+	// Hit: the rule matches for sure. Maybe: it might, depending on what
+	// cannot be known statically.
+	Hit, Maybe bool
+	// What overrides the rule's What when set.
+	What string
+	// Rule is the rule; Exec or Hazard what it judged.
+	Rule   *Rule
+	Exec   *shell.Exec
+	Hazard *shell.Hazard
+}
+
+// Denies reports whether the finding denies under ctx.
+func (f Finding) Denies(ctx *Context) bool {
+	return f.Hit || f.Maybe && (ctx.Strict || f.Rule != nil && f.Rule.DenyMaybe)
+}
+
+// Describe is the finding's description: its own What or its rule's.
+func (f Finding) Describe() string {
+	if f.What != "" {
+		return f.What
+	}
+	if f.Rule != nil {
+		return f.Rule.What
+	}
+	return ""
+}
+
+// Fragment is the source text of what was judged.
+func (f Finding) Fragment() string {
+	switch {
+	case f.Exec != nil:
+		return f.Exec.Text
+	case f.Hazard != nil:
+		return f.Hazard.Text
+	}
+	return ""
+}
+
+func hit(what string) Finding   { return Finding{Hit: true, What: what} }
+func maybe(what string) Finding { return Finding{Maybe: true, What: what} }
+
+// Call is one command as a rule sees it.
+type Call struct {
+	Ex  *shell.Exec
+	Res *shell.Result
+	Ctx *Context
+	// Args are the arguments after the command name.
+	Args []string
+}
+
+// Loc places a path argument of the call.
+func (c *Call) Loc(arg string) Loc { return c.Ctx.Classify(c.Res, c.Ex.Dir, arg) }
+
+// Show renders a resolved word for a message.
+func (c *Call) Show(s string) string { return c.Res.Show(s) }
+
+// set is the compiled rule set: rules indexed by command name.
+type set struct {
+	byName  map[string][]*Rule
+	star    []*Rule
+	hazards []*Rule
+	results []*Rule
+	order   map[*Rule]int
+}
+
+var compiled = sync.OnceValue(func() *set {
+	s := &set{byName: map[string][]*Rule{}, order: map[*Rule]int{}}
+	for i, r := range Rules() {
+		s.order[r] = i
+		switch {
+		case r.exec != nil:
+			for _, n := range r.Commands {
+				if n == "*" {
+					s.star = append(s.star, r)
+				} else {
+					s.byName[n] = append(s.byName[n], r)
+				}
+			}
+		case r.hazard != nil:
+			s.hazards = append(s.hazards, r)
+		case r.result != nil:
+			s.results = append(s.results, r)
+		}
+	}
+	// Each command's rules in table order, the "*" rules merged in.
+	for n, rs := range s.byName {
+		rs = append(rs, s.star...)
+		slices.SortStableFunc(rs, func(a, b *Rule) int { return s.order[a] - s.order[b] })
+		s.byName[n] = rs
+	}
+	return s
+})
+
+// Evaluate judges everything in res. It returns the findings that deny
+// under ctx, in the order the commands run (rule table order within one
+// command, hazards after the commands); with all set it also returns the
+// findings that do not deny (for explanations) and does not stop at the
+// first denial.
+func Evaluate(res *shell.Result, ctx *Context, all bool) []Finding {
+	s := compiled()
+	var out []Finding
+	add := func(f Finding) bool {
+		if !f.Hit && !f.Maybe {
+			return false
+		}
+		if f.Denies(ctx) {
+			out = append(out, f)
+			return !all
+		}
+		if all {
+			out = append(out, f)
+		}
+		return false
+	}
+	for _, ex := range res.Execs {
+		rules := s.star
+		if ex.Name != "" {
+			if rs, ok := s.byName[ex.Name]; ok {
+				rules = rs
+			}
+		}
+		if len(rules) == 0 {
+			continue
+		}
+		c := &Call{Ex: ex, Res: res, Ctx: ctx}
+		if len(ex.Args) > 0 {
+			c.Args = ex.Args[1:]
+		}
+		for _, r := range rules {
+			if ctx.Disabled[r.ID] {
+				continue
+			}
+			f := r.exec(c)
+			f.Rule, f.Exec = r, ex
+			if add(f) {
+				return out
+			}
+		}
+	}
+	for _, r := range s.results {
+		if ctx.Disabled[r.ID] {
+			continue
+		}
+		f, ex := r.result(res, ctx)
+		f.Rule, f.Exec = r, ex
+		if add(f) {
+			return out
+		}
+	}
+	for i := range res.Hazards {
+		h := &res.Hazards[i]
+		for _, r := range s.hazards {
+			if ctx.Disabled[r.ID] {
+				continue
+			}
+			f := r.hazard(h, ctx)
+			f.Rule, f.Hazard = r, h
+			if add(f) {
+				return out
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,243 @@
+package shell
+
+import (
+	"strings"
+)
+
+// OptSpec describes a command's options so that ParseArgs can tell option
+// values from operands the way the command's own parser would. Build one
+// with NewOptSpec; a spec is immutable and safe to share.
+type OptSpec struct {
+	short map[byte]argKind
+	long  map[string]argKind
+	names []string // long names, for abbreviation lookup
+	// abbrev accepts unambiguous prefixes of long options (GNU getopt_long,
+	// git's parse-options).
+	abbrev bool
+	// stopAtOperand ends the options at the first operand (POSIX getopt,
+	// and wrappers like sudo whose command follows its options).
+	stopAtOperand bool
+	// foldLong matches long options case-insensitively.
+	foldLong bool
+}
+
+type argKind uint8
+
+const (
+	noValue       argKind = iota
+	needsValue            // -x v, -xv, --x v, --x=v
+	optionalValue         // -xv, --x=v only
+)
+
+// SpecOption configures NewOptSpec.
+type SpecOption func(*OptSpec)
+
+// Abbrev accepts unambiguous prefixes of long options (--forc for --force).
+func Abbrev(s *OptSpec) { s.abbrev = true }
+
+// StopAtOperand ends option parsing at the first operand.
+func StopAtOperand(s *OptSpec) { s.stopAtOperand = true }
+
+// FoldLong matches long options without regard to case.
+func FoldLong(s *OptSpec) { s.foldLong = true }
+
+// NewOptSpec builds a spec. short lists single-letter options, a letter
+// followed by ':' takes a value (attached or the next word), by '::' an
+// optional attached value. long lists long option names without dashes,
+// "name=" taking a value (after = or as the next word) and "name=?" an
+// optional value after =.
+func NewOptSpec(short string, long []string, opts ...SpecOption) *OptSpec {
+	s := &OptSpec{short: map[byte]argKind{}, long: map[string]argKind{}}
+	for i := 0; i < len(short); i++ {
+		c := short[i]
+		kind := noValue
+		if i+1 < len(short) && short[i+1] == ':' {
+			kind = needsValue
+			i++
+			if i+1 < len(short) && short[i+1] == ':' {
+				kind = optionalValue
+				i++
+			}
+		}
+		s.short[c] = kind
+	}
+	for _, l := range long {
+		kind := noValue
+		switch {
+		case strings.HasSuffix(l, "=?"):
+			kind, l = optionalValue, strings.TrimSuffix(l, "=?")
+		case strings.HasSuffix(l, "="):
+			kind, l = needsValue, strings.TrimSuffix(l, "=")
+		}
+		s.long[l] = kind
+		s.names = append(s.names, l)
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
+
+// Opt is one option found by ParseArgs.
+type Opt struct {
+	// Name is the letter of a short option, or the long option's full name
+	// (the one the spec lists, for an abbreviation; as written, for an
+	// unknown one).
+	Name string
+	// Value is the option's value; HasValue tells "" from none.
+	Value    string
+	HasValue bool
+	// Long is set for --name options.
+	Long bool
+	// Known is false for options the spec does not list.
+	Known bool
+}
+
+// Args is a command line split into options and operands.
+type Args struct {
+	Opts     []Opt
+	Operands []string
+	// DashDash is the index in Operands of the first operand after "--",
+	// or -1 when there was no "--".
+	DashDash int
+}
+
+// ParseArgs splits args (without the command name) by spec. It never
+// fails: unknown options are kept with Known false and take no value.
+func ParseArgs(args []string, spec *OptSpec) Args {
+	p := Args{DashDash: -1}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			p.DashDash = len(p.Operands)
+			p.Operands = append(p.Operands, args[i+1:]...)
+			return p
+		}
+		if len(a) < 2 || a[0] != '-' {
+			p.Operands = append(p.Operands, a)
+			if spec.stopAtOperand {
+				p.Operands = append(p.Operands, args[i+1:]...)
+				return p
+			}
+			continue
+		}
+		if strings.HasPrefix(a, "--") {
+			name, value, hasValue := strings.Cut(a[2:], "=")
+			full, kind, known := spec.lookupLong(name)
+			o := Opt{Name: full, Value: value, HasValue: hasValue, Long: true, Known: known}
+			if known && kind == needsValue && !hasValue && i+1 < len(args) {
+				i++
+				o.Value, o.HasValue = args[i], true
+			}
+			p.Opts = append(p.Opts, o)
+			continue
+		}
+		// A cluster of short options: -abc, -ovalue, -o value.
+		for j := 1; j < len(a); j++ {
+			c := a[j]
+			kind, known := spec.short[c]
+			o := Opt{Name: string(c), Known: known}
+			if known && kind != noValue {
+				if j+1 < len(a) {
+					o.Value, o.HasValue = a[j+1:], true
+				} else if kind == needsValue && i+1 < len(args) {
+					i++
+					o.Value, o.HasValue = args[i], true
+				}
+				p.Opts = append(p.Opts, o)
+				break
+			}
+			p.Opts = append(p.Opts, o)
+		}
+	}
+	return p
+}
+
+func (s *OptSpec) lookupLong(name string) (string, argKind, bool) {
+	key := name
+	if s.foldLong {
+		key = strings.ToLower(name)
+	}
+	if k, ok := s.long[key]; ok {
+		return key, k, true
+	}
+	if s.abbrev && key != "" {
+		var matches []string
+		for _, n := range s.names {
+			if strings.HasPrefix(n, key) {
+				matches = append(matches, n)
+			}
+		}
+		if len(matches) == 1 {
+			return matches[0], s.long[matches[0]], true
+		}
+		// Ambiguous (--forc: --force, --force-with-lease): git and getopt
+		// refuse it. Read it as the shortest candidate when that one
+		// prefixes all the others: the dangerous reading, never a bypass.
+		if len(matches) > 1 {
+			short := matches[0]
+			for _, m := range matches {
+				if len(m) < len(short) {
+					short = m
+				}
+			}
+			for _, m := range matches {
+				if !strings.HasPrefix(m, short) {
+					return key, noValue, false
+				}
+			}
+			return short, s.long[short], true
+		}
+	}
+	return key, noValue, false
+}
+
+// Has reports whether any of the named options is present. Short names are
+// single letters, long names full words.
+func (p Args) Has(names ...string) bool {
+	for _, o := range p.Opts {
+		for _, n := range names {
+			if o.Name == n {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Value returns the value of the last of the named options present.
+func (p Args) Value(names ...string) (string, bool) {
+	v, ok := "", false
+	for _, o := range p.Opts {
+		for _, n := range names {
+			if o.Name == n {
+				v, ok = o.Value, o.HasValue
+			}
+		}
+	}
+	return v, ok
+}
+
+// Last returns the name of whichever of the named options comes last, ""
+// if none is present (for flags where the last one wins, like rm -f/-i).
+func (p Args) Last(names ...string) string {
+	last := ""
+	for _, o := range p.Opts {
+		for _, n := range names {
+			if o.Name == n {
+				last = n
+			}
+		}
+	}
+	return last
+}
+
+// Unknown reports whether an option the spec does not list is present.
+func (p Args) Unknown() bool {
+	for _, o := range p.Opts {
+		if !o.Known {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,698 @@
+package shell
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+var pythonNameRe = regexp.MustCompile(`^(python|pypy)(\d+(\.\d+)?)?[mtw]?$`)
+
+// interpreterOf names the language of an interpreter command: python,
+// node, perl, ruby, php or awk; "" for anything else.
+func interpreterOf(name string) string {
+	switch name {
+	case "node", "nodejs", "bun":
+		return "node"
+	case "perl", "perl5":
+		return "perl"
+	case "ruby", "jruby", "truffleruby":
+		return "ruby"
+	case "php", "php-cli":
+		return "php"
+	case "awk", "gawk", "mawk", "nawk", "busybox-awk":
+		return "awk"
+	case "deno":
+		return "deno"
+	}
+	if pythonNameRe.MatchString(name) {
+		return "python"
+	}
+	return ""
+}
+
+// interpreter finds the code an interpreter runs: its one-liner options,
+// its script file, or its standard input.
+func (a *analyzer) interpreter(f *frame, st *state, ex *Exec, lang string) {
+	args := ex.Args[1:]
+	var codes []string
+	codeIdx := map[int]bool{}
+	script := -1
+	readsStdin := false
+	takeCode := func(i int) {
+		if i < len(args) {
+			codes = append(codes, args[i])
+			codeIdx[i] = true
+		}
+	}
+	switch lang {
+	case "python":
+	py:
+		for i := 0; i < len(args); i++ {
+			w := args[i]
+			switch {
+			case w == "-":
+				readsStdin = true
+				break py
+			case w == "--":
+				script = i + 1
+				break py
+			case strings.HasPrefix(w, "--"):
+				if w == "--check-hash-based-pycs" {
+					i++
+				}
+			case strings.HasPrefix(w, "-") && len(w) > 1:
+				for j := 1; j < len(w); j++ {
+					switch w[j] {
+					case 'c':
+						if j+1 < len(w) {
+							codes = append(codes, w[j+1:])
+							codeIdx[i] = true
+						} else {
+							takeCode(i + 1)
+						}
+						break py
+					case 'm':
+						break py // a module: not code we can see
+					case 'W', 'X':
+						if j+1 == len(w) {
+							i++
+						}
+						j = len(w)
+					}
+				}
+			default:
+				script = i
+				break py
+			}
+		}
+		if len(codes) == 0 && script < 0 && !slices.ContainsFunc(args, func(s string) bool { return s == "-m" || strings.HasPrefix(s, "-m") }) {
+			readsStdin = true
+		}
+	case "node", "deno":
+		if lang == "deno" {
+			if len(args) >= 2 && args[0] == "eval" {
+				takeCode(len(args) - 1)
+			}
+			break
+		}
+	nd:
+		for i := 0; i < len(args); i++ {
+			w := args[i]
+			switch {
+			case w == "-e" || w == "--eval" || w == "-p" || w == "--print" || w == "-pe" || w == "-ep":
+				takeCode(i + 1)
+				i++
+			case strings.HasPrefix(w, "--eval=") || strings.HasPrefix(w, "--print="):
+				_, v, _ := strings.Cut(w, "=")
+				codes = append(codes, v)
+				codeIdx[i] = true
+			case w == "-r" || w == "--require" || w == "--import" || w == "--loader" || w == "--input-type" || w == "-C" || w == "--conditions":
+				i++
+			case w == "-":
+				readsStdin = true
+				break nd
+			case w == "--":
+				script = i + 1
+				break nd
+			case strings.HasPrefix(w, "-"):
+			default:
+				script = i
+				break nd
+			}
+		}
+		if len(codes) == 0 && script < 0 {
+			readsStdin = true
+		}
+	case "perl", "ruby":
+		valueLetters := "IMmx0lFCdDiErTWKSU"
+		if lang == "ruby" {
+			valueLetters = "IrCEFiWKx0T"
+		}
+	pl:
+		for i := 0; i < len(args); i++ {
+			w := args[i]
+			switch {
+			case w == "--":
+				script = i + 1
+				break pl
+			case w == "-":
+				readsStdin = true
+				break pl
+			case strings.HasPrefix(w, "--"):
+			case strings.HasPrefix(w, "-") && len(w) > 1:
+				for j := 1; j < len(w); j++ {
+					c := w[j]
+					if c == 'e' || c == 'E' && lang == "perl" {
+						if j+1 < len(w) {
+							codes = append(codes, w[j+1:])
+							codeIdx[i] = true
+						} else {
+							takeCode(i + 1)
+							i++
+						}
+						break
+					}
+					if strings.IndexByte(valueLetters, c) >= 0 {
+						if j+1 == len(w) && (c == 'I' || c == 'r' || c == 'C' || c == 'E' && lang == "ruby") {
+							i++
+						}
+						break
+					}
+				}
+			default:
+				if len(codes) == 0 {
+					script = i
+				}
+				break pl
+			}
+		}
+		if len(codes) == 0 && script < 0 {
+			readsStdin = true
+		}
+	case "php":
+		for i := 0; i < len(args); i++ {
+			switch w := args[i]; {
+			case w == "-r" || w == "-R" || w == "-B" || w == "-E":
+				takeCode(i + 1)
+				i++
+			case w == "-f" || w == "-c" || w == "-d" || w == "-z" || w == "-t":
+				i++
+			case !strings.HasPrefix(w, "-") && script < 0 && len(codes) == 0:
+				script = i
+			}
+		}
+	case "awk":
+		progFile := false
+		i := 0
+		for ; i < len(args); i++ {
+			w := args[i]
+			if w == "--" {
+				i++
+				break
+			}
+			if !strings.HasPrefix(w, "-") || w == "-" {
+				break
+			}
+			switch {
+			case w == "-f" || w == "--file" || w == "-E" || w == "--exec" || w == "-i" || w == "--include":
+				progFile = true
+				i++
+			case strings.HasPrefix(w, "-f") || strings.HasPrefix(w, "--file=") || strings.HasPrefix(w, "--exec="):
+				progFile = true
+			case w == "-e" || w == "--source":
+				takeCode(i + 1)
+				i++
+			case strings.HasPrefix(w, "--source="):
+				codes = append(codes, strings.TrimPrefix(w, "--source="))
+				codeIdx[i] = true
+			case w == "-v" || w == "-F" || w == "--assign" || w == "--field-separator" || w == "-l" || w == "--load":
+				i++
+			}
+		}
+		if !progFile && len(codes) == 0 && i < len(args) {
+			takeCode(i)
+		}
+	}
+	blanked := slices.Clone(ex.Args)
+	for i := range codeIdx {
+		if i+1 < len(blanked) {
+			blanked[i+1] = ""
+		}
+	}
+	ex.Args = blanked
+	a.emit(f, ex)
+	for _, code := range codes {
+		a.interpCode(f, st, ex, lang, code, ex.Name+" code")
+	}
+	if script >= 0 && script < len(args) && len(codes) == 0 {
+		a.scriptFile(f, ex, args[script], ex.Name)
+	}
+	if readsStdin && len(codes) == 0 {
+		a.stdinCode(f, st, ex, lang)
+	}
+}
+
+// callPattern is a function of an interpreter whose arguments matter.
+type callPattern struct {
+	re   *regexp.Regexp
+	kind callKind
+}
+
+type callKind int
+
+const (
+	callShell     callKind = iota + 1 // the argument is shell code (or an argv list)
+	callArgv                          // the arguments are a program and its arguments
+	callRemoveAll                     // recursive delete of the argument
+	callRemove                        // delete of the argument
+	callRemoveOpt                     // delete, recursive if "recursive" is among the options
+)
+
+// calls matches a call to one of names with parentheses; bareCalls also
+// without (ruby's and perl's `system "cmd"`).
+func calls(kind callKind, names ...string) callPattern {
+	return callPattern{re: regexp.MustCompile(`(?:^|[^\w$])(?:` + strings.Join(names, "|") + `)\s*(\()`), kind: kind}
+}
+
+func bareCalls(kind callKind, names ...string) callPattern {
+	return callPattern{re: regexp.MustCompile(`(?:^|[^\w$])(?:` + strings.Join(names, "|") + `)\s*(\(|\s)`), kind: kind}
+}
+
+var interpCalls = map[string][]callPattern{
+	"python": {
+		calls(callShell, `os\.system`, `os\.popen`, `subprocess\.(?:getoutput|getstatusoutput|run|call|check_call|check_output|Popen)`, `commands\.getoutput`, `system`, `Popen`, `check_output`, `pty\.spawn`),
+		calls(callArgv, `os\.exec[lv]p?e?`, `os\.spawn[lv]p?e?`, `os\.posix_spawnp?`),
+		calls(callRemoveAll, `shutil\.rmtree`, `rmtree`),
+		calls(callRemove, `os\.remove`, `os\.unlink`),
+	},
+	"node": {
+		calls(callShell, `execSync`, `exec`, `execaCommand(?:Sync)?`),
+		calls(callArgv, `spawnSync`, `spawn`, `execFileSync`, `execFile`, `execa(?:Sync)?`),
+		calls(callRemoveOpt, `rmSync`, `rm`, `rmdirSync`, `rmdir`, `promises\.rm`),
+		calls(callRemoveAll, `rimraf(?:\.sync)?`, `removeSync`, `remove`, `emptyDirSync`, `emptyDir`, `del(?:Sync)?`),
+		calls(callRemove, `unlinkSync`, `unlink`),
+	},
+	"deno": {
+		calls(callArgv, `Deno\.Command`, `Deno\.run`),
+		calls(callRemoveOpt, `Deno\.removeSync`, `Deno\.remove`),
+	},
+	"ruby": {
+		bareCalls(callShell, `system`, `exec`, `spawn`, `IO\.popen`, `Open3\.\w+`, `Kernel\.system`, `Kernel\.exec`, `PTY\.spawn`),
+		calls(callRemoveAll, `FileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmtree)`, `rm_rf`, `rm_r`),
+		calls(callRemove, `FileUtils\.(?:rm|rm_f|remove|safe_unlink)`, `File\.(?:delete|unlink)`),
+	},
+	"perl": {
+		bareCalls(callShell, `system`, `exec`, `open`),
+		bareCalls(callRemoveAll, `rmtree`, `remove_tree`, `File::Path::rmtree`),
+		bareCalls(callRemove, `unlink`),
+	},
+	"php": {
+		calls(callShell, `system`, `exec`, `shell_exec`, `passthru`, `popen`, `proc_open`),
+		calls(callRemove, `unlink`),
+	},
+	"awk": {
+		calls(callShell, `system`),
+	},
+}
+
+var (
+	homeExprRe  = regexp.MustCompile(`^(?:os\.environ\[\s*["']HOME["']\s*\]|os\.(?:getenv|environ\.get)\(\s*["']HOME["']\s*\)|(?:pathlib\.)?Path\.home\(\)|os\.path\.expanduser\(\s*["']~/?["']\s*\)|(?:os|require\(["']os["']\))\.homedir\(\)|process\.env\.HOME|ENV\[["']HOME["']\]|ENV\.fetch\(["']HOME["']\)|Dir\.home|\$ENV\{HOME\}|getenv\(["']HOME["']\)|\$_SERVER\[["']HOME["']\])`)
+	forkLoopRe  = regexp.MustCompile(`(?s)(?:\bwhile\b|\bloop\b|\buntil\b|for\s*\(\s*;\s*;\s*\)|\bfor\b[^\n]{0,60}\brange\()[^\n]{0,120}\bfork\b|\bfork\b[^\n]{0,40}\b(?:while|until)\b`)
+	writeHintRe = regexp.MustCompile(`open\s*\([^)]*["'](?:[wax]\+?b?|r\+)["']|write_?(?:text|bytes|FileSync|File)|appendFile|File\.write|>>|\bprint\s*\{|fputs|file_put_contents|os\.(?:remove|unlink|rename|replace)|shutil\.(?:move|copy\w*|rmtree)|unlink|rmSync|rm_rf|rename`)
+)
+
+// interpCode finds what interpreter code does: the shell commands it runs,
+// the files it deletes, the files it names, and fork loops.
+func (a *analyzer) interpCode(f *frame, st *state, ex *Exec, lang, code, label string) {
+	if !Known(code) {
+		parts := a.res.Parts(code)
+		if len(parts) == 1 && parts[0].Unknown != nil {
+			u := parts[0].Unknown
+			h := Hazard{Kind: DynamicCode, Text: ex.Text, Via: f.via, Interpreter: ex.Name, Sources: u.Execs, FromInput: u.Kind == Input,
+				Detail: ex.Name + " runs code that is not known statically: " + a.res.Show(code)}
+			a.res.Hazards = append(a.res.Hazards, h)
+			a.tracef(f, "unknown: %s", h.Detail)
+			return
+		}
+	}
+	if f.depth+1 > a.maxDepth {
+		a.res.Hazards = append(a.res.Hazards, Hazard{Kind: TooDeep, Text: ex.Text, Via: f.via, Detail: "code nested too deeply"})
+		return
+	}
+	a.tracef(f, "%s: %s", label, a.res.Show(code))
+	if lang != "awk" {
+		a.res.Hazards = append(a.res.Hazards, Hazard{Kind: InterpreterCode, Text: ex.Text, Via: f.via, Interpreter: ex.Name,
+			Detail: ex.Name + " runs code that is analysed only for its usual dangerous calls"})
+	}
+	lits := stringLiterals(code, lang)
+	ex.CodeLiterals = append(ex.CodeLiterals, literalValues(lits)...)
+	if writeHintRe.MatchString(code) {
+		ex.CodeWrites = true
+	}
+	if forkLoopRe.MatchString(code) {
+		a.res.Hazards = append(a.res.Hazards, Hazard{Kind: ForkBomb, Text: ex.Text, Via: f.via, Detail: ex.Name + " code forks in a loop"})
+	}
+	for _, cp := range interpCalls[lang] {
+		for _, m := range cp.re.FindAllStringSubmatchIndex(code, -1) {
+			if inLiteral(lits, m[2]) {
+				continue // "system(" inside a string is text
+			}
+			name := strings.TrimSpace(code[m[0]:m[2]])
+			name = strings.TrimLeft(name, "=(;{,!&|. \t")
+			a.interpCall(f, st, ex, lang, code, lits, cp.kind, name, m[3], label)
+		}
+	}
+	// Backticks, %x() and qx() run shell code in ruby, perl and php.
+	if lang == "ruby" || lang == "perl" || lang == "php" {
+		for _, l := range lits {
+			if l.quote == '`' {
+				a.nested(f, st, ex, l.val, label+" `...`", markSynthetic)
+			}
+		}
+		for _, s := range quotedCommands(code) {
+			a.nested(f, st, ex, s, label+" qx", markSynthetic)
+		}
+	}
+	if lang == "awk" {
+		a.awkPipes(f, st, ex, code, lits, label)
+	}
+	// Code that is itself a shell command line (node -e "rm -rf /") is
+	// judged as one: the agent meant it to run.
+	if lang != "awk" {
+		if file, err := parse(code); err == nil && len(file.Stmts) > 0 {
+			hz := len(a.res.Hazards)
+			a.nested(f, st, ex, code, label+" as shell", markSynthetic)
+			a.res.Hazards = a.res.Hazards[:hz]
+		}
+	}
+}
+
+func markSynthetic(c *Exec) { c.Synthetic = true }
+
+// interpCall handles one call found in interpreter code; at is the offset
+// just after the call's name and its opening parenthesis or blank.
+func (a *analyzer) interpCall(f *frame, st *state, ex *Exec, lang, code string, lits []literal, kind callKind, name string, at int, label string) {
+	args, dynamic := callArgs(code, lits, at)
+	via := label + " " + name
+	if len(args) == 0 {
+		if dynamic && (kind == callShell || kind == callArgv) {
+			h := Hazard{Kind: DynamicCode, Text: ex.Text, Via: f.via, Interpreter: ex.Name + " " + name,
+				Detail: ex.Name + " code calls " + name + " with a command that is not known statically"}
+			if lang == "awk" {
+				// awk's system($0) or system(cmd): the command comes from
+				// the input awk reads.
+				h.FromInput = true
+			}
+			a.res.Hazards = append(a.res.Hazards, h)
+			a.tracef(f, "unknown: %s", h.Detail)
+		}
+		if dynamic && (kind == callRemoveAll || kind == callRemoveOpt) {
+			a.synthetic(f, st, ex, []string{"rm", "-rf", a.unknown(Unknown{Kind: Variable, Name: name + " argument"})}, via)
+		}
+		return
+	}
+	switch kind {
+	case callShell:
+		if len(args) == 1 {
+			cmd := args[0]
+			if lang == "perl" && name == "open" {
+				return
+			}
+			a.nested(f, st, ex, cmd, via, markSynthetic)
+			return
+		}
+		if lang == "perl" && name == "open" {
+			// open(FH, "-|", "cmd", ...) or open(FH, "cmd |").
+			for i, s := range args {
+				if (s == "-|" || s == "|-") && i+1 < len(args) {
+					a.synthetic(f, st, ex, args[i+1:], via)
+					return
+				}
+				if t := strings.TrimSpace(s); strings.HasSuffix(t, "|") || strings.HasPrefix(t, "|") {
+					a.nested(f, st, ex, strings.Trim(t, "| "), via, markSynthetic)
+					return
+				}
+			}
+			return
+		}
+		a.synthetic(f, st, ex, args, via)
+	case callArgv:
+		if lang == "python" && strings.HasPrefix(name, "os.exec") || strings.HasPrefix(name, "os.spawn") {
+			// os.execvp("rm", ["rm", "-rf", "/"]): the program, then argv.
+			if len(args) > 1 {
+				args = args[1:]
+			}
+		}
+		if len(args) == 1 && strings.ContainsAny(args[0], " \t") {
+			a.nested(f, st, ex, args[0], via, markSynthetic)
+			return
+		}
+		a.synthetic(f, st, ex, args, via)
+	case callRemoveAll:
+		a.synthetic(f, st, ex, []string{"rm", "-rf", args[0]}, via)
+	case callRemove:
+		a.synthetic(f, st, ex, []string{"rm", args[0]}, via)
+	case callRemoveOpt:
+		end := strings.IndexByte(code[at:], ')')
+		if end < 0 {
+			end = len(code) - at
+		}
+		if strings.Contains(code[at:at+end], "recursive") {
+			a.synthetic(f, st, ex, []string{"rm", "-rf", args[0]}, via)
+		} else {
+			a.synthetic(f, st, ex, []string{"rm", args[0]}, via)
+		}
+	}
+}
+
+func (a *analyzer) synthetic(f *frame, st *state, ex *Exec, args []string, via string) {
+	c := ex.with(args, via)
+	c.Synthetic = true
+	c.Stdin = nil
+	c.CodeLiterals = nil
+	c.CodeWrites = false
+	a.run(f, st, c)
+}
+
+// callArgs reads the literal arguments of a call starting at offset at:
+// one string, several strings separated by commas, or a [...] list.
+// dynamic is set when the first argument is not a literal.
+func callArgs(code string, lits []literal, at int) (args []string, dynamic bool) {
+	i := skipBlank(code, at)
+	if i < len(code) && code[i] == '(' {
+		i = skipBlank(code, i+1)
+	}
+	if i < len(code) && code[i] == '[' {
+		end := matching(code, i, '[', ']')
+		for _, l := range lits {
+			if l.start > i && l.end <= end {
+				args = append(args, l.val)
+			}
+		}
+		return args, len(args) == 0
+	}
+	if h := homeExprRe.FindString(code[i:]); h != "" {
+		return []string{"~"}, false
+	}
+	for {
+		l, ok := literalAt(lits, i)
+		if !ok {
+			return args, len(args) == 0
+		}
+		val := l.val
+		j := skipBlank(code, l.end)
+		if j < len(code) && (code[j] == '+' || code[j] == '.' && lits != nil && !strings.HasPrefix(code[j:], "..") || code[j] == '%') {
+			val += "\uFFFD" // concatenated with something unknown
+		}
+		args = append(args, val)
+		if j < len(code) && code[j] == ',' {
+			k := skipBlank(code, j+1)
+			if _, ok := literalAt(lits, k); ok {
+				i = k
+				continue
+			}
+		}
+		return args, false
+	}
+}
+
+func skipBlank(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+func matching(s string, i int, open, close byte) int {
+	depth := 0
+	for j := i; j < len(s); j++ {
+		switch s[j] {
+		case open:
+			depth++
+		case close:
+			depth--
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return len(s)
+}
+
+// literal is a string literal in interpreter code.
+type literal struct {
+	start, end int // offsets of the opening quote (or prefix) and past the closing one
+	val        string
+	quote      byte
+}
+
+func literalAt(lits []literal, i int) (literal, bool) {
+	for _, l := range lits {
+		if l.start == i {
+			return l, true
+		}
+		if l.start > i {
+			break
+		}
+	}
+	return literal{}, false
+}
+
+func inLiteral(lits []literal, i int) bool {
+	for _, l := range lits {
+		if l.start < i && i < l.end {
+			return true
+		}
+	}
+	return false
+}
+
+func literalValues(lits []literal) []string {
+	out := make([]string, 0, len(lits))
+	for _, l := range lits {
+		out = append(out, l.val)
+	}
+	return out
+}
+
+// stringLiterals finds the quoted strings of code, decoding escapes.
+func stringLiterals(code, lang string) []literal {
+	var out []literal
+	for i := 0; i < len(code); i++ {
+		c := code[i]
+		start := i
+		if lang == "python" && (c == 'r' || c == 'b' || c == 'f' || c == 'u' || c == 'R' || c == 'B' || c == 'F') &&
+			i+1 < len(code) && (code[i+1] == '\'' || code[i+1] == '"') && (i == 0 || !isWordByte(code[i-1])) {
+			i++
+			c = code[i]
+		}
+		if c == '#' && (lang == "python" || lang == "ruby" || lang == "perl") {
+			// A comment, unless inside an expression like $#array.
+			if i == 0 || code[i-1] != '$' {
+				for i < len(code) && code[i] != '\n' {
+					i++
+				}
+				continue
+			}
+		}
+		if c != '\'' && c != '"' && c != '`' {
+			continue
+		}
+		raw := lang == "python" && start != i && (code[start] == 'r' || code[start] == 'R')
+		if lang == "python" && strings.HasPrefix(code[i:], string([]byte{c, c, c})) {
+			end := strings.Index(code[i+3:], string([]byte{c, c, c}))
+			if end < 0 {
+				end = len(code) - i - 3
+			}
+			out = append(out, literal{start: start, end: min(len(code), i+3+end+3), val: code[i+3 : i+3+end], quote: c})
+			i = i + 3 + end + 2
+			continue
+		}
+		var b strings.Builder
+		j := i + 1
+		for ; j < len(code) && code[j] != c; j++ {
+			if code[j] == '\\' && j+1 < len(code) && !raw {
+				if c == '\'' && (lang == "perl" || lang == "ruby" || lang == "php") {
+					if code[j+1] == '\\' || code[j+1] == '\'' {
+						j++
+					}
+					b.WriteByte(code[j])
+					continue
+				}
+				j++
+				n := decodeEscape(code, j, &b)
+				j += n
+				continue
+			}
+			b.WriteByte(code[j])
+		}
+		out = append(out, literal{start: start, end: min(j+1, len(code)), val: b.String(), quote: c})
+		i = j
+	}
+	return out
+}
+
+// decodeEscape writes the character of the escape at code[j] (after the
+// backslash) and returns how many bytes beyond j it used.
+func decodeEscape(code string, j int, b *strings.Builder) int {
+	switch e := code[j]; e {
+	case 'n':
+		b.WriteByte('\n')
+	case 't':
+		b.WriteByte('\t')
+	case 'r':
+		b.WriteByte('\r')
+	case 'x':
+		if j+2 < len(code) {
+			if v, err := strconv.ParseUint(code[j+1:j+3], 16, 8); err == nil {
+				b.WriteByte(byte(v))
+				return 2
+			}
+		}
+		b.WriteByte(e)
+	case '0', '1', '2', '3', '4', '5', '6', '7':
+		k := j
+		for k < len(code) && k < j+3 && code[k] >= '0' && code[k] <= '7' {
+			k++
+		}
+		v, _ := strconv.ParseUint(code[j:k], 8, 8)
+		b.WriteByte(byte(v))
+		return k - j - 1
+	default:
+		b.WriteByte(e)
+	}
+	return 0
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+var qxRe = regexp.MustCompile(`(?:%x|\bqx)\s*([({\[<|/!])`)
+
+// quotedCommands returns the bodies of ruby's %x(...) and perl's qx(...).
+func quotedCommands(code string) []string {
+	var out []string
+	for _, m := range qxRe.FindAllStringSubmatchIndex(code, -1) {
+		open := code[m[2]]
+		closeBy := map[byte]byte{'(': ')', '{': '}', '[': ']', '<': '>'}[open]
+		if closeBy == 0 {
+			closeBy = open
+		}
+		start := m[3]
+		end := strings.IndexByte(code[start:], closeBy)
+		if end < 0 {
+			end = len(code) - start
+		}
+		out = append(out, code[start:start+end])
+	}
+	return out
+}
+
+var awkPipeRe = regexp.MustCompile(`\|\s*("|getline)`)
+
+// awkPipes finds awk's `print ... | "cmd"` and `"cmd" | getline`.
+func (a *analyzer) awkPipes(f *frame, st *state, ex *Exec, code string, lits []literal, label string) {
+	for _, m := range awkPipeRe.FindAllStringSubmatchIndex(code, -1) {
+		if m[0] > 0 && code[m[0]-1] == '|' {
+			continue // ||
+		}
+		if code[m[2]:m[3]] == `"` {
+			if l, ok := literalAt(lits, m[2]); ok {
+				a.nested(f, st, ex, l.val, label+" | pipe", markSynthetic)
+			}
+			continue
+		}
+		// "cmd" | getline: the literal just before the pipe.
+		for k := len(lits) - 1; k >= 0; k-- {
+			if lits[k].end <= m[0] {
+				if strings.TrimSpace(code[lits[k].end:m[0]]) == "" {
+					a.nested(f, st, ex, lits[k].val, label+" getline", markSynthetic)
+				}
+				break
+			}
+		}
+	}
+}

@@ -1,0 +1,569 @@
+package shell
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// analyzer holds one Analyze call's progress.
+type analyzer struct {
+	opts     Options
+	res      *Result
+	varMarks map[string]string
+	maxDepth int
+	stopped  bool
+}
+
+// frame is one piece of shell text being analysed: the command line, or the
+// string of a nested shell.
+type frame struct {
+	src   string
+	via   []string
+	depth int
+	// stdin is the standard input of the nested shell (for `bash` reading
+	// its script from a pipe, the producers of that pipe).
+	stdin *Stdin
+}
+
+// ioCtx is the input and output set up by enclosing commands.
+type ioCtx struct {
+	stdin  *Stdin
+	redirs []Redir
+}
+
+// Analyze finds everything src would run. It never panics and always
+// returns a Result; text that is not valid bash gives a ParseError hazard
+// (and the commands of the part that parsed).
+func Analyze(src string, opts Options) (res *Result) {
+	a := &analyzer{opts: opts, res: &Result{}, varMarks: map[string]string{}, maxDepth: opts.MaxDepth}
+	if a.maxDepth <= 0 {
+		a.maxDepth = DefaultMaxDepth
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			// A bug in the analysis, never expected: report it as a hazard
+			// so the policy fails closed instead of allowing.
+			a.res.Hazards = append(a.res.Hazards, Hazard{Kind: TooComplex, Text: src, Detail: fmt.Sprintf("internal error while analysing: %v", r)})
+			res = a.res
+		}
+	}()
+	if strings.ContainsAny(src, markRunes) {
+		src = strings.NewReplacer(string(markOpen), "\uFFFD", string(markClose), "\uFFFD").Replace(src)
+	}
+	st := &state{vars: map[string]expand.Variable{}, dir: opts.Dir}
+	a.script(&frame{src: src}, st, src, ioCtx{})
+	return a.res
+}
+
+func (a *analyzer) tracef(f *frame, format string, args ...any) {
+	if !a.opts.Trace {
+		return
+	}
+	indent := strings.Repeat("  ", f.depth)
+	a.res.Trace = append(a.res.Trace, indent+fmt.Sprintf(format, args...))
+}
+
+var parseErrorRe = regexp.MustCompile("without closing quote (?:`(.)`|\"(.)\")|without matching `[^`]*` with `([^`]*)`|unclosed here-document `([^`]*)`|must end with `(fi|done|esac|})`")
+
+// script parses and analyses src in frame f (whose src field is src).
+func (a *analyzer) script(f *frame, st *state, src string, io ioCtx) []*Exec {
+	file, err := parse(src)
+	if err == nil {
+		return a.stmts(f, st, file.Stmts, io)
+	}
+	// Bash never runs a line that does not parse, but it runs the complete
+	// lines before it, and the agent will retry the command with its quotes
+	// fixed: judge the statements that parsed, then the text with its open
+	// quotes and brackets closed.
+	repaired, ok := repair(src, err)
+	if ok {
+		if file, err2 := parse(repaired); err2 == nil {
+			a.res.Hazards = append(a.res.Hazards, Hazard{Kind: ParseError, Repaired: true, Text: src, Detail: err.Error(), Via: f.via})
+			a.tracef(f, "parse error (%v); analysed with the quotes closed", err)
+			rf := *f
+			rf.src = repaired
+			return a.stmts(&rf, st, file.Stmts, io)
+		}
+	}
+	a.res.Hazards = append(a.res.Hazards, Hazard{Kind: ParseError, Text: src, Detail: err.Error(), Via: f.via})
+	a.tracef(f, "parse error: %v; analysing the statements before it", err)
+	var before []*syntax.Stmt
+	syntax.NewParser(syntax.Variant(syntax.LangBash)).Stmts(strings.NewReader(src), func(s *syntax.Stmt) bool {
+		before = append(before, s)
+		return true
+	})
+	return a.stmts(f, st, before, io)
+}
+
+func parse(src string) (*syntax.File, error) {
+	return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+}
+
+// repair closes what the parse error says is open, a few times over. A
+// ${...} that is not a valid expansion (bash only fails on it when it runs,
+// "bad substitution") is replaced by an unknown variable.
+func repair(src string, err error) (string, bool) {
+	for range 6 {
+		var pe syntax.ParseError
+		if errors.As(err, &pe) && strings.Contains(pe.Text, "not a valid parameter expansion") {
+			off := int(pe.Pos.Offset())
+			start := strings.LastIndex(src[:min(off, len(src))], "${")
+			if start < 0 {
+				return "", false
+			}
+			depth, end := 0, -1
+			for i := start + 1; i < len(src) && end < 0; i++ {
+				switch src[i] {
+				case '{':
+					depth++
+				case '}':
+					depth--
+					if depth == 0 {
+						end = i
+					}
+				}
+			}
+			if end < 0 {
+				return "", false
+			}
+			src = src[:start] + "${gemini_guard_bad_substitution}" + src[end+1:]
+			if _, err = parse(src); err == nil {
+				return src, true
+			}
+			continue
+		}
+		m := parseErrorRe.FindStringSubmatch(err.Error())
+		if m == nil {
+			return "", false
+		}
+		switch {
+		case m[1] != "":
+			src += m[1]
+		case m[2] != "":
+			src += m[2]
+		case m[3] != "":
+			src += m[3]
+		case m[4] != "":
+			src += "\n" + m[4] + "\n"
+		case m[5] != "":
+			src += "\n" + m[5]
+		}
+		if _, err = parse(src); err == nil {
+			return src, true
+		}
+	}
+	return "", false
+}
+
+func (a *analyzer) stmts(f *frame, st *state, stmts []*syntax.Stmt, io ioCtx) []*Exec {
+	var out []*Exec
+	for _, s := range stmts {
+		if a.stopped {
+			break
+		}
+		out = append(out, a.stmt(f, st, s, io)...)
+	}
+	return out
+}
+
+// nestedStmts analyses the statements of a substitution in state st (a
+// copy the caller made).
+func (a *analyzer) nestedStmts(f *frame, st *state, stmts []*syntax.Stmt, label string) []*Exec {
+	return a.stmts(f, st, stmts, ioCtx{})
+}
+
+func (a *analyzer) stmt(f *frame, st *state, s *syntax.Stmt, io ioCtx) []*Exec {
+	if s == nil {
+		return nil
+	}
+	io = a.redirects(f, st, s.Redirs, io)
+	switch c := s.Cmd.(type) {
+	case nil:
+		// Only redirections: `> .env` truncates a file.
+		if len(io.redirs) > 0 {
+			ex := &Exec{Dir: st.dir, Redirs: io.redirs, Stdin: io.stdin, Via: f.via, Text: source(f.src, s), Depth: f.depth}
+			a.emit(f, ex)
+			return []*Exec{ex}
+		}
+	case *syntax.CallExpr:
+		return a.call(f, st, c, s, io)
+	case *syntax.BinaryCmd:
+		switch c.Op {
+		case syntax.Pipe, syntax.PipeAll:
+			left := a.stmt(f, st.copy(), c.X, ioCtx{stdin: io.stdin})
+			right := a.stmt(f, st.copy(), c.Y, ioCtx{stdin: &Stdin{Producers: left}, redirs: io.redirs})
+			return append(left, right...)
+		default:
+			left := a.stmt(f, st, c.X, io)
+			return append(left, a.stmt(f, st, c.Y, io)...)
+		}
+	case *syntax.Subshell:
+		return a.stmts(f, st.copy(), c.Stmts, io)
+	case *syntax.Block:
+		return a.stmts(f, st, c.Stmts, io)
+	case *syntax.IfClause:
+		var out []*Exec
+		for cl := c; cl != nil; cl = cl.Else {
+			out = append(out, a.stmts(f, st, cl.Cond, io)...)
+			out = append(out, a.stmts(f, st, cl.Then, io)...)
+		}
+		return out
+	case *syntax.WhileClause:
+		out := a.stmts(f, st, c.Cond, io)
+		return append(out, a.stmts(f, st, c.Do, io)...)
+	case *syntax.ForClause:
+		return a.forClause(f, st, c, io)
+	case *syntax.CaseClause:
+		out := a.wordsOnly(f, st, c.Word)
+		for _, item := range c.Items {
+			out = append(out, a.wordsOnly(f, st, item.Patterns...)...)
+			out = append(out, a.stmts(f, st, item.Stmts, io)...)
+		}
+		return out
+	case *syntax.FuncDecl:
+		a.funcDecl(f, st, c)
+	case *syntax.ArithmCmd:
+		return a.nodeSubsts(f, st, c)
+	case *syntax.LetClause:
+		return a.nodeSubsts(f, st, c)
+	case *syntax.TestClause:
+		return a.nodeSubsts(f, st, c)
+	case *syntax.DeclClause:
+		return a.declClause(f, st, c, s, io)
+	case *syntax.TimeClause:
+		return a.stmt(f, st, c.Stmt, io)
+	case *syntax.CoprocClause:
+		return a.stmt(f, st.copy(), c.Stmt, io)
+	}
+	return nil
+}
+
+// wordsOnly analyses the substitutions inside words that are not a command
+// (a case subject and its patterns).
+func (a *analyzer) wordsOnly(f *frame, st *state, words ...*syntax.Word) []*Exec {
+	start := len(a.res.Execs)
+	a.prepareWords(f, st, nil, words...)
+	return slices.Clone(a.res.Execs[start:])
+}
+
+// nodeSubsts analyses the substitutions anywhere inside n ((( )), let, [[ ]]).
+func (a *analyzer) nodeSubsts(f *frame, st *state, n syntax.Node) []*Exec {
+	var words []*syntax.Word
+	syntax.Walk(n, func(n syntax.Node) bool {
+		if w, ok := n.(*syntax.Word); ok {
+			words = append(words, w)
+			return false
+		}
+		return true
+	})
+	return a.wordsOnly(f, st, words...)
+}
+
+func (a *analyzer) forClause(f *frame, st *state, c *syntax.ForClause, io ioCtx) []*Exec {
+	switch loop := c.Loop.(type) {
+	case *syntax.WordIter:
+		var items []string
+		var out []*Exec
+		if loop.InPos.IsValid() {
+			out = a.wordsOnly(f, st, loop.Items...)
+			wc := a.prepareWords(f, st, nil, loop.Items...)
+			items = a.fields(wc, loop.Items...)
+		} else {
+			items = []string{a.unknown(Unknown{Kind: Variable, Name: "@"})}
+		}
+		name := loop.Name.Value
+		if len(items) > 8 {
+			items = []string{a.unknown(Unknown{Kind: Variable, Name: name})}
+		}
+		for _, item := range items {
+			st.vars[name] = expand.Variable{Set: true, Kind: expand.String, Str: item}
+			out = append(out, a.stmts(f, st, c.Do, io)...)
+		}
+		return out
+	case *syntax.CStyleLoop:
+		out := a.nodeSubsts(f, st, loop)
+		return append(out, a.stmts(f, st, c.Do, io)...)
+	}
+	return a.stmts(f, st, c.Do, io)
+}
+
+// funcDecl records a function; calls to it run its body. A function that
+// starts itself in a pipe or in the background is a fork bomb, whatever its
+// name.
+func (a *analyzer) funcDecl(f *frame, st *state, c *syntax.FuncDecl) {
+	if c.Name == nil || c.Body == nil {
+		return
+	}
+	name := c.Name.Value
+	if st.funcs == nil {
+		st.funcs = map[string]*syntax.Stmt{}
+	}
+	st.funcs[name] = c.Body
+	if selfSpawning(name, c.Body) {
+		a.res.Hazards = append(a.res.Hazards, Hazard{Kind: ForkBomb, Text: source(f.src, c), Detail: fmt.Sprintf("function %s starts copies of itself", name), Via: f.via})
+		a.tracef(f, "fork bomb: function %s starts copies of itself", name)
+	}
+}
+
+func selfSpawning(name string, body *syntax.Stmt) bool {
+	found := false
+	var visit func(s *syntax.Stmt, spawned bool)
+	isSelf := func(s *syntax.Stmt) bool {
+		ce, ok := s.Cmd.(*syntax.CallExpr)
+		return ok && len(ce.Args) > 0 && ce.Args[0].Lit() == name
+	}
+	visit = func(s *syntax.Stmt, spawned bool) {
+		if s == nil || found {
+			return
+		}
+		spawned = spawned || s.Background
+		if isSelf(s) && spawned {
+			found = true
+			return
+		}
+		syntax.Walk(s.Cmd, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.BinaryCmd:
+				pipe := n.Op == syntax.Pipe || n.Op == syntax.PipeAll
+				visit(n.X, spawned || pipe)
+				visit(n.Y, spawned || pipe)
+				return false
+			case *syntax.Stmt:
+				visit(n, spawned)
+				return false
+			}
+			return true
+		})
+	}
+	visit(body, false)
+	return found
+}
+
+func (a *analyzer) declClause(f *frame, st *state, c *syntax.DeclClause, s *syntax.Stmt, io ioCtx) []*Exec {
+	var words []*syntax.Word
+	for _, as := range c.Args {
+		if as.Value != nil {
+			words = append(words, as.Value)
+		}
+		if as.Array != nil {
+			for _, e := range as.Array.Elems {
+				if e.Value != nil {
+					words = append(words, e.Value)
+				}
+			}
+		}
+	}
+	start := len(a.res.Execs)
+	wc := a.prepareWords(f, st, nil, words...)
+	for _, as := range c.Args {
+		if as.Name == nil {
+			continue
+		}
+		a.assign(wc, st, as)
+	}
+	if len(io.redirs) > 0 {
+		ex := &Exec{Dir: st.dir, Redirs: io.redirs, Via: f.via, Text: source(f.src, s), Depth: f.depth}
+		a.emit(f, ex)
+	}
+	return slices.Clone(a.res.Execs[start:])
+}
+
+// assign applies one assignment to st.
+func (a *analyzer) assign(wc *wordCtx, st *state, as *syntax.Assign) {
+	name := as.Name.Value
+	switch {
+	case as.Array != nil:
+		var list []string
+		for _, e := range as.Array.Elems {
+			if e.Value != nil {
+				list = append(list, a.fields(wc, e.Value)...)
+			}
+		}
+		st.vars[name] = expand.Variable{Set: true, Kind: expand.Indexed, List: list}
+	case as.Naked:
+		// `export x` or `declare -a x`: attributes only.
+	case as.Index != nil:
+		// a[i]=v: the array now holds something unknown.
+		st.vars[name] = expand.Variable{Set: true, Kind: expand.String, Str: a.unknown(Unknown{Kind: Variable, Name: name})}
+	default:
+		v := a.literal(wc, as.Value)
+		if as.Append {
+			if old, ok := st.vars[name]; ok {
+				v = old.String() + v
+			} else {
+				v = a.unknown(Unknown{Kind: Variable, Name: name}) + v
+			}
+		}
+		st.vars[name] = expand.Variable{Set: true, Kind: expand.String, Str: v}
+	}
+}
+
+// redirects resolves s's redirections onto io: output targets are added,
+// heredocs, here-strings and < files become the standard input.
+func (a *analyzer) redirects(f *frame, st *state, rs []*syntax.Redirect, io ioCtx) ioCtx {
+	if len(rs) == 0 {
+		return io
+	}
+	var words []*syntax.Word
+	for _, r := range rs {
+		if r.Word != nil {
+			words = append(words, r.Word)
+		}
+		if r.Hdoc != nil {
+			words = append(words, r.Hdoc)
+		}
+	}
+	wc := a.prepareWords(f, st, nil, words...)
+	io.redirs = slices.Clip(io.redirs)
+	for _, r := range rs {
+		rd := Redir{Op: r.Op.String()}
+		if r.N != nil {
+			rd.Fd = r.N.Value
+		}
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			io.stdin = &Stdin{Text: a.document(wc, r.Hdoc), HasText: true}
+		case syntax.WordHdoc:
+			io.stdin = &Stdin{Text: a.literal(wc, r.Word) + "\n", HasText: true}
+			rd.Target = ""
+		default:
+			rd.Target = a.literal(wc, r.Word)
+			if r.Op == syntax.RdrIn && (rd.Fd == "" || rd.Fd == "0") {
+				io.stdin = &Stdin{File: rd.Target}
+			}
+		}
+		io.redirs = append(io.redirs, rd)
+	}
+	return io
+}
+
+// call analyses a simple command.
+func (a *analyzer) call(f *frame, st *state, ce *syntax.CallExpr, s *syntax.Stmt, io ioCtx) []*Exec {
+	start := len(a.res.Execs)
+	var assignWords []*syntax.Word
+	for _, as := range ce.Assigns {
+		if as.Value != nil {
+			assignWords = append(assignWords, as.Value)
+		}
+		if as.Array != nil {
+			for _, e := range as.Array.Elems {
+				if e.Value != nil {
+					assignWords = append(assignWords, e.Value)
+				}
+			}
+		}
+	}
+	var nameWord *syntax.Word
+	var rest []*syntax.Word
+	if len(ce.Args) > 0 {
+		nameWord, rest = ce.Args[0], ce.Args[1:]
+	}
+	wc := a.prepareWords(f, st, nameWord, append(assignWords, rest...)...)
+	if len(ce.Args) == 0 {
+		for _, as := range ce.Assigns {
+			if as.Name != nil {
+				a.assign(wc, st, as)
+			}
+		}
+		if len(io.redirs) > 0 {
+			ex := &Exec{Dir: st.dir, Redirs: io.redirs, Stdin: io.stdin, Via: f.via, Text: source(f.src, s), Depth: f.depth}
+			a.emit(f, ex)
+		}
+		return slices.Clone(a.res.Execs[start:])
+	}
+	args := a.fields(wc, ce.Args...)
+	var envs map[string]string
+	for _, as := range ce.Assigns {
+		if as.Name == nil {
+			continue
+		}
+		if envs == nil {
+			envs = map[string]string{}
+		}
+		envs[as.Name.Value] = a.literal(wc, as.Value)
+	}
+	if len(args) == 0 {
+		// The command word expanded to nothing: the assignments stay.
+		for _, as := range ce.Assigns {
+			if as.Name != nil {
+				a.assign(wc, st, as)
+			}
+		}
+		return slices.Clone(a.res.Execs[start:])
+	}
+	ex := &Exec{
+		Args: args, Name: CommandName(args[0]), Dir: st.dir, Env: envs,
+		Redirs: io.redirs, Stdin: io.stdin, Via: f.via, Text: source(f.src, s), Depth: f.depth,
+	}
+	a.run(f, st, ex)
+	return slices.Clone(a.res.Execs[start:])
+}
+
+// emit records ex as a command that runs.
+func (a *analyzer) emit(f *frame, ex *Exec) {
+	if len(a.res.Execs) >= maxExecs {
+		if !a.stopped {
+			a.stopped = true
+			a.res.Hazards = append(a.res.Hazards, Hazard{Kind: TooComplex, Text: ex.Text, Detail: fmt.Sprintf("more than %d commands", maxExecs), Via: f.via})
+		}
+		return
+	}
+	a.res.Execs = append(a.res.Execs, ex)
+	if a.opts.Trace {
+		line := "run: " + a.showArgs(ex.Args)
+		if len(ex.Args) == 0 {
+			line = "redirections only"
+		}
+		if len(ex.Via) > 0 {
+			line += "   (via " + strings.Join(ex.Via, " > ") + ")"
+		}
+		if ex.Dir != "" && ex.Dir != a.opts.Dir {
+			line += "   in " + a.res.Show(ex.Dir)
+		}
+		for _, r := range ex.Redirs {
+			line += "   " + r.Fd + r.Op + " " + a.res.Show(r.Target)
+		}
+		a.tracef(f, "%s", line)
+	}
+}
+
+func (a *analyzer) showArgs(args []string) string {
+	out := make([]string, len(args))
+	for i, s := range args {
+		s = a.res.Show(s)
+		if s == "" || strings.ContainsAny(s, " \t\n'\"") {
+			s = fmt.Sprintf("%q", s)
+		}
+		out[i] = s
+	}
+	return strings.Join(out, " ")
+}
+
+// source is the text of node n in src.
+func source(src string, n syntax.Node) string {
+	start, end := int(n.Pos().Offset()), int(n.End().Offset())
+	if start < 0 || end > len(src) || start > end {
+		return src
+	}
+	return strings.TrimRight(src[start:end], ";& \t\n")
+}
+
+// with returns a copy of ex running args instead, reached through label.
+func (ex *Exec) with(args []string, label string) *Exec {
+	c := *ex
+	c.Args = args
+	c.Name = ""
+	if len(args) > 0 {
+		c.Name = CommandName(args[0])
+	}
+	c.Via = append(slices.Clip(ex.Via), label)
+	c.Env = maps.Clone(ex.Env)
+	return &c
+}

@@ -1,0 +1,439 @@
+package shell
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// state is what bash remembers while it runs one command line: variables,
+// the working directory, positional parameters and functions. Subshells,
+// pipeline elements and substitutions work on a copy.
+type state struct {
+	vars map[string]expand.Variable
+	// dir is the working directory: absolute, "" when unknown, or a path
+	// under a marker.
+	dir string
+	// pos are the positional parameters $1...; posKnown is false at the top
+	// level (a command line has none, but bash -c "$1" may get them from
+	// its caller); posMore marks an unknown tail (xargs items).
+	pos      []string
+	posKnown bool
+	posMore  string
+	funcs    map[string]*syntax.Stmt
+	// calling guards against recursive function calls.
+	calling map[string]bool
+}
+
+func (st *state) copy() *state {
+	c := *st
+	c.vars = maps.Clone(st.vars)
+	c.funcs = maps.Clone(st.funcs)
+	c.calling = maps.Clone(st.calling)
+	return &c
+}
+
+// env is the expand.Environ of one expansion: known variables come from the
+// state, everything else expands to a marker.
+type env struct {
+	a  *analyzer
+	st *state
+}
+
+// tempVars name some temporary directory: a path under them is judged as a
+// temporary path.
+var tempVars = map[string]bool{"TMPDIR": true, "TMP": true, "TEMP": true, "TEMPDIR": true, "RUNNER_TEMP": true}
+
+func (e env) Get(name string) expand.Variable {
+	if v, ok := e.st.vars[name]; ok {
+		return v
+	}
+	str := func(s string) expand.Variable { return expand.Variable{Set: true, Kind: expand.String, Str: s} }
+	switch name {
+	case "IFS":
+		return expand.Variable{} // bash's default
+	case "HOME":
+		if e.a.opts.Home != "" {
+			return str(e.a.opts.Home)
+		}
+	case "PWD":
+		if e.st.dir != "" {
+			return str(e.st.dir)
+		}
+	case "SHELL":
+		// The user's shell: some POSIX shell. Knowing it is one lets
+		// `$SHELL -c ...` be analysed as the nested shell it is.
+		return str("/bin/sh")
+	case "@", "*":
+		if e.st.posKnown {
+			list := e.st.pos
+			if e.st.posMore != "" {
+				list = append(list[:len(list):len(list)], e.st.posMore)
+			}
+			return expand.Variable{Set: true, Kind: expand.Indexed, List: list}
+		}
+	case "#":
+		if e.st.posKnown && e.st.posMore == "" {
+			return str(fmt.Sprint(len(e.st.pos)))
+		}
+	}
+	if n := positionalIndex(name); n > 0 && e.st.posKnown {
+		if n <= len(e.st.pos) {
+			return str(e.st.pos[n-1])
+		}
+		if e.st.posMore != "" {
+			return str(e.st.posMore)
+		}
+		return expand.Variable{}
+	}
+	if user, ok := strings.CutPrefix(name, "HOME "); ok {
+		return str(e.a.unknown(Unknown{Kind: OtherHome, Name: user}))
+	}
+	kind := Variable
+	if tempVars[name] {
+		kind = TempDir
+	}
+	return str(e.a.unknown(Unknown{Kind: kind, Name: name}))
+}
+
+func (e env) Each(fn func(string, expand.Variable) bool) {
+	for name, v := range e.st.vars {
+		if !fn(name, v) {
+			return
+		}
+	}
+}
+
+func positionalIndex(name string) int {
+	if name == "" || name == "0" {
+		return 0
+	}
+	n := 0
+	for _, c := range name {
+		if c < '0' || c > '9' {
+			return 0
+		}
+		n = n*10 + int(c-'0')
+		if n > 1<<20 {
+			return 0
+		}
+	}
+	return n
+}
+
+// unknown returns the marker for u, reusing the marker of an equal variable
+// so that $x twice gives the same text.
+func (a *analyzer) unknown(u Unknown) string {
+	if (u.Kind == Variable || u.Kind == TempDir || u.Kind == OtherHome) && u.Execs == nil {
+		key := fmt.Sprint(int(u.Kind), ":", u.Name)
+		if m, ok := a.varMarks[key]; ok {
+			return m
+		}
+		m := a.res.newUnknown(u)
+		a.varMarks[key] = m
+		return m
+	}
+	return a.res.newUnknown(u)
+}
+
+// wordCtx carries what expanding one word needs besides the state.
+type wordCtx struct {
+	f  *frame
+	st *state
+	// subst maps the substitutions of the words being expanded to the
+	// marker (or static value) each expands to.
+	subst map[syntax.Node]string
+}
+
+// config builds a fresh expand.Config: expand mutates the one it is given.
+func (a *analyzer) config(wc *wordCtx) *expand.Config {
+	return &expand.Config{
+		Env: env{a: a, st: wc.st},
+		CmdSubst: func(w io.Writer, cs *syntax.CmdSubst) error {
+			if v, ok := wc.subst[cs]; ok {
+				io.WriteString(w, v)
+				return nil
+			}
+			io.WriteString(w, a.unknown(Unknown{Kind: CommandOutput}))
+			return nil
+		},
+		ProcSubst: func(ps *syntax.ProcSubst) (string, error) {
+			if v, ok := wc.subst[ps]; ok {
+				return v, nil
+			}
+			return a.unknown(Unknown{Kind: ProcessFile}), nil
+		},
+		// ReadDir2 stays nil: no globbing, a * stays a *.
+	}
+}
+
+// prepareWords analyses the command and process substitutions inside words
+// (they run before the command that uses their output) and records what
+// each expands to. nameWord, if not nil, is the command-name word: its
+// substitutions made only of echo/printf are evaluated, so that
+// `$(printf r)m -rf /` is judged as rm.
+func (a *analyzer) prepareWords(f *frame, st *state, nameWord *syntax.Word, words ...*syntax.Word) *wordCtx {
+	wc := &wordCtx{f: f, st: st}
+	visit := func(w *syntax.Word, isName bool) {
+		if w == nil {
+			return
+		}
+		syntax.Walk(w, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.CmdSubst:
+				if wc.subst == nil {
+					wc.subst = map[syntax.Node]string{}
+				}
+				wc.subst[n] = a.cmdSubst(f, st, n, isName)
+				return false
+			case *syntax.ProcSubst:
+				if wc.subst == nil {
+					wc.subst = map[syntax.Node]string{}
+				}
+				execs := a.nestedStmts(f, st.copy(), n.Stmts, "<(...)")
+				wc.subst[n] = a.unknown(Unknown{Kind: ProcessFile, Execs: execs})
+				return false
+			}
+			return true
+		})
+	}
+	visit(nameWord, true)
+	for _, w := range words {
+		visit(w, false)
+	}
+	return wc
+}
+
+// cmdSubst analyses the commands of $(...) and returns what it expands to:
+// the directory for $(pwd), a temporary directory for $(mktemp), the text
+// of a lone echo/printf when evalStatic is set, otherwise a marker that
+// remembers the commands.
+func (a *analyzer) cmdSubst(f *frame, st *state, cs *syntax.CmdSubst, evalStatic bool) string {
+	sub := st.copy()
+	execs := a.nestedStmts(f, sub, cs.Stmts, "$(...)")
+	if len(cs.Stmts) == 1 && len(execs) == 1 && execs[0].Depth == f.depth {
+		ex := execs[0]
+		switch ex.Name {
+		case "pwd":
+			if st.dir != "" {
+				return a.unknown(Unknown{Kind: Computed, Name: st.dir, Execs: execs})
+			}
+		case "mktemp":
+			return a.unknown(Unknown{Kind: TempDir, Name: "mktemp", Execs: execs})
+		case "echo", "printf":
+			if evalStatic {
+				if out, ok := echoOutput(ex.Args); ok && Known(out) {
+					return strings.TrimRight(out, "\n")
+				}
+			}
+		}
+	}
+	return a.unknown(Unknown{Kind: CommandOutput, Execs: execs})
+}
+
+// fields expands words as command arguments. A word whose expansion fails
+// (an unsupported construct, an arithmetic error) becomes one unknown
+// field: never silently nothing.
+func (a *analyzer) fields(wc *wordCtx, words ...*syntax.Word) []string {
+	var out []string
+	for _, w := range words {
+		out = append(out, a.wordFields(wc, w)...)
+	}
+	return out
+}
+
+func (a *analyzer) wordFields(wc *wordCtx, w *syntax.Word) (out []string) {
+	if opaqueWord(wc.st, w) {
+		return []string{a.unknown(Unknown{Kind: Variable, Name: wordSource(wc.f.src, w)})}
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			out = []string{a.unknown(Unknown{Kind: Variable, Name: wordSource(wc.f.src, w)})}
+		}
+	}()
+	fs, err := expand.Fields(a.config(wc), w)
+	if err != nil {
+		return []string{a.unknown(Unknown{Kind: Variable, Name: wordSource(wc.f.src, w)})}
+	}
+	return fs
+}
+
+// literal expands a word as one string, as bash does for assignment values
+// and redirection targets.
+func (a *analyzer) literal(wc *wordCtx, w *syntax.Word) (out string) {
+	if w == nil {
+		return ""
+	}
+	if opaqueWord(wc.st, w) {
+		return a.unknown(Unknown{Kind: Variable, Name: wordSource(wc.f.src, w)})
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			out = a.unknown(Unknown{Kind: Variable, Name: wordSource(wc.f.src, w)})
+		}
+	}()
+	s, err := expand.Literal(a.config(wc), w)
+	if err != nil {
+		return a.unknown(Unknown{Kind: Variable, Name: wordSource(wc.f.src, w)})
+	}
+	return s
+}
+
+// document expands a heredoc body; quoted delimiters give a literal body
+// (the parser already keeps it unexpanded).
+func (a *analyzer) document(wc *wordCtx, w *syntax.Word) (out string) {
+	if w == nil {
+		return ""
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			out = a.unknown(Unknown{Kind: Variable, Name: "heredoc"})
+		}
+	}()
+	s, err := expand.Document(a.config(wc), w)
+	if err != nil {
+		return a.unknown(Unknown{Kind: Variable, Name: "heredoc"})
+	}
+	return s
+}
+
+// opaqueWord reports whether a word applies string operations (${x:1},
+// ${x/a/b}, ${#x}, ${!x}) to a variable that is not known: working on the
+// marker's text would forge known-looking text, so the whole word is
+// unknown. Defaults (${x:-d}) stay: they give the marker itself.
+func opaqueWord(st *state, w *syntax.Word) bool {
+	opaque := false
+	syntax.Walk(w, func(n syntax.Node) bool {
+		if opaque {
+			return false
+		}
+		switch n := n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			return false
+		case *syntax.ParamExp:
+			if n.Param == nil {
+				opaque = true
+				return false
+			}
+			plain := !n.Excl && !n.Length && !n.Width && n.Slice == nil && n.Repl == nil &&
+				n.Index == nil && len(n.Modifiers) == 0 && n.Names == 0
+			if n.Exp != nil {
+				switch n.Exp.Op {
+				case syntax.DefaultUnset, syntax.DefaultUnsetOrNull,
+					syntax.AlternateUnset, syntax.AlternateUnsetOrNull,
+					syntax.AssignUnset, syntax.AssignUnsetOrNull,
+					syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
+				default:
+					plain = false
+				}
+			}
+			if plain {
+				return true
+			}
+			name := n.Param.Value
+			if _, known := st.vars[name]; known && !n.Excl {
+				return true
+			}
+			if n.Index != nil && (name == "@" || name == "*") {
+				return true
+			}
+			opaque = true
+			return false
+		}
+		return true
+	})
+	return opaque
+}
+
+func wordSource(src string, w *syntax.Word) string {
+	start, end := int(w.Pos().Offset()), int(w.End().Offset())
+	if start >= 0 && end <= len(src) && start <= end {
+		s := src[start:end]
+		if len(s) > 60 {
+			s = s[:60] + "…"
+		}
+		return s
+	}
+	return "word"
+}
+
+// echoOutput is what echo or printf with these arguments prints, when it
+// can be computed: echo's -n/-e/-E flags and printf's format are applied.
+func echoOutput(args []string) (string, bool) {
+	if len(args) == 0 {
+		return "", false
+	}
+	switch CommandName(args[0]) {
+	case "echo":
+		rest := args[1:]
+		newline, escapes := true, false
+		for len(rest) > 0 && len(rest[0]) > 1 && rest[0][0] == '-' && strings.Trim(rest[0][1:], "neE") == "" {
+			for _, c := range rest[0][1:] {
+				switch c {
+				case 'n':
+					newline = false
+				case 'e':
+					escapes = true
+				case 'E':
+					escapes = false
+				}
+			}
+			rest = rest[1:]
+		}
+		out := strings.Join(rest, " ")
+		if escapes {
+			if s, _, err := expand.Format(nil, out, nil); err == nil {
+				out = s
+			}
+		}
+		if newline {
+			out += "\n"
+		}
+		return out, true
+	case "printf":
+		rest := args[1:]
+		if len(rest) > 0 && rest[0] == "--" {
+			rest = rest[1:]
+		}
+		if len(rest) == 0 || strings.HasPrefix(rest[0], "-") {
+			return "", false
+		}
+		format, fargs := rest[0], rest[1:]
+		var b strings.Builder
+		for range 64 {
+			s, n, err := expand.Format(nil, format, fargs)
+			if err != nil {
+				return "", false
+			}
+			b.WriteString(s)
+			if n == 0 || n >= len(fargs) {
+				break
+			}
+			fargs = fargs[n:]
+		}
+		return b.String(), true
+	}
+	return "", false
+}
+
+// resolvePath joins p to dir the way the kernel would: absolute paths stay,
+// relative ones are taken from dir. Unknown dirs keep the result unknown.
+// It cleans the path lexically (.. of a symlink is not followed: the guard
+// sees what was written).
+func resolvePath(dir, p string) string {
+	if p == "" {
+		return ""
+	}
+	if strings.HasPrefix(p, "/") {
+		return path.Clean(p)
+	}
+	if dir == "" {
+		return ""
+	}
+	return path.Clean(dir + "/" + p)
+}

@@ -1,0 +1,204 @@
+// Package shellguard decides a run_shell_command call: command text and
+// working directory go through package shell (what would run) and package
+// policy (which of it is dangerous) into one verdict.Verdict.
+//
+// It is pure: it reads no file, no environment and no clock, so the hook,
+// the people's command and the tests all get the same answer for the same
+// Input.
+package shellguard
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/gemini-guard/gemini-guard/internal/policy"
+	"github.com/gemini-guard/gemini-guard/internal/settings"
+	"github.com/gemini-guard/gemini-guard/internal/shell"
+	"github.com/gemini-guard/gemini-guard/internal/verdict"
+)
+
+// MaxCommand is the longest command text analysed. A longer one is denied
+// as too large to check: no agent needs a megabyte of shell in one call.
+const MaxCommand = 1 << 20
+
+// Input is one shell call.
+type Input struct {
+	// Command is tool_input.command.
+	Command string
+	// Dir is tool_input.dir_path: "" for Cwd; relative paths are taken
+	// from Cwd, ~ from Home.
+	Dir string
+	// Cwd is the workspace (the hook input's cwd), absolute. "" leaves the
+	// workspace unknown: every recursive delete outside the temporary
+	// directories is then judged as outside the workspace.
+	Cwd string
+	// Home is the user's home directory, absolute, "" if unknown.
+	Home string
+	// Settings are the user's settings (mode, disabled rules, protected
+	// paths, trusted delete roots). The zero value is standard mode.
+	Settings settings.Settings
+}
+
+// Decide returns the decision for in: Allow, or Deny with the rule, what it
+// found, the safer way and the offending fragment (secrets masked). Warn
+// mode is the caller's business (hook.FromVerdict): in warn mode Decide
+// denies what standard mode denies.
+func Decide(in Input) verdict.Verdict {
+	v, _ := decide(in, false)
+	return v
+}
+
+// Explain returns Decide's decision and a human account of it: every
+// command as resolved (wrappers unwrapped, nested shells, working
+// directory), what could not be known statically, and each rule that
+// matched or might have.
+func Explain(in Input) (verdict.Verdict, []string) {
+	return decide(in, true)
+}
+
+// Findings returns every finding for in, denying or not, in evaluation
+// order (for tests and the people's command).
+func Findings(in Input) []policy.Finding {
+	res, ctx, early := prepare(in, false)
+	if early != nil {
+		return nil
+	}
+	return policy.Evaluate(res, ctx, true)
+}
+
+func prepare(in Input, trace bool) (*shell.Result, *policy.Context, *verdict.Verdict) {
+	if len(in.Command) > MaxCommand {
+		return nil, nil, &verdict.Verdict{
+			Action: verdict.Deny, RuleID: "shell.too-complex",
+			What:  fmt.Sprintf("the command is %d bytes long, more than the %d gemini-guard checks", len(in.Command), MaxCommand),
+			Safer: "write long content with write_file and run a short command",
+		}
+	}
+	cwd := cleanAbs(in.Cwd)
+	home := cleanAbs(in.Home)
+	dir := cwd
+	switch d := in.Dir; {
+	case d == "":
+	case d == "~" || strings.HasPrefix(d, "~/"):
+		dir = ""
+		if home != "" {
+			dir = path.Clean(home + d[1:])
+		}
+	case strings.HasPrefix(d, "/"):
+		dir = path.Clean(d)
+	case cwd != "":
+		dir = path.Clean(cwd + "/" + d)
+	default:
+		dir = ""
+	}
+	ctx := policy.NewContext(cwd, home, in.Settings)
+	res := shell.Analyze(in.Command, shell.Options{Dir: dir, Home: home, Trace: trace})
+	return res, &ctx, nil
+}
+
+func cleanAbs(p string) string {
+	if !strings.HasPrefix(p, "/") {
+		return ""
+	}
+	return path.Clean(p)
+}
+
+func decide(in Input, explain bool) (verdict.Verdict, []string) {
+	res, ctx, early := prepare(in, explain)
+	if early != nil {
+		early.Fragment = Mask(verdict.Truncate(in.Command, verdict.MaxFragment))
+		return *early, []string{"denied before analysis: " + early.What}
+	}
+	findings := policy.Evaluate(res, ctx, explain)
+	var v verdict.Verdict
+	for _, f := range findings {
+		if f.Denies(ctx) {
+			v = toVerdict(f)
+			break
+		}
+	}
+	if !explain {
+		return v, nil
+	}
+	lines := append([]string{}, res.Trace...)
+	for _, f := range findings {
+		switch {
+		case f.Hit && f.Denies(ctx):
+			lines = append(lines, fmt.Sprintf("deny %s: %s", f.Rule.ID, f.Describe()))
+		case f.Denies(ctx):
+			lines = append(lines, fmt.Sprintf("deny %s (cannot be known statically; %s): %s", f.Rule.ID, modeName(ctx), f.Describe()))
+		default:
+			lines = append(lines, fmt.Sprintf("allowed in standard mode, denied in strict mode: %s: %s", f.Rule.ID, f.Describe()))
+		}
+	}
+	if v.Action == verdict.Allow {
+		lines = append(lines, "decision: allow")
+	} else {
+		lines = append(lines, "decision: deny ("+v.RuleID+")")
+	}
+	return v, lines
+}
+
+func modeName(ctx *policy.Context) string {
+	if ctx.Strict {
+		return "strict mode"
+	}
+	return "denied in standard mode by this rule"
+}
+
+func toVerdict(f policy.Finding) verdict.Verdict {
+	return verdict.Verdict{
+		Action:   verdict.Deny,
+		RuleID:   f.Rule.ID,
+		What:     Mask(f.Describe()),
+		Safer:    f.Rule.Safer,
+		Fragment: Mask(verdict.Truncate(f.Fragment(), 4*verdict.MaxFragment)),
+	}
+}
+
+var (
+	// tokenRe finds token-like literals: well-known prefixes, JWTs, long
+	// high-entropy runs, and the values of key=value pairs whose key says
+	// secret.
+	knownTokenRe = regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9_]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{16,}|xox[abposr]-[A-Za-z0-9-]{10,}|sk-[A-Za-z0-9_-]{20,}|sk_(?:live|test)_[A-Za-z0-9]{16,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{30,}|npm_[A-Za-z0-9]{30,}|eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})`)
+	longRunRe    = regexp.MustCompile(`[A-Za-z0-9+/_=.-]{32,}`)
+	secretKVRe   = regexp.MustCompile(`(?i)((?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|auth)[A-Z_]*\s*[=:]\s*["']?|bearer\s+)([^\s"']{6,})`)
+)
+
+// Mask replaces token-like literals in s with verdict.Mask previews, so a
+// reason that quotes a command never repeats a credential in it.
+func Mask(s string) string {
+	s = knownTokenRe.ReplaceAllStringFunc(s, verdict.Mask)
+	s = secretKVRe.ReplaceAllStringFunc(s, func(m string) string {
+		sub := secretKVRe.FindStringSubmatch(m)
+		if strings.Contains(sub[2], "…(") {
+			return m
+		}
+		return sub[1] + verdict.Mask(sub[2])
+	})
+	return longRunRe.ReplaceAllStringFunc(s, func(m string) string {
+		if strings.Contains(m, "/") && strings.Count(m, "/") > 2 || !mixed(m) {
+			return m // a path or a plain word
+		}
+		return verdict.Mask(m)
+	})
+}
+
+// mixed reports whether s mixes letters and digits: a random token rather
+// than a word.
+func mixed(s string) bool {
+	var lower, upper, digit bool
+	for _, c := range s {
+		switch {
+		case c >= 'a' && c <= 'z':
+			lower = true
+		case c >= 'A' && c <= 'Z':
+			upper = true
+		case c >= '0' && c <= '9':
+			digit = true
+		}
+	}
+	return digit && (lower || upper)
+}
