@@ -5,13 +5,61 @@
 package main
 
 import (
+	"encoding/json"
+	"errors"
+	"io"
 	"os"
 
+	"github.com/gemini-guard/gemini-guard/internal/audit"
 	"github.com/gemini-guard/gemini-guard/internal/hook"
+	"github.com/gemini-guard/gemini-guard/internal/settings"
+	"github.com/gemini-guard/gemini-guard/internal/shellguard"
+	"github.com/gemini-guard/gemini-guard/internal/verdict"
 )
 
 func main() {
-	hook.Run(hook.BeforeTool, os.Stdin, os.Stdout, func(in hook.BeforeToolInput) (hook.Output, error) {
-		return hook.Output{}, nil // TODO(issue 3): shellguard
+	run(os.Stdin, os.Stdout, os.Getenv, os.UserHomeDir)
+}
+
+// run answers one call; tests drive it with their own input and
+// environment.
+func run(stdin io.Reader, stdout io.Writer, getenv func(string) string, userHome func() (string, error)) {
+	hook.Run(hook.BeforeTool, stdin, stdout, func(in hook.BeforeToolInput) (hook.Output, error) {
+		return decide(in, getenv, userHome)
 	})
+}
+
+// toolInput is run_shell_command's arguments; Command is raw so that a
+// missing or non-string command is told apart from an empty one.
+type toolInput struct {
+	Command json.RawMessage `json:"command"`
+	DirPath string          `json:"dir_path"`
+}
+
+func decide(in hook.BeforeToolInput, getenv func(string) string, userHome func() (string, error)) (hook.Output, error) {
+	var ti toolInput
+	if len(in.ToolInput) == 0 || json.Unmarshal(in.ToolInput, &ti) != nil {
+		return hook.Output{}, &hook.InputError{Err: errors.New("tool_input is not an object with a string command")}
+	}
+	var command string
+	if len(ti.Command) == 0 || json.Unmarshal(ti.Command, &command) != nil {
+		return hook.Output{}, &hook.InputError{Err: errors.New("tool_input.command is missing or not a string")}
+	}
+	s, _ := settings.Load(getenv)
+	// Warnings about settings are shown once per session by session-start.
+	s, _ = settings.ApplyProject(s, in.Cwd)
+	home, err := userHome()
+	if err != nil || home == "" {
+		home = getenv("HOME")
+	}
+	v := shellguard.Decide(shellguard.Input{Command: command, Dir: ti.DirPath, Cwd: in.Cwd, Home: home, Settings: s})
+	warnOnly := s.Mode == settings.WarnOnly
+	if path := audit.Path(s, getenv); path != "" && v.Action != verdict.Allow {
+		e := audit.FromVerdict(audit.Entry{
+			Session: in.SessionID, Hook: string(hook.BeforeTool), Guard: "shell", Tool: in.ToolName,
+			Mode: s.Mode.String(), Cwd: in.Cwd,
+		}, v, warnOnly)
+		audit.Record(path, e)
+	}
+	return hook.FromVerdict(v, warnOnly), nil
 }

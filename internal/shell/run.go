@@ -663,7 +663,13 @@ func (a *analyzer) stdinCode(f *frame, st *state, ex *Exec, lang string) {
 		code = b.String()
 	}
 	if !known {
-		h := Hazard{Kind: DynamicCode, Text: ex.Text, Via: f.via, Interpreter: ex.Name, Sources: in.Producers,
+		text := ex.Text
+		for i := len(in.Producers) - 1; i >= 0; i-- {
+			if p := in.Producers[i]; p.Depth == ex.Depth && p.Text != "" && !strings.Contains(text, p.Text) {
+				text = p.Text + " | " + text
+			}
+		}
+		h := Hazard{Kind: DynamicCode, Text: text, Via: f.via, Interpreter: ex.Name, Sources: in.Producers,
 			Detail: ex.Name + " runs code piped in from another command"}
 		a.res.Hazards = append(a.res.Hazards, h)
 		a.tracef(f, "unknown: %s", h.Detail)
