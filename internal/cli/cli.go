@@ -24,7 +24,7 @@ import (
 var HookBinaries = []string{"guard-shell", "guard-secrets", "guard-redact", "gemini-guard"}
 
 // Main runs the command with args (without the program name) and returns the
-// exit code. It reads stdin only for session-start, and settings through
+// exit code. It reads stdin only for session-start, `check -` and `scan -`, and settings through
 // getenv (os.Getenv in the binary, a map in tests) and the installed
 // extension's .env.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
@@ -39,9 +39,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 		})
 		return 0
 	case "check":
-		return check(rest, stdout, stderr, getenv)
+		return check(rest, stdin, stdout, stderr, getenv)
 	case "scan":
-		return scan(rest, stdout, stderr, getenv)
+		return scan(rest, stdin, stdout, stderr, getenv)
 	case "doctor":
 		return doctor(rest, stdout, stderr, getenv)
 	case "log":
