@@ -158,7 +158,7 @@ func checkFindDelete(c *Call) Finding {
 	}
 	for _, s := range starts {
 		l := c.Loc(s)
-		literal := shell.Known(s) && !strings.ContainsAny(s, globChars) && !l.Maybe
+		literal := shell.Known(s) && !strings.ContainsAny(s, globChars) && !l.Maybe && !l.Computed
 		hasDotDot := false
 		for _, seg := range strings.Split(s, "/") {
 			if seg == ".." {

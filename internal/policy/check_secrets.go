@@ -36,6 +36,7 @@ func (c *Context) credential(res *shell.Result, p string) (string, bool) {
 	if p == "" {
 		return "", false
 	}
+	p, _ = res.Substitute(p)
 	base := path.Base(p)
 	if !shell.Known(p) {
 		if !shell.Known(base) {

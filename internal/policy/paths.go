@@ -137,6 +137,16 @@ func (c *Context) Classify(res *shell.Result, dir, arg string) Loc {
 	if arg == "" {
 		return Loc{Place: Unknown, Maybe: true}
 	}
+	// Values the analysis computed ($(pwd), $(echo /etc)) are judged as
+	// their value, flagged as computed for strict mode.
+	substArg, argComputed := res.Substitute(arg)
+	substDir, dirComputed := res.Substitute(dir)
+	if argComputed || dirComputed {
+		l := c.Classify(res, substDir, substArg)
+		l.Computed = true
+		l.Path = res.Show(arg)
+		return l
+	}
 	// A ~ that bash did not expand (it came out of a variable) is still
 	// meant as home.
 	if c.Home != "" && (arg == "~" || strings.HasPrefix(arg, "~/")) {

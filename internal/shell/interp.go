@@ -306,6 +306,7 @@ var (
 // interpCode finds what interpreter code does: the shell commands it runs,
 // the files it deletes, the files it names, and fork loops.
 func (a *analyzer) interpCode(f *frame, st *state, ex *Exec, lang, code, label string) {
+	code, _ = a.res.Substitute(code)
 	if !Known(code) {
 		parts := a.res.Parts(code)
 		if len(parts) == 1 && parts[0].Unknown != nil {
@@ -435,11 +436,11 @@ func (a *analyzer) interpCall(f *frame, st *state, ex *Exec, lang, code string, 
 	case callRemove:
 		a.synthetic(f, st, ex, []string{"rm", args[0]}, via)
 	case callRemoveOpt:
-		end := strings.IndexByte(code[at:], ')')
-		if end < 0 {
-			end = len(code) - at
+		end := matching(code, at-1, '(', ')')
+		if end < at {
+			end = len(code)
 		}
-		if strings.Contains(code[at:at+end], "recursive") {
+		if strings.Contains(code[at:end], "recursive") {
 			a.synthetic(f, st, ex, []string{"rm", "-rf", args[0]}, via)
 		} else {
 			a.synthetic(f, st, ex, []string{"rm", args[0]}, via)

@@ -565,6 +565,8 @@ func (a *analyzer) addSources(h *Hazard, s string) {
 // watch, trap). positional holds $0, $1, ... when known.
 func (a *analyzer) nested(f *frame, st *state, ex *Exec, code, label string, mod func(*Exec), positional ...string) {
 	via := append(slices.Clip(f.via), label)
+	// Values computed statically ($(echo rm -rf ~)) are code here.
+	code, _ = a.res.Substitute(code)
 	if f.depth+1 > a.maxDepth {
 		a.res.Hazards = append(a.res.Hazards, Hazard{Kind: TooDeep, Text: ex.Text, Via: via, Detail: fmt.Sprintf("shells nested more than %d deep", a.maxDepth)})
 		return
@@ -583,6 +585,7 @@ func (a *analyzer) nested(f *frame, st *state, ex *Exec, code, label string, mod
 	nf := &frame{src: code, via: via, depth: f.depth + 1, stdin: ex.Stdin}
 	sub := st.copy()
 	if len(positional) > 0 {
+		sub.zero, sub.zeroKnown = positional[0], true
 		sub.pos, sub.posKnown, sub.posMore = slices.Clone(positional[1:]), true, ""
 		if n := len(sub.pos); n > 0 && !Known(sub.pos[n-1]) {
 			for _, u := range a.res.Unknowns(sub.pos[n-1]) {
@@ -754,6 +757,7 @@ func (a *analyzer) shellCommand(f *frame, st *state, ex *Exec) {
 // wholly unknown is a hazard with its sources; otherwise it is parsed,
 // unknown parts staying unknown inside.
 func (a *analyzer) codeString(f *frame, st *state, ex *Exec, code, label string, positional ...string) {
+	code, _ = a.res.Substitute(code)
 	if !Known(code) {
 		parts := a.res.Parts(code)
 		if len(parts) == 1 && parts[0].Unknown != nil {

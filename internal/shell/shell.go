@@ -346,6 +346,39 @@ func (r *Result) Rest(s string) string {
 	return ""
 }
 
+// Substitute replaces the Computed values in s by the values the analysis
+// computed for them; changed reports whether there were any.
+func (r *Result) Substitute(s string) (out string, changed bool) {
+	if Known(s) {
+		return s, false
+	}
+	var b strings.Builder
+	rest := s
+	for rest != "" {
+		i := strings.IndexRune(rest, markOpen)
+		if i < 0 {
+			b.WriteString(rest)
+			break
+		}
+		b.WriteString(rest[:i])
+		rest = rest[i:]
+		j := strings.IndexRune(rest, markClose)
+		if j < 0 {
+			b.WriteString(rest)
+			break
+		}
+		marker := rest[:j+len(string(markClose))]
+		rest = rest[len(marker):]
+		if n, err := strconv.Atoi(marker[len(string(markOpen)):j]); err == nil && n >= 0 && n < len(r.unknowns) && r.unknowns[n].Kind == Computed {
+			b.WriteString(r.unknowns[n].Name)
+			changed = true
+			continue
+		}
+		b.WriteString(marker)
+	}
+	return b.String(), changed
+}
+
 // Unknowns returns the unknown values in s, in order.
 func (r *Result) Unknowns(s string) []*Unknown {
 	if Known(s) {

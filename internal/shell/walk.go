@@ -517,7 +517,7 @@ func (a *analyzer) emit(f *frame, ex *Exec) {
 	}
 	a.res.Execs = append(a.res.Execs, ex)
 	if a.opts.Trace {
-		line := "run: " + a.showArgs(ex.Args)
+		line := "run: " + a.res.showArgs(ex.Args)
 		if len(ex.Args) == 0 {
 			line = "redirections only"
 		}
@@ -534,10 +534,10 @@ func (a *analyzer) emit(f *frame, ex *Exec) {
 	}
 }
 
-func (a *analyzer) showArgs(args []string) string {
+func (r *Result) showArgs(args []string) string {
 	out := make([]string, len(args))
 	for i, s := range args {
-		s = a.res.Show(s)
+		s = r.Show(s)
 		if s == "" || strings.ContainsAny(s, " \t\n'\"") {
 			s = fmt.Sprintf("%q", s)
 		}

@@ -25,6 +25,9 @@ type state struct {
 	pos      []string
 	posKnown bool
 	posMore  string
+	// zero is $0 when known (bash -c 'code' name ...).
+	zero      string
+	zeroKnown bool
 	funcs    map[string]*syntax.Stmt
 	// calling guards against recursive function calls.
 	calling map[string]bool
@@ -76,6 +79,10 @@ func (e env) Get(name string) expand.Variable {
 				list = append(list[:len(list):len(list)], e.st.posMore)
 			}
 			return expand.Variable{Set: true, Kind: expand.Indexed, List: list}
+		}
+	case "0":
+		if e.st.zeroKnown {
+			return str(e.st.zero)
 		}
 	case "#":
 		if e.st.posKnown && e.st.posMore == "" {
@@ -226,10 +233,12 @@ func (a *analyzer) cmdSubst(f *frame, st *state, cs *syntax.CmdSubst, evalStatic
 		case "mktemp":
 			return a.unknown(Unknown{Kind: TempDir, Name: "mktemp", Execs: execs})
 		case "echo", "printf":
-			if evalStatic {
-				if out, ok := echoOutput(ex.Args); ok && Known(out) {
-					return strings.TrimRight(out, "\n")
+			if out, ok := echoOutput(ex.Args); ok && Known(out) {
+				out = strings.TrimRight(out, "\n")
+				if evalStatic {
+					return out
 				}
+				return a.unknown(Unknown{Kind: Computed, Name: out, Execs: execs})
 			}
 		}
 	}
