@@ -99,19 +99,19 @@ func TestRuns(t *testing.T) {
 
 func TestUnwrapsToRealCommand(t *testing.T) {
 	cases := map[string][]string{
-		`sudo -u admin git reset --hard`:             {"git reset --hard"},
-		`env GIT_DIR=.git git status`:                {"git status"},
-		`command -v git`:                             {"command -v git"},
-		`git -c alias.nuke='reset --hard' nuke`:      {"git -c \"alias.nuke=reset --hard\" reset --hard"},
-		`echo ok | xargs git reset --hard`:           {"echo ok", "git reset --hard ⟨input⟩"},
-		`find . -name '*.tmp' -exec rm {} \;`:        {"find . -name *.tmp -exec rm {} ;", "rm ⟨input⟩"},
-		`cd /tmp && rm -rf x`:                        {"cd /tmp", "rm -rf x"},
-		`{r,}m -rf /`:                                {"rm m -rf /"},
-		`xargs -a list rm -rf /`:                     {"rm -rf / ⟨input⟩"},
-		`echo "rm -rf /"`:                            {"echo \"rm -rf /\""},
+		`sudo -u admin git reset --hard`:                {"git reset --hard"},
+		`env GIT_DIR=.git git status`:                   {"git status"},
+		`command -v git`:                                {"command -v git"},
+		`git -c alias.nuke='reset --hard' nuke`:         {"git -c \"alias.nuke=reset --hard\" reset --hard"},
+		`echo ok | xargs git reset --hard`:              {"echo ok", "git reset --hard ⟨input⟩"},
+		`find . -name '*.tmp' -exec rm {} \;`:           {"find . -name *.tmp -exec rm {} ;", "rm ⟨input⟩"},
+		`cd /tmp && rm -rf x`:                           {"cd /tmp", "rm -rf x"},
+		`{r,}m -rf /`:                                   {"rm m -rf /"},
+		`xargs -a list rm -rf /`:                        {"rm -rf / ⟨input⟩"},
+		`echo "rm -rf /"`:                               {"echo \"rm -rf /\""},
 		`git commit -m "rm -rf / and git reset --hard"`: {"git commit -m \"rm -rf / and git reset --hard\""},
-		"cat > notes.md <<'EOF'\nrm -rf /\nEOF":       {"cat"},
-		`grep -rn "rm -rf" docs/ # rm -rf /`:         {"grep -rn \"rm -rf\" docs/"},
+		"cat > notes.md <<'EOF'\nrm -rf /\nEOF":         {"cat"},
+		`grep -rn "rm -rf" docs/ # rm -rf /`:            {"grep -rn \"rm -rf\" docs/"},
 	}
 	for src, want := range cases {
 		t.Run(src, func(t *testing.T) {

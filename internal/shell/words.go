@@ -28,7 +28,7 @@ type state struct {
 	// zero is $0 when known (bash -c 'code' name ...).
 	zero      string
 	zeroKnown bool
-	funcs    map[string]*syntax.Stmt
+	funcs     map[string]*syntax.Stmt
 	// calling guards against recursive function calls.
 	calling map[string]bool
 }
