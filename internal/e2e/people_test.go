@@ -94,3 +94,45 @@ func TestDoctorOnTheInstalledExtension(t *testing.T) {
 	assert.True(t, report.Healthy, stdout.String())
 	assert.NoError(t, err)
 }
+
+// With the audit log on, a session's blocks and redactions are recorded in
+// the state directory, privately, without the secret; `gemini-guard log`
+// shows them.
+func TestAuditLogInARealSession(t *testing.T) {
+	s := session(t)
+	require.NoError(t, s.Configure(map[string]string{"GEMINI_GUARD_AUDIT_LOG": "on"}))
+	token := GitHubToken(31)
+	require.NoError(t, os.WriteFile(filepath.Join(s.Workspace, "creds.txt"), []byte("token="+token+"\n"), 0o644))
+	run(t, s,
+		WriteFile("saving the config", "config.py", "TOKEN = \""+token+"\"\n"),
+		Shell("resetting", "git reset --hard HEAD~1"),
+		Tool("reading", "read_file", map[string]any{"file_path": "creds.txt"}),
+		Say("Your token is "+token+"."),
+	)
+
+	path := filepath.Join(s.Home, ".local", "state", "gemini-guard", "audit.jsonl")
+	data, err := os.ReadFile(path)
+	require.NoError(t, err, "the log is in the state directory")
+	log := string(data)
+	assert.NotContains(t, log, token, "no secret in the audit log")
+	assert.NotContains(t, log, token[4:24])
+	assert.Contains(t, log, `"rules":["github-pat"]`)
+	assert.Contains(t, log, `"rules":["git.reset-hard"]`)
+	info, err := os.Stat(path)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), info.Mode().Perm())
+	info, err = os.Stat(filepath.Dir(path))
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o700), info.Mode().Perm())
+
+	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, filepath.Join(s.ExtensionDir(), "bin", "gemini-guard"), "log")
+	cmd.Dir = s.Workspace
+	cmd.Env = s.env()
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, string(out))
+	assert.Contains(t, string(out), "deny    BeforeTool write_file")
+	assert.Contains(t, string(out), "git.reset-hard")
+	assert.NotContains(t, string(out), token)
+}

@@ -73,3 +73,21 @@ func TestPoliciesHoldWithHooksDisabled(t *testing.T) {
 		}
 	})
 }
+
+// Warn mode lets the hooks' blocks through, but not the policy wall: the
+// catastrophic forms stay denied in every mode.
+func TestPoliciesHoldInWarnMode(t *testing.T) {
+	s := session(t)
+	require.True(t, strings.HasPrefix(s.Home, os.TempDir()), "HOME must be a temporary directory: %s", s.Home)
+	require.NoError(t, s.Configure(map[string]string{"GEMINI_GUARD_MODE": "warn"}))
+	sentinel := filepath.Join(s.Home, "sentinel")
+	require.NoError(t, os.WriteFile(sentinel, []byte("still here"), 0o644))
+
+	r := run(t, s, Shell("clean up", "rm -rf ~"), Say("done"))
+	calls := r.ToolCalls()
+	require.Len(t, calls, 1, r.Stdout)
+	assert.True(t, calls[0].Blocked(), "not blocked: %s", calls[0].Result.Raw)
+	assert.Contains(t, calls[0].Reason(), "gemini-guard blocked policy.rm-root-or-home")
+	assert.FileExists(t, sentinel)
+	assert.Contains(t, strings.Join(r.HookMessages(), "\n"), "would have blocked (warn mode)", "the hook only warned")
+}
