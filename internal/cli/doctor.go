@@ -679,6 +679,8 @@ func (d *doctorRun) checkLive() {
 		d.add("redact: tool output", statusSkip, "tool output redaction is off in the settings", m.millis)
 	case strings.Contains(m.rawAll(), secret):
 		d.add("redact: tool output", statusFail, "the hook's answer shows the secret to the model", m.millis)
+	case warn && m.decision() == "" && strings.Contains(m.field("systemMessage"), "warn mode"):
+		d.add("redact: tool output", statusWarn, "warn mode: a read_file result with a GitHub token reached the model; the user was told", m.millis)
 	case m.decision() == "" && !replacedOut && !addedContext:
 		d.add("redact: tool output", statusFail, "a read_file result with a secret was passed to the model unchanged", m.millis)
 	default:

@@ -108,3 +108,19 @@ func TestDoctorFindsTheRealHooksAuditEntries(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotContains(t, string(data), doctorSecret())
 }
+
+// In warn mode the real hooks let blocks through with a warning, which
+// doctor reports as such while the extension stays healthy.
+func TestDoctorOnTheBuiltExtensionInWarnMode(t *testing.T) {
+	ext := realExtension(t)
+	t.Setenv("GEMINI_GUARD_MODE", "warn") // the hook processes inherit it
+	code, r, raw := doctorJSON(t, map[string]string{"HOME": t.TempDir(), "GEMINI_GUARD_MODE": "warn"}, ext)
+	assert.Equal(t, 0, code, raw)
+	assert.Equal(t, "warn", r.Mode)
+	st := statusOf(r)
+	assert.Equal(t, statusOK, st["shell: known-bad"], detailOf(r, "shell: known-bad"))
+	assert.Contains(t, detailOf(r, "shell: known-bad"), "allowed with a warning (warn mode")
+	assert.Equal(t, statusOK, st["secrets: write"], detailOf(r, "secrets: write"))
+	assert.Equal(t, statusOK, st["redact: answer"], detailOf(r, "redact: answer"))
+	assert.Equal(t, statusWarn, st["settings"])
+}

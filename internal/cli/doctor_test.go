@@ -42,7 +42,11 @@ case "$1:$in" in
 after-model:*ghp_*)
   echo '{"hookSpecificOutput":{"hookEventName":"AfterModel","llm_response":{"text":"Your token is [REDACTED:github-pat]","candidates":[{"content":{"role":"model","parts":["Your token is [REDACTED:github-pat]"]},"finishReason":"STOP","index":0}]}}}' ;;
 after-tool:*ghp_*)
-  echo '{"decision":"deny","reason":"gemini-guard redacted the tool output: GITHUB_TOKEN=[REDACTED:github-pat]"}' ;;
+  if [ "$GEMINI_GUARD_MODE" = warn ]; then
+    echo '{"systemMessage":"gemini-guard would have hidden 1 secret(s) (github-pat) in the output of read_file from the model (warn mode)."}'
+  else
+    echo '{"decision":"deny","reason":"gemini-guard redacted the tool output: GITHUB_TOKEN=[REDACTED:github-pat]"}'
+  fi ;;
 *) echo '{}' ;;
 esac`,
 	"gemini-guard": `cat >/dev/null; echo '{}'`,
@@ -144,6 +148,8 @@ func TestDoctorWarnMode(t *testing.T) {
 	assert.Equal(t, statusOK, st["shell: known-bad"], detailOf(r, "shell: known-bad"))
 	assert.Contains(t, detailOf(r, "shell: known-bad"), "allowed with a warning (warn mode, rule fs.rm-home)")
 	assert.Equal(t, statusOK, st["secrets: write"], detailOf(r, "secrets: write"))
+	assert.Equal(t, statusWarn, st["redact: tool output"], "warn mode lets tool output through: %s", detailOf(r, "redact: tool output"))
+	assert.Equal(t, statusOK, st["redact: answer"], "answers are redacted in every mode")
 }
 
 func TestDoctorAuditLog(t *testing.T) {
