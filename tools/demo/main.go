@@ -23,8 +23,10 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/gemini-guard/gemini-guard/internal/bundle"
@@ -38,7 +40,12 @@ func main() {
 
 func run(w io.Writer) int {
 	p := newPrinter(w)
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	// Ctrl-C or a kill cancels the runs, so the throwaway directory is
+	// still removed; a closed stdout (| head) only loses the narration.
+	signal.Ignore(syscall.SIGPIPE)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Minute)
 	defer cancel()
 
 	root, err := bundle.FindRoot(".")
@@ -61,7 +68,7 @@ func run(w io.Writer) int {
 	p.dim("Building gemini-guard and installing it with `gemini extensions install` ...")
 	h, err := e2e.New(ctx, root, filepath.Join(dir, "harness"))
 	if err != nil {
-		p.fail("demo: %v", err)
+		failed(ctx, p, err)
 		return 2
 	}
 	s, err := h.Template.Clone(filepath.Join(dir, "user"))
@@ -77,7 +84,7 @@ func run(w io.Writer) int {
 	} {
 		good, err := step(ctx, p, s)
 		if err != nil {
-			p.fail("demo: %v", err)
+			failed(ctx, p, err)
 			return 2
 		}
 		ok = ok && good
@@ -94,6 +101,15 @@ func run(w io.Writer) int {
 		return 0
 	}
 	return 1
+}
+
+// failed reports err, or only that the demo was interrupted.
+func failed(ctx context.Context, p *printer, err error) {
+	if ctx.Err() != nil {
+		p.fail("demo: stopped (%v); removing the throwaway HOME", context.Cause(ctx))
+		return
+	}
+	p.fail("demo: %v", err)
 }
 
 func secretWrite(ctx context.Context, p *printer, s *e2e.Session) (bool, error) {
