@@ -164,3 +164,31 @@ func TestApplyProjectBadFiles(t *testing.T) {
 		assert.Contains(t, warnings[0], "not a regular file")
 	})
 }
+
+// Any project file: no panic, and never looser than the user's settings.
+func FuzzApplyProject(f *testing.F) {
+	for _, seed := range []string{
+		"mode = \"strict\"\nprotected_paths = [\"a\"]\n", "mode = \"warn\"", "disabled_rules = [\"x\"]",
+		"enable_rules = [\"git.reset-hard\"]\nremove_trusted_delete_roots = [\"/scratch\"]", "[x]\ny = 1", "mode = 3",
+		"audit_log = \"/tmp/x\"", "redact_stream = false\ntrust_gitleaks_allow = true\nsecrets_action = \"redact\"",
+	} {
+		f.Add(seed)
+	}
+	user, _ := Load(env(map[string]string{
+		"GEMINI_GUARD_MODE": "standard", "GEMINI_GUARD_DISABLED_RULES": "git.reset-hard",
+		"GEMINI_GUARD_TRUSTED_DELETE_ROOTS": "/scratch", "GEMINI_GUARD_SECRETS_SKIP_PATHS": "testdata/**",
+	}))
+	f.Fuzz(func(t *testing.T, content string) {
+		got, _ := ApplyProject(user, workspaceWith(t, content))
+		assert.GreaterOrEqual(t, got.Mode.rank(), user.Mode.rank())
+		assert.Subset(t, user.DisabledRules, got.DisabledRules)
+		assert.Subset(t, user.TrustedDeleteRoots, got.TrustedDeleteRoots)
+		assert.Subset(t, user.SecretsSkipPaths, got.SecretsSkipPaths)
+		assert.Subset(t, got.ProtectedPaths, user.ProtectedPaths)
+		assert.False(t, user.SecretsAction == Block && got.SecretsAction != Block)
+		assert.False(t, got.TrustGitleaksAllow && !user.TrustGitleaksAllow)
+		assert.False(t, user.RedactStream && !got.RedactStream)
+		assert.False(t, user.RedactToolOutput && !got.RedactToolOutput)
+		assert.True(t, got.AuditLog == user.AuditLog || (user.AuditLog == "" && got.AuditLog == "on"))
+	})
+}
