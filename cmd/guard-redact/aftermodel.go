@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/crc32"
+	"hash/fnv"
 	"time"
 
 	"github.com/gemini-guard/gemini-guard/internal/hook"
@@ -54,10 +54,24 @@ func readChunk(in hook.AfterModelInput) (c redact.Chunk, simple bool, err error)
 	for _, cand := range resp.Candidates {
 		c.Final = c.Final || cand.FinishReason != ""
 	}
-	// Gemini CLI sends the same llm_request with every chunk of one answer.
-	sum := crc32.Checksum(in.LLMRequest, crc32.MakeTable(crc32.Castagnoli))
-	c.Stream = fmt.Sprintf("%08x-%x", sum, len(in.LLMRequest))
+	c.Stream = streamID(in.LLMRequest)
 	return c, false, nil
+}
+
+// streamID identifies an answer by its request: Gemini CLI sends the same
+// llm_request with every chunk of one answer, and the next request adds to
+// the conversation. The request can be large (the whole conversation), so
+// the id hashes its length, its start and its end, where turns are added.
+func streamID(req []byte) string {
+	const head, tail = 1 << 10, 4 << 10
+	h := fnv.New64a()
+	if len(req) <= head+tail {
+		h.Write(req)
+	} else {
+		h.Write(req[:head])
+		h.Write(req[len(req)-tail:])
+	}
+	return fmt.Sprintf("%016x-%x", h.Sum64(), len(req))
 }
 
 func afterModel(in hook.AfterModelInput, e env) (hook.Output, error) {

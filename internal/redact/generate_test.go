@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
+	"github.com/gemini-guard/gemini-guard/internal/secrets/keywords"
 )
 
 // builtinFromSecrets builds the rule table from the scanner's rule set, as
@@ -70,4 +71,8 @@ func TestAnalysisOfBuiltinRules(t *testing.T) {
 			assert.Less(t, in.maxPrefix, ContextSize, r.ID)
 		}
 	}
+}
+
+func TestBuiltinWordsAreThePrefilters(t *testing.T) {
+	assert.Equal(t, keywords.Builtin().Words(), builtinWords, "the precomputed keyword indexes assume the prefilter's word list")
 }

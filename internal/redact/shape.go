@@ -14,7 +14,7 @@ const unbounded = -1
 // of a match can come before and after its secret, and which characters the
 // secret can hold. It is computed once per rule and process.
 type shape struct {
-	prog *syntax.Prog
+	*program
 	// maxLen is the longest match in bytes, or unbounded.
 	maxLen int
 	// maxPrefix is the most bytes a match can hold before its secret starts
@@ -26,13 +26,17 @@ type shape struct {
 	// ascii[c] tells whether the secret can hold the ASCII character c;
 	// secretRune answers for the others.
 	ascii  [utf8.RuneSelf]bool
-	insts  []*syntax.Inst // consuming instructions inside the secret
-	groups bool           // the pattern has capture groups
+	insts []*syntax.Inst // consuming instructions inside the secret
 }
 
-// newShape compiles pattern (Go regexp syntax, as gitleaks uses) and
-// analyses it. Invalid patterns return the syntax error.
-func newShape(pattern string) (*shape, error) {
+// program is a rule's compiled pattern, what the VM runs.
+type program struct {
+	prog   *syntax.Prog
+	groups bool // the pattern has capture groups
+}
+
+// compileProgram compiles pattern (Go regexp syntax) for the VM.
+func compileProgram(pattern string) (*program, error) {
 	re, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
 		return nil, err
@@ -41,13 +45,25 @@ func newShape(pattern string) (*shape, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &shape{prog: prog}
+	p := &program{prog: prog}
 	for _, in := range prog.Inst {
 		if in.Op == syntax.InstCapture {
-			s.groups = true
+			p.groups = true
 			break
 		}
 	}
+	return p, nil
+}
+
+// newShape compiles pattern (Go regexp syntax, as gitleaks uses) and
+// analyses it. Invalid patterns return the syntax error.
+func newShape(pattern string) (*shape, error) {
+	p, err := compileProgram(pattern)
+	if err != nil {
+		return nil, err
+	}
+	s := &shape{program: p}
+	prog := p.prog
 	s.maxLen = longest(prog, []int{prog.Start}, func(in *syntax.Inst) bool { return in.Op == syntax.InstMatch })
 	if !s.groups {
 		// Without groups gitleaks takes the whole match as the secret.

@@ -96,7 +96,7 @@ func (r *Redactor) Push(s *Stream, chunk string) (string, error) {
 	}
 	text := s.Shown + s.Held + chunk
 	base := len(s.Shown)
-	v := r.Watch.Check(text, base)
+	v := r.Watch.Check(text, base, false)
 	hold := v.Hold
 	if hold-base > MaxHeld {
 		// Give up holding: show all but the end, as scanned now.
@@ -144,7 +144,7 @@ func (r *Redactor) Flush(s *Stream) (string, error) {
 		s.Shown, s.Held = "", ""
 		return "", nil
 	}
-	v := r.Watch.Check(text, base)
+	v := r.Watch.Check(text, base, true)
 	finds, err := r.find(text, base, v.Scan || r.AlwaysScan, s.Known)
 	if err != nil {
 		return "", err

@@ -20,7 +20,7 @@ func (r *Redactor) Text(text string) (Redacted, error) {
 	if r.Watch == nil || r.Scanner == nil {
 		return Redacted{}, ErrNotReady
 	}
-	v := r.Watch.Check(text, 0)
+	v := r.Watch.Check(text, 0, true)
 	finds, err := r.find(text, 0, v.Scan || r.AlwaysScan, nil)
 	if err != nil {
 		return Redacted{}, err

@@ -53,10 +53,13 @@ type vm struct {
 	groups   bool
 	text     string
 	anchored bool // try a match at the search position only
-	q0, q1   *queue
+	// final says that text is complete: the end is the real end of the
+	// text, and assertions about it are decided.
+	final  bool
+	q0, q1 *queue
 }
 
-func newVM(s *shape, text string) *vm {
+func newVM(s *program, text string) *vm {
 	n := len(s.prog.Inst)
 	return &vm{prog: s.prog, groups: s.groups, text: text, q0: newQueue(n), q1: newQueue(n)}
 }
@@ -91,15 +94,19 @@ func (m *vm) pendingSecret(from int) int {
 	return -1
 }
 
-// pendingAnchored is pendingSecret for a single match attempt at from.
-func (m *vm) pendingAnchored(from int) int {
+// attempt tries a single match at from. It reports whether a match was
+// found (or may be, with a match found but a preferred one still
+// undecided), and where the secret of an undecided attempt starts (-1 when
+// it is decided or its secret has not started).
+func (m *vm) attempt(from int) (matched bool, pending int) {
 	m.anchored = true
 	defer func() { m.anchored = false }()
-	done, _, pending := m.search(from)
+	done, mt, pending := m.search(from)
+	matched = mt.end >= 0
 	if done || pending >= len(m.text) {
-		return -1
+		return matched, -1
 	}
-	return pending
+	return matched, pending
 }
 
 // search looks for the leftmost-first match starting at or after pos. It
@@ -118,6 +125,15 @@ func (m *vm) search(pos int) (done bool, mt match, pending int) {
 				t.cap = i
 			}
 			m.add(cl, uint32(m.prog.Start), t, i)
+		}
+		if i == len(m.text) && m.final {
+			// No more input: only a match standing here counts.
+			for _, e := range cl.dense {
+				if m.prog.Inst[e.pc].Op == syntax.InstMatch {
+					return true, match{e.t.start, i, e.t.cap}, -1
+				}
+			}
+			return true, mt, -1
 		}
 		if i == len(m.text) {
 			pending = -1
@@ -188,7 +204,7 @@ func (m *vm) add(q *queue, pc uint32, t thread, pos int) {
 			r1, _ = utf8.DecodeLastRuneInString(m.text[:pos])
 		}
 		op := syntax.EmptyOp(in.Arg)
-		if pos == len(m.text) {
+		if pos == len(m.text) && !m.final {
 			// What follows is not known yet. Assertions about what precedes
 			// are decided now; one about what follows may still hold, so
 			// the thread stays alive, waiting at the assertion.
@@ -203,7 +219,10 @@ func (m *vm) add(q *queue, pc uint32, t thread, pos int) {
 			m.add(q, in.Out, t, pos)
 			return
 		}
-		r2, _ := utf8.DecodeRuneInString(m.text[pos:])
+		r2 := rune(-1)
+		if pos < len(m.text) {
+			r2, _ = utf8.DecodeRuneInString(m.text[pos:])
+		}
 		if op&^syntax.EmptyOpContext(r1, r2) == 0 {
 			m.add(q, in.Out, t, pos)
 		}

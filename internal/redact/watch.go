@@ -16,14 +16,15 @@ import (
 // the hook process that handles one streamed chunk stays light, and starts
 // the scanner only when a rule really matches.
 //
-// A Watch is safe for concurrent use; it compiles each rule it needs once.
+// A Watch compiles each rule it needs once, on first use; it is not safe
+// for concurrent use.
 type Watch struct {
 	rules   []Rule
 	words   []string // every keyword, lower case, sorted, no duplicates
-	matcher *keywords.Matcher
+	index   *wordIndex
 	ruleKW  [][]int // per rule: indexes into words
 	maxKW   int     // longest keyword in bytes
-	comp    []compiled
+	comp    []*compiled
 }
 
 // compiled holds what one rule needs at run time, each part built on
@@ -38,10 +39,9 @@ type compiled struct {
 }
 
 type lazyRule struct {
-	reOnce, shapeOnce sync.Once
-	re                *regexp.Regexp
-	shape             *shape
-	err               error
+	reOnce, progOnce sync.Once
+	re               *regexp.Regexp
+	prog             *program
 }
 
 func (l *lazyRule) regexp(pattern string) *regexp.Regexp {
@@ -54,14 +54,14 @@ func (l *lazyRule) regexp(pattern string) *regexp.Regexp {
 	return l.re
 }
 
-func (l *lazyRule) program(pattern string) *shape {
-	l.shapeOnce.Do(func() {
+func (l *lazyRule) program(pattern string) *program {
+	l.progOnce.Do(func() {
 		var err error
-		if l.shape, err = newShape(pattern); err != nil {
-			l.shape = nil
+		if l.prog, err = compileProgram(pattern); err != nil {
+			l.prog = nil
 		}
 	})
-	return l.shape
+	return l.prog
 }
 
 // NewWatch returns a Watch over rules, leaving out those whose id is in
@@ -75,6 +75,17 @@ func NewWatch(rules []Rule, disabled []string) *Watch {
 			w.rules = append(w.rules, r)
 		}
 	}
+	w.comp = make([]*compiled, len(w.rules))
+	w.ruleKW = make([][]int, len(w.rules))
+	if isBuiltin(rules) {
+		// Precomputed keyword list and indexes.
+		w.words, w.maxKW = builtinWords, builtinMaxKW
+		w.index = newWordIndex(w.words)
+		for i, r := range w.rules {
+			w.ruleKW[i] = r.kw
+		}
+		return w
+	}
 	for _, r := range w.rules {
 		for _, k := range r.Keywords {
 			w.words = append(w.words, strings.ToLower(k))
@@ -83,8 +94,7 @@ func NewWatch(rules []Rule, disabled []string) *Watch {
 	slices.Sort(w.words)
 	w.words = slices.Compact(w.words)
 	w.words = slices.DeleteFunc(w.words, func(s string) bool { return s == "" })
-	w.matcher = keywords.NewMatcher(w.words)
-	w.ruleKW = make([][]int, len(w.rules))
+	w.index = newWordIndex(w.words)
 	for i, r := range w.rules {
 		for _, k := range r.Keywords {
 			if j, ok := slices.BinarySearch(w.words, strings.ToLower(k)); ok {
@@ -95,9 +105,22 @@ func NewWatch(rules []Rule, disabled []string) *Watch {
 	for _, k := range w.words {
 		w.maxKW = max(w.maxKW, len(k))
 	}
-	w.comp = make([]compiled, len(w.rules))
 	return w
 }
+
+// isBuiltin reports whether rules is the built-in table itself.
+func isBuiltin(rules []Rule) bool {
+	return len(rules) == len(builtinRules) && len(rules) > 0 && &rules[0] == &builtinRules[0]
+}
+
+// builtinMaxKW is the length of the longest built-in keyword.
+var builtinMaxKW = func() int {
+	n := 0
+	for _, w := range builtinWords {
+		n = max(n, len(w))
+	}
+	return n
+}()
 
 // BuiltinRules returns the built-in rule set (gitleaks' default config
 // extended by internal/secrets/rules.toml) with its precomputed analysis.
@@ -116,15 +139,18 @@ type Verdict struct {
 
 // Check looks at text, of which text[:base] has been shown already (kept as
 // context), and tells how far it may be shown and whether it must be
-// scanned. It never fails: a rule that cannot be compiled is skipped.
-func (w *Watch) Check(text string, base int) Verdict {
+// scanned. final says that no more text will follow (the answer ended):
+// nothing is held then, and a match that needs the end of the text counts.
+// It never fails: a rule whose pattern does not compile makes the text
+// scanned and held from base (the scanner reports the error).
+func (w *Watch) Check(text string, base int, final bool) Verdict {
 	v := Verdict{Hold: len(text)}
 	if base > len(text) {
 		base = len(text)
 	}
 	lower := strings.ToLower(text)
 	found := make([]bool, len(w.words))
-	w.matcher.Found(lower, found)
+	w.index.find(lower, found)
 	// Keyword positions come from an ASCII-only lower-casing that keeps
 	// byte offsets. The only non-ASCII runes that case-fold to ASCII
 	// letters are the Kelvin sign and the long s: with either in the text,
@@ -147,31 +173,53 @@ func (w *Watch) Check(text string, base int) Verdict {
 		if !hasKW && !partial {
 			continue
 		}
-		c := &w.comp[i]
+		c := w.comp[i]
+		if c == nil {
+			c = &compiled{}
+			w.comp[i] = c
+		}
 		c.once.Do(func() { c.info, c.err = ruleAnalysis(r) })
 		if c.err != nil {
 			continue
 		}
 		in := c.info
-		q := tailBound(text, base, in)
+		q := len(text)
+		if !final {
+			q = tailBound(text, base, in)
+		}
 		anchored := anchorsOK && in.anchored != ""
 		if anchored {
 			if !hasKW {
 				continue // an anchored match starts with a whole keyword
 			}
 			from := max(0, min(base, q)-in.anchorPrefix)
-			hit := c.anch.regexp(`\A(?:` + in.anchored + `)`)
+			prog := r.anchProg
+			if prog == nil {
+				prog = c.anch.program(in.anchored)
+			}
+			if prog == nil {
+				v.Scan, v.Hold = true, base
+				continue
+			}
+			m := newVM(prog, text)
+			m.final = final
 			w.keywordPositions(ascii, i, from, func(k int) {
-				if !v.Scan && k >= base-in.anchorPrefix && (hit == nil || hit.MatchString(text[k:])) {
+				if v.Scan && (final || k < q-in.anchorPrefix || q == len(text)) {
+					return // nothing more to learn here
+				}
+				matched, p := m.attempt(k)
+				if matched && k >= base-in.anchorPrefix {
 					v.Scan = true
 				}
-				if k >= q-in.anchorPrefix && q < len(text) {
-					if p := pending(c.anch.program(in.anchored), text, k, true); p >= 0 && p < v.Hold {
-						v.Hold = p
-					}
+				if p >= 0 && p < v.Hold {
+					v.Hold = p
 				}
 			})
 			continue
+		}
+		useNeed := anchorsOK // requirements assume no Kelvin sign or long s
+		if hasKW && !v.Scan && useNeed && !in.need.holds(lower) {
+			hasKW = false // no match possible: nothing to scan for
 		}
 		if hit := c.full.regexp(r.Pattern); hasKW && !v.Scan && hit == nil {
 			v.Scan = true
@@ -192,20 +240,25 @@ func (w *Watch) Check(text string, base int) Verdict {
 				}
 			}
 		}
-		if q < len(text) {
+		if q < len(text) && !final && !(useNeed && !in.needBefore.holds(lower)) {
 			from := 0
 			if in.maxPrefix != unbounded {
 				from = max(0, q-in.maxPrefix-utf8.UTFMax)
 			}
-			if p := pending(c.full.program(r.Pattern), text, from, false); p >= 0 && p < v.Hold {
+			prog := c.full.program(r.Pattern)
+			if prog == nil {
+				v.Scan, v.Hold = true, base
+				continue
+			}
+			if p := newVM(prog, text).pendingSecret(from); p >= 0 && p < v.Hold {
 				v.Hold = p
 			}
 		}
 	}
-	if p := encodedTail(text); p < v.Hold {
+	if p := encodedTail(text); p < v.Hold && !final {
 		v.Hold = p
 	}
-	if !v.Scan && decodedKeyword(text, w.matcher) {
+	if !v.Scan && decodedKeyword(text, w.index) {
 		v.Scan = true
 	}
 	v.Hold = max(v.Hold, base)
@@ -218,22 +271,6 @@ func ruleAnalysis(r *Rule) (*ruleInfo, error) {
 		return r.info, nil
 	}
 	return analyze(r.Pattern, r.Keywords)
-}
-
-// pending runs a rule's program s from position from and returns where the
-// secret of a match still undecided at the end of text starts, or -1.
-// anchored tries one match at from only (with the keyword-anchored
-// program). A program that did not compile (nil) holds everything from
-// from on: without it nothing can be shown safely.
-func pending(s *shape, text string, from int, anchored bool) int {
-	if s == nil {
-		return from
-	}
-	m := newVM(s, text)
-	if anchored {
-		return m.pendingAnchored(from)
-	}
-	return m.pendingSecret(from)
 }
 
 // tailBound is the earliest position where the secret of a match still
@@ -323,14 +360,14 @@ func isBase64Byte(c byte) bool {
 // decodedKeyword reports whether a keyword shows up only after decoding
 // text (base64, hex, percent, unicode escapes, as gitleaks decodes): then a
 // finding may hide in an encoded run and the scanner must look.
-func decodedKeyword(text string, m *keywords.Matcher) bool {
+func decodedKeyword(text string, x *wordIndex) bool {
 	found, first := false, true
 	keywords.Passes(text, func(lower string) bool {
 		if first {
 			first = false
 			return true
 		}
-		found = m.Any(lower)
+		found = x.find(lower, nil)
 		return !found
 	})
 	return found

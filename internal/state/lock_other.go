@@ -13,10 +13,11 @@ import (
 // a process that died (hooks time out long before).
 const staleLock = 30 * time.Second
 
-// lock creates path exclusively, retrying until wait has passed. Without
-// flock a dead holder leaves the file behind: one older than staleLock is
-// removed.
-func lock(path string, wait time.Duration) (unlock func(), err error) {
+// lock creates the lock file path+".lock" exclusively, retrying until wait
+// has passed. Without flock a dead holder leaves the file behind: one older
+// than staleLock is removed.
+func lock(_ *os.File, record string, wait time.Duration) (unlock func(), err error) {
+	path := record + ".lock"
 	deadline := time.Now().Add(wait)
 	for {
 		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)

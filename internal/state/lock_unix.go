@@ -10,32 +10,20 @@ import (
 	"time"
 )
 
-// lock takes an exclusive flock(2) on path (created 0600 when missing),
-// retrying until wait has passed. flock is released by the kernel when the
-// process dies, so a crashed hook never leaves a record locked.
-func lock(path string, wait time.Duration) (unlock func(), err error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, err
-	}
+// lock takes an exclusive flock(2) on the open record f, retrying until
+// wait has passed. flock is released by the kernel when the process dies,
+// so a crashed hook never leaves a record locked.
+func lock(f *os.File, _ string, wait time.Duration) (unlock func(), err error) {
 	deadline := time.Now().Add(wait)
 	for {
 		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 		if err == nil {
-			// Touch the lock so Clean sees it in use.
-			now := time.Now()
-			_ = os.Chtimes(path, now, now)
-			return func() {
-				_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-				f.Close()
-			}, nil
+			return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }, nil
 		}
 		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
-			f.Close()
 			return nil, err
 		}
 		if time.Now().After(deadline) {
-			f.Close()
 			return nil, errors.New("timed out waiting for another gemini-guard process")
 		}
 		time.Sleep(time.Millisecond)

@@ -12,8 +12,7 @@
 //
 // Several sessions stream at once, and Gemini CLI may run hooks of one
 // session in parallel: Update holds an exclusive lock on the record while it
-// reads and rewrites it, and writes through a temporary file and a rename,
-// so a reader never sees half a record.
+// reads and rewrites it.
 package state
 
 import (
@@ -118,8 +117,14 @@ func (s *Store) Dir() string { return s.dir }
 
 // Update reads the record key, passes its content to fn (nil when there is
 // none, or when the record on disk is larger than MaxRecord) and stores what
-// fn returns: nil deletes the record. The whole exchange holds an exclusive
-// lock, so two processes updating one record never lose each other's write.
+// fn returns: nil or empty clears the record. The whole exchange holds an
+// exclusive lock on the record, so two processes updating one record never
+// lose each other's write.
+//
+// The record is rewritten in place under the lock (cheaper than a temporary
+// file and a rename, which a hook pays on every streamed chunk). A process
+// killed in the middle of the write leaves a damaged record; callers treat
+// content they cannot decode as no record.
 //
 // key must come from Key (or be made of letters, digits, '-' and '_'). When
 // fn returns an error nothing is written and Update returns that error. When
@@ -130,13 +135,18 @@ func (s *Store) Update(key string, fn func(old []byte) ([]byte, error)) error {
 		return err
 	}
 	path := filepath.Join(s.dir, key)
-	unlock, err := lock(path+".lock", lockWait)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("state: %w", err)
+	}
+	defer f.Close()
+	unlock, err := lock(f, path, lockWait)
 	if err != nil {
 		return fmt.Errorf("state: lock: %w", err)
 	}
 	defer unlock()
 
-	old, err := readRecord(path)
+	old, err := readAll(f)
 	if err != nil {
 		return err
 	}
@@ -144,21 +154,24 @@ func (s *Store) Update(key string, fn func(old []byte) ([]byte, error)) error {
 	if err != nil {
 		return err
 	}
-	if next == nil {
-		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("state: %w", err)
-		}
-		return nil
-	}
 	if len(next) > MaxRecord {
 		return fmt.Errorf("state: record of %d bytes is over the %d byte limit", len(next), MaxRecord)
 	}
-	return writeAtomic(path, next)
+	if len(next) == 0 && len(old) == 0 {
+		return nil
+	}
+	if err := f.Truncate(0); err != nil {
+		return fmt.Errorf("state: %w", err)
+	}
+	if _, err := f.WriteAt(next, 0); err != nil {
+		return fmt.Errorf("state: %w", err)
+	}
+	return nil
 }
 
-// Read returns the record key without locking it, or nil when there is none.
-// Use it for records only ever written whole (flags); use Update to change
-// a record based on its content.
+// Read returns the record key without locking it, or nil when there is
+// none. It may see a record half rewritten: use it only where that does not
+// matter (tests, diagnostics); use Update to act on a record.
 func (s *Store) Read(key string) ([]byte, error) {
 	if err := checkKey(key); err != nil {
 		return nil, err
@@ -166,9 +179,10 @@ func (s *Store) Read(key string) ([]byte, error) {
 	return readRecord(filepath.Join(s.dir, key))
 }
 
-// Clean removes records, locks and temporary files that nobody has written
-// for longer than maxAge: the leftovers of streams that were cancelled or
-// whose process was killed. It returns the first error it met but goes on
+// Clean removes records (and lock files) that nobody has written for longer
+// than maxAge: the leftovers of sessions that ended, were cancelled or whose
+// process was killed. A record is removed only once it is that old, so a
+// process that still uses it is not affected in practice. It returns the first error it met but goes on
 // with the other files. Files Clean does not know (other names) are left
 // alone.
 func (s *Store) Clean(now time.Time, maxAge time.Duration) error {
@@ -185,6 +199,13 @@ func (s *Store) Clean(now time.Time, maxAge time.Duration) error {
 		info, err := e.Info()
 		if err != nil || now.Sub(info.ModTime()) <= maxAge {
 			continue
+		}
+		if rec, ok := strings.CutSuffix(name, ".lock"); ok {
+			// flock does not touch the lock file: it is stale only when
+			// its record is gone or stale as well.
+			if ri, err := os.Stat(filepath.Join(s.dir, rec)); err == nil && now.Sub(ri.ModTime()) <= maxAge {
+				continue
+			}
 		}
 		if err := os.Remove(filepath.Join(s.dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) && first == nil {
 			first = fmt.Errorf("state: %w", err)
@@ -225,17 +246,19 @@ func checkKey(key string) error {
 	return nil
 }
 
-// ownName reports whether name is a record, a lock or a temporary file of a
-// Store: the only files Clean may remove.
+// ownName reports whether name is a record or a lock file of a Store: the
+// only files Clean may remove.
 func ownName(name string) bool {
 	base, _, _ := strings.Cut(name, ".")
 	if checkKey(base) != nil {
 		return false
 	}
 	rest := strings.TrimPrefix(name, base)
-	return rest == "" || rest == ".lock" || strings.HasPrefix(rest, ".tmp")
+	return rest == "" || rest == ".lock"
 }
 
+// readRecord reads the record at path: nil when it is missing, empty or
+// over MaxRecord.
 func readRecord(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -245,47 +268,16 @@ func readRecord(path string) ([]byte, error) {
 		return nil, fmt.Errorf("state: %w", err)
 	}
 	defer f.Close()
+	return readAll(f)
+}
+
+func readAll(f *os.File) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(f, MaxRecord+1))
 	if err != nil {
 		return nil, fmt.Errorf("state: %w", err)
 	}
-	if len(data) > MaxRecord {
+	if len(data) > MaxRecord || len(data) == 0 {
 		return nil, nil
 	}
-	if data == nil {
-		data = []byte{}
-	}
 	return data, nil
-}
-
-// writeAtomic writes data to a temporary file next to path and renames it
-// over path, so readers see the old record or the new one, never a mix.
-func writeAtomic(path string, data []byte) error {
-	dir, base := filepath.Split(path)
-	f, err := os.CreateTemp(dir, base+".tmp*")
-	if err != nil {
-		return fmt.Errorf("state: %w", err)
-	}
-	tmp := f.Name()
-	fail := func(err error) error {
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("state: %w", err)
-	}
-	// CreateTemp makes the file 0600 already; Chmod states the contract.
-	if err := f.Chmod(0o600); err != nil {
-		return fail(err)
-	}
-	if _, err := f.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("state: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("state: %w", err)
-	}
-	return nil
 }

@@ -58,7 +58,7 @@ func TestOpenMakesPrivateDir(t *testing.T) {
 	assert.Equal(t, os.FileMode(0o700), info.Mode().Perm())
 
 	require.NoError(t, s.Update("k", func([]byte) ([]byte, error) { return []byte("v"), nil }))
-	for _, name := range []string{"k", "k.lock"} {
+	for _, name := range []string{"k"} {
 		info, err := os.Stat(filepath.Join(dir, name))
 		require.NoError(t, err)
 		assert.Equal(t, os.FileMode(0o600), info.Mode().Perm(), name)
@@ -124,16 +124,24 @@ func TestUpdate(t *testing.T) {
 		got, _ := s.Read("a")
 		assert.Equal(t, "one two", string(got))
 	})
-	t.Run("empty is kept, nil deletes", func(t *testing.T) {
-		require.NoError(t, s.Update("a", func([]byte) ([]byte, error) { return []byte{}, nil }))
-		got, _ := s.Read("a")
-		assert.NotNil(t, got)
-		assert.Empty(t, got)
-		require.NoError(t, s.Update("a", func([]byte) ([]byte, error) { return nil, nil }))
-		got, _ = s.Read("a")
-		assert.Nil(t, got)
-		_, err := os.Stat(filepath.Join(s.Dir(), "a"))
-		assert.True(t, os.IsNotExist(err))
+	t.Run("empty or nil clears", func(t *testing.T) {
+		for _, empty := range [][]byte{{}, nil} {
+			require.NoError(t, s.Update("a", func([]byte) ([]byte, error) { return []byte("x"), nil }))
+			require.NoError(t, s.Update("a", func([]byte) ([]byte, error) { return empty, nil }))
+			got, err := s.Read("a")
+			require.NoError(t, err)
+			assert.Nil(t, got)
+			require.NoError(t, s.Update("a", func(old []byte) ([]byte, error) {
+				assert.Nil(t, old)
+				return nil, nil
+			}))
+		}
+	})
+	t.Run("a shorter record replaces a longer one whole", func(t *testing.T) {
+		require.NoError(t, s.Update("e", func([]byte) ([]byte, error) { return []byte("a long first record"), nil }))
+		require.NoError(t, s.Update("e", func([]byte) ([]byte, error) { return []byte("short"), nil }))
+		got, _ := s.Read("e")
+		assert.Equal(t, "short", string(got))
 	})
 	t.Run("error writes nothing", func(t *testing.T) {
 		require.NoError(t, s.Update("b", func([]byte) ([]byte, error) { return []byte("keep"), nil }))
@@ -159,13 +167,6 @@ func TestUpdate(t *testing.T) {
 			assert.Error(t, s.Update(k, func([]byte) ([]byte, error) { return nil, nil }), "%q", k)
 			_, err := s.Read(k)
 			assert.Error(t, err, "%q", k)
-		}
-	})
-	t.Run("no temporary files left", func(t *testing.T) {
-		entries, err := os.ReadDir(s.Dir())
-		require.NoError(t, err)
-		for _, e := range entries {
-			assert.NotContains(t, e.Name(), ".tmp")
 		}
 	})
 }
@@ -206,7 +207,6 @@ func TestClean(t *testing.T) {
 	}
 	write("stale", old)
 	write("stale.lock", old)
-	write("stale.tmp123", old)
 	write("fresh", now)
 	write("fresh.lock", now)
 	write("not-ours.txt", old)
@@ -214,7 +214,7 @@ func TestClean(t *testing.T) {
 
 	require.NoError(t, s.Clean(now, time.Hour))
 	for name, want := range map[string]bool{
-		"stale": false, "stale.lock": false, "stale.tmp123": false,
+		"stale": false, "stale.lock": false,
 		"fresh": true, "fresh.lock": true, "not-ours.txt": true, ".cleaned": true,
 	} {
 		_, err := os.Stat(filepath.Join(s.Dir(), name))
@@ -242,4 +242,16 @@ func TestCleanEvery(t *testing.T) {
 
 	require.NoError(t, s.CleanEvery(now.Add(11*time.Minute), 10*time.Minute, time.Hour))
 	assert.NoFileExists(t, stale, "a call after the interval does")
+}
+
+func TestCleanKeepsLockOfLiveRecord(t *testing.T) {
+	s, err := Open(t.TempDir())
+	require.NoError(t, err)
+	now := time.Now()
+	old := now.Add(-2 * time.Hour)
+	require.NoError(t, os.WriteFile(filepath.Join(s.Dir(), "live"), nil, 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(s.Dir(), "live.lock"), nil, 0o600))
+	require.NoError(t, os.Chtimes(filepath.Join(s.Dir(), "live.lock"), old, old))
+	require.NoError(t, s.Clean(now, time.Hour))
+	assert.FileExists(t, filepath.Join(s.Dir(), "live.lock"))
 }
