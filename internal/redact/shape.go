@@ -25,7 +25,7 @@ type shape struct {
 	maxSuffix int
 	// ascii[c] tells whether the secret can hold the ASCII character c;
 	// secretRune answers for the others.
-	ascii  [utf8.RuneSelf]bool
+	ascii [utf8.RuneSelf]bool
 	insts []*syntax.Inst // consuming instructions inside the secret
 }
 

@@ -19,12 +19,12 @@ import (
 // A Watch compiles each rule it needs once, on first use; it is not safe
 // for concurrent use.
 type Watch struct {
-	rules   []Rule
-	words   []string // every keyword, lower case, sorted, no duplicates
-	index   *wordIndex
-	ruleKW  [][]int // per rule: indexes into words
-	maxKW   int     // longest keyword in bytes
-	comp    []*compiled
+	rules  []Rule
+	words  []string // every keyword, lower case, sorted, no duplicates
+	index  *wordIndex
+	ruleKW [][]int // per rule: indexes into words
+	maxKW  int     // longest keyword in bytes
+	comp   []*compiled
 }
 
 // compiled holds what one rule needs at run time, each part built on
