@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -91,13 +92,14 @@ func afterModel(in hook.AfterModelInput, e env) (hook.Output, error) {
 		return hook.Output{}, nil
 	}
 	now := e.now()
-	next := nextFunc(s, in.Cwd, e)
+	next := nextFunc(s, in.Cwd)
 
 	var show, warning string
 	var changed bool
 	handle := func(sess *redact.Session) {
 		var err error
 		show, changed, err = next(sess, c, now)
+		changed = changed && show != c.Text
 		if err != nil && !sess.Warned {
 			sess.Warned = true
 			warning = "gemini-guard could not check part of the model's answer for secrets (" + err.Error() + "); that part was shown unchecked."
@@ -128,40 +130,38 @@ func afterModel(in hook.AfterModelInput, e env) (hook.Output, error) {
 	return hook.ReplaceChunk(resp, warning), nil
 }
 
-// nextFunc returns how a chunk is handled: in this process with the
-// built-in rules, or, with a user's gitleaks config (whose rules this
-// binary does not know), entirely in the scan helper.
-func nextFunc(s settings.Settings, cwd string, e env) func(*redact.Session, redact.Chunk, time.Time) (string, bool, error) {
+// nextFunc returns how a chunk is handled: the redactor over the rules in
+// force, with the scanner built only if a rule matches.
+func nextFunc(s settings.Settings, cwd string) func(*redact.Session, redact.Chunk, time.Time) (string, bool, error) {
 	opts := scanOptions(s, cwd)
-	if opts.ConfigPath != "" {
-		return func(sess *redact.Session, c redact.Chunk, now time.Time) (string, bool, error) {
-			resp, err := callHelper(e.helper, chunkHelperTimeout, redact.HelperRequest{Op: redact.OpNext, Options: opts, Session: sess, Chunk: &c, Now: now})
-			if err != nil {
-				// Show what the stream held and the chunk, unchecked.
-				held := ""
-				if st := sess.Streams[c.Stream]; st != nil {
-					held = st.Held
-				}
-				delete(sess.Streams, c.Stream)
-				show := held + c.Text
-				if c.Text == "" {
-					sess.Pending += held
-					show = ""
-				}
-				return show, show != c.Text, err
-			}
-			if resp.Session != nil {
-				*sess = *resp.Session
-			}
-			return resp.Show, resp.Changed, nil
+	rules, err := watchRules(opts.ConfigPath)
+	if err != nil {
+		// The user's config is broken: pass the text on, warn once.
+		return func(sess *redact.Session, c redact.Chunk, _ time.Time) (string, bool, error) {
+			return unchecked(sess, c), true, err
 		}
 	}
 	r := &redact.Redactor{
-		Watch:   redact.NewWatch(redact.BuiltinRules(), s.DisabledRules),
-		Scanner: helperScanner{path: e.helper, timeout: chunkHelperTimeout, opts: opts},
+		Watch:   redact.NewWatch(rules, s.DisabledRules),
+		Scanner: &scanner{opts: opts},
 		Marker:  marker(s),
 	}
 	return r.Next
+}
+
+// unchecked ends c's stream and returns what it held and c's text, as the
+// user would have seen them without the guard.
+func unchecked(sess *redact.Session, c redact.Chunk) string {
+	held := ""
+	if st := sess.Streams[c.Stream]; st != nil {
+		held = st.Held
+	}
+	delete(sess.Streams, c.Stream)
+	if c.Text == "" {
+		sess.Pending += held
+		return ""
+	}
+	return held + c.Text
 }
 
 // withSession runs fn on the session's record under its lock and stores the
@@ -226,7 +226,7 @@ func replaceText(raw json.RawMessage, text string) (json.RawMessage, error) {
 	var err error
 	set := func(m map[string]json.RawMessage, k string, v any) {
 		if err == nil {
-			m[k], err = redact.EncodeJSON(v)
+			m[k], err = encodeJSON(v)
 		}
 	}
 	set(content, "parts", []string{text})
@@ -236,7 +236,7 @@ func replaceText(raw json.RawMessage, text string) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	return redact.EncodeJSON(resp)
+	return encodeJSON(resp)
 }
 
 func joinLines(a, b string) string {
@@ -247,4 +247,16 @@ func joinLines(a, b string) string {
 		return a
 	}
 	return a + "\n" + b
+}
+
+// encodeJSON marshals v without HTML escaping (markers and code keep their
+// < and >).
+func encodeJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }

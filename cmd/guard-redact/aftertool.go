@@ -77,15 +77,15 @@ func afterTool(in hook.AfterToolInput, e env) (hook.Output, error) {
 		return hook.Output{}, err
 	}
 	opts := scanOptions(s, in.Cwd)
-	watch := redact.BuiltinRules()
+	watched, err := watchRules(opts.ConfigPath)
+	if err != nil {
+		return hook.Output{}, err
+	}
 	r := &redact.Redactor{
-		Watch:   redact.NewWatch(watch, s.DisabledRules),
-		Scanner: helperScanner{path: e.helper, timeout: toolHelperTimeout, opts: opts},
+		Watch:   redact.NewWatch(watched, s.DisabledRules),
+		Scanner: &scanner{opts: opts},
 		Marker:  marker(s),
 	}
-	// With a user's config its rules are unknown here: always ask the
-	// scanner.
-	r.AlwaysScan = opts.ConfigPath != ""
 	total, cut, count := 0, false, 0
 	var rules []string
 	var out strings.Builder

@@ -4,19 +4,19 @@
 // across chunks; with after-tool it answers AfterTool and keeps secrets in
 // tool output from reaching the model.
 //
-// It links no gitleaks: it knows the rules' patterns and keywords
-// (internal/redact) and starts the scan helper bin/guard-scan only when a
-// rule really matches, so the common chunk costs little more than starting
-// a process. See docs/redaction.md.
+// Most chunks need no scan at all: the redactor knows the rules' patterns
+// and keywords (internal/redact) and builds the scanner (internal/secrets)
+// only when a rule really matches, so the common chunk costs little more
+// than starting a process. See docs/redaction.md.
 package main
 
 import (
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/gemini-guard/gemini-guard/internal/hook"
+	"github.com/gemini-guard/gemini-guard/internal/state"
 )
 
 func main() {
@@ -27,19 +27,12 @@ func main() {
 type env struct {
 	getenv func(string) string
 	now    func() time.Time
-	// helper is the path of the scan helper (bin/guard-scan).
-	helper string
 	// stateDir is where session state lives; "" means no state.
 	stateDir string
 }
 
 func defaultEnv() env {
-	e := env{getenv: os.Getenv, now: time.Now}
-	if exe, err := os.Executable(); err == nil {
-		e.helper = filepath.Join(filepath.Dir(exe), "guard-scan"+exeSuffix())
-	}
-	e.stateDir = stateDir(os.Getenv)
-	return e
+	return env{getenv: os.Getenv, now: time.Now, stateDir: state.Dir(os.Getenv)}
 }
 
 // run answers one hook call and returns the exit code, always 0: with
@@ -55,11 +48,4 @@ func run(args []string, stdin io.Reader, stdout io.Writer, e env) int {
 		return afterModel(in, e)
 	})
 	return 0
-}
-
-func exeSuffix() string {
-	if filepath.Separator == '\\' {
-		return ".exe"
-	}
-	return ""
 }

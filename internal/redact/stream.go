@@ -70,10 +70,6 @@ type Redactor struct {
 	// Marker is what replaces a secret found by a rule; nil means
 	// RuleMarker.
 	Marker func(ruleID string) string
-	// AlwaysScan runs the scanner on every text, not only when the Watch
-	// sees a rule match: for a scanner with rules the Watch does not know
-	// (a user's gitleaks config).
-	AlwaysScan bool
 }
 
 // RuleMarker is the marker naming the rule: [REDACTED:github-pat].
@@ -103,7 +99,7 @@ func (r *Redactor) Push(s *Stream, chunk string) (string, error) {
 		hold = max(base, len(text)-MaxHeld)
 		hold = runeStart(text, hold)
 	}
-	finds, err := r.find(text, base, v.Scan || r.AlwaysScan, s.Known)
+	finds, err := r.find(text, base, v.Scan, s.Known)
 	if err != nil {
 		return "", err
 	}
@@ -145,7 +141,7 @@ func (r *Redactor) Flush(s *Stream) (string, error) {
 		return "", nil
 	}
 	v := r.Watch.Check(text, base, true)
-	finds, err := r.find(text, base, v.Scan || r.AlwaysScan, s.Known)
+	finds, err := r.find(text, base, v.Scan, s.Known)
 	if err != nil {
 		return "", err
 	}

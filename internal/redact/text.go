@@ -21,7 +21,7 @@ func (r *Redactor) Text(text string) (Redacted, error) {
 		return Redacted{}, ErrNotReady
 	}
 	v := r.Watch.Check(text, 0, true)
-	finds, err := r.find(text, 0, v.Scan || r.AlwaysScan, nil)
+	finds, err := r.find(text, 0, v.Scan, nil)
 	if err != nil {
 		return Redacted{}, err
 	}
