@@ -12,9 +12,17 @@ import (
 const DefaultMaxDepth = 8
 
 // maxExecs bounds the commands one analysis produces (loops over known
-// items, xargs fan-out, function calls). Past it the analysis stops with a
-// TooComplex hazard instead of spending unbounded time.
-const maxExecs = 2000
+// items, xargs fan-out, function calls), maxSteps the statements it walks
+// (nested loops and function calls multiply). Past either, the analysis
+// stops with a TooComplex hazard instead of spending unbounded time.
+const (
+	maxExecs = 2000
+	maxSteps = 100_000
+)
+
+// maxValue bounds a variable's value: x=$x$x doubles it at each step.
+// Longer values become unknown.
+const maxValue = 64 << 10
 
 // Options tell Analyze where the command runs. The zero value analyses with
 // an unknown working directory and an unknown home.

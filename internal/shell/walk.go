@@ -19,6 +19,7 @@ type analyzer struct {
 	varMarks map[string]string
 	maxDepth int
 	stopped  bool
+	steps    int
 }
 
 // frame is one piece of shell text being analysed: the command line, or the
@@ -180,7 +181,11 @@ func (a *analyzer) nestedStmts(f *frame, st *state, stmts []*syntax.Stmt, label 
 }
 
 func (a *analyzer) stmt(f *frame, st *state, s *syntax.Stmt, io ioCtx) []*Exec {
-	if s == nil {
+	if s == nil || a.stopped {
+		return nil
+	}
+	if a.steps++; a.steps > maxSteps {
+		a.stop(f, source(f.src, s), fmt.Sprintf("more than %d statements to follow", maxSteps))
 		return nil
 	}
 	io = a.redirects(f, st, s.Redirs, io)
@@ -386,6 +391,9 @@ func (a *analyzer) assign(wc *wordCtx, st *state, as *syntax.Assign) {
 				list = append(list, a.fields(wc, e.Value)...)
 			}
 		}
+		if len(list) > 1024 {
+			list = []string{a.unknown(Unknown{Kind: Variable, Name: name})}
+		}
 		st.vars[name] = expand.Variable{Set: true, Kind: expand.Indexed, List: list}
 	case as.Naked:
 		// `export x` or `declare -a x`: attributes only.
@@ -400,6 +408,9 @@ func (a *analyzer) assign(wc *wordCtx, st *state, as *syntax.Assign) {
 			} else {
 				v = a.unknown(Unknown{Kind: Variable, Name: name}) + v
 			}
+		}
+		if len(v) > maxValue {
+			v = a.unknown(Unknown{Kind: Variable, Name: name})
 		}
 		st.vars[name] = expand.Variable{Set: true, Kind: expand.String, Str: v}
 	}
@@ -506,13 +517,18 @@ func (a *analyzer) call(f *frame, st *state, ce *syntax.CallExpr, s *syntax.Stmt
 	return slices.Clone(a.res.Execs[start:])
 }
 
+// stop ends the analysis with a TooComplex hazard.
+func (a *analyzer) stop(f *frame, text, detail string) {
+	if !a.stopped {
+		a.stopped = true
+		a.res.Hazards = append(a.res.Hazards, Hazard{Kind: TooComplex, Text: text, Detail: detail, Via: f.via})
+	}
+}
+
 // emit records ex as a command that runs.
 func (a *analyzer) emit(f *frame, ex *Exec) {
 	if len(a.res.Execs) >= maxExecs {
-		if !a.stopped {
-			a.stopped = true
-			a.res.Hazards = append(a.res.Hazards, Hazard{Kind: TooComplex, Text: ex.Text, Detail: fmt.Sprintf("more than %d commands", maxExecs), Via: f.via})
-		}
+		a.stop(f, ex.Text, fmt.Sprintf("more than %d commands", maxExecs))
 		return
 	}
 	a.res.Execs = append(a.res.Execs, ex)

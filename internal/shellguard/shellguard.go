@@ -108,7 +108,7 @@ func cleanAbs(p string) string {
 func decide(in Input, explain bool) (verdict.Verdict, []string) {
 	res, ctx, early := prepare(in, explain)
 	if early != nil {
-		early.Fragment = Mask(verdict.Truncate(in.Command, verdict.MaxFragment))
+		early.Fragment = Mask(strings.ToValidUTF8(verdict.Truncate(in.Command, verdict.MaxFragment), "\uFFFD"))
 		return *early, []string{"denied before analysis: " + early.What}
 	}
 	findings := policy.Evaluate(res, ctx, explain)
@@ -152,9 +152,9 @@ func toVerdict(f policy.Finding) verdict.Verdict {
 	return verdict.Verdict{
 		Action:   verdict.Deny,
 		RuleID:   f.Rule.ID,
-		What:     Mask(f.Describe()),
+		What:     Mask(strings.ToValidUTF8(f.Describe(), "\uFFFD")),
 		Safer:    f.Rule.Safer,
-		Fragment: Mask(verdict.Truncate(f.Fragment(), 4*verdict.MaxFragment)),
+		Fragment: Mask(strings.ToValidUTF8(verdict.Truncate(f.Fragment(), 4*verdict.MaxFragment), "\uFFFD")),
 	}
 }
 
