@@ -52,6 +52,7 @@ type crule struct {
 	keywords []string
 	once     sync.Once
 	re       *regexp.Regexp
+	shape    *shape
 	err      error
 	allow    []*callowlist
 	required []*crule
@@ -232,6 +233,7 @@ func (r *crule) compile() error {
 				return
 			}
 			r.re = re
+			r.shape = analyze(r.src.Regex)
 		}
 		for _, a := range r.allow {
 			if err := a.compile(); err != nil {
@@ -275,6 +277,29 @@ func (e *engine) ruleIDs() []string {
 type pass struct {
 	text, lower string
 	segments    []*keywords.Segment
+	// ascii is text with only ASCII letters lowercased (byte offsets kept),
+	// computed when a windowed rule first needs it.
+	ascii string
+	done  bool
+}
+
+func (p *pass) asciiLower() string {
+	if !p.done {
+		p.done = true
+		p.ascii = asciiLower(p.text)
+	}
+	return p.ascii
+}
+
+// touchesSegment reports whether w overlaps a decoded segment (touching
+// counts, as in gitleaks).
+func (p *pass) touchesSegment(w span) bool {
+	for _, s := range p.segments {
+		if s.Decoded.Start <= w.end && s.Decoded.End >= w.start {
+			return true
+		}
+	}
+	return false
 }
 
 // passes returns the decoding passes of text, as gitleaks' scan loop makes
@@ -372,9 +397,9 @@ func (e *engine) detectRaw(text string) []finding {
 	}
 	s := &scan{e: e, raw: text}
 	var findings []finding
-	for i, p := range ps {
+	for i := range ps {
 		for _, r := range active[i] {
-			findings = append(findings, s.detectRule(p.text, r, p.segments, false)...)
+			findings = append(findings, s.detectRule(&ps[i], r, false)...)
 		}
 	}
 	return filterGeneric(findings)
@@ -402,7 +427,8 @@ func (s *scan) newlineIndices() []int {
 
 // detectRule is gitleaks' Detector.detectRule for a fragment without path
 // or commit. inherited marks the scan of a composite rule's required rule.
-func (s *scan) detectRule(current string, r *crule, segments []*keywords.Segment, inherited bool) []finding {
+func (s *scan) detectRule(p *pass, r *crule, inherited bool) []finding {
+	current, segments := p.text, p.segments
 	if r.src.SkipReport && !inherited {
 		return nil
 	}
@@ -411,7 +437,15 @@ func (s *scan) detectRule(current string, r *crule, segments []*keywords.Segment
 		// not was rejected by NewScanner.
 		return nil
 	}
-	matches := r.re.FindAllStringIndex(current, -1)
+	var keep func(span) bool
+	if len(segments) > 0 {
+		keep = p.touchesSegment
+	}
+	var lower string
+	if r.shape != nil {
+		lower = p.asciiLower()
+	}
+	matches := findAll(r.re, r.shape, current, lower, keep)
 	if len(matches) == 0 {
 		return nil
 	}
@@ -508,7 +542,7 @@ func (s *scan) detectRule(current string, r *crule, segments []*keywords.Segment
 	if inherited || len(r.required) == 0 {
 		return findings
 	}
-	return s.processRequired(current, r, segments, findings)
+	return s.processRequired(p, r, findings)
 }
 
 // allowed is gitleaks' checkFindingAllowed without path and commit (both
@@ -561,20 +595,20 @@ func containsStopword(secret string, words []string) bool {
 
 // processRequired is gitleaks' processRequiredRules: a composite rule's
 // finding stands only when every required rule has a finding near it.
-func (s *scan) processRequired(current string, r *crule, segments []*keywords.Segment, primary []finding) []finding {
+func (s *scan) processRequired(p *pass, r *crule, primary []finding) []finding {
 	if len(primary) == 0 {
 		return primary
 	}
 	all := map[string][]finding{}
 	for _, rr := range r.required {
-		all[rr.src.ID] = s.detectRule(current, rr, segments, true)
+		all[rr.src.ID] = s.detectRule(p, rr, true)
 	}
 	var out []finding
-	for _, p := range primary {
+	for _, f := range primary {
 		got := map[string]bool{}
 		for i, req := range r.src.Required {
-			for _, f := range all[r.required[i].src.ID] {
-				if withinProximity(p, f, req) {
+			for _, g := range all[r.required[i].src.ID] {
+				if withinProximity(f, g, req) {
 					got[req.ID] = true
 				}
 			}
@@ -584,7 +618,7 @@ func (s *scan) processRequired(current string, r *crule, segments []*keywords.Se
 			complete = complete && got[req.ID]
 		}
 		if complete {
-			out = append(out, p)
+			out = append(out, f)
 		}
 	}
 	return out

@@ -35,3 +35,13 @@ func NewScannerForConfig(cfg *Config, trust bool) (*Scanner, error) {
 	}
 	return &Scanner{engine: e}, nil
 }
+
+// NewColdScanner is a scanner of the built-in rules with nothing compiled
+// yet, as a hook process starts.
+func NewColdScanner() *Scanner {
+	e, err := newEngine(builtin, Options{}, nil)
+	if err != nil {
+		panic(err)
+	}
+	return &Scanner{engine: e}
+}
