@@ -564,7 +564,7 @@ func (a *analyzer) addSources(h *Hazard, s string) {
 // nested analyses code run by a nested shell for ex (bash -c, eval, su -c,
 // watch, trap). positional holds $0, $1, ... when known.
 func (a *analyzer) nested(f *frame, st *state, ex *Exec, code, label string, mod func(*Exec), positional ...string) {
-	via := append(slices.Clip(f.via), label)
+	via := append(slices.Clip(ex.Via), label)
 	// Values computed statically ($(echo rm -rf ~)) are code here.
 	code, _ = a.res.Substitute(code)
 	if f.depth+1 > a.maxDepth {

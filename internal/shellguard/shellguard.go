@@ -164,7 +164,7 @@ var (
 	// secret.
 	knownTokenRe = regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9_]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{16,}|xox[abposr]-[A-Za-z0-9-]{10,}|sk-[A-Za-z0-9_-]{20,}|sk_(?:live|test)_[A-Za-z0-9]{16,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{30,}|npm_[A-Za-z0-9]{30,}|eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})`)
 	longRunRe    = regexp.MustCompile(`[A-Za-z0-9+/_=.-]{32,}`)
-	secretKVRe   = regexp.MustCompile(`(?i)((?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|auth)[A-Z_]*\s*[=:]\s*["']?|bearer\s+)([^\s"']{6,})`)
+	secretKVRe   = regexp.MustCompile(`(?i)((?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|auth)[A-Z_]*\s*[=:]\s*["']?(?:(?:bearer|basic|token)\s+)?|bearer\s+)([^\s"']{6,})`)
 )
 
 // Mask replaces token-like literals in s with verdict.Mask previews, so a
