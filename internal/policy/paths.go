@@ -154,6 +154,19 @@ func (c *Context) Classify(res *shell.Result, dir, arg string) Loc {
 	} else if strings.HasPrefix(arg, "~") && shell.Known(arg) && !strings.HasPrefix(arg, "~+") && !strings.HasPrefix(arg, "~-") {
 		return Loc{Place: OtherHome, Path: arg}
 	}
+	// $X/... : if $X were empty, what would it be? "$DIR"/* with an unset
+	// DIR is the classic way to delete /.
+	if parts := res.Parts(arg); len(parts) > 0 && parts[0].Unknown != nil {
+		switch parts[0].Unknown.Kind {
+		case shell.TempDir, shell.OtherHome, shell.Computed:
+		default:
+			if tail := res.Rest(arg); strings.HasPrefix(tail, "/") && shell.Known(tail) {
+				if l := c.placeKnown(shell.CleanPath(tail)); l.critical() {
+					return Loc{Place: l.Place, Path: res.Show(arg), Maybe: true}
+				}
+			}
+		}
+	}
 	p := shell.ResolvePath(dir, arg)
 	if p == "" {
 		// Relative to a directory that is not known.
@@ -197,13 +210,6 @@ func (c *Context) placeUnknown(res *shell.Result, p string) Loc {
 			return Loc{Place: InTemp, Path: show, Maybe: true}
 		case shell.OtherHome:
 			return Loc{Place: OtherHome, Path: show}
-		}
-		// $X/... : if $X were empty, what would it be? "$DIR"/* with an
-		// unset DIR is the classic way to delete /.
-		if strings.HasPrefix(tail, "/") && shell.Known(tail) {
-			if l := c.placeKnown(shell.CleanPath(tail)); l.critical() {
-				return Loc{Place: l.Place, Path: show, Maybe: true}
-			}
 		}
 		return Loc{Place: Unknown, Path: show, Maybe: true}
 	}

@@ -37,6 +37,11 @@ func TestMain(m *testing.M) {
 
 // corporaDir is ../shared/corpora next to the repository root.
 func corporaDir(t *testing.T) string {
+	return filepath.Join(filepath.Dir(repoRoot(t)), "shared", "corpora")
+}
+
+// repoRoot is the directory holding go.mod.
+func repoRoot(t *testing.T) string {
 	t.Helper()
 	_, file, _, ok := runtime.Caller(0)
 	require.True(t, ok)
@@ -49,7 +54,7 @@ func corporaDir(t *testing.T) string {
 		require.NotEqual(t, parent, dir, "no go.mod above the test")
 		dir = parent
 	}
-	return filepath.Join(filepath.Dir(dir), "shared", "corpora")
+	return dir
 }
 
 func readCorpus(t *testing.T, path string) []string {
@@ -76,6 +81,8 @@ type corpusScore struct {
 	total   int
 	blocked int
 	wrong   []string // missed blocks, or false blocks
+	// wrongCmds are the commands of wrong, as written.
+	wrongCmds []string
 }
 
 func (s corpusScore) rate() float64 {
@@ -127,10 +134,21 @@ func TestScorecard(t *testing.T) {
 		{"dcg", "dcg-block.txt", "dcg-allow.txt", target{0, 0.02}},
 		{"secret-path", "safetynet-secretpath-block.txt", "safetynet-secretpath-allow.txt", target{0, 1}},
 	}
+	doc, err := os.ReadFile(filepath.Join(repoRoot(t), "docs", "shell-policy.md"))
+	require.NoError(t, err)
+	listed := func(cmds []string) {
+		for _, cmd := range cmds {
+			if !strings.Contains(string(doc), cmd) {
+				t.Errorf("disagreement not listed in docs/shell-policy.md: %s", cmd)
+			}
+		}
+	}
 	var summary []string
 	for _, c := range corpora {
 		b := score(c.block, true, std)
 		a := score(c.allow, false, std)
+		listed(b.wrongCmds)
+		listed(a.wrongCmds)
 		line := fmt.Sprintf("scorecard %-12s recall %.3f (%d/%d)  false blocks %.3f (%d/%d)",
 			c.name, b.rate(), b.blocked, b.total, a.rate(), a.blocked, a.total)
 		summary = append(summary, line)
@@ -159,6 +177,7 @@ func TestScorecard(t *testing.T) {
 	for _, w := range so.wrong {
 		t.Logf("  strict mode allows: %s", w)
 	}
+	listed(so.wrongCmds)
 	if so.blocked < ss.blocked {
 		t.Errorf("strict mode blocks fewer standard-only lines (%d) than standard mode (%d)", so.blocked, ss.blocked)
 	}
