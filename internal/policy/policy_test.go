@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -71,7 +70,13 @@ func TestDocsRuleTables(t *testing.T) {
 
 func TestRulesAreWellFormed(t *testing.T) {
 	seen := map[string]bool{}
+	done := map[string]bool{}
+	last := ""
 	for _, r := range Rules() {
+		if r.Category != last {
+			assert.False(t, done[r.Category], "category %s is not contiguous", r.Category)
+			done[last], last = true, r.Category
+		}
 		assert.False(t, seen[r.ID], "duplicate %s", r.ID)
 		seen[r.ID] = true
 		assert.True(t, strings.HasPrefix(r.ID, r.Category+"."), "%s is not in its category %s", r.ID, r.Category)
@@ -139,5 +144,4 @@ func TestOptionalHelpers(t *testing.T) {
 		_, got := ctx.credential(res, p)
 		assert.Equal(t, want, got, p)
 	}
-	var _ = filepath.Join
 }
