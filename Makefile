@@ -50,6 +50,9 @@ uninstall:
 test: build
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
+	@# The shell guard's scorecard against the peer corpora (go test hides
+	@# the output of passing packages).
+	@$(GO) test -count=1 -run '^TestScorecard$$' -v ./internal/shellguard | grep '^scorecard' || true
 
 ## demo: the real Gemini CLI, a scripted model, a throwaway HOME
 demo:
