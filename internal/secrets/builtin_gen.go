@@ -298,7 +298,7 @@ var builtin = &Config{
 		{
 			ID:          `database-url-password`,
 			Description: `Password inside a database connection URL`,
-			Regex:       "(?i)\\b(?:postgres(?:ql)?|postgis|mysql|mysqlx|mariadb|mongodb(?:\\+srv)?|redis|rediss|valkey|amqps?|mssql|sqlserver|oracle|clickhouse|cockroachdb|couchdb|neo4j(?:\\+s)?|bolt)://[^\\s:@/?#'\"`]{1,100}:([^\\s@/?#'\"`]{1,200})@[\\w.\\[\\]:%-]+",
+			Regex:       "(?i)\\b(?:postgres(?:ql)?|postgis|mysql|mysqlx|mariadb|mongodb(?:\\+srv)?|redis|rediss|valkey|amqps?|mssql|sqlserver|oracle|clickhouse|cockroachdb|couchdb|neo4j(?:\\+s)?|bolt)://[^\\s:@/?#'\"`]{0,100}:([^\\s@/?#'\"`]{1,200})@[\\w.\\[\\]:%-]+",
 			SecretGroup: 1,
 			Keywords:    []string{`postgres`, `postgis`, `mysql`, `mariadb`, `mongodb`, `redis`, `valkey`, `amqp`, `mssql`, `sqlserver`, `oracle`, `clickhouse`, `cockroachdb`, `couchdb`, `neo4j`, `bolt`},
 			Allowlists: []*Allowlist{
@@ -983,6 +983,12 @@ var builtin = &Config{
 			Keywords:    []string{`mapbox`},
 		},
 		{
+			ID:          `mapbox-secret-token`,
+			Description: `Mapbox secret access token (sk.)`,
+			Regex:       `\b(sk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,})(?:[^A-Za-z0-9_-]|$)`,
+			Keywords:    []string{`sk.eyj`},
+		},
+		{
 			ID:          `mattermost-access-token`,
 			Description: `Identified a Mattermost Access Token, which may compromise team communication channels and data privacy.`,
 			Regex:       `(?i)[\w.-]{0,50}?(?:mattermost)(?:[ \t\w.-]{0,20})[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'"\s=]{0,5}([a-z0-9]{26})(?:[\x60'"\s;]|\\[nr]|$)`,
@@ -1562,6 +1568,38 @@ var builtin = &Config{
 		},
 	},
 	Allowlists: []*Allowlist{
+		{
+			Description: `Publishable keys and public tokens meant for browsers: Stripe publishable keys, Mapbox public tokens, Datadog RUM client tokens`,
+			Regexes:     []string{`^pk_(?:live|test)_[0-9A-Za-z]{10,}$`, `^pk\.[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{10,}$`, `^pub[0-9a-f]{32}$`},
+		},
+		{
+			Description: `Bitnami sealed secrets: asymmetrically encrypted values meant to be committed`,
+			Regexes:     []string{`^Ag[A-Za-z0-9+/]{600,}={0,2}$`},
+		},
+		{
+			Description: `Captcha site keys (reCAPTCHA, hCaptcha, Turnstile) are public; the secret keys are not`,
+			RegexTarget: `match`,
+			Regexes:     []string{`(?i)(?:data-)?site[_.-]?key`},
+			TargetRules: []string{`generic-api-key`},
+		},
+		{
+			Description: `Request, correlation and trace ids and idempotency keys identify a request, they grant nothing`,
+			RegexTarget: `match`,
+			Regexes:     []string{`(?i)(?:idempotency|request|correlation|trace|span)[_.-]?(?:id|key)\b`},
+			TargetRules: []string{`generic-api-key`},
+		},
+		{
+			Description: `Algolia search-only API keys are public by design; admin keys are not`,
+			RegexTarget: `match`,
+			Regexes:     []string{`(?i)search[_.-]?(?:only[_.-]?)?(?:api[_.-]?)?key`},
+			TargetRules: []string{`algolia-api-key`},
+		},
+		{
+			Description: `Algolia search-only API keys caught by the generic rule (Algolia context only: other search services' keys are secrets)`,
+			RegexTarget: `match`,
+			Regexes:     []string{`(?i)algolia[\w.-]*search[_.-]?(?:only[_.-]?)?(?:api[_.-]?)?key`},
+			TargetRules: []string{`generic-api-key`},
+		},
 		{
 			Description: `global allow lists`,
 			Paths:       []string{`gitleaks\.toml`, `(?i)\.(?:bmp|gif|jpe?g|png|svg|tiff?)$`, `(?i)\.(?:eot|[ot]tf|woff2?)$`, `(?i)\.(?:docx?|xlsx?|pdf|bin|socket|vsidx|v2|suo|wsuo|.dll|pdb|exe|gltf)$`, `go\.(?:mod|sum|work(?:\.sum)?)$`, `(?:^|/)vendor/modules\.txt$`, `(?:^|/)vendor/(?:github\.com|golang\.org/x|google\.golang\.org|gopkg\.in|istio\.io|k8s\.io|sigs\.k8s\.io)(?:/.*)?$`, `(?:^|/)gradlew(?:\.bat)?$`, `(?:^|/)gradle\.lockfile$`, `(?:^|/)mvnw(?:\.cmd)?$`, `(?:^|/)\.mvn/wrapper/MavenWrapperDownloader\.java$`, `(?:^|/)node_modules(?:/.*)?$`, `(?:^|/)(?:deno\.lock|npm-shrinkwrap\.json|package-lock\.json|pnpm-lock\.yaml|yarn\.lock)$`, `(?:^|/)bower_components(?:/.*)?$`, `(?:^|/)(?:angular|bootstrap|jquery(?:-?ui)?|plotly|swagger-?ui)[a-zA-Z0-9.-]*(?:\.min)?\.js(?:\.map)?$`, `(?:^|/)javascript\.json$`, `(?:^|/)(?:Pipfile|poetry)\.lock$`, `(?i)(?:^|/)(?:v?env|virtualenv)/lib(?:64)?(?:/.*)?$`, `(?i)(?:^|/)(?:lib(?:64)?/python[23](?:\.\d{1,2})+|python/[23](?:\.\d{1,2})+/lib(?:64)?)(?:/.*)?$`, `(?i)(?:^|/)[a-z0-9_.]+-[0-9.]+\.dist-info(?:/.+)?$`, `(?:^|/)vendor/(?:bundle|ruby)(?:/.*?)?$`, `\.gem$`, `verification-metadata\.xml`, `Database.refactorlog`, `(?:^|/)\.git$`},

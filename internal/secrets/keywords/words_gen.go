@@ -222,6 +222,7 @@ var builtinWords = []string{
 	"sk",
 	"sk-ant-admin01",
 	"sk-ant-api03",
+	"sk.eyj",
 	"sk_live",
 	"sk_prod",
 	"sk_test",

@@ -1,0 +1,117 @@
+package secrets_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/gemini-guard/gemini-guard/internal/secrets"
+	"github.com/gemini-guard/gemini-guard/internal/secrets/secrettest"
+)
+
+// precisionCase is one text and the rule that must find something in it
+// ("" = nothing may be found).
+type precisionCase struct {
+	name, text, rule string
+}
+
+// precisionCases are the examples of rules.toml: public-by-design values
+// and encrypted values are not findings; the credential next to each still
+// is; the added rules find what gitleaks' defaults miss.
+func precisionCases() []precisionCase {
+	r := secrettest.NewRand(2024)
+	an := func(n int) string { return r.From(secrettest.Alnum, n) }
+	lan := func(n int) string { return r.From(secrettest.LowerAlnum, n) }
+	hx := func(n int) string { return r.From(secrettest.Hex, n) }
+	b64 := func(n int) string { return r.From(secrettest.Alnum+"+/", n) }
+	uuid := func() string { return hx(8) + "-" + hx(4) + "-" + hx(4) + "-" + hx(4) + "-" + hx(12) }
+	captcha := func() string { return "6L" + r.From(secrettest.Alnum+"_-", 38) }
+	return []precisionCase{
+		// Stripe: publishable keys are public, secret and restricted keys are not.
+		{"stripe publishable in js", `const stripe = Stripe("pk_live_` + an(99) + `");`, ""},
+		{"stripe publishable in env", "STRIPE_PUBLISHABLE_KEY=pk_test_" + an(99), ""},
+		{"stripe publishable as key", `stripeKey: "pk_live_` + an(24) + `"`, ""},
+		{"stripe secret key", "STRIPE_SECRET_KEY=sk_live_" + an(99), "stripe-access-token"},
+		{"stripe restricted key", `stripeKey: "rk_live_` + an(24) + `"`, "stripe-access-token"},
+
+		// Captcha: site keys are public, secret keys are not.
+		{"recaptcha site key in html", `<div class="g-recaptcha" data-sitekey="` + captcha() + `"></div>`, ""},
+		{"recaptcha site key in env", "RECAPTCHA_SITE_KEY=" + captcha(), ""},
+		{"recaptcha site key in js", `siteKey: '` + captcha() + `',`, ""},
+		{"hcaptcha site key", `HCAPTCHA_SITEKEY="` + uuid() + `"`, ""},
+		{"turnstile site key", `TURNSTILE_SITE_KEY="0x4AAAAAAA` + an(14) + `"`, ""},
+		{"recaptcha secret key", "RECAPTCHA_SECRET_KEY=" + captcha(), "generic-api-key"},
+		{"hcaptcha secret", `HCAPTCHA_SECRET="0x` + hx(40) + `"`, "generic-api-key"},
+
+		// Browser client tokens.
+		{"datadog rum client token", `  clientToken: 'pub` + hx(32) + `',`, ""},
+		{"datadog api key", "DD_API_KEY=" + hx(32), "generic-api-key"},
+		{"posthog project key", `posthog.init('phc_` + an(43) + `', { api_host: 'https://app.posthog.com' })`, ""},
+		{"algolia search-only key", "ALGOLIA_SEARCH_API_KEY=" + hx(32), ""},
+		{"algolia search key", "algolia_search_key = '" + hx(32) + "'", ""},
+		{"algolia admin key", "ALGOLIA_ADMIN_API_KEY=" + hx(32), "algolia-api-key"},
+		{"azure search admin key", "AZURE_SEARCH_API_KEY=" + an(52), "generic-api-key"},
+
+		// Mapbox: pk. tokens are public, sk. tokens are secret.
+		{"mapbox public token", `mapboxgl.accessToken = 'pk.eyJ1Ijoi` + an(40) + `.` + an(22) + `';`, ""},
+		{"mapbox public token in env", "MAPBOX_TOKEN=pk." + lan(60) + "." + lan(22), ""},
+		{"mapbox secret token", "MAPBOX_SECRET=sk.eyJ1Ijoi" + an(40) + "." + an(22), "mapbox-secret-token"},
+
+		// Encrypted values meant to be committed.
+		{"sealed secret", "spec:\n  encryptedData:\n    password: AgB" + b64(724) + "==\n", ""},
+		{"sealed secret as api_key", "    api_key: AgC" + b64(690) + "=\n", ""},
+		{"sops yaml", "password: ENC[AES256_GCM,data:" + b64(24) + "=,iv:" + b64(43) + "=,tag:" + b64(22) + "==,type:str]", ""},
+		{"sops json", `"api_key": "ENC[AES256_GCM,data:` + b64(40) + `,iv:` + b64(43) + `=,tag:` + b64(22) + `==,type:str]",`, ""},
+		{"sops dotenv", "SECRET_TOKEN=ENC[AES256_GCM,data:" + b64(30) + ",iv:" + b64(43) + "=,tag:" + b64(22) + "==,type:str]", ""},
+		{"short Ag value is not a sealed secret", "api_key = \"AgB" + b64(40) + "\"", "generic-api-key"},
+
+		// Request ids.
+		{"request id header", "X-Request-Id: " + uuid(), ""},
+		{"request id json", `{"request_id": "req_` + an(14) + `", "status": "ok"}`, ""},
+		{"idempotency key", `headers: {"Idempotency-Key": "` + uuid() + `"}`, ""},
+		{"trace id", `traceId: "` + hx(32) + `"`, ""},
+		{"correlation id", `correlation_id = "` + uuid() + `"`, ""},
+		{"uuid api key is still a key", `api_key = "` + uuid() + `"`, "generic-api-key"},
+
+		// Passwords in database URLs.
+		{"postgres url", "DATABASE_URL=postgres://app:" + an(20) + "@db.internal:5432/app", "database-url-password"},
+		{"postgresql url in code", `dsn := "postgresql://svc_reports:` + an(16) + `@10.0.0.5/reports?sslmode=require"`, "database-url-password"},
+		{"mysql url", "mysql://root:" + an(12) + "@127.0.0.1:3306/shop", "database-url-password"},
+		{"mongodb srv url", "mongodb+srv://admin:" + an(16) + "@cluster0.abcde.mongodb.net/test", "database-url-password"},
+		{"redis url without user", "REDIS_URL=redis://:" + an(24) + "@redis.example.com:6379/0", "database-url-password"},
+		{"amqp url", "amqp://guest2:" + an(18) + "@rabbit:5672/", "database-url-password"},
+		{"url placeholder password", "DATABASE_URL=postgres://user:password@localhost:5432/app", ""},
+		{"url env reference", "DATABASE_URL=postgres://app:${DB_PASSWORD}@db:5432/app", ""},
+		{"url shell variable", "postgres://app:$PGPASSWORD@db/app", ""},
+		{"url template", "postgres://{{ .User }}:{{ .Password }}@db/app", ""},
+		{"url masked", "postgres://app:****@db/app", ""},
+		{"url docker default", "postgres://postgres:postgres@localhost:5432/postgres", ""},
+		{"url without password", "postgres://app@db:5432/app", ""},
+		{"http url is not a database", "https://user:" + an(12) + "@example.com/", ""},
+
+		// Docker Hub tokens.
+		{"docker hub pat", "DOCKER_TOKEN=dckr_pat_" + r.From(secrettest.Alnum+"_-", 27), "docker-hub-pat"},
+		{"docker hub org token", "echo dckr_oat_" + r.From(secrettest.Alnum+"_-", 32) + " | docker login -u org --password-stdin", "docker-hub-pat"},
+		{"docker hub pat prefix alone", "tokens start with dckr_pat_ followed by 27 characters", ""},
+	}
+}
+
+func TestPrecision(t *testing.T) {
+	s, err := secrets.NewScanner(secrets.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range precisionCases() {
+		t.Run(c.name, func(t *testing.T) {
+			var ids []string
+			for _, f := range s.Scan(c.text) {
+				ids = append(ids, f.RuleID)
+			}
+			if c.rule == "" {
+				assert.Empty(t, ids, "nothing may be found")
+			} else {
+				assert.Contains(t, ids, c.rule)
+			}
+		})
+	}
+}
