@@ -21,8 +21,23 @@ type rmArgs struct {
 }
 
 func parseRm(c *Call) rmArgs {
-	if c.Ex.Name == "unlink" {
+	switch c.Ex.Name {
+	case "unlink":
 		return rmArgs{targets: c.Args}
+	case "rsync":
+		// rsync --delete makes the destination a copy of the source:
+		// whatever else the destination holds is deleted.
+		del := false
+		for _, a := range c.Args {
+			if strings.HasPrefix(a, "--del") || a == "--remove-source-files" {
+				del = true
+			}
+		}
+		ops := operands(c.Args)
+		if !del || len(ops) < 2 || strings.Contains(ops[len(ops)-1], ":") {
+			return rmArgs{}
+		}
+		return rmArgs{targets: ops[len(ops)-1:], recursive: true, force: true}
 	}
 	p := shell.ParseArgs(c.Args, rmSpec)
 	if p.Has("help", "version") {

@@ -4,7 +4,7 @@ package policy
 func names(n ...string) []string { return n }
 
 var (
-	rmNames        = names("rm", "unlink", "srm")
+	rmNames        = names("rm", "unlink", "srm", "rsync")
 	allCommands    = names("*")
 	gitOnly        = names("git")
 	shellUnknown   = "Strict mode only: standard mode allows it."
@@ -218,7 +218,7 @@ while True: os.fork()"`,
 			Block: []string{
 				`rm -rf /`, `rm -rf /*`, `sudo rm -rf --no-preserve-root /`, `rm -rf /etc`, `/bin/rm -fr /usr/local`,
 				`r""m -rf /var`, `rm -rf "$DIR"/*`, `python3 -c "import os; os.remove('/etc/passwd')"`,
-				`sudo env X=1 bash -c 'rm -rf /'`,
+				`sudo env X=1 bash -c 'rm -rf /'`, `rsync -a --delete empty/ /etc/`,
 			},
 			Allow: []string{`rm -rf build`, `rm -f /tmp/x.log`, `rm -rf /tmp/build`, `echo rm -rf /`},
 		},
@@ -233,9 +233,9 @@ while True: os.fork()"`,
 			Block: []string{
 				`rm -rf ~`, `rm -rf ~/`, `rm -rf $HOME`, `rm -rf ~/Documents`, `cd ~ && rm -rf *`, `x=rm; $x -rf ~/projects`,
 				`W='rm -rf ~'; $W`, `rm -rf ~someone/data`, `rm -rf ..`,
-				`ruby -e "require 'fileutils'; FileUtils.rm_rf(Dir.home)"`,
+				`ruby -e "require 'fileutils'; FileUtils.rm_rf(Dir.home)"`, `rsync -a --delete empty/ ~/`,
 			},
-			Allow: []string{`rm ~/notes.txt`, `rm -rf node_modules`, `rm -rf ./dist ./coverage`},
+			Allow: []string{`rm ~/notes.txt`, `rm -rf node_modules`, `rm -rf ./dist ./coverage`, `rsync -a --delete src/ backup/`, `rsync -a ~/notes/ notes/`},
 		},
 		{
 			ID: "fs.rm-workspace", Category: "fs",

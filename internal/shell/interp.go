@@ -227,7 +227,7 @@ func (a *analyzer) interpreter(f *frame, st *state, ex *Exec, lang string) {
 		a.interpCode(f, st, ex, lang, code, ex.Name+" code")
 	}
 	if script >= 0 && script < len(args) && len(codes) == 0 {
-		a.scriptFile(f, ex, args[script], ex.Name)
+		a.scriptFile(f, st, ex, args[script], ex.Name, lang)
 	}
 	if readsStdin && len(codes) == 0 {
 		a.stdinCode(f, st, ex, lang)

@@ -39,6 +39,10 @@ func (a *analyzer) run(f *frame, st *state, ex *Exec) {
 	case "sudo", "sudoedit":
 		a.sudo(f, st, ex)
 	case "doas":
+		if p := ParseArgs(ex.Args[1:], doasSpec); len(p.Operands) == 0 && p.Has("s") {
+			a.child(f, st, ex, []string{"sh"}, "doas -s", func(c *Exec) { c.Sudo = true })
+			return
+		}
 		a.optsThenCommand(f, st, ex, doasSpec, "doas", func(p Args, c *Exec) { c.Sudo = true })
 	case "pkexec":
 		a.optsThenCommand(f, st, ex, pkexecSpec, "pkexec", func(p Args, c *Exec) { c.Sudo = true })
@@ -161,7 +165,7 @@ func (a *analyzer) run(f *frame, st *state, ex *Exec) {
 	case "source", ".":
 		a.emit(f, ex)
 		if len(ex.Args) > 1 {
-			a.scriptFile(f, ex, ex.Args[1], ex.Name)
+			a.scriptFile(f, st, ex, ex.Args[1], ex.Name, "sh", ex.Args[2:]...)
 		}
 	case "trap":
 		a.emit(f, ex)
@@ -180,6 +184,19 @@ func (a *analyzer) run(f *frame, st *state, ex *Exec) {
 			a.interpreter(f, st, ex, interpreterOf(ex.Name))
 		default:
 			a.emit(f, ex)
+			if strings.Contains(ex.Args[0], "/") {
+				if text, ok := a.writtenScript(ex.Dir, ex.Args[0]); ok {
+					lang := "sh"
+					if first, _, _ := strings.Cut(text, "\n"); strings.HasPrefix(first, "#!") {
+						for _, w := range strings.Fields(strings.TrimPrefix(first, "#!")) {
+							if l := interpreterOf(CommandName(w)); l != "" {
+								lang = l
+							}
+						}
+					}
+					a.scriptFile(f, st, ex, ex.Args[0], ex.Args[0], lang, ex.Args[1:]...)
+				}
+			}
 		}
 	}
 }
@@ -284,6 +301,11 @@ func (a *analyzer) sudo(f *frame, st *state, ex *Exec) {
 		ops = ops[1:]
 	}
 	if len(ops) == 0 {
+		if p.Has("s", "shell", "i", "login") {
+			// A root shell reading its commands from standard input.
+			a.child(f, st, ex, []string{"sh"}, "sudo -s", func(c *Exec) { c.Sudo = true })
+			return
+		}
 		a.emit(f, ex)
 		return
 	}
@@ -329,7 +351,10 @@ func (a *analyzer) su(f *frame, st *state, ex *Exec) {
 	}
 	if ex.Name == "runuser" && p.Has("u", "user") {
 		a.child(f, st, ex, p.Operands, "runuser", func(c *Exec) { c.Sudo = true })
+		return
 	}
+	// Without -c, su runs a shell that reads standard input.
+	a.child(f, st, ex, []string{"sh"}, ex.Name, func(c *Exec) { c.Sudo = true })
 }
 
 func (a *analyzer) env(f *frame, st *state, ex *Exec) {
@@ -619,7 +644,16 @@ func (a *analyzer) nested(f *frame, st *state, ex *Exec, code, label string, mod
 
 // scriptFile looks at the file a shell or interpreter is asked to run: a
 // process substitution or command output is code from elsewhere.
-func (a *analyzer) scriptFile(f *frame, ex *Exec, file, interp string) {
+func (a *analyzer) scriptFile(f *frame, st *state, ex *Exec, file, interp, lang string, args ...string) {
+	if text, ok := a.writtenScript(ex.Dir, file); ok {
+		// A script the command wrote a moment ago: judge what it holds.
+		if lang == "sh" {
+			a.nested(f, st, ex, text, interp+" "+file, nil, append([]string{file}, args...)...)
+		} else {
+			a.interpCode(f, st, ex, lang, text, interp+" "+file)
+		}
+		return
+	}
 	if Known(file) {
 		return
 	}
@@ -650,7 +684,7 @@ func (a *analyzer) stdinCode(f *frame, st *state, ex *Exec, lang string) {
 	case in.HasText:
 		code, known = in.Text, true
 	case in.File != "":
-		a.scriptFile(f, ex, in.File, ex.Name)
+		a.scriptFile(f, st, ex, in.File, ex.Name, lang)
 		return
 	case len(in.Producers) > 0:
 		var b strings.Builder
@@ -747,7 +781,7 @@ func (a *analyzer) shellCommand(f *frame, st *state, ex *Exec) {
 		return
 	}
 	if len(operands) > 0 && !stdinFlag {
-		a.scriptFile(f, ex, operands[0], ex.Name)
+		a.scriptFile(f, st, ex, operands[0], ex.Name, "sh", operands[1:]...)
 		return
 	}
 	a.stdinCode(f, st, ex, "sh")

@@ -20,6 +20,10 @@ type analyzer struct {
 	maxDepth int
 	stopped  bool
 	steps    int
+	// written holds the content of files the command writes with known
+	// text (echo ... > f, cat > f <<EOF), by resolved path, so that running
+	// them later in the same command is judged by what they hold.
+	written map[string]string
 }
 
 // frame is one piece of shell text being analysed: the command line, or the
@@ -517,6 +521,57 @@ func (a *analyzer) call(f *frame, st *state, ce *syntax.CallExpr, s *syntax.Stmt
 	return slices.Clone(a.res.Execs[start:])
 }
 
+// recordWrites remembers what ex writes to files when the text is known.
+func (a *analyzer) recordWrites(ex *Exec) {
+	var text string
+	known := false
+	switch ex.Name {
+	case "echo", "printf":
+		text, known = echoOutput(ex.Args)
+	case "cat", "tee":
+		if ex.Stdin != nil && ex.Stdin.HasText && Known(ex.Stdin.Text) {
+			text, known = ex.Stdin.Text, true
+			if ex.Name == "tee" {
+				for _, op := range ex.Args[1:] {
+					if !strings.HasPrefix(op, "-") {
+						a.remember(ResolvePath(ex.Dir, op), text, slices.Contains(ex.Args, "-a"))
+					}
+				}
+			}
+			if ex.Name == "cat" && len(ex.Args) > 1 {
+				known = false
+			}
+		}
+	}
+	if !known || !Known(text) {
+		return
+	}
+	for _, r := range ex.Redirs {
+		if r.Writes() && (r.Fd == "" || r.Fd == "1") && r.Target != "" {
+			a.remember(ResolvePath(ex.Dir, r.Target), text, r.Op == ">>" || r.Op == "&>>")
+		}
+	}
+}
+
+func (a *analyzer) remember(path, text string, appendTo bool) {
+	if path == "" || len(text) > maxValue {
+		return
+	}
+	if a.written == nil {
+		a.written = map[string]string{}
+	}
+	if appendTo {
+		text = a.written[path] + text
+	}
+	a.written[path] = text
+}
+
+// writtenScript returns the content the command itself wrote to file.
+func (a *analyzer) writtenScript(dir, file string) (string, bool) {
+	text, ok := a.written[ResolvePath(dir, file)]
+	return text, ok
+}
+
 // stop ends the analysis with a TooComplex hazard.
 func (a *analyzer) stop(f *frame, text, detail string) {
 	if !a.stopped {
@@ -532,6 +587,7 @@ func (a *analyzer) emit(f *frame, ex *Exec) {
 		return
 	}
 	a.res.Execs = append(a.res.Execs, ex)
+	a.recordWrites(ex)
 	if a.opts.Trace {
 		line := "run: " + a.res.showArgs(ex.Args)
 		if len(ex.Args) == 0 {

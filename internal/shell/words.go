@@ -5,6 +5,7 @@ import (
 	"io"
 	"maps"
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -72,6 +73,8 @@ func (e env) Get(name string) expand.Variable {
 		// The user's shell: some POSIX shell. Knowing it is one lets
 		// `$SHELL -c ...` be analysed as the nested shell it is.
 		return str("/bin/sh")
+	case "BASH":
+		return str("/bin/bash")
 	case "@", "*":
 		if e.st.posKnown {
 			list := e.st.pos
@@ -232,6 +235,20 @@ func (a *analyzer) cmdSubst(f *frame, st *state, cs *syntax.CmdSubst, evalStatic
 			}
 		case "mktemp":
 			return a.unknown(Unknown{Kind: TempDir, Name: "mktemp", Execs: execs})
+		case "which", "command", "type":
+			// $(which rm) is rm, wherever it is.
+			if evalStatic && len(ex.Args) >= 2 {
+				name := ex.Args[len(ex.Args)-1]
+				if Known(name) && !strings.HasPrefix(name, "-") && (ex.Name == "which" || slices.ContainsFunc(ex.Args[1:], func(s string) bool {
+					return strings.HasPrefix(s, "-") && strings.ContainsAny(s, "vpP")
+				})) {
+					return name
+				}
+			}
+		case "cat":
+			if len(ex.Args) == 1 && ex.Stdin != nil && ex.Stdin.HasText && Known(ex.Stdin.Text) {
+				return a.unknown(Unknown{Kind: Computed, Name: strings.TrimRight(ex.Stdin.Text, "\n"), Execs: execs})
+			}
 		case "echo", "printf":
 			if out, ok := echoOutput(ex.Args); ok && Known(out) {
 				out = strings.TrimRight(out, "\n")

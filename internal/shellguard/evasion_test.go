@@ -20,7 +20,11 @@ func TestEvasions(t *testing.T) {
 			`echo 'rm -rf ~' | bash`, `bash <<< 'rm -rf ~'`, "bash <<'EOF'\nrm -rf ~\nEOF", `python3 -c "import shutil,os; shutil.rmtree(os.path.expanduser('~'))"`,
 			`node -e "require('fs').rmSync(require('os').homedir(), {recursive: true, force: true})"`,
 			`IFS=_; c=rm_-rf_$HOME; $c`, `a=(rm -rf ~); "${a[@]}"`, `f() { rm -rf "$@"; }; f ~`, `timeout 5 nice rm -rf ~/`,
-			`rm -rf /home/../$HOME`, `rm -rf ~/Documents ~/.config`, `rm -rf "$(echo ~)"`,
+			`rm -rf /home/../$HOME`, `rm -rf ~/Documents ~/.config`, `rm -rf "$(echo ~)"`, `"$(which rm)" -rf ~`,
+			`$(command -v rm) -rf ~`, `echo 'rm -rf ~' > /tmp/x.sh; bash /tmp/x.sh`, `printf 'rm -rf ~' > run.sh && chmod +x run.sh && ./run.sh`,
+			"cat > s.sh <<'EOF'\nrm -rf ~\nEOF\nsh s.sh", `f=$(mktemp); echo 'rm -rf ~' > $f; . $f`, "bash -c \"$(cat <<'EOF'\nrm -rf ~\nEOF\n)\"",
+			`echo 'rm -rf ~' | sudo -s`, `echo 'rm -rf ~' | su`, `$BASH -c 'rm -rf ~'`, `rsync -a --delete empty/ ~/`,
+			"cat > x.py <<'EOF'\nimport shutil, os\nshutil.rmtree(os.path.expanduser('~'))\nEOF\npython3 x.py",
 		},
 		"fs.rm-root": {
 			`rm -rf /`, `rm -rf /*`, `rm -rf / --no-preserve-root`, `sudo rm -rf /etc`, `/bin/rm -rf /usr`, `busybox rm -rf /var`,
