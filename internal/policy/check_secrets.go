@@ -30,6 +30,9 @@ var (
 	toolCredNames = map[string]bool{"auth.json": true, "credentials": true, "credentials.json": true, "oauth_creds.json": true, "hosts.yml": true, "config.json": true}
 )
 
+// globProbes are credential file names a glob is tried against.
+var globProbes = []string{".env", ".env.local", ".env.production", "id_rsa", "id_ed25519", "id_ecdsa", "credentials", ".netrc", ".git-credentials", ".pgpass", "server.key"}
+
 // credential says whether path p (resolved, possibly with unknown parts)
 // is a credential file or a directory of them, and which.
 func (c *Context) credential(res *shell.Result, p string) (string, bool) {
@@ -46,6 +49,20 @@ func (c *Context) credential(res *shell.Result, p string) (string, bool) {
 		if parts := res.Parts(p); len(parts) > 0 && parts[0].Unknown != nil && toolCredNames[base] {
 			if n := parts[0].Unknown.Name; strings.HasSuffix(n, "_HOME") || strings.Contains(n, "CONFIG") {
 				return base + " in " + n, true
+			}
+		}
+	}
+	if strings.ContainsAny(base, globChars) && len(strings.Trim(base, "*?[]")) >= 2 {
+		// .env*, id_*: judged by the credential files the glob can match
+		// (bash's * does not match a leading dot).
+		for _, name := range globProbes {
+			if strings.HasPrefix(name, ".") && !strings.HasPrefix(base, ".") {
+				continue
+			}
+			if ok, _ := path.Match(base, name); ok {
+				if what, ok := c.credential(res, path.Join(path.Dir(p), name)); ok {
+					return what + " (matched by " + base + ")", true
+				}
 			}
 		}
 	}
@@ -104,7 +121,7 @@ var safeWithSecrets = map[string]bool{
 	"chown": true, "chgrp": true, "cd": true, "pushd": true, "popd": true, "basename": true, "dirname": true, "realpath": true,
 	"readlink": true, "ssh": true, "ssh-add": true, "ssh-keygen": true, "ssh-copy-id": true, "source": true, ".": true,
 	"docker": true, "docker-compose": true, "podman": true, "podman-compose": true, "dotenv": true, "direnv": true,
-	"env-cmd": true, "foreman": true, "honcho": true, "wc": true, "gitleaks": true, "trufflehog": true, "git-secrets": true,
+	"env-cmd": true, "foreman": true, "honcho": true, "dotenvx": true, "wc": true, "gitleaks": true, "trufflehog": true, "git-secrets": true,
 	"gemini-guard": true, "xargs": true, "find": false,
 }
 

@@ -50,6 +50,8 @@ func (a *analyzer) run(f *frame, st *state, ex *Exec) {
 		a.su(f, st, ex)
 	case "env":
 		a.env(f, st, ex)
+	case "npx", "bunx", "pnpx":
+		a.npx(f, st, ex)
 	case "nohup", "builtin", "unbuffer", "catchsegv", "nocache", "proxychains", "proxychains4", "torsocks", "tsocks":
 		a.child(f, st, ex, ex.Args[1:], ex.Name)
 	case "busybox", "toybox":
@@ -165,7 +167,12 @@ func (a *analyzer) run(f *frame, st *state, ex *Exec) {
 	case "source", ".":
 		a.emit(f, ex)
 		if len(ex.Args) > 1 {
-			a.scriptFile(f, st, ex, ex.Args[1], ex.Name, "sh", ex.Args[2:]...)
+			switch ex.Args[1] {
+			case "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-":
+				a.stdinCode(f, st, ex, "sh")
+			default:
+				a.scriptFile(f, st, ex, ex.Args[1], ex.Name, "sh", ex.Args[2:]...)
+			}
 		}
 	case "trap":
 		a.emit(f, ex)
@@ -447,6 +454,32 @@ func splitWords(s string) []string {
 	return out
 }
 
+// npx runs a package's program: that program is the command (npx -c runs
+// a shell command line).
+func (a *analyzer) npx(f *frame, st *state, ex *Exec) {
+	args := ex.Args[1:]
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		switch o := args[0]; {
+		case o == "--":
+			args = args[1:]
+			a.child(f, st, ex, args, ex.Name)
+			return
+		case o == "-c" || o == "--call":
+			a.emit(f, ex)
+			if len(args) > 1 {
+				a.nested(f, st, ex, args[1], ex.Name+" -c", nil)
+			}
+			return
+		case o == "-p" || o == "--package":
+			args = args[1:]
+		}
+		if len(args) > 0 {
+			args = args[1:]
+		}
+	}
+	a.child(f, st, ex, args, ex.Name)
+}
+
 func (a *analyzer) flock(f *frame, st *state, ex *Exec) {
 	p := ParseArgs(ex.Args[1:], flockSpec)
 	a.emit(f, ex)
@@ -713,7 +746,7 @@ func (a *analyzer) stdinCode(f *frame, st *state, ex *Exec, lang string) {
 		return
 	}
 	if lang == "sh" {
-		a.nested(f, st, ex.with(ex.Args, ""), code, label, nil)
+		a.codeString(f, st, ex, code, label)
 		return
 	}
 	a.interpCode(f, st, ex, lang, code, label)
