@@ -359,7 +359,7 @@ func checkGitShellAlias(c *Call) Finding {
 }
 
 var gitNetworkSubs = map[string]bool{"fetch": true, "pull": true, "push": true, "clone": true, "ls-remote": true,
-	"fetch-pack": true, "send-pack": true, "submodule": true, "remote": false, "archive": false}
+	"fetch-pack": true, "send-pack": true, "submodule": true}
 
 // checkGitSSH: an ssh command or program given for one git call runs
 // whatever it names when git talks to a remote.

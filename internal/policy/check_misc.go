@@ -16,7 +16,7 @@ var networkFetchers = map[string]bool{
 	"curl": true, "wget": true, "fetch": true, "http": true, "https": true, "xh": true, "xhs": true, "aria2c": true,
 	"lwp-request": true, "lwp-download": true, "get": true, "nc": true, "ncat": true, "netcat": true, "socat": true,
 	"telnet": true, "ftp": true, "tftp": true, "ssh": true, "invoke-webrequest": true, "iwr": true, "irm": true,
-	"invoke-restmethod": true, "gh": true, "s3cmd": true, "openssl": false,
+	"invoke-restmethod": true, "gh": true, "s3cmd": true,
 }
 
 // isDecoder reports whether ex turns encoded or compressed input into

@@ -26,7 +26,7 @@ var (
 		".config/gh": {"hosts.yml": true}, ".cargo": {"credentials": true, "credentials.toml": true}, ".gem": {"credentials": true},
 		".terraform.d": {"credentials.tfrc.json": true}, ".config/hub": nil,
 	}
-	sshPublic     = map[string]bool{"known_hosts": true, "known_hosts.old": true, "config": true, "authorized_keys": true, "authorized_keys2": true, "environment": false}
+	sshPublic     = map[string]bool{"known_hosts": true, "known_hosts.old": true, "config": true, "authorized_keys": true, "authorized_keys2": true}
 	toolCredNames = map[string]bool{"auth.json": true, "credentials": true, "credentials.json": true, "oauth_creds.json": true, "hosts.yml": true, "config.json": true}
 )
 
@@ -122,7 +122,7 @@ var safeWithSecrets = map[string]bool{
 	"readlink": true, "ssh": true, "ssh-add": true, "ssh-keygen": true, "ssh-copy-id": true, "source": true, ".": true,
 	"docker": true, "docker-compose": true, "podman": true, "podman-compose": true, "dotenv": true, "direnv": true,
 	"env-cmd": true, "foreman": true, "honcho": true, "dotenvx": true, "wc": true, "gitleaks": true, "trufflehog": true, "git-secrets": true,
-	"gemini-guard": true, "xargs": true, "find": false,
+	"gemini-guard": true, "xargs": true,
 }
 
 var (

@@ -186,16 +186,6 @@ func (c *Context) placeUnknown(res *shell.Result, p string) Loc {
 		u := parts[0].Unknown
 		tail := res.Rest(p)
 		switch u.Kind {
-		case shell.Computed:
-			value := u.Name + tail
-			var l Loc
-			if shell.Known(value) {
-				l = c.placeKnown(shell.CleanPath(value))
-			} else {
-				l = c.placeUnknown(res, value)
-			}
-			l.Path, l.Computed = show, true
-			return l
 		case shell.TempDir:
 			if tail != "" && !strings.HasPrefix(tail, "/") {
 				return Loc{Place: Unknown, Path: show, Maybe: true} // ${TMPDIR}x

@@ -178,12 +178,6 @@ func (a *analyzer) stmts(f *frame, st *state, stmts []*syntax.Stmt, io ioCtx) []
 	return out
 }
 
-// nestedStmts analyses the statements of a substitution in state st (a
-// copy the caller made).
-func (a *analyzer) nestedStmts(f *frame, st *state, stmts []*syntax.Stmt, label string) []*Exec {
-	return a.stmts(f, st, stmts, ioCtx{})
-}
-
 func (a *analyzer) stmt(f *frame, st *state, s *syntax.Stmt, io ioCtx) []*Exec {
 	if s == nil || a.stopped {
 		return nil

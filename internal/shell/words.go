@@ -205,7 +205,7 @@ func (a *analyzer) prepareWords(f *frame, st *state, nameWord *syntax.Word, word
 				if wc.subst == nil {
 					wc.subst = map[syntax.Node]string{}
 				}
-				execs := a.nestedStmts(f, st.copy(), n.Stmts, "<(...)")
+				execs := a.stmts(f, st.copy(), n.Stmts, ioCtx{})
 				wc.subst[n] = a.unknown(Unknown{Kind: ProcessFile, Execs: execs})
 				return false
 			}
@@ -225,7 +225,7 @@ func (a *analyzer) prepareWords(f *frame, st *state, nameWord *syntax.Word, word
 // remembers the commands.
 func (a *analyzer) cmdSubst(f *frame, st *state, cs *syntax.CmdSubst, evalStatic bool) string {
 	sub := st.copy()
-	execs := a.nestedStmts(f, sub, cs.Stmts, "$(...)")
+	execs := a.stmts(f, sub, cs.Stmts, ioCtx{})
 	if len(cs.Stmts) == 1 && len(execs) == 1 && execs[0].Depth == f.depth {
 		ex := execs[0]
 		switch ex.Name {

@@ -128,7 +128,7 @@ func decide(in Input, explain bool) (verdict.Verdict, []string) {
 		case f.Hit && f.Denies(ctx):
 			lines = append(lines, fmt.Sprintf("deny %s: %s", f.Rule.ID, f.Describe()))
 		case f.Denies(ctx):
-			lines = append(lines, fmt.Sprintf("deny %s (cannot be known statically; %s): %s", f.Rule.ID, modeName(ctx), f.Describe()))
+			lines = append(lines, fmt.Sprintf("deny %s (%s): %s", f.Rule.ID, maybeWhy(ctx), f.Describe()))
 		default:
 			lines = append(lines, fmt.Sprintf("allowed in standard mode, denied in strict mode: %s: %s", f.Rule.ID, f.Describe()))
 		}
@@ -141,11 +141,13 @@ func decide(in Input, explain bool) (verdict.Verdict, []string) {
 	return v, lines
 }
 
-func modeName(ctx *policy.Context) string {
+// maybeWhy says why a finding that depends on what cannot be known
+// statically denies.
+func maybeWhy(ctx *policy.Context) string {
 	if ctx.Strict {
-		return "strict mode"
+		return "might match; strict mode denies"
 	}
-	return "denied in standard mode by this rule"
+	return "might match; this rule denies that in standard mode too"
 }
 
 func toVerdict(f policy.Finding) verdict.Verdict {
