@@ -18,6 +18,12 @@ func (a *analyzer) run(f *frame, st *state, ex *Exec) {
 	if a.stopped {
 		return
 	}
+	if len(ex.Via) > 64 {
+		// Wrappers of wrappers: a Go stack overflow cannot be recovered,
+		// so the walk is bounded here whatever the cause.
+		a.stop(f, ex.Text, "more than 64 nested wrappers")
+		return
+	}
 	if ex.Name == "" {
 		a.emit(f, ex)
 		a.dynamicName(f, ex)
@@ -67,7 +73,7 @@ func (a *analyzer) run(f *frame, st *state, ex *Exec) {
 		if len(args) > 0 && niceNumberRe.MatchString(args[0]) {
 			args = args[1:]
 		}
-		a.optsThenCommand(f, st, ex.with(append([]string{"nice"}, args...), ""), niceSpec, "nice", nil)
+		a.child(f, st, ex, ParseArgs(args, niceSpec).Operands, "nice")
 	case "ionice":
 		p := ParseArgs(ex.Args[1:], ioniceSpec)
 		if p.Has("p", "P", "u", "pid", "pgid", "uid") {
@@ -215,32 +221,31 @@ var (
 		"preserve-groups", "prompt=", "remove-timestamp", "reset-timestamp", "role=", "set-home", "shell",
 		"stdin", "type=", "user=", "validate", "version",
 	}, StopAtOperand, Abbrev)
-	doasSpec    = NewOptSpec("a:C:Lnsu:", nil, StopAtOperand)
-	pkexecSpec  = NewOptSpec("", []string{"user=", "disable-internal-agent", "keep-cwd", "help", "version"}, StopAtOperand)
-	suSpec      = NewOptSpec("c:flmpPs:g:G:w:u:", []string{"command=", "session-command=", "login", "shell=", "group=", "supp-group=", "preserve-environment", "pty", "whitelist-environment=", "fast", "user="}, Abbrev)
-	envSpec     = NewOptSpec("0iu:vC:S:P:", []string{"ignore-environment", "null", "unset=", "chdir=", "split-string=", "debug", "default-signal=?", "ignore-signal=?", "block-signal=?", "list-signal-handling", "help", "version", "argv0="}, StopAtOperand, Abbrev)
-	timeoutSpec = NewOptSpec("s:k:v", []string{"signal=", "kill-after=", "preserve-status", "foreground", "verbose", "help", "version"}, StopAtOperand, Abbrev)
-	niceSpec    = NewOptSpec("n:", []string{"adjustment=", "help", "version"}, StopAtOperand, Abbrev)
-	ioniceSpec  = NewOptSpec("c:n:p:P:u:tx", []string{"class=", "classdata=", "pid=", "pgid=", "uid=", "ignore", "help", "version"}, StopAtOperand, Abbrev)
-	timeSpec    = NewOptSpec("pvqao:f:", []string{"portability", "verbose", "quiet", "append", "output=", "format=", "help", "version"}, StopAtOperand, Abbrev)
-	stdbufSpec  = NewOptSpec("i:o:e:", []string{"input=", "output=", "error=", "help", "version"}, StopAtOperand, Abbrev)
-	setsidSpec  = NewOptSpec("cfw", []string{"ctty", "fork", "wait", "help", "version"}, StopAtOperand, Abbrev)
-	caffSpec    = NewOptSpec("dimsuw:t:", nil, StopAtOperand)
-	chrootSpec  = NewOptSpec("", []string{"userspec=", "groups=", "skip-chdir", "help", "version"}, StopAtOperand, Abbrev)
-	tasksetSpec = NewOptSpec("acpV", []string{"all-tasks", "cpu-list", "pid", "help", "version"}, StopAtOperand, Abbrev)
-	chrtSpec    = NewOptSpec("abdefiormpRT:P:D:v", []string{"all-tasks", "batch", "deadline", "fifo", "idle", "other", "rr", "reset-on-fork", "pid", "sched-runtime=", "sched-period=", "sched-deadline=", "max", "verbose", "help", "version"}, StopAtOperand, Abbrev)
-	flockSpec   = NewOptSpec("sexunow:E:Fc:hV", []string{"shared", "exclusive", "unlock", "nonblock", "timeout=", "conflict-exit-code=", "close", "command=", "no-fork", "verbose", "help", "version"}, StopAtOperand, Abbrev)
-	commandSpec = NewOptSpec("pvV", nil, StopAtOperand)
-	execSpec    = NewOptSpec("a:cl", nil, StopAtOperand)
-	scriptSpec  = NewOptSpec("ac:efqFT:t::O:B:I:m:E:", []string{"append", "command=", "return", "flush", "force", "quiet", "timing=?", "log-io=", "log-in=", "log-out=", "logging-format=", "echo=", "output-limit="}, Abbrev)
-	atSpec      = NewOptSpec("q:mMf:t:lrdvcbV", nil)
-	watchSpec   = NewOptSpec("n:d::tbeghcpwxq:r:s:", []string{"interval=", "differences=?", "no-title", "beep", "errexit", "chgexit", "color", "no-color", "precise", "no-wrap", "no-linewrap", "exec", "equexit=", "shotsdir=", "help", "version"}, StopAtOperand, Abbrev)
+	doasSpec       = NewOptSpec("a:C:Lnsu:", nil, StopAtOperand)
+	pkexecSpec     = NewOptSpec("", []string{"user=", "disable-internal-agent", "keep-cwd", "help", "version"}, StopAtOperand)
+	suSpec         = NewOptSpec("c:flmpPs:g:G:w:u:", []string{"command=", "session-command=", "login", "shell=", "group=", "supp-group=", "preserve-environment", "pty", "whitelist-environment=", "fast", "user="}, Abbrev)
+	envSpec        = NewOptSpec("0iu:vC:S:P:", []string{"ignore-environment", "null", "unset=", "chdir=", "split-string=", "debug", "default-signal=?", "ignore-signal=?", "block-signal=?", "list-signal-handling", "help", "version", "argv0="}, StopAtOperand, Abbrev)
+	timeoutSpec    = NewOptSpec("s:k:v", []string{"signal=", "kill-after=", "preserve-status", "foreground", "verbose", "help", "version"}, StopAtOperand, Abbrev)
+	niceSpec       = NewOptSpec("n:", []string{"adjustment=", "help", "version"}, StopAtOperand, Abbrev)
+	ioniceSpec     = NewOptSpec("c:n:p:P:u:tx", []string{"class=", "classdata=", "pid=", "pgid=", "uid=", "ignore", "help", "version"}, StopAtOperand, Abbrev)
+	timeSpec       = NewOptSpec("pvqao:f:", []string{"portability", "verbose", "quiet", "append", "output=", "format=", "help", "version"}, StopAtOperand, Abbrev)
+	stdbufSpec     = NewOptSpec("i:o:e:", []string{"input=", "output=", "error=", "help", "version"}, StopAtOperand, Abbrev)
+	setsidSpec     = NewOptSpec("cfw", []string{"ctty", "fork", "wait", "help", "version"}, StopAtOperand, Abbrev)
+	caffeinateSpec = NewOptSpec("dimsuw:t:", nil, StopAtOperand)
+	chrootSpec     = NewOptSpec("", []string{"userspec=", "groups=", "skip-chdir", "help", "version"}, StopAtOperand, Abbrev)
+	tasksetSpec    = NewOptSpec("acpV", []string{"all-tasks", "cpu-list", "pid", "help", "version"}, StopAtOperand, Abbrev)
+	chrtSpec       = NewOptSpec("abdefiormpRT:P:D:v", []string{"all-tasks", "batch", "deadline", "fifo", "idle", "other", "rr", "reset-on-fork", "pid", "sched-runtime=", "sched-period=", "sched-deadline=", "max", "verbose", "help", "version"}, StopAtOperand, Abbrev)
+	flockSpec      = NewOptSpec("sexunow:E:Fc:hV", []string{"shared", "exclusive", "unlock", "nonblock", "timeout=", "conflict-exit-code=", "close", "command=", "no-fork", "verbose", "help", "version"}, StopAtOperand, Abbrev)
+	commandSpec    = NewOptSpec("pvV", nil, StopAtOperand)
+	execSpec       = NewOptSpec("a:cl", nil, StopAtOperand)
+	scriptSpec     = NewOptSpec("ac:efqFT:t::O:B:I:m:E:", []string{"append", "command=", "return", "flush", "force", "quiet", "timing=?", "log-io=", "log-in=", "log-out=", "logging-format=", "echo=", "output-limit="}, Abbrev)
+	atSpec         = NewOptSpec("q:mMf:t:lrdvcbV", nil)
+	watchSpec      = NewOptSpec("n:d::tbeghcpwxq:r:s:", []string{"interval=", "differences=?", "no-title", "beep", "errexit", "chgexit", "color", "no-color", "precise", "no-wrap", "no-linewrap", "exec", "equexit=", "shotsdir=", "help", "version"}, StopAtOperand, Abbrev)
 )
 
 var (
-	caffeinateSpec = caffSpec
-	niceNumberRe   = regexp.MustCompile(`^--?\d+$`)
-	placeholderRe  = regexp.MustCompile(`\{(\d+)?(\.|/|//|/\.|#|%)?\}`)
+	niceNumberRe  = regexp.MustCompile(`^--?\d+$`)
+	placeholderRe = regexp.MustCompile(`\{(\d+)?(\.|/|//|/\.|#|%)?\}`)
 )
 
 // child runs args as a command reached through label, keeping ex's
@@ -294,8 +299,12 @@ func (a *analyzer) skipDashWords(f *frame, st *state, ex *Exec) {
 }
 
 func (a *analyzer) sudo(f *frame, st *state, ex *Exec) {
+	if ex.Name == "sudoedit" {
+		a.emit(f, ex) // the policy judges the files it edits
+		return
+	}
 	p := ParseArgs(ex.Args[1:], sudoSpec)
-	if ex.Name == "sudoedit" || p.Has("e", "edit") {
+	if p.Has("e", "edit") {
 		// sudoedit writes the files it is given.
 		a.child(f, st, ex, append([]string{"sudoedit"}, p.Operands...), "sudo -e", func(c *Exec) { c.Sudo = true })
 		return

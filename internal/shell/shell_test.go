@@ -265,10 +265,22 @@ func TestPaths(t *testing.T) {
 	assert.Equal(t, "git", CommandName("/usr/*/git"))
 }
 
+func TestDeepNestingIsBounded(t *testing.T) {
+	// Without the bound the parser overflows the goroutine stack, a fatal
+	// error no recover catches.
+	for _, src := range []string{strings.Repeat("(", 1<<20), strings.Repeat("$(", 1<<19), strings.Repeat("a|", 1<<19) + "a", strings.Repeat("{ ", 1<<19)} {
+		r := Analyze(src, testOpts)
+		require.NotEmpty(t, r.Hazards)
+		assert.Equal(t, TooComplex, r.Hazards[0].Kind)
+	}
+	assert.False(t, hasHazard(strings.Repeat("(", 100)+"a"+strings.Repeat(")", 100), TooComplex))
+}
+
 func TestNeverPanics(t *testing.T) {
 	for _, src := range []string{"", "\x00", "$(", "${", "`", "<<", "a=(", "${x[", "$((", "((", "[[", "case", "function", ":(){ :|:& };:",
 		strings.Repeat("(", 5000), strings.Repeat("$(", 2000), strings.Repeat("{a,b}", 20), "echo {1..99999999}", "\xff\xfe",
-		"eval " + strings.Repeat("eval ", 50) + "x"} {
+		"eval " + strings.Repeat("eval ", 50) + "x", "sudo -e /etc/hosts", "sudoedit x", strings.Repeat("env ", 500) + "x",
+		strings.Repeat("busybox ", 300) + "rm -rf /", strings.Repeat("sudo ", 200) + "true"} {
 		assert.NotPanics(t, func() { Analyze(src, testOpts) }, "%q", src)
 	}
 }

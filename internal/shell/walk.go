@@ -62,9 +62,52 @@ func Analyze(src string, opts Options) (res *Result) {
 	if strings.ContainsAny(src, markRunes) {
 		src = strings.NewReplacer(string(markOpen), "\uFFFD", string(markClose), "\uFFFD").Replace(src)
 	}
+	if d, ops := nesting(src); d > maxNesting || ops > maxOperators {
+		// The parser and the walk recurse once per level: an unbounded
+		// depth would overflow the stack, which Go cannot recover from.
+		a.res.Hazards = append(a.res.Hazards, Hazard{Kind: TooComplex, Text: src,
+			Detail: fmt.Sprintf("the command nests %d levels deep with %d operators, more than gemini-guard follows", d, ops)})
+		return a.res
+	}
 	st := &state{vars: map[string]expand.Variable{}, dir: opts.Dir}
 	a.script(&frame{src: src}, st, src, ioCtx{})
 	return a.res
+}
+
+// Bounds checked before parsing: bracket nesting and the number of list and
+// pipe operators (binary commands nest in the tree too).
+const (
+	maxNesting   = 500
+	maxOperators = 50_000
+)
+
+// nesting returns the deepest bracket nesting of src, counting ( { [ and
+// backquotes wherever they are (also inside quotes: a cheap upper bound),
+// and the number of |, && and || operators.
+func nesting(src string) (depth, ops int) {
+	d := 0
+	tick := false
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '(', '{', '[':
+			d++
+		case ')', '}', ']':
+			if d > 0 {
+				d--
+			}
+		case '`':
+			if tick {
+				d--
+			} else {
+				d++
+			}
+			tick = !tick
+		case '|', '&':
+			ops++
+		}
+		depth = max(depth, d)
+	}
+	return depth, ops
 }
 
 func (a *analyzer) tracef(f *frame, format string, args ...any) {
