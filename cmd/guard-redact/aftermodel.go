@@ -176,15 +176,15 @@ func withSession(dir, sessionID string, now time.Time, fn func(*redact.Session))
 	ran := false
 	err = st.Update(state.Key("after-model", sessionID), func(old []byte) ([]byte, error) {
 		var sess redact.Session
-		if len(old) > 0 && json.Unmarshal(old, &sess) != nil {
-			sess = redact.Session{} // a damaged record is dropped
+		if len(old) > 0 {
+			_ = sess.UnmarshalText(old) // a damaged record reads as empty
 		}
 		fn(&sess)
 		ran = true
 		if len(sess.Streams) == 0 && sess.Pending == "" && len(sess.Known) == 0 && !sess.Warned {
 			return nil, nil
 		}
-		return json.Marshal(sess)
+		return sess.MarshalText()
 	})
 	if ran {
 		// fn's answer stands even if it could not be stored.

@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -26,3 +29,15 @@ func BenchmarkAfterModelChunk60(b *testing.B) {
 }
 
 func BenchmarkAfterModelChunk2K(b *testing.B) { benchChunk(b, prose2K) }
+
+// goChunk is 2 KB of real Go code, like the chunks of an answer that shows
+// code.
+func goChunk(b *testing.B) string {
+	data, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", "net", "http", "transfer.go"))
+	if err != nil {
+		b.Skip("GOROOT sources not available")
+	}
+	return "The function now returns early on error:\n\n```go\n" + string(data[:2048-60]) + "\n```\n"
+}
+
+func BenchmarkAfterModelChunk2KCode(b *testing.B) { benchChunk(b, goChunk(b)) }

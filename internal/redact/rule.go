@@ -33,9 +33,12 @@ type Rule struct {
 }
 
 // commonWords are keywords that ordinary prose is full of. Rules with one
-// of them are checked on most chunks, so their anchored program is
-// generated as data instead of compiled in every hook process.
+// of them, or with a keyword of three bytes or less ("s.", "ey"), are
+// checked on most chunks, so their anchored program is generated as data
+// instead of compiled in every hook process.
 var commonWords = []string{"access", "api", "auth", "key", "credential", "creds", "passwd", "password", "secret", "token"}
+
+func common(k string) bool { return len(k) <= 3 || slices.Contains(commonWords, k) }
 
 // ruleInfo is what the redactor derives from a rule's pattern once.
 type ruleInfo struct {
@@ -58,6 +61,12 @@ type ruleInfo struct {
 	// need is what the lower-cased text holds when the rule matches;
 	// needBefore what it holds before a match's secret starts.
 	need, needBefore requirement
+	// kwStart is set when every secret of the rule starts with one of its
+	// keywords and nothing of the match comes before it (ghp_…, AKIA…);
+	// kwBoundary when a word boundary must precede it (\b). A text that
+	// ends in the beginning of such a keyword then holds from there on,
+	// without running the rule.
+	kwStart, kwBoundary bool
 }
 
 func (in *ruleInfo) secretByte(c byte) bool { return in.secretASCII[c>>6]&(1<<(c&63)) != 0 }
@@ -97,6 +106,7 @@ func analyze(pattern string, keywords []string) (*ruleInfo, error) {
 		}
 	}
 	in.need, in.needBefore = requirements(pattern)
+	in.kwStart, in.kwBoundary = keywordStart(pattern, keywords)
 	if in.need.trivial() {
 		in.need = nil
 	}
@@ -108,6 +118,11 @@ func analyze(pattern string, keywords []string) (*ruleInfo, error) {
 		if err == nil && as.groups && as.maxPrefix != unbounded {
 			in.anchored, in.anchorPrefix = a, as.maxPrefix
 		}
+	}
+	if in.anchored == "" && in.kwStart {
+		// The match starts at its keyword (after assertions), and so does
+		// its secret: the pattern itself is anchored at the keyword.
+		in.anchored, in.anchorPrefix = pattern, 0
 	}
 	return in, nil
 }
@@ -154,6 +169,73 @@ func anchorOf(pattern string, keywords []string) string {
 	}
 	rest := &syntax.Regexp{Op: syntax.OpConcat, Flags: re.Flags, Sub: subs[i:]}
 	return rest.String()
+}
+
+// keywordStart reports whether every match of pattern starts, after
+// assertions only, with its secret and the secret with one of keywords;
+// boundary tells that one of those assertions is \b.
+func keywordStart(pattern string, keywords []string) (start, boundary bool) {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil || len(keywords) == 0 {
+		return false, false
+	}
+	groups := hasCapture(re)
+	subs := []*syntax.Regexp{re}
+	if re.Op == syntax.OpConcat {
+		subs = re.Sub
+	}
+	i := 0
+	for i < len(subs) && assertion(subs[i]) {
+		boundary = boundary || subs[i].Op == syntax.OpWordBoundary
+		i++
+	}
+	if i == len(subs) {
+		return false, false
+	}
+	first := subs[i]
+	if groups {
+		// The secret must be the first thing matched: a capture here.
+		if first.Op != syntax.OpCapture {
+			return false, false
+		}
+		first = first.Sub[0]
+	}
+	words, ok := leading(first)
+	if !ok || len(words) == 0 {
+		return false, false
+	}
+	for _, w := range words {
+		if !startsWithAny(w, keywords) {
+			return false, false
+		}
+	}
+	return true, boundary
+}
+
+// leading lists, lower-cased, strings that every match of re starts with
+// one of: the language of its first element, through groups and
+// alternations.
+func leading(re *syntax.Regexp) ([]string, bool) {
+	switch re.Op {
+	case syntax.OpCapture:
+		return leading(re.Sub[0])
+	case syntax.OpConcat:
+		if len(re.Sub) == 0 {
+			return nil, false
+		}
+		return leading(re.Sub[0])
+	case syntax.OpAlternate:
+		var out []string
+		for _, s := range re.Sub {
+			w, ok := leading(s)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, w...)
+		}
+		return out, len(out) <= maxAnchorWords
+	}
+	return language(re, maxAnchorWords)
 }
 
 func optional(re *syntax.Regexp) bool {
@@ -309,15 +391,15 @@ func RulesSource(rules []Rule) ([]byte, error) {
 			}
 		}
 		prog := "nil"
-		if in.anchored != "" && slices.ContainsFunc(r.Keywords, func(k string) bool { return slices.Contains(commonWords, k) }) {
+		if in.anchored != "" && slices.ContainsFunc(r.Keywords, common) {
 			p, err := compileProgram(in.anchored)
 			if err != nil {
 				return nil, fmt.Errorf("redact: rule %s: %w", r.ID, err)
 			}
 			prog = programSource(p)
 		}
-		fmt.Fprintf(&b, "\t{ID: %q, Pattern: %s, Keywords: %#v, kw: %#v, anchProg: %s, info: &ruleInfo{maxPrefix: %d, maxSuffix: %d, secretASCII: [2]uint64{%#x, %#x}, secretWide: %t, anchored: %s, anchorPrefix: %d, need: %s, needBefore: %s}},\n",
-			r.ID, quote(r.Pattern), r.Keywords, kw, prog, in.maxPrefix, in.maxSuffix, in.secretASCII[0], in.secretASCII[1], in.secretWide, quote(in.anchored), in.anchorPrefix, reqSource(in.need), reqSource(in.needBefore))
+		fmt.Fprintf(&b, "\t{ID: %q, Pattern: %s, Keywords: %#v, kw: %#v, anchProg: %s, info: &ruleInfo{maxPrefix: %d, maxSuffix: %d, secretASCII: [2]uint64{%#x, %#x}, secretWide: %t, anchored: %s, anchorPrefix: %d, need: %s, needBefore: %s, kwStart: %t, kwBoundary: %t}},\n",
+			r.ID, quote(r.Pattern), r.Keywords, kw, prog, in.maxPrefix, in.maxSuffix, in.secretASCII[0], in.secretASCII[1], in.secretWide, quote(in.anchored), in.anchorPrefix, reqSource(in.need), reqSource(in.needBefore), in.kwStart, in.kwBoundary)
 	}
 	b.WriteString("}\n")
 	return []byte(b.String()), nil

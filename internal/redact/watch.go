@@ -69,10 +69,13 @@ func (l *lazyRule) program(pattern string) *program {
 // first needed (the scanner, which compiles the same patterns, reports that
 // error).
 func NewWatch(rules []Rule, disabled []string) *Watch {
-	w := &Watch{}
-	for _, r := range rules {
-		if !slices.Contains(disabled, r.ID) {
-			w.rules = append(w.rules, r)
+	w := &Watch{rules: rules}
+	if len(disabled) > 0 {
+		w.rules = nil
+		for _, r := range rules {
+			if !slices.Contains(disabled, r.ID) {
+				w.rules = append(w.rules, r)
+			}
 		}
 	}
 	w.comp = make([]*compiled, len(w.rules))
@@ -173,6 +176,15 @@ func (w *Watch) Check(text string, base int, final bool) Verdict {
 		if !hasKW && !partial {
 			continue
 		}
+		if !hasKW && !final && anchorsOK && r.info != nil && r.info.kwStart {
+			// Only the start of a keyword ends the text, and the rule's
+			// secret starts with its keyword: hold from there, no need to
+			// run the rule.
+			if p := w.partialStart(ascii, i, base, r.info.kwBoundary); p < v.Hold {
+				v.Hold = p
+			}
+			continue
+		}
 		c := w.comp[i]
 		if c == nil {
 			c = &compiled{}
@@ -221,14 +233,15 @@ func (w *Watch) Check(text string, base int, final bool) Verdict {
 		if hasKW && !v.Scan && useNeed && !in.need.holds(lower) {
 			hasKW = false // no match possible: nothing to scan for
 		}
-		if hit := c.full.regexp(r.Pattern); hasKW && !v.Scan && hit == nil {
-			v.Scan = true
-		} else if hasKW && !v.Scan {
+		if hasKW && !v.Scan {
+			hit := c.full.regexp(r.Pattern)
 			lo := 0
 			if in.maxPrefix != unbounded {
 				lo = max(0, base-in.maxPrefix-utf8.UTFMax)
 			}
-			if loc := hit.FindStringIndex(text[lo:]); loc != nil && lo+loc[1] > base {
+			if hit == nil {
+				v.Scan = true // does not compile: let the scanner report it
+			} else if loc := hit.FindStringIndex(text[lo:]); loc != nil && lo+loc[1] > base {
 				v.Scan = true
 			} else if loc != nil && lo+loc[1] <= base {
 				// A match ends before base: others may follow.
@@ -317,6 +330,32 @@ func (w *Watch) keywordPositions(lower string, i, from int, fn func(int)) {
 	for _, p := range pos {
 		fn(p)
 	}
+}
+
+// partialStart is where the longest beginning of one of rule i's keywords
+// that ends text starts (at base or later), or len(text). With boundary the
+// beginning must start a word.
+func (w *Watch) partialStart(lower string, i, base int, boundary bool) int {
+	best := len(lower)
+	for _, k := range w.ruleKW[i] {
+		word := w.words[k]
+		for n := min(len(word)-1, len(lower)-base); n > 0; n-- {
+			p := len(lower) - n
+			if p >= best || !strings.HasSuffix(lower, word[:n]) {
+				continue
+			}
+			if boundary && p > 0 && isWordByte(lower[p-1]) == isWordByte(lower[p]) {
+				continue
+			}
+			best = p
+			break
+		}
+	}
+	return best
+}
+
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
 }
 
 // tailPrefixes marks the keywords that the end of lower begins: a suffix of

@@ -16,10 +16,10 @@
 package state
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"io/fs"
 	"os"
@@ -66,11 +66,14 @@ func Dir(getenv func(string) string) string {
 // session id can neither escape the directory nor collide with another
 // record in practice. The same parts always give the same key.
 func Key(parts ...string) string {
-	h := sha256.New()
+	// FNV-128a, not a cryptographic hash: the parts are not secret and
+	// not chosen against us, and crypto/sha256 would cost every hook
+	// process its package initialisation.
+	h := fnv.New128a()
 	for _, p := range parts {
 		fmt.Fprintf(h, "%d:%s;", len(p), p)
 	}
-	return hex.EncodeToString(h.Sum(nil)[:16])
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // Store is a private directory of records. The zero Store is not usable:
