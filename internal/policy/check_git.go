@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -27,12 +26,12 @@ func parseGit(c *Call) gitCall {
 		return gitCall{unknownSub: true, args: c.Args[i+1:]}
 	}
 	args := c.Args[i+1:]
-	if slices.ContainsFunc(args, unicodeDashRe.MatchString) {
+	if slices.ContainsFunc(args, unicodeDashRe().MatchString) {
 		// ‐‐hard with typographic dashes: git rejects it, but the intent
 		// is --hard; judge it so.
 		args = slices.Clone(args)
 		for j, a := range args {
-			if m := unicodeDashRe.FindString(a); m != "" {
+			if m := unicodeDashRe().FindString(a); m != "" {
 				args[j] = strings.Repeat("-", utf8.RuneCountInString(m)) + a[len(m):]
 			}
 		}
@@ -124,7 +123,7 @@ func checkGitClean(c *Call, p shell.Args, g gitCall) Finding {
 	return Finding{}
 }
 
-var unicodeDashRe = regexp.MustCompile(`^[\x{2010}-\x{2015}\x{2212}]{1,2}`)
+var unicodeDashRe = lazyRegexp(`^[\x{2010}-\x{2015}\x{2212}]{1,2}`)
 
 func checkGitPushForce(c *Call, p shell.Args, g gitCall) Finding {
 	if p.Has("f", "force") || p.Has("mirror") {
@@ -161,7 +160,7 @@ func checkGitPushDelete(c *Call, p shell.Args, g gitCall) Finding {
 	return Finding{}
 }
 
-var pathLikeRe = regexp.MustCompile(`(?i)^(\.|\.\.)(/|$)|^/|[*?\[]|\.(go|py|js|ts|tsx|jsx|mjs|cjs|json|md|txt|ya?ml|toml|c|h|cc|cpp|hpp|rs|java|kt|rb|php|html?|css|scss|sh|lock|xml|sql|env|cfg|ini|conf|mod|sum|csv|lua|swift|vue|svelte)$`)
+var pathLikeRe = lazyRegexp(`(?i)^(\.|\.\.)(/|$)|^/|[*?\[]|\.(go|py|js|ts|tsx|jsx|mjs|cjs|json|md|txt|ya?ml|toml|c|h|cc|cpp|hpp|rs|java|kt|rb|php|html?|css|scss|sh|lock|xml|sql|env|cfg|ini|conf|mod|sum|csv|lua|swift|vue|svelte)$`)
 
 // checkGitCheckout: checkout of paths (over uncommitted changes) and
 // forced checkouts. A lone name is a branch switch unless it looks like a
@@ -191,7 +190,7 @@ func checkGitCheckout(c *Call, p shell.Args, g gitCall) Finding {
 	switch {
 	case len(ops) >= 2:
 		return hit("git checkout <commit> <paths> overwrites those files, discarding their uncommitted changes")
-	case len(ops) == 1 && pathLikeRe.MatchString(ops[0]):
+	case len(ops) == 1 && pathLikeRe().MatchString(ops[0]):
 		return hit("git checkout " + ops[0] + " overwrites that path, discarding its uncommitted changes")
 	case len(ops) == 1 && !shell.Known(ops[0]):
 		return maybe("git checkout of a name that cannot be known statically (a branch or a path)")

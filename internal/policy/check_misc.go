@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/url"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/shell"
@@ -233,14 +232,14 @@ func isShellName(n string) bool {
 	return false
 }
 
-var pythonRe = regexp.MustCompile(`^(python|pypy)(\d+(\.\d+)?)?$`)
+var pythonRe = lazyRegexp(`^(python|pypy)(\d+(\.\d+)?)?$`)
 
 func isInterpreterName(n string) bool {
 	switch n {
 	case "node", "nodejs", "bun", "deno", "perl", "ruby", "php":
 		return true
 	}
-	return pythonRe.MatchString(n)
+	return pythonRe().MatchString(n)
 }
 
 // checkKill: kill -9 -1 (every process), kill 1 (init).
@@ -410,21 +409,30 @@ func checkKubectl(c *Call) Finding {
 // among the later operands that destroy data or whole projects.
 var cloudDeletes = map[string]struct {
 	services map[string]bool
-	verbs    *regexp.Regexp
+	verbs    map[string]bool
 }{
 	"aws": {map[string]bool{"s3": true, "s3api": true, "cloudformation": true, "rds": true, "dynamodb": true, "ec2": true, "eks": true, "ecr": true, "efs": true, "organizations": true, "lambda": true, "route53": true, "kms": true, "secretsmanager": true, "backup": true, "redshift": true, "elasticache": true, "opensearch": true, "es": true, "glacier": true},
-		regexp.MustCompile(`^(rb|delete-bucket|delete-stack|delete-db-instance|delete-db-cluster|delete-table|terminate-instances|delete-cluster|delete-repository|delete-file-system|delete-organization|close-account|delete-function|delete-hosted-zone|schedule-key-deletion|delete-secret|delete-backup-vault|delete-domain|delete-vault)$`)},
+		words("rb", "delete-bucket", "delete-stack", "delete-db-instance", "delete-db-cluster", "delete-table", "terminate-instances", "delete-cluster", "delete-repository", "delete-file-system", "delete-organization", "close-account", "delete-function", "delete-hosted-zone", "schedule-key-deletion", "delete-secret", "delete-backup-vault", "delete-domain", "delete-vault")},
 	"gcloud": {map[string]bool{"projects": true, "sql": true, "container": true, "compute": true, "storage": true, "firestore": true, "spanner": true, "bigtable": true, "redis": true, "filestore": true, "alloydb": true, "run": true, "functions": true, "kms": true, "secrets": true},
-		regexp.MustCompile(`^(delete)$`)},
-	"az":       {map[string]bool{"group": true, "storage": true, "sql": true, "cosmosdb": true, "aks": true, "vm": true, "keyvault": true, "webapp": true, "postgres": true, "mysql": true}, regexp.MustCompile(`^(delete|purge)$`)},
-	"doctl":    {map[string]bool{"databases": true, "kubernetes": true, "compute": true, "apps": true, "projects": true}, regexp.MustCompile(`^(delete|rm|d)$`)},
-	"wrangler": {nil, regexp.MustCompile(`^(delete)$`)},
-	"vercel":   {nil, regexp.MustCompile(`^(remove|rm)$`)},
-	"fly":      {nil, regexp.MustCompile(`^(destroy)$`)},
-	"flyctl":   {nil, regexp.MustCompile(`^(destroy)$`)},
-	"heroku":   {nil, regexp.MustCompile(`^(apps:destroy|pg:reset|addons:destroy|destroy)$`)},
-	"firebase": {nil, regexp.MustCompile(`^(projects:delete|database:remove|firestore:delete|hosting:disable)$`)},
-	"supabase": {nil, regexp.MustCompile(`^(delete)$`)},
+		words("delete")},
+	"az":       {map[string]bool{"group": true, "storage": true, "sql": true, "cosmosdb": true, "aks": true, "vm": true, "keyvault": true, "webapp": true, "postgres": true, "mysql": true}, words("delete", "purge")},
+	"doctl":    {map[string]bool{"databases": true, "kubernetes": true, "compute": true, "apps": true, "projects": true}, words("delete", "rm", "d")},
+	"wrangler": {nil, words("delete")},
+	"vercel":   {nil, words("remove", "rm")},
+	"fly":      {nil, words("destroy")},
+	"flyctl":   {nil, words("destroy")},
+	"heroku":   {nil, words("apps:destroy", "pg:reset", "addons:destroy", "destroy")},
+	"firebase": {nil, words("projects:delete", "database:remove", "firestore:delete", "hosting:disable")},
+	"supabase": {nil, words("delete")},
+}
+
+// words builds a set of words.
+func words(list ...string) map[string]bool {
+	m := make(map[string]bool, len(list))
+	for _, w := range list {
+		m[w] = true
+	}
+	return m
 }
 
 func checkCloud(c *Call) Finding {
@@ -445,7 +453,7 @@ func checkCloud(c *Call) Finding {
 		return Finding{}
 	}
 	for _, o := range ops {
-		if spec.verbs.MatchString(o) {
+		if spec.verbs[o] {
 			return hit(c.Ex.Name + " " + strings.Join(ops[:min(len(ops), 4)], " ") + " deletes cloud resources or their data")
 		}
 	}
@@ -458,7 +466,7 @@ func checkCloud(c *Call) Finding {
 	return Finding{}
 }
 
-var sqlDropRe = regexp.MustCompile(`(?i)\bdrop\s+(database|table|schema|keyspace)\b|\btruncate\s+table\b|\.drop(Database)?\s*\(\s*\)|\bdropDatabase\b`)
+var sqlDropRe = lazyRegexp(`(?i)\bdrop\s+(database|table|schema|keyspace)\b|\btruncate\s+table\b|\.drop(Database)?\s*\(\s*\)|\bdropDatabase\b`)
 
 // codeText is everything a command reads as its own input: its arguments,
 // heredoc body and the output of echo/printf piped into it.
@@ -487,7 +495,7 @@ func checkSQLDrop(c *Call) Finding {
 		}
 		return Finding{}
 	}
-	if m := sqlDropRe.FindString(codeText(c)); m != "" {
+	if m := sqlDropRe().FindString(codeText(c)); m != "" {
 		return hit(c.Ex.Name + " runs " + strings.ToUpper(m) + ", deleting data")
 	}
 	return Finding{}

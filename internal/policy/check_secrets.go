@@ -2,19 +2,18 @@ package policy
 
 import (
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
 
 var (
-	envFileRe     = regexp.MustCompile(`^(\.env(\..+)?|\.envrc|[\w.-]+\.env)$`)
-	envExampleRe  = regexp.MustCompile(`(?i)(^|[.-])(example|sample|template|dist|defaults?|schema|tpl|test|ci)($|[.-])`)
-	sshKeyRe      = regexp.MustCompile(`^id_(rsa|dsa|ecdsa|ed25519|xmss)(_sk)?$`)
-	keyFileRe     = regexp.MustCompile(`(?i)\.(key|ppk|p12|pfx|jks|keystore|kdbx)$|(private|priv|id_|key).*\.pem$`)
+	envFileRe     = lazyRegexp(`^(\.env(\..+)?|\.envrc|[\w.-]+\.env)$`)
+	envExampleRe  = lazyRegexp(`(?i)(^|[.-])(example|sample|template|dist|defaults?|schema|tpl|test|ci)($|[.-])`)
+	sshKeyRe      = lazyRegexp(`^id_(rsa|dsa|ecdsa|ed25519|xmss)(_sk)?$`)
+	keyFileRe     = lazyRegexp(`(?i)\.(key|ppk|p12|pfx|jks|keystore|kdbx)$|(private|priv|id_|key).*\.pem$`)
 	secretNames   = map[string]bool{".netrc": true, "_netrc": true, ".git-credentials": true, ".pgpass": true, ".my.cnf": true, ".pypirc": true, ".vault-token": true, ".boto": true, ".s3cfg": true, ".dockercfg": true, "application_default_credentials.json": true, "oauth_creds.json": true, "credentials.tfrc.json": true, ".htpasswd": true}
-	serviceAcctRe = regexp.MustCompile(`(?i)^service[-_]?account.*\.json$`)
+	serviceAcctRe = lazyRegexp(`(?i)^service[-_]?account.*\.json$`)
 	// Directories whose every file is a credential (the key of the map), or
 	// whose named files are (the value).
 	credDirs = map[string]map[string]bool{
@@ -67,15 +66,15 @@ func (c *Context) credential(res *shell.Result, p string) (string, bool) {
 		}
 	}
 	switch {
-	case envFileRe.MatchString(base) && !envExampleRe.MatchString(strings.TrimPrefix(base, ".env")) && !envExampleRe.MatchString(strings.TrimSuffix(base, ".env")):
+	case envFileRe().MatchString(base) && !envExampleRe().MatchString(strings.TrimPrefix(base, ".env")) && !envExampleRe().MatchString(strings.TrimSuffix(base, ".env")):
 		return "the environment file " + base, true
-	case sshKeyRe.MatchString(base):
+	case sshKeyRe().MatchString(base):
 		return "the SSH private key " + base, true
-	case keyFileRe.MatchString(base) && !strings.HasSuffix(base, ".pub"):
+	case keyFileRe().MatchString(base) && !strings.HasSuffix(base, ".pub"):
 		return "the private key file " + base, true
 	case secretNames[base]:
 		return "the credential file " + base, true
-	case serviceAcctRe.MatchString(base):
+	case serviceAcctRe().MatchString(base):
 		return "the service account key " + base, true
 	}
 	segs := strings.Split(strings.Trim(p, "/"), "/")

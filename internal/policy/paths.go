@@ -4,6 +4,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
@@ -95,7 +96,7 @@ var (
 	coreSystemDirs = []string{"/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/proc", "/sbin", "/sys", "/usr", "/System", "/Library", "/private/etc"}
 	systemDirs     = []string{"/var", "/opt", "/srv", "/mnt", "/media", "/root", "/run", "/snap", "/nix", "/home", "/Users", "/Applications", "/private", "/cores", "/Volumes", "/lost+found", "/boot", "/usr/local"}
 	tempRoots      = []string{"/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp", "/dev/shm"}
-	tempRootRe     = regexp.MustCompile(`^(?:/private)?/var/folders/[^/]+/[^/]+/T$|(?i)^/[a-z]/users/[^/]+/appdata/local/temp$`)
+	tempRootRe     = lazyRegexp(`^(?:/private)?/var/folders/[^/]+/[^/]+/T$|(?i)^/[a-z]/users/[^/]+/appdata/local/temp$`)
 )
 
 // under reports whether p is dir or inside it.
@@ -112,7 +113,7 @@ func isTempRoot(p string) bool {
 			return true
 		}
 	}
-	return tempRootRe.MatchString(p)
+	return tempRootRe().MatchString(p)
 }
 
 // tempRootOf returns the temporary directory p is in, "" if none.
@@ -123,7 +124,7 @@ func tempRootOf(p string) string {
 		}
 	}
 	for dir := p; dir != "/" && dir != "."; dir = path.Dir(dir) {
-		if tempRootRe.MatchString(dir) {
+		if tempRootRe().MatchString(dir) {
 			return dir
 		}
 	}
@@ -326,4 +327,10 @@ func (c *Context) placeKnown(p string) Loc {
 		}
 	}
 	return loc(Outside)
+}
+
+// lazyRegexp compiles expr on first use: a hook process starts for every
+// call, and most expressions are never needed by a given command.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

@@ -1,7 +1,9 @@
 package shell
 
 import (
+	"regexp"
 	"strings"
+	"sync"
 )
 
 // OptSpec describes a command's options so that ParseArgs can tell option
@@ -240,4 +242,10 @@ func (p Args) Unknown() bool {
 		}
 	}
 	return false
+}
+
+// lazyRegexp compiles expr on first use: a hook process starts for every
+// call, and most expressions are never needed by a given command.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

@@ -5,9 +5,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
-var pythonNameRe = regexp.MustCompile(`^(python|pypy)(\d+(\.\d+)?)?[mtw]?$`)
+var pythonNameRe = lazyRegexp(`^(python|pypy)(\d+(\.\d+)?)?[mtw]?$`)
 
 // interpreterOf names the language of an interpreter command: python,
 // node, perl, ruby, php or awk; "" for anything else.
@@ -26,7 +27,7 @@ func interpreterOf(name string) string {
 	case "deno":
 		return "deno"
 	}
-	if pythonNameRe.MatchString(name) {
+	if pythonNameRe().MatchString(name) {
 		return "python"
 	}
 	return ""
@@ -260,47 +261,64 @@ func bareCalls(kind callKind, names ...string) callPattern {
 	return callPattern{re: regexp.MustCompile(`(?:^|[^\w$])(?:` + strings.Join(names, "|") + `)\s*(\(|\s)`), kind: kind}
 }
 
-var interpCalls = map[string][]callPattern{
-	"python": {
-		calls(callShell, `os\.system`, `os\.popen`, `subprocess\.(?:getoutput|getstatusoutput|run|call|check_call|check_output|Popen)`, `commands\.getoutput`, `system`, `Popen`, `check_output`, `pty\.spawn`),
-		calls(callArgv, `os\.exec[lv]p?e?`, `os\.spawn[lv]p?e?`, `os\.posix_spawnp?`),
-		calls(callRemoveAll, `shutil\.rmtree`, `rmtree`),
-		calls(callRemove, `os\.remove`, `os\.unlink`),
-	},
-	"node": {
-		calls(callShell, `execSync`, `exec`, `execaCommand(?:Sync)?`),
-		calls(callArgv, `spawnSync`, `spawn`, `execFileSync`, `execFile`, `execa(?:Sync)?`),
-		calls(callRemoveOpt, `rmSync`, `rm`, `rmdirSync`, `rmdir`, `promises\.rm`),
-		calls(callRemoveAll, `rimraf(?:\.sync)?`, `removeSync`, `remove`, `emptyDirSync`, `emptyDir`, `del(?:Sync)?`),
-		calls(callRemove, `unlinkSync`, `unlink`),
-	},
-	"deno": {
-		calls(callArgv, `Deno\.Command`, `Deno\.run`),
-		calls(callRemoveOpt, `Deno\.removeSync`, `Deno\.remove`),
-	},
-	"ruby": {
-		bareCalls(callShell, `system`, `exec`, `spawn`, `IO\.popen`, `Open3\.\w+`, `Kernel\.system`, `Kernel\.exec`, `PTY\.spawn`),
-		calls(callRemoveAll, `FileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmtree)`, `rm_rf`, `rm_r`),
-		calls(callRemove, `FileUtils\.(?:rm|rm_f|remove|safe_unlink)`, `File\.(?:delete|unlink)`),
-	},
-	"perl": {
-		bareCalls(callShell, `system`, `exec`, `open`),
-		bareCalls(callRemoveAll, `rmtree`, `remove_tree`, `File::Path::rmtree`),
-		bareCalls(callRemove, `unlink`),
-	},
-	"php": {
-		calls(callShell, `system`, `exec`, `shell_exec`, `passthru`, `popen`, `proc_open`),
-		calls(callRemove, `unlink`),
-	},
-	"awk": {
-		calls(callShell, `system`),
-	},
+// interpCalls lists, per language, the calls whose arguments matter. Each
+// language's patterns are compiled on first use: most commands run no
+// interpreter, and one runs one language.
+var interpCalls = map[string]func() []callPattern{
+	"python": sync.OnceValue(func() []callPattern {
+		return []callPattern{
+			calls(callShell, `os\.system`, `os\.popen`, `subprocess\.(?:getoutput|getstatusoutput|run|call|check_call|check_output|Popen)`, `commands\.getoutput`, `system`, `Popen`, `check_output`, `pty\.spawn`),
+			calls(callArgv, `os\.exec[lv]p?e?`, `os\.spawn[lv]p?e?`, `os\.posix_spawnp?`),
+			calls(callRemoveAll, `shutil\.rmtree`, `rmtree`),
+			calls(callRemove, `os\.remove`, `os\.unlink`),
+		}
+	}),
+	"node": sync.OnceValue(func() []callPattern {
+		return []callPattern{
+			calls(callShell, `execSync`, `exec`, `execaCommand(?:Sync)?`),
+			calls(callArgv, `spawnSync`, `spawn`, `execFileSync`, `execFile`, `execa(?:Sync)?`),
+			calls(callRemoveOpt, `rmSync`, `rm`, `rmdirSync`, `rmdir`, `promises\.rm`),
+			calls(callRemoveAll, `rimraf(?:\.sync)?`, `removeSync`, `remove`, `emptyDirSync`, `emptyDir`, `del(?:Sync)?`),
+			calls(callRemove, `unlinkSync`, `unlink`),
+		}
+	}),
+	"deno": sync.OnceValue(func() []callPattern {
+		return []callPattern{
+			calls(callArgv, `Deno\.Command`, `Deno\.run`),
+			calls(callRemoveOpt, `Deno\.removeSync`, `Deno\.remove`),
+		}
+	}),
+	"ruby": sync.OnceValue(func() []callPattern {
+		return []callPattern{
+			bareCalls(callShell, `system`, `exec`, `spawn`, `IO\.popen`, `Open3\.\w+`, `Kernel\.system`, `Kernel\.exec`, `PTY\.spawn`),
+			calls(callRemoveAll, `FileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmtree)`, `rm_rf`, `rm_r`),
+			calls(callRemove, `FileUtils\.(?:rm|rm_f|remove|safe_unlink)`, `File\.(?:delete|unlink)`),
+		}
+	}),
+	"perl": sync.OnceValue(func() []callPattern {
+		return []callPattern{
+			bareCalls(callShell, `system`, `exec`, `open`),
+			bareCalls(callRemoveAll, `rmtree`, `remove_tree`, `File::Path::rmtree`),
+			bareCalls(callRemove, `unlink`),
+		}
+	}),
+	"php": sync.OnceValue(func() []callPattern {
+		return []callPattern{
+			calls(callShell, `system`, `exec`, `shell_exec`, `passthru`, `popen`, `proc_open`),
+			calls(callRemove, `unlink`),
+		}
+	}),
+	"awk": sync.OnceValue(func() []callPattern {
+		return []callPattern{
+			calls(callShell, `system`),
+		}
+	}),
 }
 
 var (
-	homeExprRe  = regexp.MustCompile(`^(?:os\.environ\[\s*["']HOME["']\s*\]|os\.(?:getenv|environ\.get)\(\s*["']HOME["']\s*\)|(?:pathlib\.)?Path\.home\(\)|os\.path\.expanduser\(\s*["']~/?["']\s*\)|(?:os|require\(["']os["']\))\.homedir\(\)|process\.env\.HOME|ENV\[["']HOME["']\]|ENV\.fetch\(["']HOME["']\)|Dir\.home|\$ENV\{HOME\}|getenv\(["']HOME["']\)|\$_SERVER\[["']HOME["']\])`)
-	forkLoopRe  = regexp.MustCompile(`(?s)(?:\bwhile\b|\bloop\b|\buntil\b|for\s*\(\s*;\s*;\s*\)|\bfor\b[^\n]{0,60}\brange\()[^\n]{0,120}\bfork\b|\bfork\b[^\n]{0,40}\b(?:while|until)\b`)
-	writeHintRe = regexp.MustCompile(`open\s*\([^)]*["'](?:[wax]\+?b?|r\+)["']|write_?(?:text|bytes|FileSync|File)|appendFile|File\.write|>>|\bprint\s*\{|fputs|file_put_contents|os\.(?:remove|unlink|rename|replace)|shutil\.(?:move|copy\w*|rmtree)|unlink|rmSync|rm_rf|rename`)
+	homeExprRe  = lazyRegexp(`^(?:os\.environ\[\s*["']HOME["']\s*\]|os\.(?:getenv|environ\.get)\(\s*["']HOME["']\s*\)|(?:pathlib\.)?Path\.home\(\)|os\.path\.expanduser\(\s*["']~/?["']\s*\)|(?:os|require\(["']os["']\))\.homedir\(\)|process\.env\.HOME|ENV\[["']HOME["']\]|ENV\.fetch\(["']HOME["']\)|Dir\.home|\$ENV\{HOME\}|getenv\(["']HOME["']\)|\$_SERVER\[["']HOME["']\])`)
+	forkLoopRe  = lazyRegexp(`(?s)(?:\bwhile\b|\bloop\b|\buntil\b|for\s*\(\s*;\s*;\s*\)|\bfor\b[^\n]{0,60}\brange\()[^\n]{0,120}\bfork\b|\bfork\b[^\n]{0,40}\b(?:while|until)\b`)
+	writeHintRe = lazyRegexp(`open\s*\([^)]*["'](?:[wax]\+?b?|r\+)["']|write_?(?:text|bytes|FileSync|File)|appendFile|File\.write|>>|\bprint\s*\{|fputs|file_put_contents|os\.(?:remove|unlink|rename|replace)|shutil\.(?:move|copy\w*|rmtree)|unlink|rmSync|rm_rf|rename`)
 )
 
 // interpCode finds what interpreter code does: the shell commands it runs,
@@ -329,13 +347,17 @@ func (a *analyzer) interpCode(f *frame, st *state, ex *Exec, lang, code, label s
 	}
 	lits := stringLiterals(code, lang)
 	ex.CodeLiterals = append(ex.CodeLiterals, literalValues(lits)...)
-	if writeHintRe.MatchString(code) {
+	if writeHintRe().MatchString(code) {
 		ex.CodeWrites = true
 	}
-	if forkLoopRe.MatchString(code) {
+	if forkLoopRe().MatchString(code) {
 		a.res.Hazards = append(a.res.Hazards, Hazard{Kind: ForkBomb, Text: ex.Text, Via: f.via, Detail: ex.Name + " code forks in a loop"})
 	}
-	for _, cp := range interpCalls[lang] {
+	var patterns []callPattern
+	if get, ok := interpCalls[lang]; ok {
+		patterns = get()
+	}
+	for _, cp := range patterns {
 		for _, m := range cp.re.FindAllStringSubmatchIndex(code, -1) {
 			if inLiteral(lits, m[2]) {
 				continue // "system(" inside a string is text
@@ -474,7 +496,7 @@ func callArgs(code string, lits []literal, at int) (args []string, dynamic bool)
 		}
 		return args, len(args) == 0
 	}
-	if h := homeExprRe.FindString(code[i:]); h != "" {
+	if h := homeExprRe().FindString(code[i:]); h != "" {
 		return []string{"~"}, false
 	}
 	for {
@@ -651,12 +673,12 @@ func isWordByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
-var qxRe = regexp.MustCompile(`(?:%x|\bqx)\s*([({\[<|/!])`)
+var qxRe = lazyRegexp(`(?:%x|\bqx)\s*([({\[<|/!])`)
 
 // quotedCommands returns the bodies of ruby's %x(...) and perl's qx(...).
 func quotedCommands(code string) []string {
 	var out []string
-	for _, m := range qxRe.FindAllStringSubmatchIndex(code, -1) {
+	for _, m := range qxRe().FindAllStringSubmatchIndex(code, -1) {
 		open := code[m[2]]
 		closeBy := map[byte]byte{'(': ')', '{': '}', '[': ']', '<': '>'}[open]
 		if closeBy == 0 {
@@ -672,11 +694,11 @@ func quotedCommands(code string) []string {
 	return out
 }
 
-var awkPipeRe = regexp.MustCompile(`\|\s*("|getline)`)
+var awkPipeRe = lazyRegexp(`\|\s*("|getline)`)
 
 // awkPipes finds awk's `print ... | "cmd"` and `"cmd" | getline`.
 func (a *analyzer) awkPipes(f *frame, st *state, ex *Exec, code string, lits []literal, label string) {
-	for _, m := range awkPipeRe.FindAllStringSubmatchIndex(code, -1) {
+	for _, m := range awkPipeRe().FindAllStringSubmatchIndex(code, -1) {
 		if m[0] > 0 && code[m[0]-1] == '|' {
 			continue // ||
 		}

@@ -70,7 +70,7 @@ func (a *analyzer) run(f *frame, st *state, ex *Exec) {
 		a.countThenCommand(f, st, ex, timeoutSpec, 1)
 	case "nice":
 		args := ex.Args[1:]
-		if len(args) > 0 && niceNumberRe.MatchString(args[0]) {
+		if len(args) > 0 && niceNumberRe().MatchString(args[0]) {
 			args = args[1:]
 		}
 		a.child(f, st, ex, ParseArgs(args, niceSpec).Operands, "nice")
@@ -244,8 +244,8 @@ var (
 )
 
 var (
-	niceNumberRe  = regexp.MustCompile(`^--?\d+$`)
-	placeholderRe = regexp.MustCompile(`\{(\d+)?(\.|/|//|/\.|#|%)?\}`)
+	niceNumberRe  = lazyRegexp(`^--?\d+$`)
+	placeholderRe = lazyRegexp(`\{(\d+)?(\.|/|//|/\.|#|%)?\}`)
 )
 
 // child runs args as a command reached through label, keeping ex's
@@ -851,7 +851,7 @@ func (a *analyzer) codeString(f *frame, st *state, ex *Exec, code, label string,
 // gitCodeKeys are git configuration keys whose value git runs as shell
 // code; gitCodeEnv the same for environment variables.
 var (
-	gitCodeKeyRe = regexp.MustCompile(`^(core\.(pager|editor|sshcommand|fsmonitor)|sequence\.editor|diff\.external|pager\..*|filter\..*\.(clean|smudge|process)|diff\..*\.(textconv|command)|merge\..*\.driver|credential\.helper|uploadpack\.packobjectshook)$`)
+	gitCodeKeyRe = lazyRegexp(`^(core\.(pager|editor|sshcommand|fsmonitor)|sequence\.editor|diff\.external|pager\..*|filter\..*\.(clean|smudge|process)|diff\..*\.(textconv|command)|merge\..*\.driver|credential\.helper|uploadpack\.packobjectshook)$`)
 	gitCodeEnv   = []string{"GIT_SSH_COMMAND", "GIT_PAGER", "GIT_EDITOR", "GIT_EXTERNAL_DIFF", "GIT_SEQUENCE_EDITOR"}
 	gitGlobal    = NewOptSpec("C:c:pPhv", []string{
 		"git-dir=", "work-tree=", "namespace=", "exec-path=?", "config-env=", "super-prefix=", "list-cmds=", "attr-source=",
@@ -914,7 +914,7 @@ func (a *analyzer) git(f *frame, st *state, ex *Exec) {
 	}
 	cfg := GitConfig(ex.Args[1:], envs)
 	for k, v := range cfg {
-		if gitCodeKeyRe.MatchString(k) {
+		if gitCodeKeyRe().MatchString(k) {
 			if k == "credential.helper" && !strings.HasPrefix(v, "!") {
 				continue
 			}
@@ -1181,7 +1181,7 @@ func (a *analyzer) parallel(f *frame, st *state, ex *Exec) {
 		}
 		return
 	}
-	placeholder := placeholderRe
+	placeholder := placeholderRe()
 	if repl != "{}" {
 		placeholder = regexp.MustCompile(regexp.QuoteMeta(repl))
 	}

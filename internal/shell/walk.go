@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -118,7 +117,7 @@ func (a *analyzer) tracef(f *frame, format string, args ...any) {
 	a.res.Trace = append(a.res.Trace, indent+fmt.Sprintf(format, args...))
 }
 
-var parseErrorRe = regexp.MustCompile("without closing quote (?:`(.)`|\"(.)\")|without matching `[^`]*` with `([^`]*)`|unclosed here-document `([^`]*)`|must end with `(fi|done|esac|})`")
+var parseErrorRe = lazyRegexp("without closing quote (?:`(.)`|\"(.)\")|without matching `[^`]*` with `([^`]*)`|unclosed here-document `([^`]*)`|must end with `(fi|done|esac|})`")
 
 // script parses and analyses src in frame f (whose src field is src).
 func (a *analyzer) script(f *frame, st *state, src string, io ioCtx) []*Exec {
@@ -187,7 +186,7 @@ func repair(src string, err error) (string, bool) {
 			}
 			continue
 		}
-		m := parseErrorRe.FindStringSubmatch(err.Error())
+		m := parseErrorRe().FindStringSubmatch(err.Error())
 		if m == nil {
 			return "", false
 		}
