@@ -181,7 +181,15 @@ func readArgs(c *Call) []string {
 		g := parseGit(c)
 		switch g.sub {
 		case "add", "show", "diff", "blame", "cat-file", "log", "stage", "archive", "grep":
-			return operands(g.args)
+			var out []string
+			for _, o := range operands(g.args) {
+				// HEAD:.env names the file .env in a commit.
+				if i := strings.LastIndexByte(o, ':'); i >= 0 {
+					o = o[i+1:]
+				}
+				out = append(out, o)
+			}
+			return out
 		}
 		return nil
 	}

@@ -79,7 +79,7 @@ func Rules() []*Rule {
 				`find . -name .env -exec cat {} \;`,
 				`python3 -c "print(open('.env').read())"`,
 				`rm .env`,
-				`base64 < ~/.kube/config`,
+				`base64 < ~/.kube/config`, `git show HEAD:.env`,
 			},
 			Allow: []string{
 				`cat .env.example`,
