@@ -193,6 +193,18 @@ func readArgs(c *Call) []string {
 		}
 		return nil
 	}
+	if name == "openssl" {
+		// openssl req -keyout server.key writes a new key: outputs are
+		// not read.
+		var out []string
+		for i, a := range c.Args {
+			if i > 0 && (c.Args[i-1] == "-out" || c.Args[i-1] == "-keyout") || strings.HasPrefix(a, "-") {
+				continue
+			}
+			out = append(out, a)
+		}
+		return out
+	}
 	if name == "node" || name == "bun" || name == "deno" {
 		// node --env-file .env loads it like dotenv does.
 		var out []string

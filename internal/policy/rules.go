@@ -90,6 +90,7 @@ func Rules() []*Rule {
 				`cp .env.example .env`,
 				`ssh -i ~/.ssh/id_ed25519 user@example.com uptime`,
 				`find . -name .env`,
+				`openssl req -x509 -newkey rsa:2048 -nodes -keyout server.key -out server.crt -subj /CN=localhost`,
 			},
 		},
 		// rce: code nobody has read.
