@@ -223,7 +223,24 @@ func leading(re *syntax.Regexp) ([]string, bool) {
 		if len(re.Sub) == 0 {
 			return nil, false
 		}
-		return leading(re.Sub[0])
+		out, ok := leading(re.Sub[0])
+		if !ok {
+			return nil, false
+		}
+		// Extend with the next elements while their strings are few, so
+		// that "(?:sc|ext)" + "_" gives sc_ and ext_.
+		for _, s := range re.Sub[1:] {
+			next, ok := language(s, maxAnchorWords)
+			if !ok {
+				break
+			}
+			longer := cross(out, next, maxAnchorWords)
+			if longer == nil {
+				break
+			}
+			out = longer
+		}
+		return out, true
 	case syntax.OpAlternate:
 		var out []string
 		for _, s := range re.Sub {
