@@ -211,7 +211,7 @@ func checkDownloadRun(res *shell.Result, _ *Context) (Finding, *shell.Exec) {
 		if strings.Contains(ex.Args[0], "/") && downloaded[shell.ResolvePath(ex.Dir, ex.Args[0])] {
 			return hit("runs " + ex.Args[0] + ", a file just downloaded from the network, without anyone reading it"), ex
 		}
-		runsScripts := isShellName(ex.Name) || ex.Name == "source" || ex.Name == "." || isInterpreterName(ex.Name)
+		runsScripts := shell.IsShell(ex.Name) || ex.Name == "source" || ex.Name == "." || shell.Interpreter(ex.Name) != ""
 		if !runsScripts {
 			continue
 		}
@@ -222,24 +222,6 @@ func checkDownloadRun(res *shell.Result, _ *Context) (Finding, *shell.Exec) {
 		}
 	}
 	return Finding{}, nil
-}
-
-func isShellName(n string) bool {
-	switch n {
-	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh":
-		return true
-	}
-	return false
-}
-
-var pythonRe = lazyRegexp(`^(python|pypy)(\d+(\.\d+)?)?$`)
-
-func isInterpreterName(n string) bool {
-	switch n {
-	case "node", "nodejs", "bun", "deno", "perl", "ruby", "php":
-		return true
-	}
-	return pythonRe().MatchString(n)
 }
 
 // checkKill: kill -9 -1 (every process), kill 1 (init).

@@ -10,9 +10,9 @@ import (
 
 var pythonNameRe = lazyRegexp(`^(python|pypy)(\d+(\.\d+)?)?[mtw]?$`)
 
-// interpreterOf names the language of an interpreter command: python,
-// node, perl, ruby, php or awk; "" for anything else.
-func interpreterOf(name string) string {
+// Interpreter names the language of an interpreter command (CommandName):
+// python, node, deno, perl, ruby, php or awk; "" for anything else.
+func Interpreter(name string) string {
 	switch name {
 	case "node", "nodejs", "bun":
 		return "node"

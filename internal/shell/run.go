@@ -191,10 +191,10 @@ func (a *analyzer) run(f *frame, st *state, ex *Exec) {
 		a.find(f, st, ex)
 	default:
 		switch {
-		case isShell(ex.Name):
+		case IsShell(ex.Name):
 			a.shellCommand(f, st, ex)
-		case interpreterOf(ex.Name) != "":
-			a.interpreter(f, st, ex, interpreterOf(ex.Name))
+		case Interpreter(ex.Name) != "":
+			a.interpreter(f, st, ex, Interpreter(ex.Name))
 		default:
 			a.emit(f, ex)
 			if strings.Contains(ex.Args[0], "/") {
@@ -202,7 +202,7 @@ func (a *analyzer) run(f *frame, st *state, ex *Exec) {
 					lang := "sh"
 					if first, _, _ := strings.Cut(text, "\n"); strings.HasPrefix(first, "#!") {
 						for _, w := range strings.Fields(strings.TrimPrefix(first, "#!")) {
-							if l := interpreterOf(CommandName(w)); l != "" {
+							if l := Interpreter(CommandName(w)); l != "" {
 								lang = l
 							}
 						}
@@ -763,7 +763,9 @@ func (a *analyzer) stdinCode(f *frame, st *state, ex *Exec, lang string) {
 
 var shellNames = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "rbash": true, "yash": true, "posh": true, "fish": true, "csh": true, "tcsh": true, "ksh93": true, "oksh": true, "loksh": true, "hush": true}
 
-func isShell(name string) bool {
+// IsShell reports whether the command name (CommandName) is a shell that
+// runs scripts and -c code (sh, bash, zsh, dash, ksh, fish, ...).
+func IsShell(name string) bool {
 	return shellNames[name]
 }
 
