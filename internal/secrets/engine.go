@@ -26,6 +26,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/gemini-guard/gemini-guard/internal/secrets/keywords"
 )
@@ -52,8 +53,11 @@ type crule struct {
 	keywords []string
 	once     sync.Once
 	re       *regexp.Regexp
-	shape    *shape
 	err      error
+	// shape is the windowing analysis (nil: search the whole text), made
+	// once without compiling the regexp.
+	shapeOnce sync.Once
+	shape     *shape
 	allow    []*callowlist
 	required []*crule
 }
@@ -65,10 +69,12 @@ type callowlist struct {
 	hasCommits  bool
 	hasPaths    bool
 	regexes     []string
-	stopwords   []string
-	once        sync.Once
-	re          *regexp.Regexp
-	err         error
+	// rawStopwords as configured; stopwords lowercased, set by compile.
+	rawStopwords []string
+	stopwords    []string
+	once         sync.Once
+	re           *regexp.Regexp
+	err          error
 }
 
 // newEngine builds the engine of cfg. Regexps compile lazily, except those
@@ -176,7 +182,7 @@ func newEngine(cfg *Config, opts Options, validate map[string]bool) (*engine, er
 	e.matcher = keywords.NewMatcher(words)
 	for _, cr := range e.rules {
 		if validate[cr.src.ID] {
-			if err := cr.compile(); err != nil {
+			if err := cr.validate(); err != nil {
 				return nil, err
 			}
 		}
@@ -208,18 +214,14 @@ func newAllowlist(a *Allowlist) (*callowlist, error) {
 	if len(a.Commits) == 0 && len(a.Paths) == 0 && len(a.Regexes) == 0 && len(a.StopWords) == 0 {
 		return nil, errors.New("must contain at least one check for: commits, paths, regexes, or stopwords")
 	}
-	seen := map[string]bool{}
-	for _, w := range a.StopWords {
-		w = strings.ToLower(w)
-		if !seen[w] {
-			seen[w] = true
-			ca.stopwords = append(ca.stopwords, w)
-		}
-	}
+	// Stopwords are lowercased when first needed (compile): the built-in
+	// set has 1,446 and most scans never check one.
+	ca.rawStopwords = a.StopWords
 	return ca, nil
 }
 
-// compile compiles the rule's regexp and its allowlists' regexps once.
+// compile compiles the rule's regexp once (its allowlists compile when a
+// finding first needs them).
 func (r *crule) compile() error {
 	r.once.Do(func() {
 		if r.src.Regex != "" {
@@ -233,16 +235,33 @@ func (r *crule) compile() error {
 				return
 			}
 			r.re = re
-			r.shape = analyze(r.src.Regex)
-		}
-		for _, a := range r.allow {
-			if err := a.compile(); err != nil {
-				r.err = fmt.Errorf("secrets: %s: [[rules.allowlists]] %w", r.src.ID, err)
-				return
-			}
 		}
 	})
 	return r.err
+}
+
+// analyzed returns the rule's windowing shape, analysing it once.
+func (r *crule) analyzed() *shape {
+	r.shapeOnce.Do(func() {
+		if r.src.Regex != "" {
+			r.shape = analyze(r.src.Regex)
+		}
+	})
+	return r.shape
+}
+
+// validate compiles the rule and its allowlists, reporting the first error:
+// a user's rule is validated when the scanner is built.
+func (r *crule) validate() error {
+	if err := r.compile(); err != nil {
+		return err
+	}
+	for _, a := range r.allow {
+		if err := a.compile(); err != nil {
+			return fmt.Errorf("secrets: %s: [[rules.allowlists]] %w", r.src.ID, err)
+		}
+	}
+	return nil
 }
 
 // compile joins the allowlist's regexps as gitleaks does: one alternation
@@ -250,6 +269,10 @@ func (r *crule) compile() error {
 // carries into the patterns after it.
 func (a *callowlist) compile() error {
 	a.once.Do(func() {
+		a.stopwords = make([]string, len(a.rawStopwords))
+		for i, w := range a.rawStopwords {
+			a.stopwords[i] = strings.ToLower(w)
+		}
 		if len(a.regexes) == 0 {
 			return
 		}
@@ -286,9 +309,22 @@ type pass struct {
 func (p *pass) asciiLower() string {
 	if !p.done {
 		p.done = true
-		p.ascii = asciiLower(p.text)
+		if len(p.lower) == len(p.text) && isASCII(p.text) {
+			p.ascii = p.lower // strings.ToLower of ASCII is the same
+		} else {
+			p.ascii = asciiLower(p.text)
+		}
 	}
 	return p.ascii
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // touchesSegment reports whether w overlaps a decoded segment (touching
@@ -305,7 +341,7 @@ func (p *pass) touchesSegment(w span) bool {
 // passes returns the decoding passes of text, as gitleaks' scan loop makes
 // them (the text, then up to MaxDecodeDepth decoded versions).
 func passes(text string) []pass {
-	out := []pass{{text: text, lower: strings.ToLower(text)}}
+	out := []pass{{text: text, lower: keywords.Lower(text)}}
 	d := keywords.NewDecoder()
 	var segments []*keywords.Segment
 	for depth := 1; depth <= MaxDecodeDepth; depth++ {
@@ -313,7 +349,7 @@ func passes(text string) []pass {
 		if len(segments) == 0 {
 			break
 		}
-		out = append(out, pass{text: text, lower: strings.ToLower(text), segments: segments})
+		out = append(out, pass{text: text, lower: keywords.Lower(text), segments: segments})
 	}
 	return out
 }
@@ -432,20 +468,16 @@ func (s *scan) detectRule(p *pass, r *crule, inherited bool) []finding {
 	if r.src.SkipReport && !inherited {
 		return nil
 	}
-	if err := r.compile(); err != nil || r.re == nil {
-		// Built-in rules always compile (tested); a user's rule that does
-		// not was rejected by NewScanner.
+	if r.src.Regex == "" {
 		return nil
 	}
 	var keep func(span) bool
 	if len(segments) > 0 {
 		keep = p.touchesSegment
 	}
-	var lower string
-	if r.shape != nil {
-		lower = p.asciiLower()
-	}
-	matches := findAll(r.re, r.shape, current, lower, keep)
+	// Built-in rules always compile (tested); a user's rule that does not
+	// was rejected by NewScanner, so an error here finds nothing.
+	matches := findAll(r, current, p.asciiLower, keep)
 	if len(matches) == 0 {
 		return nil
 	}
@@ -560,6 +592,7 @@ func allowed(f finding, currentLine string, lists []*callowlist) bool {
 		if a.compile() == nil && a.re != nil && target != "" {
 			regexAllowed = a.re.MatchString(target)
 		}
+		// compile has set a.stopwords.
 		stop := containsStopword(f.Secret, a.stopwords)
 		var ok bool
 		if a.and {

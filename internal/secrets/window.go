@@ -34,12 +34,13 @@ package secrets
 // U+212A (K) to k, so a text containing either is run whole.
 
 import (
-	"regexp"
 	"regexp/syntax"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/gemini-guard/gemini-guard/internal/secrets/keywords"
 )
 
 // shape is the windowing analysis of one rule's regexp; nil when the rule
@@ -56,19 +57,26 @@ type shape struct {
 	ctx int
 	// literals are the strings that the anchor (the first consuming part
 	// after the prefix) starts with, lowercased: every match contains one
-	// of them where its anchor begins.
+	// of them where its anchor begins. matcher finds them.
 	literals []string
+	matcher  *keywords.Matcher
 	// rest is the anchor and everything after it, reduced for bounding.
 	rest []bnode
 }
 
-// bnode is a regexp node reduced to what bounding a match needs.
+// bnode is a regexp node reduced to what the window analysis needs: a
+// conservative byte-level matcher (every real match path is also a path
+// here) that tells where a match starting at a position can end.
 type bnode struct {
-	op    syntax.Op
-	width int      // bytes per character (classes, literals)
-	set   *byteSet // class repeats
-	max   int      // repeat maximum, -1 unbounded
-	subs  []bnode
+	op syntax.Op
+	// lit is a literal's bytes, lowercased when fold is set (ASCII only).
+	lit  string
+	fold bool
+	// set is a character class (OpCharClass, or the class of a class
+	// repeat, OpRepeat with no subs).
+	set      *byteSet
+	min, max int // repeats; max -1 is unbounded
+	subs     []bnode
 }
 
 // byteSet says which bytes can be (part of) a character of a class. A
@@ -115,6 +123,7 @@ func analyze(pattern string) *shape {
 		}
 	}
 	sh.literals = lits
+	sh.matcher = keywords.NewMatcher(lits)
 	for _, r := range seq[i:] {
 		n, ok := reduce(r)
 		if !ok {
@@ -304,37 +313,38 @@ func classWidth(class *syntax.Regexp) int {
 	return n
 }
 
-// literalWidth is the bytes a literal takes; with case folding, a fold
-// partner may be longer (fold extras left out).
-func literalWidth(re *syntax.Regexp) int {
-	n := 0
-	for _, r := range re.Rune {
-		w := max(1, utf8.RuneLen(r))
-		if re.Flags&syntax.FoldCase != 0 {
-			for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-				if !isFoldExtra(f) {
-					w = max(w, utf8.RuneLen(f))
-				}
-			}
-		}
-		n += w
-	}
-	return n
-}
-
-// reduce turns a regexp node into a bnode, or false for what cannot be
-// bounded (an unbounded repeat of anything but one character class).
+// reduce turns a regexp node into a bnode, or false for what the analysis
+// does not handle: non-ASCII literals, and unbounded repeats of anything
+// but one character class.
 func reduce(re *syntax.Regexp) (bnode, bool) {
 	switch re.Op {
-	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText,
-		syntax.OpEndText, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		// Conservative: these assertions are taken to hold everywhere.
 		return bnode{op: syntax.OpEmptyMatch}, true
+	case syntax.OpBeginText, syntax.OpEndText:
+		return bnode{op: re.Op}, true
 	case syntax.OpLiteral:
-		return bnode{op: syntax.OpLiteral, width: literalWidth(re)}, true
+		var b []byte
+		fold := re.Flags&syntax.FoldCase != 0
+		for _, r := range re.Rune {
+			if r >= utf8.RuneSelf {
+				return bnode{}, false
+			}
+			c := byte(r)
+			if fold && 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b = append(b, c)
+		}
+		return bnode{op: syntax.OpLiteral, lit: string(b), fold: fold}, true
 	case syntax.OpCharClass:
-		return bnode{op: syntax.OpLiteral, width: classWidth(re)}, true
+		return bnode{op: syntax.OpCharClass, set: classSet(re)}, true
 	case syntax.OpAnyCharNotNL, syntax.OpAnyChar:
-		return bnode{op: syntax.OpLiteral, width: utf8.UTFMax}, true
+		var set byteSet
+		for i := range set {
+			set[i] = re.Op == syntax.OpAnyChar || i != '\n'
+		}
+		return bnode{op: syntax.OpCharClass, set: &set}, true
 	case syntax.OpCapture:
 		return reduce(re.Sub[0])
 	case syntax.OpConcat, syntax.OpAlternate:
@@ -347,17 +357,19 @@ func reduce(re *syntax.Regexp) (bnode, bool) {
 			n.subs = append(n.subs, c)
 		}
 		return n, true
-	case syntax.OpQuest:
-		c, ok := reduce(re.Sub[0])
-		return bnode{op: syntax.OpAlternate, subs: []bnode{{op: syntax.OpEmptyMatch}, c}}, ok
-	case syntax.OpRepeat, syntax.OpStar, syntax.OpPlus:
-		maxN := re.Max
-		if re.Op != syntax.OpRepeat {
-			maxN = -1
+	case syntax.OpQuest, syntax.OpRepeat, syntax.OpStar, syntax.OpPlus:
+		minN, maxN := re.Min, re.Max
+		switch re.Op {
+		case syntax.OpQuest:
+			minN, maxN = 0, 1
+		case syntax.OpStar:
+			minN, maxN = 0, -1
+		case syntax.OpPlus:
+			minN, maxN = 1, -1
 		}
 		sub := re.Sub[0]
 		if sub.Op == syntax.OpCharClass {
-			return bnode{op: syntax.OpRepeat, width: classWidth(sub), set: classSet(sub), max: maxN}, true
+			return bnode{op: syntax.OpRepeat, set: classSet(sub), min: minN, max: maxN}, true
 		}
 		if maxN < 0 || maxN > 64 {
 			return bnode{}, false
@@ -366,56 +378,139 @@ func reduce(re *syntax.Regexp) (bnode, bool) {
 		if !ok {
 			return bnode{}, false
 		}
-		n := bnode{op: syntax.OpConcat}
-		for range maxN {
-			n.subs = append(n.subs, c)
-		}
-		return n, true
+		return bnode{op: syntax.OpRepeat, min: minN, max: maxN, subs: []bnode{c}}, true
 	}
 	return bnode{}, false
 }
 
-// bound returns the furthest position a match of n can reach when n starts
-// at or before hi. A class repeat starting at or before hi cannot pass the
-// first byte at or after hi outside its class (runEnd), nor its maximum.
-// With text "" it only checks the node.
-func (n bnode) bound(hi int, text string) (int, bool) {
+// ends returns the positions where a match of n can end when it starts at
+// one of the positions in from (sorted, distinct); the result is sorted
+// and distinct. It over-approximates the regexp: every real match path is
+// included (assertions other than ^ and $ are assumed to hold, a class
+// character beyond ASCII is taken as one whole UTF-8 sequence).
+func (n *bnode) ends(text string, from []int) []int {
+	if len(from) == 0 {
+		return nil
+	}
 	switch n.op {
 	case syntax.OpEmptyMatch:
-		return hi, true
+		return from
+	case syntax.OpBeginText:
+		if from[0] == 0 {
+			return from[:1]
+		}
+		return nil
+	case syntax.OpEndText:
+		if from[len(from)-1] == len(text) {
+			return from[len(from)-1:]
+		}
+		return nil
 	case syntax.OpLiteral:
-		return hi + n.width, true
+		var out []int
+		for _, p := range from {
+			if p+len(n.lit) <= len(text) && n.matchLit(text[p:p+len(n.lit)]) {
+				out = append(out, p+len(n.lit))
+			}
+		}
+		return out
+	case syntax.OpCharClass:
+		var out []int
+		for _, p := range from {
+			if w := n.set.char(text, p); w > 0 {
+				out = append(out, p+w)
+			}
+		}
+		return sortedSet(out)
 	case syntax.OpConcat:
-		for _, s := range n.subs {
-			hi, _ = s.bound(hi, text)
+		for i := range n.subs {
+			from = n.subs[i].ends(text, from)
+			if len(from) == 0 {
+				return nil
+			}
 		}
-		return hi, true
+		return from
 	case syntax.OpAlternate:
-		out := hi
-		for _, s := range n.subs {
-			h, _ := s.bound(hi, text)
-			out = max(out, h)
+		var out []int
+		for i := range n.subs {
+			out = append(out, n.subs[i].ends(text, from)...)
 		}
-		return out, true
+		return sortedSet(out)
 	case syntax.OpRepeat:
-		end := runEnd(text, hi, n.set)
-		if n.max >= 0 {
-			end = min(end, hi+n.max*n.width)
+		if n.subs == nil {
+			return n.classRun(text, from)
 		}
-		return max(end, hi), true
+		var out []int
+		if n.min == 0 {
+			out = append(out, from...)
+		}
+		cur := from
+		for i := 1; i <= n.max && len(cur) > 0; i++ {
+			cur = n.subs[0].ends(text, cur)
+			if i >= n.min {
+				out = append(out, cur...)
+			}
+		}
+		return sortedSet(out)
 	}
-	return 0, false
+	return nil
 }
 
-// runEnd is the first position at or after from whose byte is not in set,
-// or len(text).
-func runEnd(text string, from int, set *byteSet) int {
-	for i := from; i < len(text); i++ {
-		if !set[text[i]] {
-			return i
+// classRun is a repeat of one class: from each start, every position after
+// min..max class characters.
+func (n *bnode) classRun(text string, from []int) []int {
+	var out []int
+	for _, p := range from {
+		k := 0
+		q := p
+		for {
+			if k >= n.min {
+				out = append(out, q)
+			}
+			if n.max >= 0 && k == n.max {
+				break
+			}
+			w := n.set.char(text, q)
+			if w == 0 {
+				break
+			}
+			q += w
+			k++
 		}
 	}
-	return max(from, len(text))
+	return sortedSet(out)
+}
+
+func (n *bnode) matchLit(s string) bool {
+	if !n.fold {
+		return s == n.lit
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != n.lit[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// char returns the width of the character at p if the set holds it, else 0.
+func (set *byteSet) char(text string, p int) int {
+	if p >= len(text) || !set[text[p]] {
+		return 0
+	}
+	if text[p] < utf8.RuneSelf {
+		return 1
+	}
+	_, w := utf8.DecodeRuneInString(text[p:])
+	return w
+}
+
+func sortedSet(ps []int) []int {
+	slices.Sort(ps)
+	return slices.Compact(ps)
 }
 
 // runStart is the first position of the run of set bytes that ends at to.
@@ -427,14 +522,16 @@ func runStart(text string, to int, set *byteSet) int {
 	return i
 }
 
-// end is the window end for an anchor at q: one byte past the furthest a
-// match whose anchor starts at q can reach.
+// end returns one byte past the furthest a match whose anchor starts at q
+// can reach, or 0 when no match can have its anchor there.
 func (sh *shape) end(text string, q int) int {
-	hi := q
-	for _, n := range sh.rest {
-		hi, _ = n.bound(hi, text)
+	ps := []int{q}
+	for i := range sh.rest {
+		if ps = sh.rest[i].ends(text, ps); len(ps) == 0 {
+			return 0
+		}
 	}
-	return hi + 1
+	return ps[len(ps)-1] + 1
 }
 
 // span is a byte range.
@@ -448,28 +545,25 @@ func (sh *shape) windows(text, lower string) ([]span, bool) {
 		return nil, false
 	}
 	var occ []int
-	for _, l := range sh.literals {
-		for from := 0; ; {
-			i := strings.Index(lower[from:], l)
-			if i < 0 {
-				break
-			}
-			occ = append(occ, from+i)
-			from += i + 1
+	sh.matcher.Each(lower, func(_, pos int) {
+		if n := len(occ); n == 0 || occ[n-1] != pos {
+			occ = append(occ, pos)
 		}
-	}
+	})
 	if len(occ) == 0 {
 		return nil, true
 	}
-	slices.Sort(occ)
-	occ = slices.Compact(occ)
 	var out []span
 	for _, q := range occ {
 		start := q
 		if sh.prefix != nil {
 			start = max(0, q-sh.prefixMax, runStart(text, q, sh.prefix))
 		}
-		w := span{start, min(len(text), sh.end(text, q))}
+		e := sh.end(text, q)
+		if e == 0 {
+			continue // no match can have its anchor here
+		}
+		w := span{start, min(len(text), e)}
 		if n := len(out); n > 0 && w.start <= out[n-1].end {
 			out[n-1].end = max(out[n-1].end, w.end)
 			continue
@@ -495,16 +589,26 @@ func asciiLower(s string) string {
 	return s
 }
 
-// findAll is re.FindAllStringIndex(text, -1) computed over the windows of
-// sh. keep, when not nil, says which windows can matter (decoded passes only
-// report matches that touch a decoded segment): the others are skipped.
-func findAll(re *regexp.Regexp, sh *shape, text, lower string, keep func(span) bool) [][]int {
-	if sh == nil {
-		return re.FindAllStringIndex(text, -1)
+// findAll is the rule's regexp FindAllStringIndex(text, -1), computed
+// over the rule's windows when it has a shape: the regexp is compiled only
+// when some window may hold a match. lower gives the text's ASCII-lowercased
+// form. keep, when not nil, says which windows can matter (decoded passes
+// only report matches that touch a decoded segment); the others are
+// skipped. A rule whose regexp does not compile finds nothing.
+func findAll(r *crule, text string, lower func() string, keep func(span) bool) [][]int {
+	whole := func() [][]int {
+		if r.compile() != nil {
+			return nil
+		}
+		return r.re.FindAllStringIndex(text, -1)
 	}
-	ws, ok := sh.windows(text, lower)
+	sh := r.analyzed()
+	if sh == nil {
+		return whole()
+	}
+	ws, ok := sh.windows(text, lower())
 	if !ok {
-		return re.FindAllStringIndex(text, -1)
+		return whole()
 	}
 	var out [][]int
 	pos := 0
@@ -513,16 +617,19 @@ func findAll(re *regexp.Regexp, sh *shape, text, lower string, keep func(span) b
 		if start >= w.end || keep != nil && !keep(w) {
 			continue
 		}
+		if r.compile() != nil {
+			return nil
+		}
 		// Assertions at the window's first byte look at the bytes before
 		// it: search from ctx bytes earlier, and reject a match that starts
 		// there (no real match can: it is before the first candidate).
 		from := max(0, start-sh.ctx)
-		for _, m := range re.FindAllStringIndex(text[from:w.end], -1) {
+		for _, m := range r.re.FindAllStringIndex(text[from:w.end], -1) {
 			ms, me := from+m[0], from+m[1]
 			if me == w.end && w.end < len(text) || ms < start {
 				// The match reaches the cut (it may have used `$` there) or
 				// starts in the context bytes: search the whole text.
-				return re.FindAllStringIndex(text, -1)
+				return whole()
 			}
 			out = append(out, []int{ms, me})
 			pos = me

@@ -248,58 +248,96 @@ func regexpEncodingMatches(data string) []encodingMatch {
 // scanEncodings finds the matches of the combined encodings regexp by hand:
 // at each position, left to right, the first alternative that matches
 // (percent, unicode, hex, base64) wins; the search goes on after it.
+//
+// Inside a run of base64 characters shorter than 16 from the current
+// position, no hex or base64 match can start (their runs would be too
+// short) and percent and \u escapes start outside runs, so only a "U+"
+// escape can: the scan jumps to the next 'U' or the run's end.
 func scanEncodings(data string) []encodingMatch {
 	var all []encodingMatch
+	hexEnd, b64End := -1, -1 // ends of the runs containing the position
 	for i := 0; i < len(data); {
-		enc, end := matchEncodingAt(data, i)
-		if enc < 0 {
+		c := data[i]
+		if charClass[c]&classBase64 == 0 {
+			switch c {
+			case '%':
+				if end := matchPercent(data, i); end > 0 {
+					all = append(all, encodingMatch{enc: 0, span: Span{i, end}})
+					i = end
+					continue
+				}
+			case '\\':
+				if end := matchUnicode(data, i); end > 0 {
+					all = append(all, encodingMatch{enc: 1, span: Span{i, end}})
+					i = end
+					continue
+				}
+			}
 			i++
 			continue
 		}
-		all = append(all, encodingMatch{enc: enc, span: Span{i, end}})
-		i = end
+		if i >= b64End {
+			b64End = i
+			for b64End < len(data) && charClass[data[b64End]]&classBase64 != 0 {
+				b64End++
+			}
+		}
+		if c == 'U' {
+			if end := matchUnicode(data, i); end > 0 {
+				all = append(all, encodingMatch{enc: 1, span: Span{i, end}})
+				i = end
+				continue
+			}
+		}
+		if charClass[c]&classHex != 0 {
+			if i >= hexEnd {
+				hexEnd = i
+				for hexEnd < len(data) && charClass[data[hexEnd]]&classHex != 0 {
+					hexEnd++
+				}
+			}
+			if hexEnd-i >= 32 {
+				all = append(all, encodingMatch{enc: 2, span: Span{i, hexEnd}})
+				i = hexEnd
+				continue
+			}
+		}
+		if b64End-i >= 16 {
+			end := b64End
+			for k := 0; k < 2 && end < len(data) && data[end] == '='; k++ {
+				end++
+			}
+			all = append(all, encodingMatch{enc: 3, span: Span{i, end}})
+			i = end
+			continue
+		}
+		if j := strings.IndexByte(data[i+1:b64End], 'U'); j >= 0 {
+			i += 1 + j
+		} else {
+			i = b64End
+		}
 	}
 	return all
 }
 
-// matchEncodingAt returns the alternative that matches at i and where its
-// match ends, or -1.
-func matchEncodingAt(s string, i int) (int, int) {
-	c := s[i]
-	if c == '%' {
-		if end := matchPercent(s, i); end > 0 {
-			return 0, end
+// Character classes of the encodings patterns.
+const (
+	classHex    = 1 << iota // [0-9A-Fa-f]
+	classBase64             // [\w/+-]
+)
+
+var charClass = func() (t [256]uint8) {
+	for c := range t {
+		b := byte(c)
+		if unhex(b) != 0xff {
+			t[c] |= classHex
+		}
+		if 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b == '_' || b == '/' || b == '+' || b == '-' {
+			t[c] |= classBase64
 		}
 	}
-	if c == 'U' || c == '\\' {
-		if end := matchUnicode(s, i); end > 0 {
-			return 1, end
-		}
-	}
-	if isHex(c) {
-		n := 0
-		for i+n < len(s) && isHex(s[i+n]) {
-			n++
-		}
-		if n >= 32 {
-			return 2, i + n
-		}
-	}
-	if isBase64Char(c) {
-		n := 0
-		for i+n < len(s) && isBase64Char(s[i+n]) {
-			n++
-		}
-		if n >= 16 {
-			end := i + n
-			for k := 0; k < 2 && end < len(s) && s[end] == '='; k++ {
-				end++
-			}
-			return 3, end
-		}
-	}
-	return -1, 0
-}
+	return t
+}()
 
 func isHex(c byte) bool { return unhex(c) != 0xff }
 
@@ -500,13 +538,37 @@ func decodeBase64(v string) string {
 	if !hasByteIn(v, "0123456789+/-_") {
 		return ""
 	}
-	if b, err := base64.StdEncoding.DecodeString(v); err == nil && isPrintableASCII(b) {
-		return string(b)
+	// Most candidates are long identifiers: their first 4-character
+	// quantum already decodes to a byte that is not printable, so the
+	// whole value cannot be. Checking that first saves two full decodes
+	// and their allocations; the result is the same.
+	if len(v)%4 == 0 && printableQuantum(base64.StdEncoding, v) {
+		if b, err := base64.StdEncoding.DecodeString(v); err == nil && isPrintableASCII(b) {
+			return string(b)
+		}
 	}
-	if b, err := base64.RawURLEncoding.DecodeString(v); err == nil && isPrintableASCII(b) {
-		return string(b)
+	if len(v)%4 != 1 && !strings.ContainsAny(v, "+/=") && printableQuantum(base64.RawURLEncoding, v) {
+		if b, err := base64.RawURLEncoding.DecodeString(v); err == nil && isPrintableASCII(b) {
+			return string(b)
+		}
 	}
 	return ""
+}
+
+// printableQuantum reports whether the first four characters of v decode
+// with enc to printable bytes (false when they do not decode).
+func printableQuantum(enc *base64.Encoding, v string) bool {
+	if len(v) < 4 {
+		return true
+	}
+	var buf [3]byte
+	n, err := enc.Decode(buf[:], []byte(v[:4]))
+	if err != nil {
+		// "xx==" style padding inside the first quantum: let the full
+		// decode decide.
+		return true
+	}
+	return isPrintableASCII(buf[:n])
 }
 
 func unhex(c byte) byte {

@@ -1,6 +1,7 @@
 package keywords
 
 import (
+	"encoding/base64"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -58,5 +59,61 @@ func FuzzScanEncodings(f *testing.F) {
 		if !assert.Equal(t, regexpEncodingMatches(s), scanEncodings(s)) {
 			t.Logf("%q", s)
 		}
+	})
+}
+
+// decodeBase64Ref is gitleaks' decodeBase64, which decodeBase64 must equal.
+func decodeBase64Ref(v string) string {
+	if !hasByteIn(v, "0123456789+/-_") {
+		return ""
+	}
+	if b, err := base64.StdEncoding.DecodeString(v); err == nil && isPrintableASCII(b) {
+		return string(b)
+	}
+	if b, err := base64.RawURLEncoding.DecodeString(v); err == nil && isPrintableASCII(b) {
+		return string(b)
+	}
+	return ""
+}
+
+func TestDecodeBase64MatchesGitleaks(t *testing.T) {
+	var inputs []string
+	for _, s := range []string{"hello world, base64!", "token=ghp_abc", "a", "ab?", "{\"k\":1}"} {
+		inputs = append(inputs, base64.StdEncoding.EncodeToString([]byte(s)), base64.RawURLEncoding.EncodeToString([]byte(s)), base64.URLEncoding.EncodeToString([]byte(s)))
+	}
+	inputs = append(inputs, "some_long_identifier_name", "ParseHTTPVersion2019", "0123456789abcdef0123", "aGVsbG8=x", "aGVs=G8gd29ybGQ=", "YWJj-_YWJj", "YWJj+/YWJj")
+	r := uint64(3)
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_="
+	for range 50000 {
+		r ^= r << 13
+		r ^= r >> 7
+		r ^= r << 17
+		n := 16 + int(r%40)
+		b := make([]byte, n)
+		for i := range b {
+			r ^= r << 13
+			r ^= r >> 7
+			r ^= r << 17
+			b[i] = alphabet[r%uint64(len(alphabet))]
+		}
+		inputs = append(inputs, string(b))
+		// Printable payloads too, so that the success path is exercised.
+		p := make([]byte, n)
+		for i := range p {
+			p[i] = byte(0x20 + (int(b[i]) % 95))
+		}
+		inputs = append(inputs, base64.StdEncoding.EncodeToString(p), base64.RawURLEncoding.EncodeToString(p))
+	}
+	for _, in := range inputs {
+		require.Equal(t, decodeBase64Ref(in), decodeBase64(in), "%q", in)
+	}
+}
+
+func FuzzLower(f *testing.F) {
+	for _, s := range []string{"", "abc", "ABC", "Héllo WÖRLD", "\xff\xfeA", "İstanbul", "ſecret K", "ǅ", strings.Repeat("Aé", 10)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		assert.Equal(t, strings.ToLower(s), Lower(s), "%q", s)
 	})
 }

@@ -16,6 +16,8 @@ package keywords
 import (
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Matcher finds which of a fixed set of lowercase words occur in a text.
@@ -28,14 +30,38 @@ type Matcher struct {
 	// bigram is a bitset of the first two bytes of every longer word, so a
 	// position that starts no word costs one load and one test.
 	bigram [1 << 16 / 64]uint64
-	// byBigram lists the indexes of the words starting with each bigram.
-	byBigram map[uint16][]int
+	// slots is an open-addressed table from a bigram to the indexes of
+	// the words starting with it (a map lookup per hit costs more than
+	// the whole scan otherwise).
+	slots []slot
+	mask  uint16
 }
+
+type slot struct {
+	bigram uint16
+	used   bool
+	words  []int
+}
+
+func (m *Matcher) lookup(bg uint16) []int {
+	for i := hashBigram(bg) & m.mask; ; i = (i + 1) & m.mask {
+		s := &m.slots[i]
+		if !s.used {
+			return nil
+		}
+		if s.bigram == bg {
+			return s.words
+		}
+	}
+}
+
+func hashBigram(bg uint16) uint16 { return uint16((uint32(bg) * 40503) >> 6) }
 
 // NewMatcher returns a matcher for words. Words are lowercased; empty words
 // are ignored.
 func NewMatcher(words []string) *Matcher {
-	m := &Matcher{byBigram: make(map[uint16][]int)}
+	m := &Matcher{}
+	byBigram := map[uint16][]int{}
 	for _, w := range words {
 		w = strings.ToLower(w)
 		if w == "" {
@@ -49,7 +75,20 @@ func NewMatcher(words []string) *Matcher {
 		}
 		bg := uint16(w[0])<<8 | uint16(w[1])
 		m.bigram[bg/64] |= 1 << (bg % 64)
-		m.byBigram[bg] = append(m.byBigram[bg], i)
+		byBigram[bg] = append(byBigram[bg], i)
+	}
+	size := 8
+	for size < 2*len(byBigram) {
+		size *= 2
+	}
+	m.slots = make([]slot, size)
+	m.mask = uint16(size - 1)
+	for bg, ws := range byBigram {
+		i := hashBigram(bg) & m.mask
+		for m.slots[i].used {
+			i = (i + 1) & m.mask
+		}
+		m.slots[i] = slot{bigram: bg, used: true, words: ws}
 	}
 	return m
 }
@@ -69,6 +108,36 @@ func (m *Matcher) Any(lower string) bool {
 // true stay true, so one slice can collect the words of several texts.
 func (m *Matcher) Found(lower string, found []bool) bool {
 	return m.scan(lower, found)
+}
+
+// Each calls fn with the index and position of every occurrence of every
+// word in lower (overlapping ones too), in order of position.
+func (m *Matcher) Each(lower string, fn func(word, pos int)) {
+	if m == nil || len(m.words) == 0 {
+		return
+	}
+	for i := 0; i < len(lower); i++ {
+		c := lower[i]
+		if m.single[c] {
+			for j, w := range m.words {
+				if len(w) == 1 && w[0] == c {
+					fn(j, i)
+				}
+			}
+		}
+		if i+1 >= len(lower) {
+			break
+		}
+		bg := uint16(c)<<8 | uint16(lower[i+1])
+		if m.bigram[bg/64]&(1<<(bg%64)) == 0 {
+			continue
+		}
+		for _, j := range m.lookup(bg) {
+			if strings.HasPrefix(lower[i:], m.words[j]) {
+				fn(j, i)
+			}
+		}
+	}
 }
 
 func (m *Matcher) scan(s string, found []bool) bool {
@@ -95,7 +164,7 @@ func (m *Matcher) scan(s string, found []bool) bool {
 		if m.bigram[bg/64]&(1<<(bg%64)) == 0 {
 			continue
 		}
-		for _, j := range m.byBigram[bg] {
+		for _, j := range m.lookup(bg) {
 			if strings.HasPrefix(s[i:], m.words[j]) {
 				if found == nil {
 					return true
@@ -107,12 +176,59 @@ func (m *Matcher) scan(s string, found []bool) bool {
 	return any
 }
 
+// Lower returns strings.ToLower(s), faster for text that is mostly ASCII
+// with some other characters (strings.ToLower then maps every rune through
+// a function call). Invalid UTF-8 bytes become U+FFFD, as strings.ToLower
+// makes them.
+func Lower(s string) string {
+	ascii, upper := true, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+		upper = upper || 'A' <= c && c <= 'Z'
+	}
+	if ascii {
+		if !upper {
+			return s
+		}
+		return strings.ToLower(s)
+	}
+	b := make([]byte, 0, len(s)+8)
+	changed := false
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+				changed = true
+			}
+			b = append(b, c)
+			i++
+			continue
+		}
+		r, w := utf8.DecodeRuneInString(s[i:])
+		l := unicode.ToLower(r)
+		if l != r || r == utf8.RuneError && w == 1 {
+			changed = true
+		}
+		b = utf8.AppendRune(b, l)
+		i += w
+	}
+	if !changed {
+		return s
+	}
+	return string(b)
+}
+
 // Passes calls fn with the lowercased text of each decoding pass of text,
 // first the text itself, then after each pass that decoded something, at
 // most MaxDecodeDepth decoding passes, stopping early when fn returns false.
 // It decodes exactly as gitleaks does.
 func Passes(text string, fn func(lower string) bool) {
-	if !fn(strings.ToLower(text)) {
+	if !fn(Lower(text)) {
 		return
 	}
 	d := NewDecoder()
@@ -122,7 +238,7 @@ func Passes(text string, fn func(lower string) bool) {
 		if len(segments) == 0 {
 			return
 		}
-		if !fn(strings.ToLower(text)) {
+		if !fn(Lower(text)) {
 			return
 		}
 	}
