@@ -58,8 +58,8 @@ type crule struct {
 	// once without compiling the regexp.
 	shapeOnce sync.Once
 	shape     *shape
-	allow    []*callowlist
-	required []*crule
+	allow     []*callowlist
+	required  []*crule
 }
 
 // callowlist is an allowlist with its regexps joined and compiled lazily.
