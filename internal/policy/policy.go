@@ -105,7 +105,9 @@ type Rule struct {
 	// DenyMaybe makes standard mode deny what might match, too.
 	DenyMaybe bool
 	// Commands are the command names (shell.CommandName) the rule looks
-	// at; "*" means every command. Empty for hazard and whole-result rules.
+	// at; "*" means every command, and a name ending in ".*" a family
+	// ("mkfs.*" is mkfs.ext4, mkfs.apfs, ...). Empty for hazard and
+	// whole-result rules.
 	Commands []string
 	// Block and Allow are command lines the rule must deny, and must not
 	// deny, run with the workspace as the current directory in standard
@@ -183,13 +185,14 @@ func (c *Call) Show(s string) string { return c.Res.Show(s) }
 type set struct {
 	byName  map[string][]*Rule
 	star    []*Rule
+	family  map[string][]*Rule // "mkfs." -> rules for mkfs.* not named outright
 	hazards []*Rule
 	results []*Rule
 	order   map[*Rule]int
 }
 
 var compiled = sync.OnceValue(func() *set {
-	s := &set{byName: map[string][]*Rule{}, order: map[*Rule]int{}}
+	s := &set{byName: map[string][]*Rule{}, family: map[string][]*Rule{}, order: map[*Rule]int{}}
 	for i, r := range Rules() {
 		s.order[r] = i
 		switch {
@@ -197,6 +200,8 @@ var compiled = sync.OnceValue(func() *set {
 			for _, n := range r.Commands {
 				if n == "*" {
 					s.star = append(s.star, r)
+				} else if strings.HasSuffix(n, ".*") {
+					s.family[strings.TrimSuffix(n, "*")] = append(s.family[strings.TrimSuffix(n, "*")], r)
 				} else {
 					s.byName[n] = append(s.byName[n], r)
 				}
@@ -207,11 +212,24 @@ var compiled = sync.OnceValue(func() *set {
 			s.results = append(s.results, r)
 		}
 	}
-	// Each command's rules in table order, the "*" rules merged in.
+	// Each command's rules in table order, the "*" rules merged in; a
+	// family's rules hold for the members named outright too.
+	for prefix, rs := range s.family {
+		for n := range s.byName {
+			if strings.HasPrefix(n, prefix) {
+				s.byName[n] = append(s.byName[n], rs...)
+			}
+		}
+		s.family[prefix] = append(rs, s.star...)
+	}
 	for n, rs := range s.byName {
 		rs = append(rs, s.star...)
 		slices.SortStableFunc(rs, func(a, b *Rule) int { return s.order[a] - s.order[b] })
-		s.byName[n] = rs
+		s.byName[n] = slices.Compact(rs)
+	}
+	for prefix, rs := range s.family {
+		slices.SortStableFunc(rs, func(a, b *Rule) int { return s.order[a] - s.order[b] })
+		s.family[prefix] = slices.Compact(rs)
 	}
 	return s
 })
@@ -242,6 +260,10 @@ func Evaluate(res *shell.Result, ctx *Context, all bool) []Finding {
 		if ex.Name != "" {
 			if rs, ok := s.byName[ex.Name]; ok {
 				rules = rs
+			} else if i := strings.IndexByte(ex.Name, '.'); i > 0 {
+				if rs, ok := s.family[ex.Name[:i+1]]; ok {
+					rules = rs
+				}
 			}
 		}
 		if len(rules) == 0 {
