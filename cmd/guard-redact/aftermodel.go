@@ -105,7 +105,19 @@ func afterModel(in hook.AfterModelInput, e env) (hook.Output, error) {
 			warning = "gemini-guard could not check part of the model's answer for secrets (" + err.Error() + "); that part was shown unchecked."
 		}
 	}
-	if err := withSession(e.stateDir, in.SessionID, now, handle); err != nil {
+	var kept *redact.Session
+	keep := func(sess *redact.Session) {
+		handle(sess)
+		kept = sess
+	}
+	if err := withSession(e.stateDir, in.SessionID, now, keep); errors.Is(err, errNotStored) {
+		// The answer was decided but the record could not be written:
+		// what it holds would be lost, so show it now, unchecked.
+		if st := kept.Streams[c.Stream]; st != nil && c.Text != "" {
+			show, changed = show+st.Held, true
+		}
+		warning = joinLines(warning, "gemini-guard could not save its streaming state ("+err.Error()+"); text it held back was shown unchecked.")
+	} else if err != nil {
 		// Without state nothing can be held between chunks: redact each
 		// chunk on its own and say so at the end of each answer.
 		final := c.Final
@@ -186,12 +198,15 @@ func withSession(dir, sessionID string, now time.Time, fn func(*redact.Session))
 		}
 		return sess.MarshalText()
 	})
-	if ran {
-		// fn's answer stands even if it could not be stored.
-		return nil
+	if ran && err != nil {
+		return fmt.Errorf("%w: %v", errNotStored, err)
 	}
 	return err
 }
+
+// errNotStored says that withSession ran its function but could not store
+// the session afterwards.
+var errNotStored = errors.New("session not stored")
 
 // replaceText returns llm_response with its text replaced by text: the
 // text field and candidates[0].content.parts (one part; Gemini CLI ignores

@@ -95,9 +95,10 @@ func (r *Redactor) Push(s *Stream, chunk string) (string, error) {
 	v := r.Watch.Check(text, base, false)
 	hold := v.Hold
 	if hold-base > MaxHeld {
-		// Give up holding: show all but the end, as scanned now.
+		// Give up holding: show all but the end, scanned as it is now.
 		hold = max(base, len(text)-MaxHeld)
 		hold = runeStart(text, hold)
+		v.Scan = true
 	}
 	finds, err := r.find(text, base, v.Scan, s.Known)
 	if err != nil {
