@@ -557,7 +557,12 @@ func (a *analyzer) call(f *frame, st *state, ce *syntax.CallExpr, s *syntax.Stmt
 	return slices.Clone(a.res.Execs[start:])
 }
 
-// recordWrites remembers what ex writes to files when the text is known.
+// recordWrites remembers what ex writes to files. Text with unknown parts
+// is remembered too, markers and all: a script run later is judged like
+// bash -c code, where `rm -rf ~ $(date)` deletes home whatever the
+// substitution prints. The path may hold unknowns as well ($x from
+// $(mktemp)): the same variable expands to the same marker, so the write
+// and the run still meet.
 func (a *analyzer) recordWrites(ex *Exec) {
 	var text string
 	known := false
@@ -565,7 +570,7 @@ func (a *analyzer) recordWrites(ex *Exec) {
 	case "echo", "printf":
 		text, known = echoOutput(ex.Args)
 	case "cat", "tee":
-		if ex.Stdin != nil && ex.Stdin.HasText && Known(ex.Stdin.Text) {
+		if ex.Stdin != nil && ex.Stdin.HasText {
 			text, known = ex.Stdin.Text, true
 			if ex.Name == "tee" {
 				for _, op := range ex.Args[1:] {
@@ -579,7 +584,7 @@ func (a *analyzer) recordWrites(ex *Exec) {
 			}
 		}
 	}
-	if !known || !Known(text) {
+	if !known {
 		return
 	}
 	for _, r := range ex.Redirs {

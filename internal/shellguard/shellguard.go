@@ -116,7 +116,7 @@ func decide(in Input, explain bool) (verdict.Verdict, []string) {
 	var v verdict.Verdict
 	for _, f := range findings {
 		if f.Denies(ctx) {
-			v = toVerdict(f)
+			v = toVerdict(f, res)
 			break
 		}
 	}
@@ -151,13 +151,16 @@ func maybeWhy(ctx *policy.Context) string {
 	return "might match; this rule denies that in standard mode too"
 }
 
-func toVerdict(f policy.Finding) verdict.Verdict {
+// toVerdict words a denying finding. Texts go through res.Show: resolved
+// words carry private markers for unknown values (a nested eval's code, a
+// hazard's text), which a reason shows as ⟨$(...)⟩, never raw.
+func toVerdict(f policy.Finding, res *shell.Result) verdict.Verdict {
 	return verdict.Verdict{
 		Action:   verdict.Deny,
 		RuleID:   f.Rule.ID,
-		What:     Mask(strings.ToValidUTF8(f.Describe(), "\uFFFD")),
+		What:     Mask(strings.ToValidUTF8(res.Show(f.Describe()), "\uFFFD")),
 		Safer:    f.Rule.Safer,
-		Fragment: Mask(strings.ToValidUTF8(verdict.Truncate(f.Fragment(), 4*verdict.MaxFragment), "\uFFFD")),
+		Fragment: Mask(strings.ToValidUTF8(verdict.Truncate(res.Show(f.Fragment()), 4*verdict.MaxFragment), "\uFFFD")),
 	}
 }
 
