@@ -120,7 +120,9 @@ func within(p, dir string) bool {
 	return p == dir || strings.HasPrefix(p, dir+string(filepath.Separator))
 }
 
-var guardVariable = regexp.MustCompile(`(?m)^[ \t]*(?:export[ \t]+)?GEMINI_GUARD_[A-Za-z0-9_]*[ \t]*=.*$`)
+var guardVariable = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^[ \t]*(?:export[ \t]+)?GEMINI_GUARD_[A-Za-z0-9_]*[ \t]*=.*$`)
+})
 
 // addsGuardVariable reports whether after has a GEMINI_GUARD_* assignment
 // line that before does not.
@@ -129,10 +131,10 @@ func addsGuardVariable(before, after string) bool {
 		return false
 	}
 	had := map[string]bool{}
-	for _, l := range guardVariable.FindAllString(before, -1) {
+	for _, l := range guardVariable().FindAllString(before, -1) {
 		had[strings.TrimSpace(l)] = true
 	}
-	for _, l := range guardVariable.FindAllString(after, -1) {
+	for _, l := range guardVariable().FindAllString(after, -1) {
 		if !had[strings.TrimSpace(l)] {
 			return true
 		}
@@ -163,20 +165,21 @@ var geminiConfigCommand = sync.OnceValue(func() *regexp.Regexp {
 // disable|uninstall|config ...`.
 func protectedCommand(env Env, cwd, command string) string {
 	lower := strings.ToLower(command)
-	if geminiConfigCommand().MatchString(lower) {
+	// The regexps only run on commands that mention something protected:
+	// most commands mention nothing, and compiling costs a hook ~0.1 ms.
+	if strings.Contains(lower, "gemini") && geminiConfigCommand().MatchString(lower) {
 		return "Gemini CLI's extensions or hooks (gemini-guard is one of them)"
 	}
-	writing := writes().MatchString(lower)
 	names := protectedNames
 	if env.Settings.GitleaksConfig != "" {
 		names = append(names[:len(names):len(names)], strings.ToLower(filepath.Base(env.Settings.GitleaksConfig)))
 	}
 	for _, n := range names {
-		if strings.Contains(lower, n) && (writing || redirectsTo(lower, n)) {
+		if strings.Contains(lower, n) && (redirectsTo(lower, n) || writes().MatchString(lower)) {
 			return n + ", part of the guard's or Gemini CLI's configuration"
 		}
 	}
-	if strings.Contains(command, "GEMINI_GUARD_") && strings.Contains(lower, ".env") && (writing || redirectsTo(lower, ".env")) {
+	if strings.Contains(command, "GEMINI_GUARD_") && strings.Contains(lower, ".env") && (redirectsTo(lower, ".env") || writes().MatchString(lower)) {
 		return "a .env file with a GEMINI_GUARD_* setting (Gemini CLI loads .env files into the environment its hooks read their settings from)"
 	}
 	return ""

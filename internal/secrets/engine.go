@@ -42,6 +42,8 @@ type engine struct {
 	matcher    *keywords.Matcher
 	// ruleWords[i] are the rules that have matcher word i as a keyword.
 	ruleWords [][]*crule
+	// wordIndex maps each matcher word to its index.
+	wordIndex map[string]int
 	// always are the rules without keywords: they run on every text.
 	always      []*crule
 	ignoreAllow bool
@@ -180,6 +182,7 @@ func newEngine(cfg *Config, opts Options, validate map[string]bool) (*engine, er
 		}
 	}
 	e.matcher = keywords.NewMatcher(words)
+	e.wordIndex = wordIndex
 	for _, cr := range e.rules {
 		if validate[cr.src.ID] {
 			if err := cr.validate(); err != nil {
@@ -304,6 +307,20 @@ type pass struct {
 	// computed when a windowed rule first needs it.
 	ascii string
 	done  bool
+	// occ[w] are the positions of engine word w in ascii, when text is
+	// ASCII (then ascii == lower and one scan serves both the keyword
+	// check and the windows).
+	occ [][]int
+}
+
+// occurrences returns the positions of every engine word in the pass's
+// ASCII text, scanning once; nil for a text that is not ASCII.
+func (p *pass) occurrences(m *keywords.Matcher) [][]int {
+	if p.occ == nil && len(p.lower) == len(p.text) && isASCII(p.text) {
+		p.occ = make([][]int, len(m.Words()))
+		m.Each(p.lower, func(w, pos int) { p.occ[w] = append(p.occ[w], pos) })
+	}
+	return p.occ
 }
 
 func (p *pass) asciiLower() string {
@@ -408,10 +425,14 @@ func (e *engine) detectRaw(text string) []finding {
 	found := make([]bool, len(e.matcher.Words()))
 	active := make([][]*crule, len(ps))
 	any := false
-	for i, p := range ps {
+	for i := range ps {
 		clear(found)
-		if !e.matcher.Found(p.lower, found) && len(e.always) == 0 {
-			continue
+		if occ := ps[i].occurrences(e.matcher); occ != nil {
+			for w, o := range occ {
+				found[w] = len(o) > 0
+			}
+		} else {
+			e.matcher.Found(ps[i].lower, found)
 		}
 		seen := map[*crule]bool{}
 		for w, ok := range found {
@@ -439,6 +460,29 @@ func (e *engine) detectRaw(text string) []finding {
 		}
 	}
 	return filterGeneric(findings)
+}
+
+// anchors returns the sorted positions of lits in the pass's text from the
+// pass's single keyword scan, or nil when that scan cannot answer (a text
+// that is not ASCII, or a literal that is not an engine word).
+func (s *scan) anchors(p *pass, lits []string) []int {
+	occ := p.occurrences(s.e.matcher)
+	if occ == nil {
+		return nil
+	}
+	var out []int
+	for _, l := range lits {
+		w, ok := s.e.wordIndex[l]
+		if !ok {
+			return nil
+		}
+		out = append(out, occ[w]...)
+	}
+	if out == nil {
+		out = []int{} // known: none
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // scan holds what one detect call computes once.
@@ -477,7 +521,7 @@ func (s *scan) detectRule(p *pass, r *crule, inherited bool) []finding {
 	}
 	// Built-in rules always compile (tested); a user's rule that does not
 	// was rejected by NewScanner, so an error here finds nothing.
-	matches := findAll(r, current, p.asciiLower, keep)
+	matches := findAll(r, current, p.asciiLower, keep, func(lits []string) []int { return s.anchors(p, lits) })
 	if len(matches) == 0 {
 		return nil
 	}

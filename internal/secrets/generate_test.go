@@ -10,6 +10,7 @@ import (
 	"github.com/zricethezav/gitleaks/v8/config"
 
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
+	"github.com/gemini-guard/gemini-guard/internal/secrets/internal/source"
 )
 
 // TestGeneratedUpToDate fails when rules.toml or gitleaks changed without
@@ -20,13 +21,13 @@ func TestGeneratedUpToDate(t *testing.T) {
 	cfg, err := secrets.BuildBuiltin([]byte(config.DefaultConfig), add)
 	require.NoError(t, err)
 
-	want, err := secrets.BuiltinSource(cfg, secrets.GitleaksVersion)
+	want, err := source.Builtin(cfg, secrets.GitleaksVersion)
 	require.NoError(t, err)
 	got, err := os.ReadFile("builtin_gen.go")
 	require.NoError(t, err)
 	assert.Equal(t, string(want), string(got), "run go generate ./internal/secrets")
 
-	want, err = secrets.KeywordsSource(cfg)
+	want, err = source.Keywords(cfg)
 	require.NoError(t, err)
 	got, err = os.ReadFile("keywords/words_gen.go")
 	require.NoError(t, err)

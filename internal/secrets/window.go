@@ -540,16 +540,17 @@ type span struct{ start, end int }
 // windows returns the merged windows of text (whose ASCII-lowercased form
 // is lower) in which all matches of the rule lie, or false when the whole
 // text must be searched.
-func (sh *shape) windows(text, lower string) ([]span, bool) {
+func (sh *shape) windows(text string, lower func() string, occ []int) ([]span, bool) {
 	if strings.Contains(text, "\u017f") || strings.Contains(text, "\u212a") {
 		return nil, false
 	}
-	var occ []int
-	sh.matcher.Each(lower, func(_, pos int) {
-		if n := len(occ); n == 0 || occ[n-1] != pos {
-			occ = append(occ, pos)
-		}
-	})
+	if occ == nil {
+		sh.matcher.Each(lower(), func(_, pos int) {
+			if n := len(occ); n == 0 || occ[n-1] != pos {
+				occ = append(occ, pos)
+			}
+		})
+	}
 	if len(occ) == 0 {
 		return nil, true
 	}
@@ -595,7 +596,10 @@ func asciiLower(s string) string {
 // form. keep, when not nil, says which windows can matter (decoded passes
 // only report matches that touch a decoded segment); the others are
 // skipped. A rule whose regexp does not compile finds nothing.
-func findAll(r *crule, text string, lower func() string, keep func(span) bool) [][]int {
+//
+// anchors, when not nil, may return the sorted positions of the rule's
+// anchor literals from a scan already made (nil if it cannot).
+func findAll(r *crule, text string, lower func() string, keep func(span) bool, anchors func([]string) []int) [][]int {
 	whole := func() [][]int {
 		if r.compile() != nil {
 			return nil
@@ -606,7 +610,11 @@ func findAll(r *crule, text string, lower func() string, keep func(span) bool) [
 	if sh == nil {
 		return whole()
 	}
-	ws, ok := sh.windows(text, lower())
+	var occ []int
+	if anchors != nil {
+		occ = anchors(sh.literals)
+	}
+	ws, ok := sh.windows(text, lower, occ)
 	if !ok {
 		return whole()
 	}

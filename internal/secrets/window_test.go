@@ -77,7 +77,7 @@ func TestFindAllWindowedEqualsWholeText(t *testing.T) {
 			}
 			text := b.String()
 			want := rule.re.FindAllStringIndex(text, -1)
-			got := findAll(rule, text, func() string { return asciiLower(text) }, nil)
+			got := findAll(rule, text, func() string { return asciiLower(text) }, nil, nil)
 			if !assert.Equal(t, want, got, "%s on %q", rule.src.ID, text) {
 				return
 			}
@@ -103,9 +103,9 @@ func TestWindowFallbacks(t *testing.T) {
 		"token=Zx9Qw3Er7Ty2Ui8Op",
 		"token=Zx9Qw3Er7Ty2Ui8Op\n" + strings.Repeat("filler ", 100) + "secret: Ab1Cd2Ef3Gh4Ij5Kl6",
 	} {
-		assert.Equal(t, generic.re.FindAllStringIndex(text, -1), findAll(generic, text, func() string { return asciiLower(text) }, nil), "%q", text)
+		assert.Equal(t, generic.re.FindAllStringIndex(text, -1), findAll(generic, text, func() string { return asciiLower(text) }, nil, nil), "%q", text)
 	}
-	_, ok := generic.analyzed().windows("ſecret", asciiLower("ſecret"))
+	_, ok := generic.analyzed().windows("ſecret", func() string { return asciiLower("ſecret") }, nil)
 	assert.False(t, ok)
 }
 
@@ -117,7 +117,7 @@ func FuzzFindAllWindowed(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string, which uint8) {
 		rule := rs[int(which)%len(rs)]
 		want := rule.re.FindAllStringIndex(text, -1)
-		got := findAll(rule, text, func() string { return asciiLower(text) }, nil)
+		got := findAll(rule, text, func() string { return asciiLower(text) }, nil, nil)
 		assert.Equal(t, want, got, "%s on %q", rule.src.ID, text)
 	})
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/zricethezav/gitleaks/v8/config"
 
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
+	"github.com/gemini-guard/gemini-guard/internal/secrets/internal/source"
 )
 
 // gitleaksVersion must match go.mod (a test checks it).
@@ -37,14 +38,14 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	src, err := secrets.BuiltinSource(cfg, gitleaksVersion)
+	src, err := source.Builtin(cfg, gitleaksVersion)
 	if err != nil {
 		return err
 	}
 	if err := os.WriteFile("builtin_gen.go", src, 0o644); err != nil {
 		return err
 	}
-	words, err := secrets.KeywordsSource(cfg)
+	words, err := source.Keywords(cfg)
 	if err != nil {
 		return err
 	}
