@@ -56,6 +56,9 @@ type crule struct {
 	once     sync.Once
 	re       *regexp.Regexp
 	err      error
+	// pathBlocks: the rule's path regexp does not match "", so it never
+	// runs (set by compile).
+	pathBlocks bool
 	// shape is the windowing analysis (nil: search the whole text), made
 	// once without compiling the regexp.
 	shapeOnce sync.Once
@@ -144,19 +147,13 @@ func newEngine(cfg *Config, opts Options, validate map[string]bool) (*engine, er
 			cr.required = append(cr.required, rr)
 		}
 	}
-	// Rules that can never match content without a path are dropped: a
-	// path-only rule, or a path regexp that does not match "" (gemini-guard
-	// never passes a path, see package doc).
+	// A path-only rule never matches content (gemini-guard never passes a
+	// path, see package doc); a rule with a path and a regexp runs only if
+	// its path regexp matches "" (decided when it first runs).
 	kept := e.rules[:0]
 	for _, cr := range e.rules {
-		if cr.src.Path != "" {
-			p, err := regexp.Compile(cr.src.Path)
-			if err != nil {
-				return nil, fmt.Errorf("secrets: %s: path: %w", cr.src.ID, err)
-			}
-			if cr.src.Regex == "" || !p.MatchString("") {
-				continue
-			}
+		if cr.src.Regex == "" {
+			continue
 		}
 		kept = append(kept, cr)
 	}
@@ -238,6 +235,15 @@ func (r *crule) compile() error {
 				return
 			}
 			r.re = re
+		}
+		if r.src.Path != "" {
+			p, err := regexp.Compile(r.src.Path)
+			if err != nil {
+				r.err = fmt.Errorf("secrets: %s: path: %w", r.src.ID, err)
+				return
+			}
+			// The path is always "": the rule only runs if that matches.
+			r.pathBlocks = !p.MatchString("")
 		}
 	})
 	return r.err
@@ -513,6 +519,9 @@ func (s *scan) detectRule(p *pass, r *crule, inherited bool) []finding {
 		return nil
 	}
 	if r.src.Regex == "" {
+		return nil
+	}
+	if r.src.Path != "" && (r.compile() != nil || r.pathBlocks) {
 		return nil
 	}
 	var keep func(span) bool

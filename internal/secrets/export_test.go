@@ -45,3 +45,10 @@ func NewColdScanner() *Scanner {
 	}
 	return &Scanner{engine: e}
 }
+
+// NewEngineForBench builds (and discards) the built-in engine.
+func NewEngineForBench() {
+	if _, err := newEngine(builtin, Options{}, nil); err != nil {
+		panic(err)
+	}
+}
