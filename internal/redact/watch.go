@@ -151,7 +151,15 @@ func (w *Watch) Check(text string, base int, final bool) Verdict {
 	if base > len(text) {
 		base = len(text)
 	}
-	lower := strings.ToLower(text)
+	// gitleaks lower-cases with strings.ToLower; for ASCII text that is
+	// the byte-preserving lower-casing the keyword positions need too.
+	isASCII := asciiOnly(text)
+	var lower string
+	if isASCII {
+		lower = asciiLower(text)
+	} else {
+		lower = strings.ToLower(text)
+	}
 	found := make([]bool, len(w.words))
 	w.index.find(lower, found)
 	// Keyword positions come from an ASCII-only lower-casing that keeps
@@ -161,7 +169,10 @@ func (w *Watch) Check(text string, base int, final bool) Verdict {
 	anchorsOK := !strings.ContainsRune(text, '\u212a') && !strings.ContainsRune(text, '\u017f')
 	var ascii string
 	if anchorsOK {
-		ascii = asciiLower(text)
+		ascii = lower
+		if !isASCII {
+			ascii = asciiLower(text)
+		}
 	}
 	tailWords := w.tailPrefixes(lower)
 
@@ -400,16 +411,30 @@ func isBase64Byte(c byte) bool {
 // text (base64, hex, percent, unicode escapes, as gitleaks decodes): then a
 // finding may hide in an encoded run and the scanner must look.
 func decodedKeyword(text string, x *wordIndex) bool {
-	found, first := false, true
-	keywords.Passes(text, func(lower string) bool {
-		if first {
-			first = false
+	// As keywords.Passes, without lower-casing the text itself again (the
+	// caller has looked at it).
+	d := keywords.NewDecoder()
+	var segments []*keywords.Segment
+	for depth := 1; depth <= keywords.MaxDecodeDepth; depth++ {
+		text, segments = d.Decode(text, segments)
+		if len(segments) == 0 {
+			return false
+		}
+		if x.find(strings.ToLower(text), nil) {
 			return true
 		}
-		found = x.find(lower, nil)
-		return !found
-	})
-	return found
+	}
+	return false
+}
+
+// asciiOnly reports whether s has no byte outside ASCII.
+func asciiOnly(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // asciiLower lower-cases ASCII letters only, so byte offsets stay valid.
