@@ -313,18 +313,25 @@ type pass struct {
 	// computed when a windowed rule first needs it.
 	ascii string
 	done  bool
-	// occ[w] are the positions of engine word w in ascii, when text is
-	// ASCII (then ascii == lower and one scan serves both the keyword
-	// check and the windows).
-	occ [][]int
+	// occ[w] are the positions of engine word w in ascii; nil until
+	// computed, or when the text holds a character whose Unicode
+	// lowercase is an ASCII letter (U+212A, U+0130): then keyword
+	// presence must be read from lower instead.
+	occ     [][]int
+	occDone bool
 }
 
 // occurrences returns the positions of every engine word in the pass's
-// ASCII text, scanning once; nil for a text that is not ASCII.
+// ASCII-lowercased text, scanning once. Its keyword presence equals that of
+// lower (gitleaks' strings.ToLower) unless the text holds U+212A or U+0130,
+// the only characters whose lowercase is ASCII: then it returns nil.
 func (p *pass) occurrences(m *keywords.Matcher) [][]int {
-	if p.occ == nil && len(p.lower) == len(p.text) && isASCII(p.text) {
-		p.occ = make([][]int, len(m.Words()))
-		m.Each(p.lower, func(w, pos int) { p.occ[w] = append(p.occ[w], pos) })
+	if !p.occDone {
+		p.occDone = true
+		if !strings.Contains(p.text, "\u212a") && !strings.Contains(p.text, "\u0130") {
+			p.occ = make([][]int, len(m.Words()))
+			m.Each(p.asciiLower(), func(w, pos int) { p.occ[w] = append(p.occ[w], pos) })
+		}
 	}
 	return p.occ
 }

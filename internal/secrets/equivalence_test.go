@@ -117,6 +117,10 @@ func corpus(t testing.TB) map[string]string {
 		add("sample-hex/"+s.RuleID, "v = \""+hex.EncodeToString([]byte(s.Text))+"\"\n")
 		add("sample-pct/"+s.RuleID, "u=https://x.example/?q="+url.QueryEscape(s.Text)+"\n")
 		add("sample-ctx/"+s.RuleID, "line one\n\tprefix "+s.Text+"\n# gitleaks:allow "+s.Text+"\n\n"+s.Text)
+		// Characters whose case folding or lowercase crosses into ASCII
+		// (Kelvin sign, long s, dotted I), which the fast paths special-case.
+		add("sample-fold/"+s.RuleID, strings.NewReplacer("k", "\u212a", "K", "\u212a", "s", "\u017f").Replace(s.Text)+"\n"+s.Text)
+		add("sample-dotted/"+s.RuleID, "AP\u0130_KEY = "+s.Text+"\n\u0130 "+strings.ToUpper(s.Text))
 	}
 	return out
 }

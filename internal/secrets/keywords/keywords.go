@@ -26,42 +26,29 @@ import (
 type Matcher struct {
 	words []string
 	// single marks the bytes that are words of their own.
-	single [256]bool
-	// bigram is a bitset of the first two bytes of every longer word, so a
-	// position that starts no word costs one load and one test.
-	bigram [1 << 16 / 64]uint64
-	// slots is an open-addressed table from a bigram to the indexes of
-	// the words starting with it (a map lookup per hit costs more than
-	// the whole scan otherwise).
+	single    [256]bool
+	hasSingle bool
+	// index maps a bigram to 1 + the index of its slot in slots (0: no
+	// word starts with it). 128 KiB, of which a text touches the few
+	// pages its bigrams fall in.
+	index []uint16
 	slots []slot
-	mask  uint16
 }
 
+// slot holds the words that start with one bigram.
 type slot struct {
-	bigram uint16
-	used   bool
-	words  []int
+	// third is a bitset of the third bytes of its words longer than two.
+	third [4]uint64
+	// two are the words of exactly two bytes (they match on the bigram).
+	two []int
+	// long are the longer words.
+	long []int
 }
-
-func (m *Matcher) lookup(bg uint16) []int {
-	for i := hashBigram(bg) & m.mask; ; i = (i + 1) & m.mask {
-		s := &m.slots[i]
-		if !s.used {
-			return nil
-		}
-		if s.bigram == bg {
-			return s.words
-		}
-	}
-}
-
-func hashBigram(bg uint16) uint16 { return uint16((uint32(bg) * 40503) >> 6) }
 
 // NewMatcher returns a matcher for words. Words are lowercased; empty words
 // are ignored.
 func NewMatcher(words []string) *Matcher {
 	m := &Matcher{}
-	byBigram := map[uint16][]int{}
 	for _, w := range words {
 		w = strings.ToLower(w)
 		if w == "" {
@@ -71,24 +58,24 @@ func NewMatcher(words []string) *Matcher {
 		m.words = append(m.words, w)
 		if len(w) == 1 {
 			m.single[w[0]] = true
+			m.hasSingle = true
 			continue
 		}
-		bg := uint16(w[0])<<8 | uint16(w[1])
-		m.bigram[bg/64] |= 1 << (bg % 64)
-		byBigram[bg] = append(byBigram[bg], i)
-	}
-	size := 8
-	for size < 2*len(byBigram) {
-		size *= 2
-	}
-	m.slots = make([]slot, size)
-	m.mask = uint16(size - 1)
-	for bg, ws := range byBigram {
-		i := hashBigram(bg) & m.mask
-		for m.slots[i].used {
-			i = (i + 1) & m.mask
+		if m.index == nil {
+			m.index = make([]uint16, 1<<16)
 		}
-		m.slots[i] = slot{bigram: bg, used: true, words: ws}
+		bg := uint16(w[0])<<8 | uint16(w[1])
+		if m.index[bg] == 0 {
+			m.slots = append(m.slots, slot{})
+			m.index[bg] = uint16(len(m.slots))
+		}
+		sl := &m.slots[m.index[bg]-1]
+		if len(w) == 2 {
+			sl.two = append(sl.two, i)
+		} else {
+			sl.third[w[2]>>6] |= 1 << (w[2] & 63)
+			sl.long = append(sl.long, i)
+		}
 	}
 	return m
 }
@@ -113,67 +100,59 @@ func (m *Matcher) Found(lower string, found []bool) bool {
 // Each calls fn with the index and position of every occurrence of every
 // word in lower (overlapping ones too), in order of position.
 func (m *Matcher) Each(lower string, fn func(word, pos int)) {
-	if m == nil || len(m.words) == 0 {
-		return
-	}
-	for i := 0; i < len(lower); i++ {
-		c := lower[i]
-		if m.single[c] {
-			for j, w := range m.words {
-				if len(w) == 1 && w[0] == c {
-					fn(j, i)
-				}
-			}
-		}
-		if i+1 >= len(lower) {
-			break
-		}
-		bg := uint16(c)<<8 | uint16(lower[i+1])
-		if m.bigram[bg/64]&(1<<(bg%64)) == 0 {
-			continue
-		}
-		for _, j := range m.lookup(bg) {
-			if strings.HasPrefix(lower[i:], m.words[j]) {
-				fn(j, i)
-			}
-		}
-	}
+	m.walk(lower, func(w, pos int) bool { fn(w, pos); return true })
 }
 
 func (m *Matcher) scan(s string, found []bool) bool {
-	if m == nil || len(m.words) == 0 {
-		return false
-	}
 	any := false
+	m.walk(s, func(w, _ int) bool {
+		any = true
+		if found == nil {
+			return false
+		}
+		found[w] = true
+		return true
+	})
+	return any
+}
+
+// walk calls fn for each occurrence in order of position until fn returns
+// false. Per byte it costs one table load; a word is compared only when its
+// first three bytes fit.
+func (m *Matcher) walk(s string, fn func(word, pos int) bool) {
+	if m == nil || len(m.words) == 0 {
+		return
+	}
+	index := m.index
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if m.single[c] {
+		if m.hasSingle && m.single[s[i]] {
 			for j, w := range m.words {
-				if len(w) == 1 && w[0] == c {
-					if found == nil {
-						return true
-					}
-					found[j], any = true, true
+				if len(w) == 1 && w[0] == s[i] && !fn(j, i) {
+					return
 				}
 			}
 		}
-		if i+1 >= len(s) {
-			break
-		}
-		bg := uint16(c)<<8 | uint16(s[i+1])
-		if m.bigram[bg/64]&(1<<(bg%64)) == 0 {
+		if i+1 >= len(s) || index == nil {
 			continue
 		}
-		for _, j := range m.lookup(bg) {
-			if strings.HasPrefix(s[i:], m.words[j]) {
-				if found == nil {
-					return true
+		k := index[uint16(s[i])<<8|uint16(s[i+1])]
+		if k == 0 {
+			continue
+		}
+		sl := &m.slots[k-1]
+		for _, j := range sl.two {
+			if !fn(j, i) {
+				return
+			}
+		}
+		if i+2 < len(s) && sl.third[s[i+2]>>6]&(1<<(s[i+2]&63)) != 0 {
+			for _, j := range sl.long {
+				if strings.HasPrefix(s[i:], m.words[j]) && !fn(j, i) {
+					return
 				}
-				found[j], any = true, true
 			}
 		}
 	}
-	return any
 }
 
 // Lower returns strings.ToLower(s), faster for text that is mostly ASCII
