@@ -617,7 +617,8 @@ func (s *scan) detectRule(p *pass, r *crule, inherited bool) []finding {
 		if r.src.Entropy != 0.0 && entropy <= r.src.Entropy {
 			continue
 		}
-		if allowed(f, currentLine, s.e.allowlists) || allowed(f, currentLine, r.allow) {
+		if stopped(f, s.e.allowlists) || stopped(f, r.allow) ||
+			allowed(f, currentLine, s.e.allowlists) || allowed(f, currentLine, r.allow) {
 			continue
 		}
 		if decoded {
@@ -635,6 +636,33 @@ func (s *scan) detectRule(p *pass, r *crule, inherited bool) []finding {
 		return findings
 	}
 	return s.processRequired(p, r, findings)
+}
+
+// stopped reports whether an OR allowlist of lists allows f by a stopword
+// alone: checked before allowed, it spares compiling allowlist regexps for
+// the many generic matches a stopword dismisses (the outcome is the same,
+// allowed would reach that list too).
+func stopped(f finding, lists []*callowlist) bool {
+	for _, a := range lists {
+		if !a.and && len(a.rawStopwords) > 0 && containsStopwordRaw(f.Secret, a.rawStopwords) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsStopwordRaw is containsStopword on stopwords not yet lowercased.
+func containsStopwordRaw(secret string, words []string) bool {
+	if secret == "" {
+		return false
+	}
+	s := strings.ToLower(secret)
+	for _, w := range words {
+		if strings.Contains(s, strings.ToLower(w)) {
+			return true
+		}
+	}
+	return false
 }
 
 // allowed is gitleaks' checkFindingAllowed without path and commit (both
