@@ -23,6 +23,7 @@ import (
 	"github.com/zricethezav/gitleaks/v8/report"
 
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
+	"github.com/gemini-guard/gemini-guard/internal/secrets/keywords"
 	"github.com/gemini-guard/gemini-guard/internal/secrets/secrettest"
 )
 
@@ -198,4 +199,28 @@ func TestEquivalence(t *testing.T) {
 			assert.Greater(t, total, 500)
 		})
 	}
+}
+
+// TestPrefilterConservativeOnCorpus: on every corpus text where the full
+// scan finds something, the gitleaks-free prefilter says it may (and the
+// scanner's own check agrees).
+func TestPrefilterConservativeOnCorpus(t *testing.T) {
+	if _, err := os.Stat(gitleaksDir(t)); err != nil {
+		t.Skipf("gitleaks sources not in the module cache (%v): run go mod download", err)
+	}
+	s, err := secrets.NewScanner(secrets.Options{})
+	require.NoError(t, err)
+	withFindings, skipped := 0, 0
+	for name, text := range corpus(t) {
+		found := len(s.Scan(text)) > 0
+		if found {
+			withFindings++
+			assert.True(t, keywords.MayContainSecret(text), "%s", name)
+			assert.True(t, s.MayContainSecret(text), "%s", name)
+		} else if !keywords.MayContainSecret(text) {
+			skipped++
+		}
+	}
+	t.Logf("%d texts with findings, all passed by the prefilter; %d texts without findings it rules out", withFindings, skipped)
+	assert.Greater(t, withFindings, 500)
 }
