@@ -88,7 +88,7 @@ var Table = []Setting{
 	{
 		Name: "Audit log", EnvVar: "GEMINI_GUARD_AUDIT_LOG", Default: "off",
 		Values:      "`off`, `on`, or a file path",
-		Description: "Write every decision as a JSON line (masked, never a secret) to the state directory, or to the given file. Size-bounded with rotation.",
+		Description: "Write every block, warn-mode warning and tool-output redaction as a JSON line (masked, never a secret) to the state directory, or to the given file. Size-bounded with rotation.",
 	},
 }
 
