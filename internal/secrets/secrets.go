@@ -1,12 +1,21 @@
 // Package secrets finds credentials in text with gitleaks' rules and reports
 // each with its exact byte range.
 //
-// It is the only package of gemini-guard that knows gitleaks. The rule set is
-// gitleaks v8's default config extended by rules.toml (gemini-guard's
-// additions in gitleaks' own format) and, optionally, a user's gitleaks
-// config layered on top. Findings never depend on a file path (gitleaks'
-// path allowlists would skip content) and `gitleaks:allow` comments are
-// ignored unless the caller trusts them.
+// The rule set is gitleaks v8's default config extended by rules.toml
+// (gemini-guard's additions, in gitleaks' own format), compiled into
+// builtin_gen.go by `go generate`, optionally with a user's gitleaks config
+// layered on top. Detection is a port of gitleaks' detector that reports
+// exactly what gitleaks reports (TestEquivalence runs both on a corpus),
+// built for a hook process that lives a few milliseconds: it links only the
+// standard library and go-toml, compiles a rule's regexp only when the rule's
+// keywords occur and a window around them may match, and checks allowlist
+// stopwords by substring search. gitleaks itself is linked only by the
+// generator and the tests; this is the only package that knows it.
+//
+// Findings never depend on a file path (gitleaks' path allowlists would
+// skip content: rules with a path condition match only if it matches "")
+// and `gitleaks:allow` comments are ignored unless the caller trusts them.
+// See docs/secrets.md for the design and measurements.
 package secrets
 
 import (

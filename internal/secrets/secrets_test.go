@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -167,4 +168,29 @@ func TestPrefilterConservative(t *testing.T) {
 		assert.True(t, keywords.MayContainSecret(text))
 	}
 	assert.False(t, keywords.MayContainSecret("hello world, nothing to see"))
+}
+
+// TestScanConcurrent: one scanner, many goroutines (rules compile lazily
+// under sync.Once); results equal a sequential scan. Run with -race.
+func TestScanConcurrent(t *testing.T) {
+	samples, _ := secrettest.RuleSamples()
+	want := make([][]secrets.Finding, len(samples))
+	seq := scanner(t, secrets.Options{DisabledRules: []string{"none"}})
+	for i, s := range samples {
+		want[i] = seq.Scan(s.Text)
+	}
+	par := scanner(t, secrets.Options{DisabledRules: []string{"none"}}) // a fresh engine: nothing compiled
+	got := make([][]secrets.Finding, len(samples))
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(samples); i += 4 {
+				got[i] = par.Scan(samples[i].Text)
+			}
+		}()
+	}
+	wg.Wait()
+	assert.Equal(t, want, got)
 }
