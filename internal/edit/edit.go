@@ -46,6 +46,7 @@ const (
 	NoOp
 )
 
+// String names the outcome as the user's note says it.
 func (o Outcome) String() string {
 	switch o {
 	case Applied:

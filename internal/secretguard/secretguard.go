@@ -93,6 +93,7 @@ type Decision struct {
 // file_path). The hook turns it into a deny asking for well-formed input.
 type InputError struct{ Msg string }
 
+// Error says what is wrong with the arguments (never their content).
 func (e *InputError) Error() string { return "secretguard: " + e.Msg }
 
 type writeInput struct {
