@@ -224,3 +224,68 @@ func TestPrefilterConservativeOnCorpus(t *testing.T) {
 	t.Logf("%d texts with findings, all passed by the prefilter; %d texts without findings it rules out", withFindings, skipped)
 	assert.Greater(t, withFindings, 500)
 }
+
+// TestEquivalenceRareFeatures: composite rules (required, withinLines),
+// skipReport, AND allowlists with stopwords, targeted line allowlists and
+// secret groups behave as in gitleaks. The default rules use none of them,
+// so a user's config is the only way in.
+func TestEquivalenceRareFeatures(t *testing.T) {
+	cfg, err := secrets.ParseConfig([]byte(`
+[[rules]]
+id = "primary-token"
+regex = '''prim_[a-z0-9]{16}'''
+keywords = ["prim_"]
+[[rules.required]]
+id = "aux-id"
+withinLines = 2
+[[rules]]
+id = "aux-id"
+regex = '''auxid_[a-z0-9]{8}'''
+keywords = ["auxid_"]
+skipReport = true
+[[rules]]
+id = "and-allow"
+regex = '''andtok_([a-z0-9]{12})'''
+secretGroup = 1
+keywords = ["andtok_"]
+[[rules.allowlists]]
+condition = "AND"
+regexes = ['''^test''']
+stopwords = ["fake"]
+[[rules]]
+id = "groups"
+regex = '''grp(?:_(a[a-z]{6})|-(b[a-z]{6}))'''
+keywords = ["grp"]
+[[allowlists]]
+targetRules = ["and-allow"]
+regexTarget = "line"
+regexes = ['''#\s*ignore-me''']
+[[allowlists]]
+regexTarget = "match"
+regexes = ['''(?i)^grp_aexampl''']
+`))
+	require.NoError(t, err)
+	gl := gitleaksDetector(t, cfg, false)
+	ours, err := secrets.NewScannerForConfig(cfg, false)
+	require.NoError(t, err)
+	texts := []string{
+		"prim_0123456789abcdef\nauxid_abcdefgh\n",
+		"prim_0123456789abcdef\n\n\n\nauxid_abcdefgh\n",
+		"auxid_abcdefgh only\n",
+		"prim_0123456789abcdef alone\n",
+		"andtok_testfake1234 here\n",
+		"andtok_test00001234 here\n",
+		"andtok_fake00001234 here\n",
+		"andtok_zzzz00001234 # ignore-me\n",
+		"grp_abcdefg grp-bcdefgh grp_aexampl\n",
+		"x " + base64.StdEncoding.EncodeToString([]byte("prim_0123456789abcdef auxid_abcdefgh")) + "\n",
+	}
+	total := 0
+	for _, text := range texts {
+		want := canonical(fromReport(gl.DetectString(text)))
+		total += len(want)
+		assert.Equal(t, want, canonical(secrets.DetectGitleaks(ours, text)), "%q", text)
+	}
+	t.Logf("%d gitleaks findings", total)
+	assert.GreaterOrEqual(t, total, 5)
+}
