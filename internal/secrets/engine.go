@@ -33,29 +33,38 @@ import (
 
 const gitleaksAllowSignature = "gitleaks:allow"
 
-// engine is a compiled rule set. Rules compile lazily; an engine is safe
-// for concurrent use.
+// engine is a compiled rule set, set up in two steps: the keyword matcher
+// at once (all a text without keywords needs), the rules on the first text
+// that has one. Rules compile lazily after that; an engine is safe for
+// concurrent use.
 type engine struct {
-	rules      []*crule
-	byID       map[string]*crule
-	allowlists []*callowlist
-	matcher    *keywords.Matcher
-	// ruleWords[i] are the rules that have matcher word i as a keyword.
-	ruleWords [][]*crule
-	// wordIndex maps each matcher word to its index.
-	wordIndex map[string]int
-	// always are the rules without keywords: they run on every text.
-	always      []*crule
+	cfg         *Config
 	ignoreAllow bool
+	// words are the rules' keywords, lowercased, sorted, distinct;
+	// matcher finds them.
+	words   []string
+	matcher *keywords.Matcher
+	// hasAlways: some content rule has no keywords (it runs on every text).
+	hasAlways bool
+
+	setup    sync.Once
+	setupErr error
+	rules    []*crule
+	byID     map[string]*crule
+	// allowlists are the global ones (those without targetRules).
+	allowlists []*callowlist
+	// ruleWords[i] are the rules that have words[i] as a keyword.
+	ruleWords [][]*crule
+	// always are the rules without keywords.
+	always []*crule
 }
 
 // crule is one rule with its lazily compiled regexps.
 type crule struct {
-	src      Rule
-	keywords []string
-	once     sync.Once
-	re       *regexp.Regexp
-	err      error
+	src  Rule
+	once sync.Once
+	re   *regexp.Regexp
+	err  error
 	// pathBlocks: the rule's path regexp does not match "", so it never
 	// runs (set by compile).
 	pathBlocks bool
@@ -82,17 +91,62 @@ type callowlist struct {
 	err          error
 }
 
-// newEngine builds the engine of cfg. Regexps compile lazily, except those
-// of the rules named in validate and every global allowlist that is not
-// built in: a user's broken regexp must fail NewScanner, not a later scan.
+// newEngine builds the engine of cfg. With validate not nil (a user's
+// config) the rules are set up at once and the regexps of the rules named
+// in validate, and every global allowlist that is not built in, are
+// compiled: a user's broken regexp must fail NewScanner, not a later scan.
+// Otherwise (the built-in rules, which tests compile) everything waits
+// until a text needs it.
 func newEngine(cfg *Config, opts Options, validate map[string]bool) (*engine, error) {
-	e := &engine{byID: map[string]*crule{}, ignoreAllow: !opts.TrustAllowComments}
+	e := &engine{cfg: cfg, ignoreAllow: !opts.TrustAllowComments}
+	for _, r := range cfg.Rules {
+		if r.Regex == "" {
+			continue // path-only: never matches content
+		}
+		if len(r.Keywords) == 0 {
+			e.hasAlways = true
+		}
+		for _, k := range r.Keywords {
+			if k != "" { // an empty keyword never matches (gitleaks' trie)
+				e.words = append(e.words, strings.ToLower(k))
+			}
+		}
+	}
+	slices.Sort(e.words)
+	e.words = slices.Compact(e.words)
+	e.matcher = keywords.NewMatcher(e.words)
+	if validate != nil {
+		if err := e.ready(validate); err != nil {
+			return nil, err
+		}
+	}
+	return e, nil
+}
+
+// ready sets the rules up once (see newEngine) and returns the error of
+// that set-up.
+func (e *engine) ready(validate map[string]bool) error {
+	e.setup.Do(func() { e.setupErr = e.build(validate) })
+	return e.setupErr
+}
+
+// wordIndex is the index of keyword w in e.words, or -1.
+func (e *engine) wordIndex(w string) int {
+	if i, ok := slices.BinarySearch(e.words, w); ok {
+		return i
+	}
+	return -1
+}
+
+func (e *engine) build(validate map[string]bool) error {
+	cfg := e.cfg
+	e.byID = map[string]*crule{}
 	targeted := map[string][]*callowlist{}
 	var check []*callowlist
 	for _, a := range cfg.Allowlists {
 		ca, err := newAllowlist(a)
 		if err != nil {
-			return nil, fmt.Errorf("secrets: [[allowlists]] %w", err)
+			return fmt.Errorf("secrets: [[allowlists]] %w", err)
 		}
 		if validate != nil && !slices.Contains(builtin.Allowlists, a) {
 			check = append(check, ca)
@@ -105,25 +159,24 @@ func newEngine(cfg *Config, opts Options, validate map[string]bool) (*engine, er
 		}
 		e.allowlists = append(e.allowlists, ca)
 	}
-	var words []string
-	wordIndex := map[string]int{}
-	for _, r := range cfg.Rules {
+	for i := range cfg.Rules {
+		r := cfg.Rules[i]
 		if strings.TrimSpace(r.ID) == "" {
-			return nil, errors.New("secrets: rule |id| is missing or empty")
+			return errors.New("secrets: rule |id| is missing or empty")
 		}
 		if r.Regex == "" && r.Path == "" {
-			return nil, fmt.Errorf("secrets: %s: both |regex| and |path| are empty, this rule will have no effect", r.ID)
+			return fmt.Errorf("secrets: %s: both |regex| and |path| are empty, this rule will have no effect", r.ID)
 		}
 		cr := &crule{src: r}
 		for _, a := range r.Allowlists {
 			ca, err := newAllowlist(a)
 			if err != nil {
-				return nil, fmt.Errorf("secrets: %s: [[rules.allowlists]] %w", r.ID, err)
+				return fmt.Errorf("secrets: %s: [[rules.allowlists]] %w", r.ID, err)
 			}
 			cr.allow = append(cr.allow, ca)
 		}
 		if _, dup := e.byID[r.ID]; dup {
-			return nil, fmt.Errorf("secrets: rule %s is defined twice", r.ID)
+			return fmt.Errorf("secrets: rule %s is defined twice", r.ID)
 		}
 		e.byID[r.ID] = cr
 		e.rules = append(e.rules, cr)
@@ -131,18 +184,18 @@ func newEngine(cfg *Config, opts Options, validate map[string]bool) (*engine, er
 	for id, as := range targeted {
 		cr, ok := e.byID[id]
 		if !ok {
-			return nil, fmt.Errorf("secrets: [[allowlists]] target rule ID '%s' does not exist", id)
+			return fmt.Errorf("secrets: [[allowlists]] target rule ID '%s' does not exist", id)
 		}
 		cr.allow = append(cr.allow, as...)
 	}
 	for _, cr := range e.rules {
 		for _, req := range cr.src.Required {
 			if req.ID == "" {
-				return nil, fmt.Errorf("secrets: %s: [[rules.required]] rule ID is empty", cr.src.ID)
+				return fmt.Errorf("secrets: %s: [[rules.required]] rule ID is empty", cr.src.ID)
 			}
 			rr, ok := e.byID[req.ID]
 			if !ok {
-				return nil, fmt.Errorf("secrets: %s: [[rules.required]] rule ID '%s' does not exist", cr.src.ID, req.ID)
+				return fmt.Errorf("secrets: %s: [[rules.required]] rule ID '%s' does not exist", cr.src.ID, req.ID)
 			}
 			cr.required = append(cr.required, rr)
 		}
@@ -152,47 +205,37 @@ func newEngine(cfg *Config, opts Options, validate map[string]bool) (*engine, er
 	// its path regexp matches "" (decided when it first runs).
 	kept := e.rules[:0]
 	for _, cr := range e.rules {
-		if cr.src.Regex == "" {
-			continue
+		if cr.src.Regex != "" {
+			kept = append(kept, cr)
 		}
-		kept = append(kept, cr)
 	}
 	e.rules = kept
+	e.ruleWords = make([][]*crule, len(e.words))
 	for _, cr := range e.rules {
 		if len(cr.src.Keywords) == 0 {
 			e.always = append(e.always, cr)
 			continue
 		}
 		for _, k := range cr.src.Keywords {
-			k = strings.ToLower(k)
-			cr.keywords = append(cr.keywords, k)
-			i, ok := wordIndex[k]
-			if !ok {
-				i = len(words)
-				wordIndex[k] = i
-				words = append(words, k)
-				e.ruleWords = append(e.ruleWords, nil)
-			}
-			if !slices.Contains(e.ruleWords[i], cr) {
+			i := e.wordIndex(strings.ToLower(k))
+			if i >= 0 && !slices.Contains(e.ruleWords[i], cr) {
 				e.ruleWords[i] = append(e.ruleWords[i], cr)
 			}
 		}
 	}
-	e.matcher = keywords.NewMatcher(words)
-	e.wordIndex = wordIndex
 	for _, cr := range e.rules {
 		if validate[cr.src.ID] {
 			if err := cr.validate(); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
 	for _, a := range check {
 		if err := a.compile(); err != nil {
-			return nil, fmt.Errorf("secrets: [[allowlists]] %w", err)
+			return fmt.Errorf("secrets: [[allowlists]] %w", err)
 		}
 	}
-	return e, nil
+	return nil
 }
 
 func newAllowlist(a *Allowlist) (*callowlist, error) {
@@ -297,6 +340,9 @@ func (a *callowlist) compile() error {
 }
 
 func (e *engine) ruleIDs() []string {
+	if e.ready(nil) != nil {
+		return nil
+	}
 	ids := make([]string, 0, len(e.rules))
 	for _, r := range e.rules {
 		ids = append(ids, r.src.ID)
@@ -387,7 +433,7 @@ func passes(text string) []pass {
 // mayContain reports whether some rule could match text: a rule without
 // keywords exists, or a keyword occurs in some decoding pass.
 func (e *engine) mayContain(text string) bool {
-	if len(e.always) > 0 {
+	if e.hasAlways {
 		return text != ""
 	}
 	found := false
@@ -435,20 +481,30 @@ func (e *engine) detectRaw(text string) []finding {
 	ps := passes(text)
 	// Which rules run in which pass: a rule runs in a pass when one of its
 	// keywords occurs in that pass's lowercased text.
-	found := make([]bool, len(e.matcher.Words()))
+	found := make([][]bool, len(ps))
+	anyWord := false
+	for i := range ps {
+		found[i] = make([]bool, len(e.words))
+		if occ := ps[i].occurrences(e.matcher); occ != nil {
+			for w, o := range occ {
+				found[i][w] = len(o) > 0
+				anyWord = anyWord || len(o) > 0
+			}
+		} else if e.matcher.Found(ps[i].lower, found[i]) {
+			anyWord = true
+		}
+	}
+	if !anyWord && !e.hasAlways {
+		return nil // no rule can run: the rules need not even be set up
+	}
+	if e.ready(nil) != nil {
+		return nil // only a user's config can fail, and NewScanner reported it
+	}
 	active := make([][]*crule, len(ps))
 	any := false
 	for i := range ps {
-		clear(found)
-		if occ := ps[i].occurrences(e.matcher); occ != nil {
-			for w, o := range occ {
-				found[w] = len(o) > 0
-			}
-		} else {
-			e.matcher.Found(ps[i].lower, found)
-		}
 		seen := map[*crule]bool{}
-		for w, ok := range found {
+		for w, ok := range found[i] {
 			if !ok {
 				continue
 			}
@@ -485,8 +541,8 @@ func (s *scan) anchors(p *pass, lits []string) []int {
 	}
 	var out []int
 	for _, l := range lits {
-		w, ok := s.e.wordIndex[l]
-		if !ok {
+		w := s.e.wordIndex(l)
+		if w < 0 {
 			return nil
 		}
 		out = append(out, occ[w]...)

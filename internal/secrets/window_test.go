@@ -13,6 +13,7 @@ func windowedRules(t testing.TB) []*crule {
 	t.Helper()
 	e, err := newEngine(builtin, Options{}, nil)
 	require.NoError(t, err)
+	require.NoError(t, e.ready(nil))
 	var out []*crule
 	for _, r := range e.rules {
 		require.NoError(t, r.compile())
