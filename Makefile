@@ -22,10 +22,12 @@ help:
 	@echo "make dist       release archives for linux, darwin, win32 x x64, arm64 into dist/"
 	@echo "make clean      remove bin/ and dist/"
 
-## build: host binaries into bin/, what hooks/hooks.json runs
+## build: host binaries into bin/, what hooks/hooks.json runs. Static (no
+## cgo): os/user would otherwise pull in cgo, and every hook process would
+## pay ~1-2 ms for the dynamic loader and libc.
 build:
 	@mkdir -p $(BIN)
-	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/ ./cmd/...
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/ ./cmd/...
 
 ## install: stage the host's extension into dist/gemini-guard and install it
 ## with `gemini extensions install`. A reinstall keeps your settings (.env).

@@ -185,6 +185,9 @@ func buildTool(ctx context.Context, root, pkg, out string) error {
 	}
 	cmd := exec.CommandContext(ctx, goTool, "build", "-trimpath", "-ldflags=-s -w", "-o", out, pkg)
 	cmd.Dir = root
+	// As the release and `make build` build them: static, no cgo. With cgo
+	// (os/user pulls it in) every hook process pays for the dynamic loader.
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if output, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("go build %s: %w\n%s", pkg, err, output)
 	}
