@@ -62,15 +62,7 @@ var secretsFor = map[string]string{
 }
 
 func privateKey(seed uint64) string {
-	r := secrettest.NewRand(seed)
-	var b strings.Builder
-	b.WriteString("-----BEGIN RSA PRIVATE KEY-----\n")
-	for range 8 {
-		b.WriteString(r.From(secrettest.Alnum+"+/", 64))
-		b.WriteString("\n")
-	}
-	b.WriteString("-----END RSA PRIVATE KEY-----")
-	return b.String()
+	return secrettest.PrivateKey(secrettest.NewRand(seed), "RSA", 8, 64)
 }
 
 // secretRef is ${SECRET:name} or ${SECRET:name:from:to} (a byte slice of

@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,21 +41,6 @@ type hookCase struct {
 	// their content afterwards (the hook never writes).
 }
 
-var scanners sync.Map
-
-func cachedScanner(o secrets.Options) (*secrets.Scanner, error) {
-	key := fmt.Sprint(o)
-	if sc, ok := scanners.Load(key); ok {
-		return sc.(*secrets.Scanner), nil
-	}
-	sc, err := secrets.NewScanner(o)
-	if err != nil {
-		return nil, err
-	}
-	scanners.Store(key, sc)
-	return sc, nil
-}
-
 func ghp(seed uint64) string { return secrettest.Token(seed, "ghp_", 36) }
 
 func awsKey(seed uint64) string {
@@ -64,14 +48,7 @@ func awsKey(seed uint64) string {
 }
 
 func pemKey(seed uint64) string {
-	r := secrettest.NewRand(seed)
-	var b strings.Builder
-	b.WriteString("-----BEGIN OPENSSH PRIVATE" + " KEY-----\n")
-	for range 5 {
-		b.WriteString(r.From(secrettest.Alnum+"+/", 70) + "\n")
-	}
-	b.WriteString("-----END OPENSSH PRIVATE" + " KEY-----\n")
-	return b.String()
+	return secrettest.PrivateKey(secrettest.NewRand(seed), "OPENSSH", 5, 70) + "\n"
 }
 
 // cases are the hand-written scenarios; providerCases adds one write_file,
@@ -196,7 +173,7 @@ func providerCases() []hookCase {
 
 // findSecrets returns the secrets the built-in scanner finds in text.
 func findSecrets(text string) []string {
-	sc, err := cachedScanner(secrets.Options{})
+	sc, err := secrettest.CachedScanner(secrets.Options{})
 	if err != nil {
 		panic(err)
 	}
@@ -241,7 +218,7 @@ func runCase(t *testing.T, c hookCase) (string, hook.Output) {
 		env[k] = v
 	}
 	var stdout bytes.Buffer
-	run(bytes.NewReader(call), &stdout, func(k string) string { return env[k] }, cachedScanner)
+	run(bytes.NewReader(call), &stdout, func(k string) string { return env[k] }, secrettest.CachedScanner)
 	raw := stdout.String()
 	var out hook.Output
 	require.NoError(t, json.Unmarshal([]byte(raw), &out), raw)

@@ -37,13 +37,7 @@ func fuzzSecret(kind byte, seed uint64) string {
 	case 1:
 		return "xoxb-" + r.From("0123456789", 11) + "-" + r.From("0123456789", 12) + "-" + r.From(secrettest.Alnum, 24)
 	}
-	var b strings.Builder
-	b.WriteString("-----BEGIN RSA PRIVATE KEY-----\n")
-	for range 4 {
-		b.WriteString(r.From(secrettest.Alnum+"+/", 64) + "\n")
-	}
-	b.WriteString("-----END RSA PRIVATE KEY-----")
-	return b.String()
+	return secrettest.PrivateKey(r, "RSA", 4, 64)
 }
 
 // FuzzRedactChunks plants a secret in arbitrary text and streams it in

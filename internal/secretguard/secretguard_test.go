@@ -3,43 +3,23 @@ package secretguard_test
 import (
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemini-guard/gemini-guard/internal/secretguard"
-	"github.com/gemini-guard/gemini-guard/internal/secrets"
 	"github.com/gemini-guard/gemini-guard/internal/secrets/secrettest"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 	"github.com/gemini-guard/gemini-guard/internal/verdict"
 )
 
-// cachedScanner builds one scanner per options for the whole test binary:
-// building one per call would only make the tests slow.
-func cachedScanner(o secrets.Options) (*secrets.Scanner, error) {
-	key := fmt.Sprint(o)
-	if sc, ok := scanners.Load(key); ok {
-		return sc.(*secrets.Scanner), nil
-	}
-	sc, err := secrets.NewScanner(o)
-	if err != nil {
-		return nil, err
-	}
-	scanners.Store(key, sc)
-	return sc, nil
-}
-
-var scanners sync.Map
-
 func testEnv(t *testing.T, s settings.Settings, home string) secretguard.Env {
 	t.Helper()
-	return secretguard.Env{Settings: s, Home: home, Scanner: cachedScanner}
+	return secretguard.Env{Settings: s, Home: home, Scanner: secrettest.CachedScanner}
 }
 
 func input(t *testing.T, kv ...any) json.RawMessage {

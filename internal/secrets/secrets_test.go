@@ -20,14 +20,7 @@ func ghp(seed uint64) string { return secrettest.Token(seed, "ghp_", 36) }
 
 // pemKey is an RSA-style private key block with random body lines.
 func pemKey(seed uint64) string {
-	r := secrettest.NewRand(seed)
-	var b strings.Builder
-	b.WriteString("-----BEGIN RSA PRIVATE" + " KEY-----\n")
-	for range 6 {
-		b.WriteString(r.From(secrettest.Alnum+"+/", 64) + "\n")
-	}
-	b.WriteString("-----END RSA PRIVATE" + " KEY-----")
-	return b.String()
+	return secrettest.PrivateKey(secrettest.NewRand(seed), "RSA", 6, 64)
 }
 
 func scanner(t *testing.T, opts secrets.Options) *secrets.Scanner {

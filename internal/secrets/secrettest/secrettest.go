@@ -224,3 +224,34 @@ func containsAny(s string, words []string) bool {
 	}
 	return false
 }
+
+// PrivateKey is a PEM private key block of kind ("RSA", "OPENSSH") with
+// lines random base64 lines of width characters drawn from r, without a
+// trailing newline. The markers are assembled at run time so the source
+// holds no key header for secret scanners to flag.
+func PrivateKey(r *Rand, kind string, lines, width int) string {
+	var b strings.Builder
+	b.WriteString("-----BEGIN " + kind + " PRIVATE" + " KEY-----\n")
+	for range lines {
+		b.WriteString(r.From(Alnum+"+/", width) + "\n")
+	}
+	b.WriteString("-----END " + kind + " PRIVATE" + " KEY-----")
+	return b.String()
+}
+
+var scanners sync.Map
+
+// CachedScanner builds one scanner per distinct options for the whole test
+// binary: building one per case would only make the tests slow.
+func CachedScanner(o secrets.Options) (*secrets.Scanner, error) {
+	key := fmt.Sprint(o)
+	if sc, ok := scanners.Load(key); ok {
+		return sc.(*secrets.Scanner), nil
+	}
+	sc, err := secrets.NewScanner(o)
+	if err != nil {
+		return nil, err
+	}
+	scanners.Store(key, sc)
+	return sc, nil
+}
