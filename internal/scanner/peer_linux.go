@@ -1,0 +1,27 @@
+package scanner
+
+import (
+	"fmt"
+	"net"
+	"syscall"
+)
+
+// PeerUID returns the user id of the process at the other end of c
+// (SO_PEERCRED: the credentials the peer had when it connected).
+func PeerUID(c *net.UnixConn) (int, error) {
+	raw, err := c.SyscallConn()
+	if err != nil {
+		return -1, fmt.Errorf("scanner: peer credentials: %w", err)
+	}
+	var cred *syscall.Ucred
+	var credErr error
+	if err := raw.Control(func(fd uintptr) {
+		cred, credErr = syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
+	}); err != nil {
+		return -1, fmt.Errorf("scanner: peer credentials: %w", err)
+	}
+	if credErr != nil {
+		return -1, fmt.Errorf("scanner: peer credentials: %w", credErr)
+	}
+	return int(cred.Uid), nil
+}

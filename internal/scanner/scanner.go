@@ -1,0 +1,318 @@
+// Package scanner is the hooks' client of the secret scanner process
+// (cmd/guard-scanner, package internal/scanner/server), and the protocol
+// both sides speak.
+//
+// # Why a separate process
+//
+// Detection is gitleaks' own detector with its RE2 regexp build: fast
+// scans (a 10 KB file in ~0.4 ms, 100 KB in ~3 ms) but ~120 ms to set up,
+// and linking gitleaks costs every process that starts ~2.5 ms more before
+// main runs. Gemini CLI starts a hook process per tool call and per
+// streamed chunk, so the hooks link only this package (no gitleaks: a test
+// checks) and ask a long-lived per-user scanner, a daemon, over a unix
+// socket. When there is no daemon yet, the client starts one in the
+// background and scans this one call with a one-shot process of the same
+// scanner binary: the same server code on the same request, so the
+// findings are identical, and the hook binary stays free of gitleaks.
+//
+// # Flow of Client.Scan
+//
+//  1. Fingerprint the scanner it would talk to: the release, the scanner
+//     binary's size and modification time, the normalized options, the
+//     config file's content hash. Each fingerprint has its own daemon and
+//     socket, <dir>/scan-<16 hex>.sock, so an edited config or an updated
+//     binary starts a new daemon and the old one idles out.
+//  2. Check the runtime directory (DefaultDir): a real directory, ours,
+//     mode 0700. Otherwise no daemon is used at all (step 4 only).
+//  3. Connect, verify the peer runs as our user, send one request, read one
+//     response within DaemonTimeout. The response echoes the fingerprint
+//     the daemon computed from what it loaded; a mismatch, a busy or failed
+//     daemon or a timeout means "no daemon". When the socket is missing or
+//     refuses connections, a daemon is started, detached: its own session,
+//     no inherited stdin/stdout/stderr (Gemini CLI waits for the hook's
+//     stdout to close; an inherited pipe would hold the hook until the
+//     daemon exits).
+//  4. Without a daemon answer, run `guard-scanner scan` with the request on
+//     stdin and read the response from its stdout, within what is left of
+//     Client.Timeout.
+//
+// Windows has no daemon: every scan is step 4.
+//
+// # Protocol
+//
+// One JSON object each way, one request per connection (or per one-shot
+// process):
+//
+//	request:  {"fingerprint": "<64 hex>", "options": {"config_path": "/abs/.gitleaks.toml",
+//	           "disabled_rules": ["id", ...], "trust_allow_comments": true}, "text": "<base64>"}
+//	response: {"fingerprint": "<64 hex>", "findings": [{"rule_id": "...", "description": "...",
+//	           "start": 0, "end": 40, "line": 1, "secret": "<base64>", "decoded": true,
+//	           "repeat": true}], "config_error": "...", "error": "..."}
+//
+// Text and secrets travel as base64 bytes: a JSON string would turn invalid
+// UTF-8 into U+FFFD and shift every byte offset after it. Empty fields are
+// omitted. A daemon serves the options it was started with and answers a
+// request with another fingerprint with an error. Limits: MaxText,
+// MaxRequest, MaxResponse.
+package scanner
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"syscall"
+	"time"
+
+	"github.com/gemini-guard/gemini-guard/internal/secrets"
+)
+
+// Time limits of a Scan.
+const (
+	// DaemonTimeout bounds the exchange with a daemon (connect, send, scan,
+	// answer). A daemon that takes longer is skipped for this call and the
+	// text is scanned by a one-shot process with the time left. A warm
+	// daemon answers a 100 KB text in milliseconds.
+	DaemonTimeout = 5 * time.Second
+	// DefaultTimeout bounds a whole Scan when Client.Timeout is zero. The
+	// secrets hook's timeout in hooks.json is 30 s and a hook that times out
+	// lets the action through: a Scan must fail well before.
+	DefaultTimeout = 20 * time.Second
+)
+
+// Client scans texts with the scanner process. The zero value scans with
+// the built-in rules through the guard-scanner next to the running
+// executable, with daemons in DefaultDir. It is safe for concurrent use.
+type Client struct {
+	// Options are the scanner options; a relative ConfigPath is taken
+	// relative to the working directory.
+	Options secrets.Options
+	// Binary is the path of guard-scanner; "" means guard-scanner (.exe on
+	// Windows) in the directory of os.Executable().
+	Binary string
+	// Dir is the runtime directory for daemon sockets; "" means
+	// DefaultDir(os.Getenv).
+	Dir string
+	// Timeout bounds a whole Scan; zero or negative means DefaultTimeout.
+	Timeout time.Duration
+}
+
+// Scan returns the findings of the scanner for text, exactly as its
+// detector gives them.
+//
+// A *secrets.ConfigError (errors.As) says the scanner could not load the
+// user's config (Options.ConfigPath): scan again without it and tell the
+// user. Any other error means text was not scanned — no scanner binary,
+// a text over MaxText, a time limit, a broken answer — and the caller must
+// fail safe. No error ever contains text.
+func (c *Client) Scan(text string) ([]secrets.Finding, error) {
+	if len(text) > MaxText {
+		return nil, fmt.Errorf("scanner: text of %d bytes is over the limit of %d", len(text), MaxText)
+	}
+	timeout := c.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	deadline := time.Now().Add(timeout)
+	binary, err := c.binary()
+	if err != nil {
+		return nil, err
+	}
+	opts, err := Normalize(c.Options)
+	if err != nil {
+		return nil, err
+	}
+	fp, err := Fingerprint(opts, binary)
+	if err != nil {
+		return nil, err
+	}
+	req, err := json.Marshal(Request{Fingerprint: fp, Options: OptionsToWire(opts), Text: []byte(text)})
+	if err != nil {
+		return nil, fmt.Errorf("scanner: encoding request: %w", err)
+	}
+	if daemonSupported {
+		dir := c.Dir
+		if dir == "" {
+			dir = DefaultDir(nil)
+		}
+		if resp, ok := viaDaemon(dir, binary, opts, fp, req, deadline); ok {
+			return c.result(resp, len(text))
+		}
+	}
+	resp, err := oneShot(binary, req, deadline, timeout)
+	if err != nil {
+		return nil, err
+	}
+	return c.result(resp, len(text))
+}
+
+// binary is the guard-scanner path to fingerprint and run.
+func (c *Client) binary() (string, error) {
+	if c.Binary != "" {
+		return c.Binary, nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("scanner: locating guard-scanner: %w", err)
+	}
+	name := "guard-scanner"
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	return filepath.Join(filepath.Dir(exe), name), nil
+}
+
+// result turns a scanner's response into Scan's results.
+func (c *Client) result(resp Response, textLen int) ([]secrets.Finding, error) {
+	switch {
+	case resp.Error != "":
+		// The server's messages are its own words, never the text.
+		return nil, errors.New("scanner: " + resp.Error)
+	case resp.ConfigError != "" && c.Options.ConfigPath != "":
+		return nil, &secrets.ConfigError{Path: c.Options.ConfigPath, Err: errors.New(resp.ConfigError)}
+	case resp.ConfigError != "":
+		return nil, errors.New("scanner: the built-in rules did not load: " + resp.ConfigError)
+	}
+	return fromWire(resp.Findings, textLen)
+}
+
+// viaDaemon asks the daemon for fingerprint fp in dir. ok is false when
+// there is no usable daemon answer; when the daemon is absent (no socket,
+// or nobody listening on it) one is started for the next calls.
+func viaDaemon(dir, binary string, opts secrets.Options, fp string, req []byte, deadline time.Time) (resp Response, ok bool) {
+	switch err := CheckDir(dir, false); {
+	case errors.Is(err, ErrNoDir):
+		// The daemon makes the directory.
+		start(binary, dir, opts)
+		return Response{}, false
+	case err != nil:
+		return Response{}, false
+	}
+	socket, err := SocketPath(dir, fp)
+	if err != nil {
+		return Response{}, false
+	}
+	until := time.Now().Add(DaemonTimeout)
+	if deadline.Before(until) {
+		until = deadline
+	}
+	d := net.Dialer{Deadline: until}
+	conn, err := d.Dial("unix", socket)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ECONNREFUSED) {
+			start(binary, dir, opts)
+		}
+		return Response{}, false
+	}
+	defer conn.Close()
+	uc, isUnix := conn.(*net.UnixConn)
+	if !isUnix {
+		return Response{}, false
+	}
+	if uid, err := PeerUID(uc); err != nil || uid != os.Getuid() {
+		return Response{}, false
+	}
+	if err := conn.SetDeadline(until); err != nil {
+		return Response{}, false
+	}
+	if _, err := conn.Write(req); err != nil {
+		return Response{}, false
+	}
+	// The end of the request is the end of what the client sends.
+	if err := uc.CloseWrite(); err != nil {
+		return Response{}, false
+	}
+	resp, err = readResponse(conn)
+	if err != nil || resp.Fingerprint != fp || resp.Error != "" {
+		return Response{}, false
+	}
+	return resp, true
+}
+
+// start starts a daemon for opts in the background. Failure is silent:
+// this call is scanned without it, and the next call tries again.
+func start(binary, dir string, opts secrets.Options) {
+	o, err := json.Marshal(OptionsToWire(opts))
+	if err != nil {
+		return
+	}
+	cmd := exec.Command(binary, "serve", "-dir", dir, "-options", string(o))
+	// Nil Stdin, Stdout and Stderr are /dev/null: nothing of the hook's is
+	// held open. The root directory as working directory: a daemon must
+	// not keep the user's workspace busy (the config path is absolute).
+	cmd.Dir = "/"
+	detach(cmd)
+	if err := cmd.Start(); err != nil {
+		return
+	}
+	// Reaped if this process outlives the daemon (a long-lived caller, a
+	// test); a hook process exits first and the daemon is re-parented.
+	go func() { _ = cmd.Wait() }()
+}
+
+// oneShot scans with a `guard-scanner scan` process before deadline.
+func oneShot(binary string, req []byte, deadline time.Time, timeout time.Duration) (Response, error) {
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, "scan")
+	cmd.Stdin = bytes.NewReader(req)
+	out := &limitedBuffer{max: MaxResponse}
+	cmd.Stdout = out
+	// Stderr is /dev/null: the server writes its errors into the response.
+	cmd.WaitDelay = time.Second
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		return Response{}, fmt.Errorf("scanner: no answer from %s within %v", binary, timeout)
+	}
+	if out.over {
+		return Response{}, fmt.Errorf("scanner: answer from %s over %d bytes", binary, MaxResponse)
+	}
+	if err != nil {
+		return Response{}, fmt.Errorf("scanner: running %s: %w", binary, err)
+	}
+	var resp Response
+	if err := json.Unmarshal(out.Bytes(), &resp); err != nil {
+		return Response{}, fmt.Errorf("scanner: unreadable answer from %s", binary)
+	}
+	return resp, nil
+}
+
+// readResponse reads one response of at most MaxResponse bytes from r.
+func readResponse(r io.Reader) (Response, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxResponse+1))
+	if err != nil {
+		return Response{}, err
+	}
+	if len(data) > MaxResponse {
+		return Response{}, fmt.Errorf("scanner: answer over %d bytes", MaxResponse)
+	}
+	var resp Response
+	if err := json.Unmarshal(data, &resp); err != nil {
+		return Response{}, errors.New("scanner: unreadable answer")
+	}
+	return resp, nil
+}
+
+// limitedBuffer keeps at most max bytes; a write beyond fails and sets
+// over.
+type limitedBuffer struct {
+	bytes.Buffer
+	max  int
+	over bool
+}
+
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	if b.Len()+len(p) > b.max {
+		b.over = true
+		return 0, errors.New("scanner: answer too large")
+	}
+	return b.Buffer.Write(p)
+}

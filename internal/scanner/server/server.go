@@ -1,0 +1,268 @@
+// Package server is the secret scanner process behind internal/scanner:
+// a long-lived per-user daemon (`guard-scanner serve`) and a one-shot mode
+// (`guard-scanner scan`) that answer the same requests with the same code.
+// The protocol and the client are in package scanner.
+//
+// The detector is injected (Build): this package links no gitleaks, the
+// scanner's main does. A process builds its detector once and never again:
+// gitleaks keeps a process-global [extend] counter, so a config change
+// means a new process, which the fingerprint in the socket name gives for
+// free.
+//
+// # Daemon
+//
+// serve makes the runtime directory (0700, ours, or it refuses to run),
+// computes its fingerprint, and takes an exclusive non-blocking lock on
+// <socket>.lock: when another daemon for the fingerprint runs or starts it
+// exits 0 at once. It then builds the detector. A user config that does not
+// load (a *secrets.ConfigError) does not stop it: it answers every request
+// with that config error, clients scan again without the config, and the
+// user's fix changes the fingerprint. It replaces a stale socket and serves:
+//
+//   - only peers running as our user (SO_PEERCRED / LOCAL_PEERCRED); others
+//     are closed without an answer;
+//   - only requests with its own fingerprint;
+//   - at most MaxConns connections at once; beyond, it answers "busy" (the
+//     client scans with a one-shot process);
+//   - within ConnTimeout per connection and ScanTimeout per scan: a scan cut
+//     short is an error, never a partial list of findings;
+//   - requests up to scanner.MaxRequest bytes; a malformed or oversized one
+//     gets an error response.
+//
+// It exits after IdleTimeout without requests, or when its socket file was
+// removed or replaced, checking every CheckInterval; it removes its socket
+// and lock file on the way out (the socket only while it is still its own).
+//
+// # One-shot
+//
+// scan reads one request from stdin (same limit), builds the detector from
+// the request's options, scans, writes one response to stdout and exits 0.
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/gemini-guard/gemini-guard/internal/scanner"
+	"github.com/gemini-guard/gemini-guard/internal/secrets"
+)
+
+// Detector scans texts. It must be safe for concurrent use. Scan stops
+// early when ctx is done; the server then discards what it returned.
+type Detector interface {
+	Scan(ctx context.Context, text string) []secrets.Finding
+}
+
+// Build builds a detector for opts (normalized: see scanner.Normalize). A
+// *secrets.ConfigError says the user's config cannot be loaded; any other
+// error means no scan is possible.
+type Build func(opts secrets.Options) (Detector, error)
+
+// Limits of the server.
+const (
+	// IdleTimeout is how long a daemon waits for a request before it exits
+	// (flag -idle): long enough to span the pauses of a session, short
+	// enough that an old config's daemon goes away.
+	IdleTimeout = 10 * time.Minute
+	// CheckInterval is how often a daemon checks for idleness and for its
+	// socket file (flag -check).
+	CheckInterval = 30 * time.Second
+	// ConnTimeout bounds one connection: reading the request, scanning,
+	// writing the response.
+	ConnTimeout = 15 * time.Second
+	// ScanTimeout bounds one scan (the client gives up on a daemon after
+	// scanner.DaemonTimeout and scans elsewhere).
+	ScanTimeout = 10 * time.Second
+	// MaxConns is how many connections a daemon serves at once.
+	MaxConns = 8
+)
+
+// Main runs the scanner with args (without the program name) and returns
+// the exit code: 0 done (also: another daemon already serves), 1 error
+// (said on stderr), 2 usage. build is called at most once.
+//
+//	guard-scanner serve [-dir DIR] [-options JSON] [-idle D] [-check D]
+//	guard-scanner scan  < request > response
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, build Build) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return 2
+	}
+	switch args[0] {
+	case "scan":
+		if len(args) > 1 {
+			usage(stderr)
+			return 2
+		}
+		return oneShot(stdin, stdout, stderr, build)
+	case "serve":
+		fs := flag.NewFlagSet("guard-scanner serve", flag.ContinueOnError)
+		fs.SetOutput(stderr)
+		dir := fs.String("dir", "", "runtime `directory` for the socket (default: "+scanner.DefaultDir(nil)+")")
+		options := fs.String("options", "{}", "scanner options as `JSON` (see package scanner)")
+		idle := fs.Duration("idle", IdleTimeout, "exit after this long without a request")
+		check := fs.Duration("check", CheckInterval, "how often to check for idleness and the socket file")
+		if err := fs.Parse(args[1:]); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return 0
+			}
+			return 2
+		}
+		if fs.NArg() > 0 || *idle <= 0 || *check <= 0 {
+			usage(stderr)
+			return 2
+		}
+		var wo scanner.WireOptions
+		dec := json.NewDecoder(strings.NewReader(*options))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&wo); err != nil {
+			fmt.Fprintf(stderr, "guard-scanner: -options: %v\n", err)
+			return 2
+		}
+		if *dir == "" {
+			*dir = scanner.DefaultDir(nil)
+		}
+		if err := serve(config{dir: *dir, opts: wo.Options(), idle: *idle, check: *check, build: build}); err != nil {
+			fmt.Fprintf(stderr, "guard-scanner: %v\n", err)
+			return 1
+		}
+		return 0
+	case "-h", "-help", "--help", "help":
+		usage(stdout)
+		return 0
+	default:
+		usage(stderr)
+		return 2
+	}
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, "usage: guard-scanner serve [-dir DIR] [-options JSON] [-idle D] [-check D]\n"+
+		"       guard-scanner scan < request.json > response.json\n")
+}
+
+// config is what serve runs with.
+type config struct {
+	dir         string
+	opts        secrets.Options
+	idle, check time.Duration
+	build       Build
+}
+
+// oneShot answers the request on stdin.
+func oneShot(stdin io.Reader, stdout, stderr io.Writer, build Build) int {
+	resp := oneShotResponse(stdin, build)
+	b, err := json.Marshal(resp)
+	if err == nil {
+		_, err = stdout.Write(b)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "guard-scanner: writing the answer: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func oneShotResponse(stdin io.Reader, build Build) scanner.Response {
+	req, err := scanner.ReadRequest(stdin)
+	if err != nil {
+		return scanner.Response{Error: err.Error()}
+	}
+	opts, err := scanner.Normalize(req.Options.Options())
+	if err != nil {
+		return scanner.Response{Error: err.Error()}
+	}
+	det, buildErr := safeBuild(build, opts)
+	// After the build: the fingerprint of what was loaded (a config edited
+	// since the client hashed it shows as a different fingerprint).
+	fp := ""
+	if exe, err := os.Executable(); err == nil {
+		fp, _ = scanner.Fingerprint(opts, exe)
+	}
+	return answer(det, buildErr, fp, req.Text)
+}
+
+// respond reads one request from r and answers it as the daemon with
+// fingerprint fp, detector det (or buildErr) would.
+func respond(r io.Reader, fp string, det Detector, buildErr error) scanner.Response {
+	req, err := scanner.ReadRequest(r)
+	if err != nil {
+		if errors.Is(err, scanner.ErrTooLarge) {
+			// Read on a little (bounded by the connection's deadline), so
+			// the sender sees the answer rather than a reset connection.
+			_, _ = io.Copy(io.Discard, io.LimitReader(r, scanner.MaxRequest))
+		}
+		return scanner.Response{Fingerprint: fp, Error: err.Error()}
+	}
+	if req.Fingerprint != fp {
+		return scanner.Response{Fingerprint: fp, Error: "fingerprint mismatch"}
+	}
+	return answer(det, buildErr, fp, req.Text)
+}
+
+// safeBuild calls build; a panic is an error.
+func safeBuild(build Build, opts secrets.Options) (det Detector, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			det, err = nil, fmt.Errorf("building the detector panicked: %v", p)
+		}
+	}()
+	if build == nil {
+		return nil, errors.New("no detector")
+	}
+	det, err = build(opts)
+	if err == nil && det == nil {
+		err = errors.New("no detector")
+	}
+	return det, err
+}
+
+// answer scans text with det within ScanTimeout, or reports why it cannot
+// (buildErr).
+func answer(det Detector, buildErr error, fp string, text []byte) scanner.Response {
+	ctx, cancel := context.WithTimeout(context.Background(), ScanTimeout)
+	defer cancel()
+	return answerCtx(ctx, det, buildErr, fp, text)
+}
+
+// answerCtx is answer within ctx.
+func answerCtx(ctx context.Context, det Detector, buildErr error, fp string, text []byte) scanner.Response {
+	var cfgErr *secrets.ConfigError
+	switch {
+	case errors.As(buildErr, &cfgErr):
+		msg := "cannot be loaded"
+		if cfgErr.Err != nil {
+			msg = cfgErr.Err.Error()
+		}
+		return scanner.Response{Fingerprint: fp, ConfigError: msg}
+	case buildErr != nil:
+		return scanner.Response{Fingerprint: fp, Error: "detector: " + buildErr.Error()}
+	}
+	found, err := safeScan(ctx, det, string(text))
+	if err != nil {
+		return scanner.Response{Fingerprint: fp, Error: err.Error()}
+	}
+	if ctx.Err() != nil {
+		// The detector stopped early: what it found is not everything.
+		return scanner.Response{Fingerprint: fp, Error: fmt.Sprintf("scan of %d bytes stopped: %v", len(text), ctx.Err())}
+	}
+	return scanner.Response{Fingerprint: fp, Findings: scanner.ToWire(found)}
+}
+
+// safeScan calls det.Scan; a panic is an error (a daemon keeps serving).
+// The panic value is not reported: it could quote the text.
+func safeScan(ctx context.Context, det Detector, text string) (found []secrets.Finding, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			found, err = nil, errors.New("the detector failed on this text")
+		}
+	}()
+	return det.Scan(ctx, text), nil
+}

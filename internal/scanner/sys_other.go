@@ -1,0 +1,22 @@
+//go:build !linux && !darwin
+
+package scanner
+
+import (
+	"errors"
+	"io/fs"
+	"net"
+	"os/exec"
+)
+
+// daemonSupported: elsewhere (Windows) every scan is a one-shot process.
+const daemonSupported = false
+
+func ownedByUs(fs.FileInfo) bool { return false }
+
+func detach(*exec.Cmd) {}
+
+// PeerUID is not available here: it always fails.
+func PeerUID(*net.UnixConn) (int, error) {
+	return -1, errors.New("scanner: peer credentials not supported on this system")
+}
