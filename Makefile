@@ -7,6 +7,7 @@ DIST     := dist
 # The host's extension as `make install` hands it to Gemini CLI.
 STAGE    := $(DIST)/gemini-guard
 LDFLAGS  := -s -w
+TAGS     := gore2regex
 
 .PHONY: all help build install uninstall test demo bench dist clean
 
@@ -24,10 +25,12 @@ help:
 
 ## build: host binaries into bin/, what hooks/hooks.json runs. Static (no
 ## cgo): os/user would otherwise pull in cgo, and every hook process would
-## pay ~1-2 ms for the dynamic loader and libc.
+## pay ~1-2 ms for the dynamic loader and libc. gore2regex is gitleaks' own
+## RE2 build (pure Go): the scanner process scans 5-15x faster with it, and
+## the hooks do not link gitleaks, so it changes nothing for them.
 build:
 	@mkdir -p $(BIN)
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/ ./cmd/...
+	CGO_ENABLED=0 $(GO) build -tags $(TAGS) -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/ ./cmd/...
 
 ## install: stage the host's extension into dist/gemini-guard and install it
 ## with `gemini extensions install`. A reinstall keeps your settings (.env).

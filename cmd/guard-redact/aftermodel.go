@@ -92,7 +92,7 @@ func afterModel(in hook.AfterModelInput, e env) (hook.Output, error) {
 		return hook.Output{}, nil
 	}
 	now := e.now()
-	next := nextFunc(s, in.Cwd)
+	next := nextFunc(s, in.Cwd, e)
 
 	var show, warning string
 	var changed bool
@@ -144,7 +144,7 @@ func afterModel(in hook.AfterModelInput, e env) (hook.Output, error) {
 
 // nextFunc returns how a chunk is handled: the redactor over the rules in
 // force, with the scanner built only if a rule matches.
-func nextFunc(s settings.Settings, cwd string) func(*redact.Session, redact.Chunk, time.Time) (string, bool, error) {
+func nextFunc(s settings.Settings, cwd string, e env) func(*redact.Session, redact.Chunk, time.Time) (string, bool, error) {
 	opts := scanOptions(s, cwd)
 	rules, err := watchRules(opts.ConfigPath)
 	if err != nil {
@@ -155,7 +155,7 @@ func nextFunc(s settings.Settings, cwd string) func(*redact.Session, redact.Chun
 	}
 	r := &redact.Redactor{
 		Watch:   redact.NewWatch(rules, s.DisabledRules),
-		Scanner: &scanner{opts: opts},
+		Scanner: &scanner{opts: opts, scanner: e.scanner},
 		Marker:  marker(s),
 	}
 	return r.Next

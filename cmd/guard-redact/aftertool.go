@@ -83,7 +83,7 @@ func afterTool(in hook.AfterToolInput, e env) (hook.Output, error) {
 	}
 	r := &redact.Redactor{
 		Watch:   redact.NewWatch(watched, s.DisabledRules),
-		Scanner: &scanner{opts: opts},
+		Scanner: &scanner{opts: opts, scanner: e.scanner},
 		Marker:  marker(s),
 	}
 	total, cut, count := 0, false, 0

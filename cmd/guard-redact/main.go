@@ -5,8 +5,8 @@
 // tool output from reaching the model.
 //
 // Most chunks need no scan at all: the redactor knows the rules' patterns
-// and keywords (internal/redact) and builds the scanner (internal/secrets)
-// only when a rule really matches, so the common chunk costs little more
+// and keywords (internal/redact) and asks the scanner process
+// (internal/scanner) only when a rule really matches, so the common chunk costs little more
 // than starting a process. See docs/redaction.md.
 package main
 
@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gemini-guard/gemini-guard/internal/hook"
+	"github.com/gemini-guard/gemini-guard/internal/secrets"
 	"github.com/gemini-guard/gemini-guard/internal/state"
 )
 
@@ -29,6 +30,9 @@ type env struct {
 	now    func() time.Time
 	// stateDir is where session state lives; "" means no state.
 	stateDir string
+	// scanner returns the scanner for options; nil means the scanner
+	// process's client (internal/scanner).
+	scanner func(secrets.Options) secrets.Scanner
 }
 
 func defaultEnv() env {

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gemini-guard/gemini-guard/internal/bundle"
 	"github.com/gemini-guard/gemini-guard/internal/secrets/secrettest"
 	"github.com/gemini-guard/gemini-guard/internal/state"
 )
@@ -45,10 +46,17 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// build builds the hook and, beside it where the hook looks for it, the
+// scanner process it asks (as the release builds it).
 func build(dir string) error {
-	cmd := exec.Command("go", "build", "-trimpath", "-o", filepath.Join(dir, "guard-redact"+exe()), ".")
-	cmd.Stderr = os.Stderr
-	return cmd.Run()
+	for _, b := range []struct{ name, pkg string }{{"guard-redact", "."}, {"guard-scanner", "../guard-scanner"}} {
+		cmd := exec.Command("go", "build", "-tags", bundle.BuildTags, "-trimpath", "-o", filepath.Join(dir, b.name+exe()), b.pkg)
+		cmd.Stderr = os.Stderr
+		if err := cmd.Run(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // secretsFor are the test secrets, made at run time so that the repository
@@ -103,6 +111,7 @@ func testEnv(t testing.TB, vars map[string]string) env {
 		getenv:   get,
 		now:      func() time.Time { return time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC) },
 		stateDir: state.Dir(get),
+		scanner:  secrettest.CachedScanner,
 	}
 }
 

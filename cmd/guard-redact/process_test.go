@@ -31,7 +31,9 @@ We keep every ordinary word visible, including token, key, secret, password and 
 func hookProcess(t testing.TB, home, input, text string) string {
 	t.Helper()
 	cmd := exec.Command("bash", "-c", "'"+filepath.Join(bin, "guard-redact"+exe())+"' after-model")
-	cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH")}
+	// The scanner process the hook starts keeps its socket under home
+	// (XDG_RUNTIME_DIR), not in the user's runtime directory.
+	cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "XDG_RUNTIME_DIR=" + home}
 	cmd.Stdin = strings.NewReader(input)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr

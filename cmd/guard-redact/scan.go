@@ -1,42 +1,50 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/redact"
+	scan "github.com/gemini-guard/gemini-guard/internal/scanner"
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 )
 
-// scanner is gemini-guard's secrets scanner as a redact.Scanner. It is built
-// on first use: most chunks never need it, and building it compiles the
-// user's config.
+// scanner is gemini-guard's scanner process (internal/scanner) as a
+// redact.Scanner. Most chunks never need it: the redactor asks only when a
+// rule's pattern may match.
 type scanner struct {
 	opts secrets.Options
-	s    *secrets.Scanner
-	err  error
-	done bool
+	// scanner returns the scanner for options (nil: the client).
+	scanner func(secrets.Options) secrets.Scanner
 }
 
-func (sc *scanner) Scan(text string) (out []redact.Finding, err error) {
-	if !sc.done {
-		sc.s, sc.err = secrets.NewScanner(sc.opts)
-		sc.done = true
+func (sc *scanner) with(opts secrets.Options) secrets.Scanner {
+	if sc.scanner != nil {
+		return sc.scanner(opts)
 	}
-	if sc.err != nil {
-		return nil, sc.err
+	return &scan.Client{Options: opts}
+}
+
+func (sc *scanner) Scan(text string) ([]redact.Finding, error) {
+	found, err := sc.with(sc.opts).Scan(text)
+	var bad *secrets.ConfigError
+	if errors.As(err, &bad) {
+		// The user's config is broken: the built-in rules still apply
+		// (the session-start hook tells the user about the file).
+		opts := sc.opts
+		opts.ConfigPath = ""
+		found, err = sc.with(opts).Scan(text)
 	}
-	defer func() {
-		// A panic while scanning must not lose the held text: the
-		// redactor turns an error into "show it unchecked and warn".
-		if p := recover(); p != nil {
-			out, err = nil, fmt.Errorf("the secrets scanner failed: %v", p)
-		}
-	}()
-	for _, f := range sc.s.Scan(text) {
+	if err != nil {
+		return nil, err
+	}
+	out := make([]redact.Finding, 0, len(found))
+	for _, f := range found {
 		out = append(out, redact.Finding{RuleID: f.RuleID, Start: f.Start, End: f.End, Secret: f.Secret})
 	}
 	return out, nil
@@ -74,19 +82,15 @@ func configPath(s settings.Settings, cwd string) string {
 	return ""
 }
 
-// watchRules are the rules the redactor watches: the built-in table, or
-// with a user's gitleaks config the built-in rule set with the config's
-// rules merged in (only patterns and keywords matter here; the scanner
-// applies the config in full). Rules the config leaves as they are keep
-// their precomputed analysis.
+// watchRules are the rules the redactor watches: the built-in table, plus
+// with a user's gitleaks config every pattern and keyword the config adds.
+// The watch only decides what to hold back, so a superset is safe: a rule
+// the config redefines is watched in both forms, and the scanner applies
+// the config in full (gitleaks' own [extend]).
 func watchRules(path string) ([]redact.Rule, error) {
 	builtin := redact.BuiltinRules()
 	if path == "" {
 		return builtin, nil
-	}
-	base, err := secrets.BuiltinConfig()
-	if err != nil {
-		return nil, err
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -96,38 +100,27 @@ func watchRules(path string) ([]redact.Rule, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gitleaks config %s: %w", path, err)
 	}
-	known := make(map[string]redact.Rule, len(builtin))
-	for _, r := range builtin {
-		known[r.ID] = r
-	}
-	var rules []redact.Rule
-	for _, r := range secrets.Merge(user, base).Rules {
-		if r.Regex == "" {
-			continue
-		}
+	rules := slices.Clone(builtin)
+	for _, r := range user.Rules {
 		kws := make([]string, len(r.Keywords))
 		for i, k := range r.Keywords {
 			kws[i] = strings.ToLower(k)
 		}
-		if b, ok := known[r.ID]; ok && b.Pattern == r.Regex && equal(b.Keywords, kws) {
-			rules = append(rules, b)
-			continue
+		i := slices.IndexFunc(builtin, func(b redact.Rule) bool { return b.ID == r.ID })
+		switch {
+		case i >= 0 && r.Regex == "" && len(kws) == 0:
+			// Only allowlists or a description: the built-in watch covers it.
+		case i >= 0 && r.Regex == "":
+			// More keywords for a built-in pattern (gitleaks appends them).
+			rules = append(rules, redact.Rule{ID: r.ID, Pattern: builtin[i].Pattern, Keywords: append(slices.Clone(builtin[i].Keywords), kws...)})
+		case r.Regex != "":
+			if i >= 0 && builtin[i].Pattern == r.Regex && slices.Equal(builtin[i].Keywords, kws) {
+				continue
+			}
+			rules = append(rules, redact.Rule{ID: r.ID, Pattern: r.Regex, Keywords: kws})
 		}
-		rules = append(rules, redact.Rule{ID: r.ID, Pattern: r.Regex, Keywords: kws})
 	}
 	return rules, nil
-}
-
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func marker(s settings.Settings) func(string) string {

@@ -24,14 +24,14 @@ func main() {
 }
 
 // run answers one call; tests drive it with their own input, environment
-// and scanner builder (nil: secrets.NewScanner).
-func run(stdin io.Reader, stdout io.Writer, getenv func(string) string, newScanner func(secrets.Options) (*secrets.Scanner, error)) {
+// and scanner (nil: the scanner process).
+func run(stdin io.Reader, stdout io.Writer, getenv func(string) string, newScanner func(secrets.Options) secrets.Scanner) {
 	hook.Run(hook.BeforeTool, stdin, stdout, func(in hook.BeforeToolInput) (hook.Output, error) {
 		return decide(in, getenv, newScanner)
 	})
 }
 
-func decide(in hook.BeforeToolInput, getenv func(string) string, newScanner func(secrets.Options) (*secrets.Scanner, error)) (hook.Output, error) {
+func decide(in hook.BeforeToolInput, getenv func(string) string, newScanner func(secrets.Options) secrets.Scanner) (hook.Output, error) {
 	s, _ := settings.Load(getenv)
 	// Warnings about settings are shown once per session by session-start.
 	s, _ = settings.ApplyProject(s, in.Cwd)

@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemini-guard/gemini-guard/internal/hook"
-	"github.com/gemini-guard/gemini-guard/internal/secrets"
+	"github.com/gemini-guard/gemini-guard/internal/secrets/detector"
 	"github.com/gemini-guard/gemini-guard/internal/secrets/secrettest"
 )
 
@@ -173,12 +173,8 @@ func providerCases() []hookCase {
 
 // findSecrets returns the secrets the built-in scanner finds in text.
 func findSecrets(text string) []string {
-	sc, err := secrettest.CachedScanner(secrets.Options{})
-	if err != nil {
-		panic(err)
-	}
 	var out []string
-	for _, f := range sc.Scan(text) {
+	for _, f := range secrettest.Builtin().MustScan(text) {
 		out = append(out, f.Secret, text[f.Start:f.End])
 	}
 	return out
@@ -303,7 +299,7 @@ func TestNoSecretInAnyAnswer(t *testing.T) {
 // answers name and which may share a prefix with a secret
 // (rubygems-api-token and rubygems_...): not a leak.
 var public = sync.OnceValue(func() []string {
-	cfg, err := secrets.BuiltinConfig()
+	cfg, err := detector.Builtin()
 	if err != nil {
 		panic(err)
 	}

@@ -48,6 +48,11 @@ var Platforms = []Platform{
 	{"windows", "amd64"}, {"windows", "arm64"},
 }
 
+// BuildTags are the Go build tags of every release build (and of `make
+// build`, whose TAGS must agree: a test checks it). gore2regex selects
+// gitleaks' RE2 regexp build for the scanner process.
+const BuildTags = "gore2regex"
+
 // Host is the platform this program runs on.
 func Host() Platform { return Platform{runtime.GOOS, runtime.GOARCH} }
 
@@ -152,7 +157,7 @@ func Build(ctx context.Context, root, binDir string, p Platform) error {
 	if err != nil {
 		return fmt.Errorf("bundle: %w", err)
 	}
-	cmd := exec.CommandContext(ctx, goTool, "build", "-trimpath", "-ldflags=-s -w", "-o", abs+string(filepath.Separator), "./cmd/...")
+	cmd := exec.CommandContext(ctx, goTool, "build", "-tags", BuildTags, "-trimpath", "-ldflags=-s -w", "-o", abs+string(filepath.Separator), "./cmd/...")
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS="+p.GOOS, "GOARCH="+p.GOARCH, "CGO_ENABLED=0")
 	var out bytes.Buffer

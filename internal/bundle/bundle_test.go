@@ -211,3 +211,11 @@ func TestArchiveZip(t *testing.T) {
 	}
 	assert.Equal(t, wantEntries, got)
 }
+
+// TestMakefileBuildTags: `make build` builds with the release's tags.
+func TestMakefileBuildTags(t *testing.T) {
+	data, err := os.ReadFile("../../Makefile")
+	require.NoError(t, err)
+	assert.Contains(t, string(data), "\nTAGS     := "+BuildTags+"\n")
+	assert.Contains(t, string(data), "build -tags $(TAGS)")
+}

@@ -20,8 +20,10 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 )
 
-// HookBinaries are the programs hooks/hooks.json runs from bin/.
-var HookBinaries = []string{"guard-shell", "guard-secrets", "guard-redact", "gemini-guard"}
+// HookBinaries are the programs in bin/ the hooks need: those
+// hooks/hooks.json runs, and guard-scanner, the scanner process
+// guard-secrets and guard-redact ask.
+var HookBinaries = []string{"guard-shell", "guard-secrets", "guard-redact", "gemini-guard", "guard-scanner"}
 
 // Main runs the command with args (without the program name) and returns the
 // exit code. It reads stdin only for session-start, `check -` and `scan -`, and settings through

@@ -50,6 +50,8 @@ after-tool:*ghp_*)
 *) echo '{}' ;;
 esac`,
 	"gemini-guard": `cat >/dev/null; echo '{}'`,
+	// The hooks ask it; doctor only checks that it is there.
+	"guard-scanner": `exit 2`,
 }
 
 // fakeExtension is an extension directory with the repository's manifest,

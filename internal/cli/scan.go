@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/secretguard"
+	"github.com/gemini-guard/gemini-guard/internal/secrets/detector"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 	"github.com/gemini-guard/gemini-guard/internal/verdict"
 )
@@ -136,7 +137,7 @@ func scanFile(file string, stdin io.Reader, workspace, scratch string, s setting
 	}
 	input, _ := json.Marshal(map[string]string{"file_path": rel, "content": string(content)})
 	d, err := secretguard.Check(secretguard.Call{Tool: secretguard.WriteFile, Input: input, Cwd: scratch},
-		secretguard.Env{Settings: s, Home: home})
+		secretguard.Env{Settings: s, Home: home, Scanner: detector.Scanner})
 	if err != nil {
 		r.Error = err.Error()
 		return r

@@ -254,14 +254,17 @@ func (s *Session) env() []string {
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
 		switch {
-		case name == "HOME", name == "USERPROFILE",
+		case name == "HOME", name == "USERPROFILE", name == "XDG_RUNTIME_DIR",
 			strings.HasPrefix(name, "GEMINI_"), strings.HasPrefix(name, "GOOGLE_"),
 			strings.HasPrefix(name, "CLAUDE_"):
 			continue
 		}
 		env = append(env, kv)
 	}
-	return append(env, "HOME="+s.Home, "USERPROFILE="+s.Home, "NO_COLOR=1")
+	// The scanner process the hooks start keeps its socket in the
+	// session's home (and exits when that directory is gone), not in the
+	// developer's runtime directory.
+	return append(env, "HOME="+s.Home, "USERPROFILE="+s.Home, "XDG_RUNTIME_DIR="+s.Home, "NO_COLOR=1")
 }
 
 func copyDir(src, dst string) error {

@@ -12,12 +12,14 @@ package secretguard
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/edit"
+	"github.com/gemini-guard/gemini-guard/internal/scanner"
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 	"github.com/gemini-guard/gemini-guard/internal/verdict"
@@ -53,11 +55,11 @@ type Env struct {
 	// Home is the user's home directory ("" if unknown: then ~/.gemini
 	// paths cannot be recognised).
 	Home string
-	// Scanner builds a scanner; nil means secrets.NewScanner. The guard
-	// fills the options from the settings and the workspace and calls it
-	// at most twice per call (again without ConfigPath when the config
-	// fails to load), only when something needs scanning.
-	Scanner func(secrets.Options) (*secrets.Scanner, error)
+	// Scanner returns the scanner for options; nil means the scanner
+	// process's client (internal/scanner). The guard fills the options
+	// from the settings and the workspace and calls it at most twice per
+	// call (again without ConfigPath when the config fails to load).
+	Scanner func(secrets.Options) secrets.Scanner
 }
 
 // Call is one BeforeTool call.
@@ -184,14 +186,12 @@ func checkFile(call Call, env Env, filePath string, apply func(before string, ex
 	case edit.NotFound, edit.Ambiguous, edit.Missing, edit.NoOp:
 		notes = append(notes, fmt.Sprintf("gemini-guard could not apply this edit to %s (%s), so it scanned new_string alone.", shown, res.Outcome))
 	}
-	sc, note, err := scanner(call, env)
+	sc := newConfigured(call, env)
+	found, scanNotes, err := scanWindows(sc, res)
 	if err != nil {
 		return Decision{}, err
 	}
-	if note != "" {
-		notes = append(notes, note)
-	}
-	found, scanNotes := scanWindows(sc, res)
+	notes = append(notes, sc.notes...)
 	notes = append(notes, scanNotes...)
 	fresh := edit.New(found, res.After, res.Before)
 	if len(fresh) == 0 {
@@ -215,7 +215,7 @@ func checkFile(call Call, env Env, filePath string, apply func(before string, ex
 // scanWindows scans the parts of res.After that the call changed (with
 // context), each at most MaxScan bytes, and returns findings with offsets
 // in res.After.
-func scanWindows(sc *secrets.Scanner, res edit.Result) ([]secrets.Finding, []string) {
+func scanWindows(sc *configured, res edit.Result) ([]secrets.Finding, []string, error) {
 	var spans []edit.Span
 	if res.Outcome == edit.Applied && len(res.After) > editContext {
 		spans = res.Window(editContext)
@@ -234,34 +234,36 @@ func scanWindows(sc *secrets.Scanner, res edit.Result) ([]secrets.Finding, []str
 			end = sp.Start + MaxScan
 			notes = append(notes, fmt.Sprintf("gemini-guard scanned only the first %d MiB of this call's text (%d MiB); the rest was not checked for secrets.", MaxScan>>20, (sp.End-sp.Start)>>20))
 		}
-		for _, f := range sc.Scan(res.After[sp.Start:end]) {
+		found, err := sc.scan(res.After[sp.Start:end])
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, f := range found {
 			f.Start += sp.Start
 			f.End += sp.Start
 			f.Line += lines
 			out = append(out, f)
 		}
 	}
-	return out, notes
+	return out, notes, nil
 }
 
 func checkShell(call Call, env Env, command string) (Decision, error) {
 	if why := protectedCommand(env, call.Cwd, command); why != "" {
 		return protectedDecision(call.Tool, "", why), nil
 	}
-	sc, note, err := scanner(call, env)
-	if err != nil {
-		return Decision{}, err
-	}
 	var notes []string
-	if note != "" {
-		notes = append(notes, note)
-	}
 	text := command
 	if len(text) > MaxScan {
 		text = text[:MaxScan]
 		notes = append(notes, fmt.Sprintf("gemini-guard scanned only the first %d MiB of this command.", MaxScan>>20))
 	}
-	found := sc.Scan(text)
+	sc := newConfigured(call, env)
+	found, err := sc.scan(text)
+	if err != nil {
+		return Decision{}, err
+	}
+	notes = append(notes, sc.notes...)
 	if len(found) == 0 {
 		return Decision{Verdict: verdict.Verdict{Notes: notes}}, nil
 	}
@@ -278,36 +280,47 @@ func checkShell(call Call, env Env, command string) (Decision, error) {
 	return d, nil
 }
 
-// scanner builds the scanner for the call's config: the configured gitleaks
-// config, else the workspace's .gitleaks.toml, else the built-in rules. A
-// config that fails to load falls back to the built-in rules with a note:
-// the built-in set is never weaker than a broken file. An error means not
-// even the built-in rules load (a broken build).
-func scanner(call Call, env Env) (*secrets.Scanner, string, error) {
-	newScanner := env.Scanner
-	if newScanner == nil {
-		newScanner = secrets.NewScanner
+// configured scans with the call's config: the configured gitleaks config,
+// else the workspace's .gitleaks.toml, else the built-in rules. A config
+// that fails to load falls back to the built-in rules with a note: the
+// built-in set is never weaker than a broken file.
+type configured struct {
+	env   Env
+	cwd   string
+	opts  secrets.Options
+	sc    secrets.Scanner
+	notes []string
+}
+
+func newConfigured(call Call, env Env) *configured {
+	c := &configured{env: env, cwd: call.Cwd, opts: secrets.Options{
+		ConfigPath:         ConfigPath(env.Settings, call.Cwd),
+		DisabledRules:      env.Settings.DisabledRules,
+		TrustAllowComments: env.Settings.TrustGitleaksAllow,
+	}}
+	c.sc = c.scanner()
+	return c
+}
+
+func (c *configured) scanner() secrets.Scanner {
+	if c.env.Scanner != nil {
+		return c.env.Scanner(c.opts)
 	}
-	build := func(p string) (*secrets.Scanner, error) {
-		return newScanner(secrets.Options{
-			ConfigPath:         p,
-			DisabledRules:      env.Settings.DisabledRules,
-			TrustAllowComments: env.Settings.TrustGitleaksAllow,
-		})
+	return &scanner.Client{Options: c.opts}
+}
+
+// scan scans text. An error means it could not be scanned at all: the
+// hook fails safe and denies.
+func (c *configured) scan(text string) ([]secrets.Finding, error) {
+	found, err := c.sc.Scan(text)
+	var bad *secrets.ConfigError
+	if errors.As(err, &bad) && c.opts.ConfigPath != "" {
+		c.notes = append(c.notes, fmt.Sprintf("gemini-guard could not load the gitleaks config %s (%v) and scanned with its built-in rules.", displayPath(c.cwd, c.opts.ConfigPath), bad.Err))
+		c.opts.ConfigPath = ""
+		c.sc = c.scanner()
+		found, err = c.sc.Scan(text)
 	}
-	path := ConfigPath(env.Settings, call.Cwd)
-	sc, err := build(path)
-	if err == nil {
-		return sc, "", nil
-	}
-	if path == "" {
-		return nil, "", err
-	}
-	sc, err2 := build("")
-	if err2 != nil {
-		return nil, "", err2
-	}
-	return sc, fmt.Sprintf("gemini-guard could not load the gitleaks config %s (%v) and scanned with its built-in rules.", displayPath(call.Cwd, path), err), nil
+	return found, err
 }
 
 // ConfigPath is the gitleaks config the guard layers onto its built-in

@@ -183,7 +183,7 @@ func buildTool(ctx context.Context, root, pkg, out string) error {
 	if err != nil {
 		return err
 	}
-	cmd := exec.CommandContext(ctx, goTool, "build", "-trimpath", "-ldflags=-s -w", "-o", out, pkg)
+	cmd := exec.CommandContext(ctx, goTool, "build", "-tags", bundle.BuildTags, "-trimpath", "-ldflags=-s -w", "-o", out, pkg)
 	cmd.Dir = root
 	// As the release and `make build` build them: static, no cgo. With cgo
 	// (os/user pulls it in) every hook process pays for the dynamic loader.

@@ -7,6 +7,7 @@
 package secrettest
 
 import (
+	"context"
 	"fmt"
 	"regexp/syntax"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"unicode"
 
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
+	"github.com/gemini-guard/gemini-guard/internal/secrets/detector"
 )
 
 // Rand is a small deterministic generator (xorshift64*). The zero value is
@@ -177,11 +179,8 @@ type Sample struct {
 // match content and are skipped. It panics if the built-in rules do not
 // load.
 var RuleSamples = sync.OnceValues(func() ([]Sample, []string) {
-	sc, err := secrets.NewScanner(secrets.Options{})
-	if err != nil {
-		panic(err)
-	}
-	cfg, err := secrets.BuiltinConfig()
+	sc := Builtin()
+	cfg, err := detector.Builtin()
 	if err != nil {
 		panic(err)
 	}
@@ -201,7 +200,7 @@ var RuleSamples = sync.OnceValues(func() ([]Sample, []string) {
 			if len(r.Keywords) > 0 && !containsAny(strings.ToLower(gen), r.Keywords) {
 				text = "x " + r.Keywords[0] + " " + gen + " \n"
 			}
-			for _, f := range sc.Scan(text) {
+			for _, f := range sc.MustScan(text) {
 				if f.RuleID == r.ID {
 					out = append(out, Sample{r.ID, text})
 					ok = true
@@ -241,17 +240,47 @@ func PrivateKey(r *Rand, kind string, lines, width int) string {
 
 var scanners sync.Map
 
-// CachedScanner builds one scanner per distinct options for the whole test
-// binary: building one per case would only make the tests slow.
-func CachedScanner(o secrets.Options) (*secrets.Scanner, error) {
+// Scanner is the gitleaks detector for options, in the test process, as a
+// secrets.Scanner. A user config can be loaded once per process (gitleaks'
+// extend counter); a second one fails with a *secrets.ConfigError.
+type Scanner struct {
+	d   *detector.Detector
+	err error
+}
+
+// Scan scans text with the detector.
+func (s *Scanner) Scan(text string) ([]secrets.Finding, error) {
+	if s.err != nil {
+		return nil, s.err
+	}
+	return s.d.Scan(context.Background(), text), nil
+}
+
+// MustScan scans text and panics on an error (tests of the built-in rules).
+func (s *Scanner) MustScan(text string) []secrets.Finding {
+	found, err := s.Scan(text)
+	if err != nil {
+		panic(err)
+	}
+	return found
+}
+
+// RuleIDs lists the detector's rules.
+func (s *Scanner) RuleIDs() []string { return s.d.RuleIDs() }
+
+// CachedScanner builds one detector per distinct options for the whole
+// test binary: building one per case would only make the tests slow.
+func CachedScanner(o secrets.Options) secrets.Scanner { return cached(o) }
+
+// Builtin is the cached scanner of the built-in rules.
+func Builtin() *Scanner { return cached(secrets.Options{}) }
+
+func cached(o secrets.Options) *Scanner {
 	key := fmt.Sprint(o)
 	if sc, ok := scanners.Load(key); ok {
-		return sc.(*secrets.Scanner), nil
+		return sc.(*Scanner)
 	}
-	sc, err := secrets.NewScanner(o)
-	if err != nil {
-		return nil, err
-	}
-	scanners.Store(key, sc)
-	return sc, nil
+	d, err := detector.New(o)
+	sc, _ := scanners.LoadOrStore(key, &Scanner{d: d, err: err})
+	return sc.(*Scanner)
 }

@@ -1,4 +1,4 @@
-package secrets_test
+package detector_test
 
 import (
 	"testing"
@@ -9,7 +9,7 @@ import (
 )
 
 // TestRuleSamples: every content rule of the built-in set has a generated
-// sample the scanner finds (the other packages' tests rely on them).
+// sample the detector finds (the other packages' tests rely on them).
 func TestRuleSamples(t *testing.T) {
 	samples, missing := secrettest.RuleSamples()
 	assert.Empty(t, missing, "rules without a generated sample")

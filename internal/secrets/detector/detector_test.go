@@ -1,9 +1,11 @@
-package secrets_test
+package detector_test
 
 import (
+	"context"
 	"encoding/base64"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -12,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
-	"github.com/gemini-guard/gemini-guard/internal/secrets/keywords"
+	"github.com/gemini-guard/gemini-guard/internal/secrets/detector"
 	"github.com/gemini-guard/gemini-guard/internal/secrets/secrettest"
 )
 
@@ -23,15 +25,23 @@ func pemKey(seed uint64) string {
 	return secrettest.PrivateKey(secrettest.NewRand(seed), "RSA", 6, 64)
 }
 
-func scanner(t *testing.T, opts secrets.Options) *secrets.Scanner {
+// scanner is a detector for options without a user config (those build
+// any number of times per process).
+type scanner struct{ d *detector.Detector }
+
+func (s scanner) Scan(text string) []secrets.Finding { return s.d.Scan(context.Background(), text) }
+func (s scanner) RuleIDs() []string                  { return s.d.RuleIDs() }
+
+func newScanner(t *testing.T, opts secrets.Options) scanner {
 	t.Helper()
-	s, err := secrets.NewScanner(opts)
+	require.Empty(t, opts.ConfigPath, "a user config loads once per process: use scanInChild")
+	d, err := detector.New(opts)
 	require.NoError(t, err)
-	return s
+	return scanner{d}
 }
 
 func TestScanRanges(t *testing.T) {
-	s := scanner(t, secrets.Options{})
+	s := newScanner(t, secrets.Options{})
 	tok := ghp(1)
 	key := pemKey(2)
 	b64 := base64.StdEncoding.EncodeToString([]byte("token=" + ghp(3)))
@@ -74,7 +84,7 @@ func TestScanRanges(t *testing.T) {
 }
 
 func TestScanSorted(t *testing.T) {
-	s := scanner(t, secrets.Options{})
+	s := newScanner(t, secrets.Options{})
 	text := "b=" + ghp(5) + "\n" + pemKey(6) + "\na=" + ghp(7) + "\n"
 	got := s.Scan(text)
 	require.Len(t, got, 3)
@@ -84,20 +94,20 @@ func TestScanSorted(t *testing.T) {
 }
 
 func TestScanEmpty(t *testing.T) {
-	s := scanner(t, secrets.Options{})
+	s := newScanner(t, secrets.Options{})
 	assert.Nil(t, s.Scan(""))
 	assert.Nil(t, s.Scan("package main\n\nfunc main() {}\n"))
 }
 
 func TestAllowComment(t *testing.T) {
 	text := "t = \"" + ghp(8) + "\" // gitleaks:allow\n"
-	assert.Len(t, scanner(t, secrets.Options{}).Scan(text), 1, "ignored by default")
-	assert.Empty(t, scanner(t, secrets.Options{TrustAllowComments: true}).Scan(text), "honoured when trusted")
+	assert.Len(t, newScanner(t, secrets.Options{}).Scan(text), 1, "ignored by default")
+	assert.Empty(t, newScanner(t, secrets.Options{TrustAllowComments: true}).Scan(text), "honoured when trusted")
 }
 
 func TestDisabledRules(t *testing.T) {
 	text := "t = \"" + ghp(9) + "\"\n"
-	s := scanner(t, secrets.Options{DisabledRules: []string{"github-pat"}})
+	s := newScanner(t, secrets.Options{DisabledRules: []string{"github-pat"}})
 	assert.NotContains(t, s.RuleIDs(), "github-pat")
 	for _, f := range s.Scan(text) {
 		assert.NotEqual(t, "github-pat", f.RuleID)
@@ -111,7 +121,8 @@ func TestUserConfig(t *testing.T) {
 		require.NoError(t, os.WriteFile(p, []byte(body), 0o600))
 		return p
 	}
-	custom := write("custom.toml", `
+	acme := "acme_" + secrettest.NewRand(3).From(secrettest.LowerAlnum, 24)
+	custom := `
 [extend]
 disabledRules = ["github-pat"]
 
@@ -120,59 +131,59 @@ id = "acme-token"
 description = "ACME internal token"
 regex = '''acme_[a-z0-9]{24}'''
 keywords = ["acme_"]
-`)
-	s := scanner(t, secrets.Options{ConfigPath: custom})
-	ids := s.RuleIDs()
-	assert.Contains(t, ids, "acme-token")
-	assert.Contains(t, ids, "private-key", "built-in rules stay")
-	assert.NotContains(t, ids, "github-pat")
-	acme := "acme_" + secrettest.NewRand(3).From(secrettest.LowerAlnum, 24)
-	got := s.Scan("x = " + acme)
-	require.Len(t, got, 1)
-	assert.Equal(t, "acme-token", got[0].RuleID)
+
+[[rules]]
+id = "generic-api-key"
+description = "merged into gitleaks' rule by [extend]"
+[[rules.allowlists]]
+regexes = ['''^ignored-by-user''']
+`
+	for name, body := range map[string]string{"extend absent": custom, "useDefault": "[extend]\nuseDefault = true\n" + strings.TrimPrefix(custom, "\n[extend]\n")} {
+		t.Run(name, func(t *testing.T) {
+			res := scanInChild(t, secrets.Options{ConfigPath: write(strings.ReplaceAll(name, " ", "_")+".toml", body)}, "x = "+acme+"\nt = \""+ghp(4)+"\"\n")
+			require.Empty(t, res.Err)
+			assert.Contains(t, res.RuleIDs, "acme-token")
+			assert.Contains(t, res.RuleIDs, "private-key", "built-in rules stay")
+			assert.Contains(t, res.RuleIDs, "docker-hub-pat", "gemini-guard's additions stay")
+			assert.NotContains(t, res.RuleIDs, "github-pat")
+			require.Len(t, res.Findings, 1)
+			assert.Equal(t, "acme-token", res.Findings[0].RuleID)
+			assert.Equal(t, "merged into gitleaks' rule by [extend]", res.Descriptions["generic-api-key"])
+		})
+	}
 
 	for name, body := range map[string]string{
-		"bad toml":  "[[rules]\n",
-		"bad regex": "[[rules]]\nid = \"x\"\nregex = '''(('''\nkeywords = [\"x\"]\n",
+		"bad toml":         "[[rules]\n",
+		"bad regex":        "[[rules]]\nid = \"x\"\nregex = '''(('''\nkeywords = [\"x\"]\n",
+		"extend path":      "[extend]\npath = \"other.toml\"\n",
+		"path and default": "[extend]\npath = \"other.toml\"\nuseDefault = true\n",
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, err := secrets.NewScanner(secrets.Options{ConfigPath: write(strings.ReplaceAll(name, " ", "_")+".toml", body)})
-			assert.Error(t, err)
+			res := scanInChild(t, secrets.Options{ConfigPath: write(strings.ReplaceAll(name, " ", "_")+".toml", body)}, "x")
+			assert.True(t, res.ConfigError, "%s", res.Err)
 		})
 	}
 	t.Run("missing", func(t *testing.T) {
-		_, err := secrets.NewScanner(secrets.Options{ConfigPath: filepath.Join(dir, "nope.toml")})
-		assert.Error(t, err)
+		res := scanInChild(t, secrets.Options{ConfigPath: filepath.Join(dir, "nope.toml")}, "x")
+		assert.True(t, res.ConfigError, "%s", res.Err)
+	})
+	t.Run("second config in one process", func(t *testing.T) {
+		res := scanInChild(t, secrets.Options{ConfigPath: write("twice.toml", custom)}, "x", "again")
+		assert.True(t, res.ConfigError)
+		assert.Contains(t, res.Err, "one extended config per process")
 	})
 }
 
-// TestPrefilterConservative: wherever the full scan finds something, the
-// gitleaks-free prefilter says it may.
-func TestPrefilterConservative(t *testing.T) {
-	samples, _ := secrettest.RuleSamples()
-	require.NotEmpty(t, samples)
-	s := scanner(t, secrets.Options{})
-	for _, smp := range samples {
-		assert.True(t, keywords.MayContainSecret(smp.Text), "rule %s", smp.RuleID)
-	}
-	b64 := base64.StdEncoding.EncodeToString([]byte("token=" + ghp(11)))
-	for _, text := range []string{b64, "x=" + pemKey(12)} {
-		require.NotEmpty(t, s.Scan(text))
-		assert.True(t, keywords.MayContainSecret(text))
-	}
-	assert.False(t, keywords.MayContainSecret("hello world, nothing to see"))
-}
-
-// TestScanConcurrent: one scanner, many goroutines (rules compile lazily
-// under sync.Once); results equal a sequential scan. Run with -race.
+// TestScanConcurrent: one detector, many goroutines (the scanner process
+// serves clients concurrently); results equal a sequential scan.
 func TestScanConcurrent(t *testing.T) {
 	samples, _ := secrettest.RuleSamples()
 	want := make([][]secrets.Finding, len(samples))
-	seq := scanner(t, secrets.Options{DisabledRules: []string{"none"}})
+	seq := newScanner(t, secrets.Options{})
 	for i, s := range samples {
 		want[i] = seq.Scan(s.Text)
 	}
-	par := scanner(t, secrets.Options{DisabledRules: []string{"none"}}) // a fresh engine: nothing compiled
+	par := newScanner(t, secrets.Options{})
 	got := make([][]secrets.Finding, len(samples))
 	var wg sync.WaitGroup
 	for w := range 4 {
@@ -186,4 +197,13 @@ func TestScanConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 	assert.Equal(t, want, got)
+}
+
+// TestGitleaksVersion: GitleaksVersion is the gitleaks release in go.mod.
+func TestGitleaksVersion(t *testing.T) {
+	mod, err := os.ReadFile("../../../go.mod")
+	require.NoError(t, err)
+	m := regexp.MustCompile(`(?m)^\s*github\.com/zricethezav/gitleaks/v8 (\S+)`).FindSubmatch(mod)
+	require.NotNil(t, m, "gitleaks in go.mod")
+	assert.Equal(t, string(m[1]), detector.GitleaksVersion)
 }

@@ -1,11 +1,10 @@
-package secrets_test
+package detector_test
 
 import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/gemini-guard/gemini-guard/internal/secrets"
 	"github.com/gemini-guard/gemini-guard/internal/secrets/secrettest"
 )
 
@@ -97,14 +96,11 @@ func precisionCases() []precisionCase {
 }
 
 func TestPrecision(t *testing.T) {
-	s, err := secrets.NewScanner(secrets.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := secrettest.Builtin()
 	for _, c := range precisionCases() {
 		t.Run(c.name, func(t *testing.T) {
 			var ids []string
-			for _, f := range s.Scan(c.text) {
+			for _, f := range s.MustScan(c.text) {
 				ids = append(ids, f.RuleID)
 			}
 			if c.rule == "" {
