@@ -134,7 +134,7 @@ func want(text string) []secrets.Finding {
 // env is one test's scanner installation: its own copy of the scanner
 // binary, runtime directory and log.
 type env struct {
-	t      *testing.T
+	t      testing.TB
 	binary string
 	dir    string // runtime directory (not created: the daemon makes it)
 	log    string
@@ -143,7 +143,7 @@ type env struct {
 // newEnv sets up an installation; every daemon it started is killed when
 // the test ends. Paths are short (os.MkdirTemp, not t.TempDir, whose name
 // holds the test's): a unix socket path has at most 103 bytes.
-func newEnv(t *testing.T) *env {
+func newEnv(t testing.TB) *env {
 	t.Helper()
 	base, err := os.MkdirTemp("", "gg")
 	require.NoError(t, err)
@@ -159,7 +159,7 @@ func newEnv(t *testing.T) *env {
 	return e
 }
 
-func copyFile(t *testing.T, from, to string) {
+func copyFile(t testing.TB, from, to string) {
 	t.Helper()
 	in, err := os.Open(from)
 	require.NoError(t, err)

@@ -40,20 +40,25 @@
 //
 // # Protocol
 //
-// One JSON object each way, one request per connection (or per one-shot
-// process):
+// One request each way, one request per connection (or per one-shot
+// process). The request is a JSON header line followed by the raw text
+// (see Request):
 //
-//	request:  {"fingerprint": "<64 hex>", "options": {"config_path": "/abs/.gitleaks.toml",
-//	           "disabled_rules": ["id", ...], "trust_allow_comments": true}, "text": "<base64>"}
-//	response: {"fingerprint": "<64 hex>", "findings": [{"rule_id": "...", "description": "...",
-//	           "start": 0, "end": 40, "line": 1, "secret": "<base64>", "decoded": true,
-//	           "repeat": true}], "config_error": "...", "error": "..."}
+//	{"fingerprint": "<64 hex>", "options": {"config_path": "/abs/.gitleaks.toml",
+//	 "disabled_rules": ["id", ...], "trust_allow_comments": true}, "text_length": N}\n
+//	<N bytes of text>
 //
-// Text and secrets travel as base64 bytes: a JSON string would turn invalid
-// UTF-8 into U+FFFD and shift every byte offset after it. Empty fields are
+// The response is one JSON object (see Response):
+//
+//	{"fingerprint": "<64 hex>", "findings": [{"rule_id": "...", "description": "...",
+//	 "start": 0, "end": 40, "line": 1, "secret": "<base64>", "decoded": true,
+//	 "repeat": true}], "config_error": "...", "error": "..."}
+//
+// The text travels raw and secrets as base64: JSON strings would turn
+// invalid UTF-8 into U+FFFD and shift byte offsets. Empty fields are
 // omitted. A daemon serves the options it was started with and answers a
 // request with another fingerprint with an error. Limits: MaxText,
-// MaxRequest, MaxResponse.
+// MaxHeader, MaxResponse.
 package scanner
 
 import (
@@ -69,6 +74,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 	"time"
 
@@ -134,20 +140,21 @@ func (c *Client) Scan(text string) ([]secrets.Finding, error) {
 	if err != nil {
 		return nil, err
 	}
-	req, err := json.Marshal(Request{Fingerprint: fp, Options: OptionsToWire(opts), Text: []byte(text)})
+	req := Request{Fingerprint: fp, Options: OptionsToWire(opts), Text: text}
+	header, err := req.header()
 	if err != nil {
-		return nil, fmt.Errorf("scanner: encoding request: %w", err)
+		return nil, err
 	}
 	if daemonSupported {
 		dir := c.Dir
 		if dir == "" {
 			dir = DefaultDir(nil)
 		}
-		if resp, ok := viaDaemon(dir, binary, opts, fp, req, deadline); ok {
+		if resp, ok := viaDaemon(dir, binary, opts, fp, header, text, deadline); ok {
 			return c.result(resp, len(text))
 		}
 	}
-	resp, err := oneShot(binary, req, deadline, timeout)
+	resp, err := oneShot(binary, header, text, deadline, timeout)
 	if err != nil {
 		return nil, err
 	}
@@ -187,7 +194,7 @@ func (c *Client) result(resp Response, textLen int) ([]secrets.Finding, error) {
 // viaDaemon asks the daemon for fingerprint fp in dir. ok is false when
 // there is no usable daemon answer; when the daemon is absent (no socket,
 // or nobody listening on it) one is started for the next calls.
-func viaDaemon(dir, binary string, opts secrets.Options, fp string, req []byte, deadline time.Time) (resp Response, ok bool) {
+func viaDaemon(dir, binary string, opts secrets.Options, fp string, header []byte, text string, deadline time.Time) (resp Response, ok bool) {
 	switch err := CheckDir(dir, false); {
 	case errors.Is(err, ErrNoDir):
 		// The daemon makes the directory.
@@ -223,7 +230,10 @@ func viaDaemon(dir, binary string, opts secrets.Options, fp string, req []byte, 
 	if err := conn.SetDeadline(until); err != nil {
 		return Response{}, false
 	}
-	if _, err := conn.Write(req); err != nil {
+	if _, err := conn.Write(header); err != nil {
+		return Response{}, false
+	}
+	if _, err := io.WriteString(conn, text); err != nil {
 		return Response{}, false
 	}
 	// The end of the request is the end of what the client sends.
@@ -259,11 +269,11 @@ func start(binary, dir string, opts secrets.Options) {
 }
 
 // oneShot scans with a `guard-scanner scan` process before deadline.
-func oneShot(binary string, req []byte, deadline time.Time, timeout time.Duration) (Response, error) {
+func oneShot(binary string, header []byte, text string, deadline time.Time, timeout time.Duration) (Response, error) {
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binary, "scan")
-	cmd.Stdin = bytes.NewReader(req)
+	cmd.Stdin = io.MultiReader(bytes.NewReader(header), strings.NewReader(text))
 	out := &limitedBuffer{max: MaxResponse}
 	cmd.Stdout = out
 	// Stderr is /dev/null: the server writes its errors into the response.

@@ -404,22 +404,26 @@ func TestBadRequestsToTheDaemon(t *testing.T) {
 	fp, err := scanner.Fingerprint(secrets.Options{}, e.binary)
 	require.NoError(t, err)
 
-	valid, err := json.Marshal(scanner.Request{Fingerprint: fp, Text: []byte(secretWord)})
-	require.NoError(t, err)
+	valid := rawRequest(t, scanner.Request{Fingerprint: fp, Text: secretWord})
+	header := func(s string) []byte { return []byte(s + "\n") }
 	tests := []struct {
 		name    string
 		request []byte
 		want    string // in the error
 	}{
 		{"empty", nil, "malformed"},
-		{"garbage", []byte("\x00\xffnot json"), "malformed"},
-		{"not an object", []byte(`[1,2]`), "malformed"},
-		{"unknown field", []byte(`{"fingerprint":"` + fp + `","txt":"eA=="}`), "malformed"},
-		{"text not base64", []byte(`{"fingerprint":"` + fp + `","text":"!!"}`), "malformed"},
-		{"two objects", append(append([]byte{}, valid...), valid...), "malformed"},
-		{"other fingerprint", []byte(`{"fingerprint":"abc","text":"eA=="}`), "fingerprint mismatch"},
-		{"over MaxRequest", append([]byte(`{"text":"`), make([]byte, scanner.MaxRequest)...), "too large"},
-		{"text over MaxText", mustJSON(t, scanner.Request{Fingerprint: fp, Text: make([]byte, scanner.MaxText+1)}), "too large"},
+		{"garbage", []byte("\x00\xffnot json\n"), "malformed"},
+		{"no header line", []byte(`{"fingerprint":"` + fp + `"}`), "malformed"},
+		{"not an object", header(`[1,2]`), "malformed"},
+		{"unknown field", header(`{"fingerprint":"` + fp + `","text":"x"}`), "malformed"},
+		{"negative length", header(`{"fingerprint":"` + fp + `","text_length":-1}`), "malformed"},
+		{"text too short", append(header(`{"fingerprint":"`+fp+`","text_length":10}`), "abc"...), "malformed"},
+		{"text too long", append(header(`{"fingerprint":"`+fp+`","text_length":1}`), "abc"...), "malformed"},
+		{"two requests", append(append([]byte{}, valid...), valid...), "malformed"},
+		{"other fingerprint", header(`{"fingerprint":"abc","text_length":0}`), "fingerprint mismatch"},
+		{"header over MaxHeader", append([]byte(`{"fingerprint":"`), make([]byte, scanner.MaxHeader+1)...), "too large"},
+		{"text over MaxText", header(`{"fingerprint":"` + fp + fmt.Sprintf(`","text_length":%d}`, scanner.MaxText+1)), "too large"},
+		{"text over MaxText, sent", rawRequest(t, scanner.Request{Fingerprint: fp, Text: strings.Repeat("x", scanner.MaxText+1)}), "too large"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -434,10 +438,11 @@ func TestBadRequestsToTheDaemon(t *testing.T) {
 	assert.Len(t, resp.Findings, 1)
 }
 
-func mustJSON(t *testing.T, v any) []byte {
-	b, err := json.Marshal(v)
+func rawRequest(t *testing.T, req scanner.Request) []byte {
+	var b strings.Builder
+	_, err := req.WriteTo(&b)
 	require.NoError(t, err)
-	return b
+	return []byte(b.String())
 }
 
 // exchange sends raw bytes to a daemon and decodes its answer.

@@ -26,8 +26,8 @@
 //     client scans with a one-shot process);
 //   - within ConnTimeout per connection and ScanTimeout per scan: a scan cut
 //     short is an error, never a partial list of findings;
-//   - requests up to scanner.MaxRequest bytes; a malformed or oversized one
-//     gets an error response.
+//   - requests within scanner.MaxHeader and scanner.MaxText; a malformed or
+//     oversized one gets an error response.
 //
 // It exits after IdleTimeout without requests, or when its socket file was
 // removed or replaced, checking every CheckInterval; it removes its socket
@@ -226,14 +226,14 @@ func safeBuild(build Build, opts secrets.Options) (det Detector, err error) {
 
 // answer scans text with det within ScanTimeout, or reports why it cannot
 // (buildErr).
-func answer(det Detector, buildErr error, fp string, text []byte) scanner.Response {
+func answer(det Detector, buildErr error, fp string, text string) scanner.Response {
 	ctx, cancel := context.WithTimeout(context.Background(), ScanTimeout)
 	defer cancel()
 	return answerCtx(ctx, det, buildErr, fp, text)
 }
 
 // answerCtx is answer within ctx.
-func answerCtx(ctx context.Context, det Detector, buildErr error, fp string, text []byte) scanner.Response {
+func answerCtx(ctx context.Context, det Detector, buildErr error, fp string, text string) scanner.Response {
 	var cfgErr *secrets.ConfigError
 	switch {
 	case errors.As(buildErr, &cfgErr):
@@ -245,7 +245,7 @@ func answerCtx(ctx context.Context, det Detector, buildErr error, fp string, tex
 	case buildErr != nil:
 		return scanner.Response{Fingerprint: fp, Error: "detector: " + buildErr.Error()}
 	}
-	found, err := safeScan(ctx, det, string(text))
+	found, err := safeScan(ctx, det, text)
 	if err != nil {
 		return scanner.Response{Fingerprint: fp, Error: err.Error()}
 	}

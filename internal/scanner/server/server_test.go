@@ -48,9 +48,10 @@ func build(opts secrets.Options) (Detector, error) {
 }
 
 func request(t testing.TB, fp string, opts secrets.Options, text string) []byte {
-	b, err := json.Marshal(scanner.Request{Fingerprint: fp, Options: scanner.OptionsToWire(opts), Text: []byte(text)})
+	var b bytes.Buffer
+	_, err := scanner.Request{Fingerprint: fp, Options: scanner.OptionsToWire(opts), Text: text}.WriteTo(&b)
 	require.NoError(t, err)
-	return b
+	return b.Bytes()
 }
 
 func TestAnswer(t *testing.T) {
@@ -76,7 +77,7 @@ func TestAnswer(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, answerCtx(tt.ctx, tt.det, tt.buildErr, "fp", []byte("a "+word)))
+			assert.Equal(t, tt.want, answerCtx(tt.ctx, tt.det, tt.buildErr, "fp", "a "+word))
 		})
 	}
 }
@@ -86,7 +87,7 @@ type panicky struct{}
 func (panicky) Scan(context.Context, string) []secrets.Finding { panic("boom: " + word) }
 
 func TestPanicsAreErrors(t *testing.T) {
-	resp := answer(panicky{}, nil, "fp", []byte(word))
+	resp := answer(panicky{}, nil, "fp", word)
 	assert.NotEmpty(t, resp.Error)
 	assert.NotContains(t, resp.Error, word, "a panic value may quote the text")
 
@@ -109,7 +110,7 @@ func TestRespond(t *testing.T) {
 		assert.Equal(t, scanner.Response{Fingerprint: "fp", Error: "fingerprint mismatch"}, resp)
 	})
 	t.Run("malformed", func(t *testing.T) {
-		resp := respond(strings.NewReader(`{"text": "`+word+`"`), "fp", literal{}, nil)
+		resp := respond(strings.NewReader(`{"text": "`+word+`"`+"\n"), "fp", literal{}, nil)
 		assert.Contains(t, resp.Error, "malformed")
 		assert.NotContains(t, resp.Error, word)
 	})
@@ -135,7 +136,7 @@ func TestMainOneShot(t *testing.T) {
 			assert.Contains(t, resp.Error, "malformed")
 			assert.NotContains(t, resp.Error, word)
 		}, ""},
-		{"oversized", bytes.Repeat([]byte("a"), scanner.MaxRequest+1), secrets.Options{}, func(t *testing.T, resp scanner.Response) {
+		{"oversized", bytes.Repeat([]byte("a"), scanner.MaxHeader+2), secrets.Options{}, func(t *testing.T, resp scanner.Response) {
 			assert.Contains(t, resp.Error, "too large")
 		}, ""},
 	}
@@ -191,12 +192,16 @@ func TestServeRefusesUnsafeDir(t *testing.T) {
 // fingerprint, and errors never quote the input.
 func FuzzRequest(f *testing.F) {
 	f.Add(request(f, "fp", secrets.Options{}, "a "+word))
-	f.Add(request(f, "fp", secrets.Options{ConfigPath: "x", DisabledRules: []string{"a"}, TrustAllowComments: true}, "\xff"+word))
+	f.Add(request(f, "fp", secrets.Options{ConfigPath: "x", DisabledRules: []string{"a"}, TrustAllowComments: true}, "\xff\n"+word))
 	f.Add(request(f, "other", secrets.Options{}, word))
-	f.Add([]byte(`{"fingerprint":"fp","text":"!!"}`))
-	f.Add([]byte(`{"fingerprint":"fp","text":null,"options":{"disabled_rules":[1]}}`))
-	f.Add([]byte(`{"fingerprint":"fp"}{"fingerprint":"fp"}`))
-	f.Add([]byte(`[`))
+	f.Add([]byte(`{"fingerprint":"fp","text_length":-1}` + "\n"))
+	f.Add([]byte(`{"fingerprint":"fp","text_length":5}` + "\nabc"))
+	f.Add([]byte(`{"fingerprint":"fp","text_length":1}` + "\nabc"))
+	f.Add([]byte(`{"fingerprint":"fp","text_length":99999999999}` + "\n"))
+	f.Add([]byte(`{"fingerprint":"fp","options":{"disabled_rules":[1]}}` + "\n"))
+	f.Add([]byte(`{"fingerprint":"fp"}{"fingerprint":"fp"}` + "\n"))
+	f.Add([]byte(`{"fingerprint":"fp"}`))
+	f.Add([]byte("[\n"))
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		resp := respond(bytes.NewReader(data), "fp", literal{}, nil)
@@ -208,10 +213,25 @@ func FuzzRequest(f *testing.F) {
 			}
 			return
 		}
-		req, err := scanner.DecodeRequest(data)
+		req, err := scanner.ReadRequest(bytes.NewReader(data))
 		require.NoError(t, err, "answered a request that does not decode")
 		assert.Equal(t, "fp", req.Fingerprint)
-		_, err = json.Marshal(resp)
-		assert.NoError(t, err)
+		assert.Equal(t, literal{}.Scan(context.Background(), req.Text), fromWire(resp.Findings))
+		// The same request, written back, reads the same.
+		var again bytes.Buffer
+		_, err = req.WriteTo(&again)
+		require.NoError(t, err)
+		req2, err := scanner.ReadRequest(&again)
+		require.NoError(t, err)
+		assert.Equal(t, req, req2)
 	})
+}
+
+// fromWire undoes scanner.ToWire for the literal detector's findings.
+func fromWire(found []scanner.Finding) []secrets.Finding {
+	var out []secrets.Finding
+	for _, f := range found {
+		out = append(out, secrets.Finding{RuleID: f.RuleID, Description: f.Description, Start: f.Start, End: f.End, Line: f.Line, Secret: string(f.Secret), Decoded: f.Decoded, Repeat: f.Repeat})
+	}
+	return out
 }
