@@ -13,6 +13,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gemini-guard/gemini-guard/internal/bundle"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/BeforeTool/*.out.json")
@@ -137,16 +139,22 @@ func TestRun(t *testing.T) {
 	})
 }
 
-// TestNoGitleaks: the shell hook starts on every shell call; it must not
-// link gitleaks (start-up cost).
+// TestNoGitleaks: the hook programs start on every call or chunk; none may
+// link gitleaks (start-up cost): only guard-scanner does. Checked with the
+// release's build tags.
 func TestNoGitleaks(t *testing.T) {
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("go not on PATH")
 	}
+	for _, pkg := range []string{".", "../guard-secrets", "../guard-redact"} {
+		out, err := exec.Command(goBin, "list", "-tags", bundle.BuildTags, "-deps", pkg).CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		assert.NotContains(t, string(out), "github.com/zricethezav/gitleaks", pkg)
+		assert.NotContains(t, string(out), "wasilibs", pkg)
+	}
 	out, err := exec.Command(goBin, "list", "-deps", ".").CombinedOutput()
 	require.NoError(t, err, "%s", out)
-	assert.NotContains(t, string(out), "github.com/zricethezav/gitleaks")
 	assert.Contains(t, string(out), "mvdan.cc/sh/v3/syntax")
 }
 

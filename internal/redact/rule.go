@@ -405,7 +405,7 @@ func RulesSource(rules []Rule) ([]byte, error) {
 	b.WriteString("// builtinWords are the keywords of the built-in rules, sorted.\n")
 	fmt.Fprintf(&b, "var builtinWords = %#v\n\n", words)
 	b.WriteString("// builtinRules are the content rules of the built-in rule set (gitleaks' default\n")
-	b.WriteString("// config extended by internal/secrets/rules.toml), with their analysis.\n")
+	b.WriteString("// config extended by internal/secrets/detector/rules.toml), with their analysis.\n")
 	b.WriteString("var builtinRules = []Rule{\n")
 	for _, r := range rules {
 		in, err := analyze(r.Pattern, r.Keywords)

@@ -126,7 +126,7 @@ var builtinMaxKW = func() int {
 }()
 
 // BuiltinRules returns the built-in rule set (gitleaks' default config
-// extended by internal/secrets/rules.toml) with its precomputed analysis.
+// extended by internal/secrets/detector/rules.toml) with its precomputed analysis.
 // The caller must not modify it.
 func BuiltinRules() []Rule { return builtinRules }
 

@@ -86,6 +86,10 @@ func Complete(text string, found []Finding) []Finding {
 	if len(found) == 0 {
 		return nil
 	}
+	// gitleaks returns findings in map order; which rule's copy of a
+	// repeated secret is reported must not depend on it.
+	found = slices.Clone(found)
+	sortFindings(found)
 	type key struct {
 		rule       string
 		start, end int
@@ -125,8 +129,14 @@ func Complete(text string, found []Finding) []Finding {
 			add(r)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
+	sortFindings(out)
+	return out
+}
+
+// sortFindings sorts by Start, then End, then rule id.
+func sortFindings(fs []Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
 		if a.Start != b.Start {
 			return a.Start < b.Start
 		}
@@ -135,7 +145,6 @@ func Complete(text string, found []Finding) []Finding {
 		}
 		return a.RuleID < b.RuleID
 	})
-	return out
 }
 
 // minRepeatLen is the shortest secret whose other occurrences are reported:

@@ -1,4 +1,4 @@
-// Package keywords is the secrets scanner's prefilter, without gitleaks.
+// Package keywords is the streaming redactor's prefilter, without gitleaks.
 //
 // Every gitleaks rule gemini-guard runs lists keywords, and gitleaks only
 // runs a rule when one of its keywords occurs in the lowercased text of some
@@ -7,10 +7,11 @@
 // occurs in any pass, no rule can find anything: MayContainSecret says so
 // without compiling a single rule regexp.
 //
-// The package links only the standard library, so a binary that calls
-// MayContainSecret on every streamed chunk does not pay gitleaks' start-up
-// cost. The word list is generated from the same rule set the scanner uses
-// (see words_gen.go and internal/secrets/internal/gen).
+// The package links only the standard library, so a binary that runs on
+// every streamed chunk does not pay gitleaks' start-up cost. It decides
+// only what to hold back and when to ask the scanner process; findings are
+// gitleaks' own. The word list is generated from the same rule set the
+// scanner uses (words_gen.go, by internal/redact/internal/gen).
 package keywords
 
 import (
