@@ -38,6 +38,7 @@ func TestMain(m *testing.M) {
 		if len(os.Args) > 1 {
 			mode = os.Args[1]
 		}
+		logLine("proc " + mode)
 		os.Exit(server.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, testBuild(mode)))
 	}
 	// Every process the tests start (through the client) is the scanner.
@@ -57,14 +58,26 @@ const (
 	panicWord     = "PANIC-NOW"       // the detector panics
 )
 
+// failServe makes daemons fail to build their detector (not a config
+// error: they exit).
+const failServe = "GEMINI_GUARD_SCANNER_TEST_FAIL_SERVE"
+
+// logLine appends "<what> <pid>" to the test's log.
+func logLine(what string) {
+	if path := os.Getenv(logVar); path != "" {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		if err == nil {
+			f.WriteString(what + " " + strconv.Itoa(os.Getpid()) + "\n")
+			f.Close()
+		}
+	}
+}
+
 func testBuild(mode string) server.Build {
 	return func(opts secrets.Options) (server.Detector, error) {
-		if path := os.Getenv(logVar); path != "" {
-			f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-			if err == nil {
-				f.WriteString(mode + " " + strconv.Itoa(os.Getpid()) + "\n")
-				f.Close()
-			}
+		logLine(mode)
+		if mode == "serve" && os.Getenv(failServe) == "1" {
+			return nil, errors.New("test: no detector for daemons")
 		}
 		d := testDetector{daemon: mode == "serve"}
 		if !slices.Contains(opts.DisabledRules, "test-rule") {
@@ -176,7 +189,7 @@ func (e *env) client(opts secrets.Options) *scanner.Client {
 }
 
 // count returns how many scanner processes of mode ("scan", "serve") built
-// a detector so far.
+// a detector so far; "proc scan", "proc serve": how many started.
 func (e *env) count(mode string) int {
 	f, err := os.Open(e.log)
 	if errors.Is(err, os.ErrNotExist) {

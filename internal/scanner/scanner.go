@@ -5,15 +5,13 @@
 // # Why a separate process
 //
 // Detection is gitleaks' own detector with its RE2 regexp build: fast
-// scans (a 10 KB file in ~0.4 ms, 100 KB in ~3 ms) but ~120 ms to set up,
-// and linking gitleaks costs every process that starts ~2.5 ms more before
-// main runs. Gemini CLI starts a hook process per tool call and per
-// streamed chunk, so the hooks link only this package (no gitleaks: a test
-// checks) and ask a long-lived per-user scanner, a daemon, over a unix
-// socket. When there is no daemon yet, the client starts one in the
-// background and scans this one call with a one-shot process of the same
-// scanner binary: the same server code on the same request, so the
-// findings are identical, and the hook binary stays free of gitleaks.
+// scans (a 10 KB file in ~0.3 ms) but a slow start: linking it costs a
+// process ~0.28 s before main runs (the RE2 WebAssembly module is compiled
+// at init) and building the detector ~0.12 s more. Gemini CLI starts a
+// hook process per tool call and per streamed chunk, so the hooks link
+// only this package (no gitleaks: a test checks; start-up as a bare Go
+// binary) and ask a long-lived per-user scanner, a daemon, over a unix
+// socket: ~1 ms on top of the scan for a 10 KB text.
 //
 // # Flow of Client.Scan
 //
@@ -22,21 +20,26 @@
 //     config file's content hash. Each fingerprint has its own daemon and
 //     socket, <dir>/scan-<16 hex>.sock, so an edited config or an updated
 //     binary starts a new daemon and the old one idles out.
-//  2. Check the runtime directory (DefaultDir): a real directory, ours,
-//     mode 0700. Otherwise no daemon is used at all (step 4 only).
-//  3. Connect, verify the peer runs as our user, send one request, read one
-//     response within DaemonTimeout. The response echoes the fingerprint
-//     the daemon computed from what it loaded; a mismatch, a busy or failed
-//     daemon or a timeout means "no daemon". When the socket is missing or
-//     refuses connections, a daemon is started, detached: its own session,
-//     no inherited stdin/stdout/stderr (Gemini CLI waits for the hook's
-//     stdout to close; an inherited pipe would hold the hook until the
-//     daemon exits).
-//  4. Without a daemon answer, run `guard-scanner scan` with the request on
+//  2. Check the runtime directory (DefaultDir; made if missing): a real
+//     directory, ours, mode 0700, short enough a path for a socket.
+//     Otherwise no daemon is used at all (step 5 only).
+//  3. Connect. When nobody serves the socket, take the daemon's lock and
+//     start it, detached: its own session, the lock handed over, no
+//     inherited stdin/stdout/stderr (Gemini CLI waits for the hook's stdout
+//     to close; an inherited pipe would hold the hook until the daemon
+//     exits). When the lock is taken, another client is starting it. Wait
+//     for it to listen, at most StartTimeout.
+//  4. Verify the peer runs as our user, send one request, read one response
+//     within DaemonTimeout. The response echoes the fingerprint the daemon
+//     computed from what it loaded; a mismatch, a busy or failed daemon or
+//     a timeout means "no daemon".
+//  5. Without a daemon answer, run `guard-scanner scan` with the request on
 //     stdin and read the response from its stdout, within what is left of
-//     Client.Timeout.
+//     Client.Timeout: the same server code on the same request, so the
+//     findings are identical. It is a process of the scanner binary, not a
+//     scan in the hook's process, so that hooks never link gitleaks.
 //
-// Windows has no daemon: every scan is step 4.
+// Windows has no daemon: every scan is step 5.
 //
 // # Protocol
 //
@@ -68,14 +71,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
@@ -189,83 +189,6 @@ func (c *Client) result(resp Response, textLen int) ([]secrets.Finding, error) {
 		return nil, errors.New("scanner: the built-in rules did not load: " + resp.ConfigError)
 	}
 	return fromWire(resp.Findings, textLen)
-}
-
-// viaDaemon asks the daemon for fingerprint fp in dir. ok is false when
-// there is no usable daemon answer; when the daemon is absent (no socket,
-// or nobody listening on it) one is started for the next calls.
-func viaDaemon(dir, binary string, opts secrets.Options, fp string, header []byte, text string, deadline time.Time) (resp Response, ok bool) {
-	switch err := CheckDir(dir, false); {
-	case errors.Is(err, ErrNoDir):
-		// The daemon makes the directory.
-		start(binary, dir, opts)
-		return Response{}, false
-	case err != nil:
-		return Response{}, false
-	}
-	socket, err := SocketPath(dir, fp)
-	if err != nil {
-		return Response{}, false
-	}
-	until := time.Now().Add(DaemonTimeout)
-	if deadline.Before(until) {
-		until = deadline
-	}
-	d := net.Dialer{Deadline: until}
-	conn, err := d.Dial("unix", socket)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ECONNREFUSED) {
-			start(binary, dir, opts)
-		}
-		return Response{}, false
-	}
-	defer conn.Close()
-	uc, isUnix := conn.(*net.UnixConn)
-	if !isUnix {
-		return Response{}, false
-	}
-	if uid, err := PeerUID(uc); err != nil || uid != os.Getuid() {
-		return Response{}, false
-	}
-	if err := conn.SetDeadline(until); err != nil {
-		return Response{}, false
-	}
-	if _, err := conn.Write(header); err != nil {
-		return Response{}, false
-	}
-	if _, err := io.WriteString(conn, text); err != nil {
-		return Response{}, false
-	}
-	// The end of the request is the end of what the client sends.
-	if err := uc.CloseWrite(); err != nil {
-		return Response{}, false
-	}
-	resp, err = readResponse(conn)
-	if err != nil || resp.Fingerprint != fp || resp.Error != "" {
-		return Response{}, false
-	}
-	return resp, true
-}
-
-// start starts a daemon for opts in the background. Failure is silent:
-// this call is scanned without it, and the next call tries again.
-func start(binary, dir string, opts secrets.Options) {
-	o, err := json.Marshal(OptionsToWire(opts))
-	if err != nil {
-		return
-	}
-	cmd := exec.Command(binary, "serve", "-dir", dir, "-options", string(o))
-	// Nil Stdin, Stdout and Stderr are /dev/null: nothing of the hook's is
-	// held open. The root directory as working directory: a daemon must
-	// not keep the user's workspace busy (the config path is absolute).
-	cmd.Dir = "/"
-	detach(cmd)
-	if err := cmd.Start(); err != nil {
-		return
-	}
-	// Reaped if this process outlives the daemon (a long-lived caller, a
-	// test); a hook process exits first and the daemon is re-parented.
-	go func() { _ = cmd.Wait() }()
 }
 
 // oneShot scans with a `guard-scanner scan` process before deadline.

@@ -22,7 +22,7 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
 )
 
-func TestFirstCallScansOneShotAndStartsDaemon(t *testing.T) {
+func TestFirstCallStartsDaemon(t *testing.T) {
 	e := newEnv(t)
 	c := e.client(secrets.Options{})
 	text := "line one\nkey = " + secretWord + "\nand " + secretWord
@@ -30,12 +30,10 @@ func TestFirstCallScansOneShotAndStartsDaemon(t *testing.T) {
 	got, err := c.Scan(text)
 	require.NoError(t, err)
 	assert.Equal(t, want(text), got)
-	assert.Equal(t, 1, e.count("scan"), "the first call is scanned by a one-shot process")
-
-	e.waitDaemon(secrets.Options{})
+	assert.Equal(t, 1, e.count("serve"), "the first call starts a daemon and is served by it")
 	info, err := os.Lstat(e.dir)
 	require.NoError(t, err)
-	assert.Equal(t, os.FileMode(0o700), info.Mode().Perm(), "the daemon makes its directory 0700")
+	assert.Equal(t, os.FileMode(0o700), info.Mode().Perm(), "the runtime directory is made 0700")
 
 	for i := range 3 {
 		text := fmt.Sprintf("call %d: %s", i, secretWord)
@@ -43,8 +41,56 @@ func TestFirstCallScansOneShotAndStartsDaemon(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, want(text), got)
 	}
-	assert.Equal(t, 1, e.count("scan"), "later calls are served by the daemon")
-	assert.Equal(t, 1, e.count("serve"))
+	assert.Equal(t, 0, e.count("proc scan"), "no one-shot process")
+	assert.Equal(t, 1, e.count("proc serve"))
+}
+
+func TestDaemonThatCannotStartFallsBack(t *testing.T) {
+	e := newEnv(t)
+	t.Setenv(failServe, "1")
+	text := "x " + secretWord
+	for i := range 2 {
+		got, err := e.client(secrets.Options{}).Scan(text)
+		require.NoError(t, err)
+		assert.Equal(t, want(text), got, "call %d", i)
+	}
+	assert.Equal(t, 2, e.count("scan"), "scanned one-shot")
+	assert.Equal(t, 2, e.count("serve"), "each call tried a daemon")
+}
+
+func TestLockHeldWithoutSocket(t *testing.T) {
+	// Another daemon holds the lock but nobody listens.
+	tests := []struct {
+		name    string
+		pid     string
+		slow    bool
+		explain string
+	}{
+		{"serving daemon lost its socket", "12345\n", false, "a daemon that wrote its pid listens: no wait"},
+		{"daemon never comes up", "", true, "a starting daemon is waited for, at most StartTimeout"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.slow && testing.Short() {
+				t.Skip("waits for StartTimeout")
+			}
+			e := newEnv(t)
+			require.NoError(t, scanner.CheckDir(e.dir, true))
+			lock, err := scanner.TryLock(scanner.LockPath(e.socket(secrets.Options{})))
+			require.NoError(t, err)
+			require.NotNil(t, lock)
+			defer lock.Close()
+			_, err = lock.WriteString(tt.pid)
+			require.NoError(t, err)
+
+			text := "x " + secretWord
+			got, err := e.client(secrets.Options{}).Scan(text)
+			require.NoError(t, err)
+			assert.Equal(t, want(text), got, tt.explain)
+			assert.Equal(t, 1, e.count("scan"))
+			assert.Equal(t, 0, e.count("proc serve"), "no daemon started while the lock is taken")
+		})
+	}
 }
 
 func TestNoSecretsGivesNil(t *testing.T) {
@@ -63,17 +109,18 @@ func TestBytesAndOffsetsSurviveTheTrip(t *testing.T) {
 	e := newEnv(t)
 	c := e.client(secrets.Options{})
 	text := "\xff\xfe\x00binary\x80\n" + secretWord + "\xc3"
-	for i := range 2 {
-		got, err := c.Scan(text)
-		require.NoError(t, err)
-		require.Len(t, got, 1, "call %d", i)
-		assert.Equal(t, secretWord, text[got[0].Start:got[0].End])
-		assert.Equal(t, want(text), got)
-		if i == 0 {
-			e.waitDaemon(secrets.Options{})
-		}
-	}
-	assert.Equal(t, 1, e.count("scan"))
+	got, err := c.Scan(text)
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+	assert.Equal(t, secretWord, text[got[0].Start:got[0].End])
+	assert.Equal(t, want(text), got)
+	assert.Equal(t, 1, e.count("serve"), "through the daemon")
+
+	c.Dir = "relative" // one-shot
+	got, err = c.Scan(text)
+	require.NoError(t, err)
+	assert.Equal(t, want(text), got)
+	assert.Equal(t, 1, e.count("scan"), "through a one-shot process")
 }
 
 func TestOptionsReachTheDetector(t *testing.T) {
@@ -114,7 +161,7 @@ func TestConfigChangeStartsNewDaemon(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, wantNew, got)
 	assert.Equal(t, 2, e.count("serve"), "one daemon per config")
-	assert.Equal(t, 2, e.count("scan"), "one one-shot per new daemon")
+	assert.Equal(t, 0, e.count("scan"))
 }
 
 func TestBinaryChangeStartsNewDaemon(t *testing.T) {
@@ -165,7 +212,8 @@ func TestConfigError(t *testing.T) {
 			}
 		})
 	}
-	assert.Equal(t, 3, e.count("scan"), "second calls were answered by the daemons")
+	assert.Equal(t, 3, e.count("serve"), "one daemon per config")
+	assert.Equal(t, 0, e.count("scan"), "the daemons answered with the config error")
 
 	got, err := e.client(secrets.Options{}).Scan("text " + secretWord)
 	require.NoError(t, err, "without the config the scan works")
@@ -275,11 +323,8 @@ func TestStaleSocketIsReplaced(t *testing.T) {
 	got, err := e.client(secrets.Options{}).Scan(text)
 	require.NoError(t, err)
 	assert.Equal(t, want(text), got)
-	e.waitDaemon(secrets.Options{})
-	got, err = e.client(secrets.Options{}).Scan(text)
-	require.NoError(t, err)
-	assert.Equal(t, want(text), got)
-	assert.Equal(t, 1, e.count("scan"))
+	assert.Equal(t, 1, e.count("serve"))
+	assert.Equal(t, 0, e.count("scan"), "a new daemon replaced the socket and served")
 }
 
 func TestKilledDaemonRecovers(t *testing.T) {
@@ -296,13 +341,10 @@ func TestKilledDaemonRecovers(t *testing.T) {
 
 	got, err := c.Scan(text)
 	require.NoError(t, err)
-	assert.Equal(t, want(text), got, "scanned one-shot")
-	e.waitDaemon(secrets.Options{})
-	got, err = c.Scan(text)
-	require.NoError(t, err)
 	assert.Equal(t, want(text), got)
-	assert.Equal(t, 2, e.count("scan"))
-	assert.Equal(t, 2, e.count("serve"))
+	assert.Equal(t, 0, e.count("scan"))
+	assert.Equal(t, 2, e.count("serve"), "a new daemon served")
+	assert.NotEqual(t, pid, e.daemonPID(secrets.Options{}))
 }
 
 func TestConcurrentClientsOneDaemon(t *testing.T) {
@@ -323,9 +365,9 @@ func TestConcurrentClientsOneDaemon(t *testing.T) {
 		}
 	}
 	scanAll()
-	e.waitDaemon(secrets.Options{})
 	scanAll()
-	assert.Equal(t, 1, e.count("serve"), "the lock lets one daemon build and serve")
+	assert.Equal(t, 1, e.count("proc serve"), "the lock lets one client start one daemon")
+	assert.Equal(t, 1, e.count("serve"))
 }
 
 func TestSlowDaemonFallsBackToOneShot(t *testing.T) {
@@ -344,7 +386,7 @@ func TestSlowDaemonFallsBackToOneShot(t *testing.T) {
 	got, err := c.Scan(text)
 	require.NoError(t, err)
 	assert.Equal(t, want(text), got)
-	assert.Equal(t, 2, e.count("scan"))
+	assert.Equal(t, 1, e.count("scan"))
 }
 
 func TestTimeLimitIsAnError(t *testing.T) {

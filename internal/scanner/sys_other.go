@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io/fs"
 	"net"
+	"os"
 	"os/exec"
 )
 
@@ -20,3 +21,11 @@ func detach(*exec.Cmd) {}
 func PeerUID(*net.UnixConn) (int, error) {
 	return -1, errors.New("scanner: peer credentials not supported on this system")
 }
+
+// TryLock is not available here: it always fails.
+func TryLock(string) (*os.File, error) {
+	return nil, errors.New("scanner: locks not supported on this system")
+}
+
+// IsLockFile is not available here: it is always false.
+func IsLockFile(*os.File, string) bool { return false }

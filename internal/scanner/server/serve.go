@@ -45,8 +45,13 @@ func serve(cfg config) error {
 		return err
 	}
 	lockPath := scanner.LockPath(socket)
-	lock, err := acquire(lockPath)
-	if err != nil || lock == nil {
+	var lock *os.File
+	if cfg.lockFD >= 0 {
+		lock = os.NewFile(uintptr(cfg.lockFD), lockPath)
+		if lock == nil || !scanner.IsLockFile(lock, lockPath) {
+			return fmt.Errorf("-lock-fd %d is not the locked %s", cfg.lockFD, lockPath)
+		}
+	} else if lock, err = scanner.TryLock(lockPath); err != nil || lock == nil {
 		return err
 	}
 	defer lock.Close()
@@ -64,9 +69,6 @@ func serve(cfg config) error {
 	if again, err := scanner.Fingerprint(opts, exe); err != nil || again != fp {
 		return errors.New("the config or the scanner binary changed while the detector was built")
 	}
-	_ = lock.Truncate(0)
-	_, _ = lock.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
-
 	// We hold the lock: a socket file here is a dead daemon's.
 	if err := os.Remove(socket); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
@@ -86,10 +88,12 @@ func serve(cfg config) error {
 		l.Close()
 		return err
 	}
+	_ = lock.Truncate(0)
+	_, _ = lock.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
-	d := &daemon{fp: fp, det: det, buildErr: buildErr, slots: make(chan struct{}, MaxConns)}
+	d := &daemon{fp: fp, det: det, buildErr: buildErr, slots: make(chan struct{}, MaxConns), scans: make(chan struct{}, MaxScans)}
 	d.touch()
 	done := make(chan struct{})
 	go func() {
@@ -106,37 +110,13 @@ func serve(cfg config) error {
 	return nil
 }
 
-// acquire opens path and takes an exclusive non-blocking flock on it. It
-// returns nil, nil when another process holds it, or when path was
-// replaced after we opened it (a daemon exiting removed it: whoever made
-// the new file is in charge).
-func acquire(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("locking %s: %w", path, err)
-	}
-	held, err1 := f.Stat()
-	named, err2 := os.Lstat(path)
-	if err1 != nil || err2 != nil || !os.SameFile(held, named) {
-		f.Close()
-		return nil, nil
-	}
-	return f, nil
-}
-
 // daemon is one serving scanner.
 type daemon struct {
 	fp       string
 	det      Detector
 	buildErr error
-	slots    chan struct{}
+	slots    chan struct{} // connections
+	scans    chan struct{} // scans
 	conns    sync.WaitGroup
 	active   atomic.Int64
 	last     atomic.Int64 // unix nanoseconds of the last request's end
@@ -211,12 +191,26 @@ func (d *daemon) handle(conn *net.UnixConn) {
 	if err := conn.SetDeadline(time.Now().Add(ConnTimeout)); err != nil {
 		return
 	}
-	resp := respond(conn, d.fp, d.det, d.buildErr)
+	resp := respond(conn, d.fp, d.det, d.buildErr, d.waitScan)
 	b, err := json.Marshal(resp)
 	if err != nil {
 		b, _ = json.Marshal(scanner.Response{Fingerprint: d.fp, Error: "encoding the answer failed"})
 	}
 	_, _ = conn.Write(b)
+}
+
+// waitScan waits for one of MaxScans, at most scanner.DaemonTimeout (the
+// client has given up by then); it returns a release func, or nil when
+// none came free.
+func (d *daemon) waitScan() func() {
+	t := time.NewTimer(scanner.DaemonTimeout)
+	defer t.Stop()
+	select {
+	case d.scans <- struct{}{}:
+		return func() { <-d.scans }
+	case <-t.C:
+		return nil
+	}
 }
 
 // busy turns a connection away: the client scans elsewhere.

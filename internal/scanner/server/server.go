@@ -13,7 +13,8 @@
 //
 // serve makes the runtime directory (0700, ours, or it refuses to run),
 // computes its fingerprint, and takes an exclusive non-blocking lock on
-// <socket>.lock: when another daemon for the fingerprint runs or starts it
+// <socket>.lock (or inherits it, locked, from the client that started it:
+// -lock-fd): when another daemon for the fingerprint runs or starts it
 // exits 0 at once. It then builds the detector. A user config that does not
 // load (a *secrets.ConfigError) does not stop it: it answers every request
 // with that config error, clients scan again without the config, and the
@@ -22,8 +23,8 @@
 //   - only peers running as our user (SO_PEERCRED / LOCAL_PEERCRED); others
 //     are closed without an answer;
 //   - only requests with its own fingerprint;
-//   - at most MaxConns connections at once; beyond, it answers "busy" (the
-//     client scans with a one-shot process);
+//   - at most MaxConns connections at once, MaxScans of them scanning;
+//     beyond, it answers "busy" (the client scans with a one-shot process);
 //   - within ConnTimeout per connection and ScanTimeout per scan: a scan cut
 //     short is an error, never a partial list of findings;
 //   - requests within scanner.MaxHeader and scanner.MaxText; a malformed or
@@ -32,6 +33,9 @@
 // It exits after IdleTimeout without requests, or when its socket file was
 // removed or replaced, checking every CheckInterval; it removes its socket
 // and lock file on the way out (the socket only while it is still its own).
+// Once it listens it writes its pid into the lock file: clients that find
+// the lock taken wait for a daemon without one (starting) and not for one
+// with one (serving, yet its socket refused them).
 //
 // # One-shot
 //
@@ -72,23 +76,29 @@ const (
 	// enough that an old config's daemon goes away.
 	IdleTimeout = 10 * time.Minute
 	// CheckInterval is how often a daemon checks for idleness and for its
-	// socket file (flag -check).
-	CheckInterval = 30 * time.Second
+	// socket file (flag -check): one stat; while its socket is gone, clients
+	// scan with one-shot processes.
+	CheckInterval = 5 * time.Second
 	// ConnTimeout bounds one connection: reading the request, scanning,
 	// writing the response.
 	ConnTimeout = 15 * time.Second
 	// ScanTimeout bounds one scan (the client gives up on a daemon after
 	// scanner.DaemonTimeout and scans elsewhere).
 	ScanTimeout = 10 * time.Second
-	// MaxConns is how many connections a daemon serves at once.
-	MaxConns = 8
+	// MaxConns is how many connections a daemon holds at once; beyond, it
+	// answers "busy" and the client scans with a one-shot process, which
+	// costs ~0.4 s: so connections rather wait for one of MaxScans.
+	MaxConns = 32
+	// MaxScans is how many scans run at once (the others wait, within
+	// ConnTimeout).
+	MaxScans = 4
 )
 
 // Main runs the scanner with args (without the program name) and returns
 // the exit code: 0 done (also: another daemon already serves), 1 error
 // (said on stderr), 2 usage. build is called at most once.
 //
-//	guard-scanner serve [-dir DIR] [-options JSON] [-idle D] [-check D]
+//	guard-scanner serve [-dir DIR] [-options JSON] [-idle D] [-check D] [-lock-fd N]
 //	guard-scanner scan  < request > response
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, build Build) int {
 	if len(args) == 0 {
@@ -109,6 +119,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, build Build)
 		options := fs.String("options", "{}", "scanner options as `JSON` (see package scanner)")
 		idle := fs.Duration("idle", IdleTimeout, "exit after this long without a request")
 		check := fs.Duration("check", CheckInterval, "how often to check for idleness and the socket file")
+		lockFD := fs.Int("lock-fd", -1, "inherited `file descriptor` of the daemon's lock file, locked by the starter")
 		if err := fs.Parse(args[1:]); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
 				return 0
@@ -129,7 +140,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, build Build)
 		if *dir == "" {
 			*dir = scanner.DefaultDir(nil)
 		}
-		if err := serve(config{dir: *dir, opts: wo.Options(), idle: *idle, check: *check, build: build}); err != nil {
+		if err := serve(config{dir: *dir, opts: wo.Options(), idle: *idle, check: *check, lockFD: *lockFD, build: build}); err != nil {
 			fmt.Fprintf(stderr, "guard-scanner: %v\n", err)
 			return 1
 		}
@@ -144,7 +155,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, build Build)
 }
 
 func usage(w io.Writer) {
-	fmt.Fprint(w, "usage: guard-scanner serve [-dir DIR] [-options JSON] [-idle D] [-check D]\n"+
+	fmt.Fprint(w, "usage: guard-scanner serve [-dir DIR] [-options JSON] [-idle D] [-check D] [-lock-fd N]\n"+
 		"       guard-scanner scan < request.json > response.json\n")
 }
 
@@ -153,6 +164,7 @@ type config struct {
 	dir         string
 	opts        secrets.Options
 	idle, check time.Duration
+	lockFD      int // < 0: take the lock
 	build       Build
 }
 
@@ -190,8 +202,9 @@ func oneShotResponse(stdin io.Reader, build Build) scanner.Response {
 }
 
 // respond reads one request from r and answers it as the daemon with
-// fingerprint fp, detector det (or buildErr) would.
-func respond(r io.Reader, fp string, det Detector, buildErr error) scanner.Response {
+// fingerprint fp, detector det (or buildErr) would. slot, when not nil,
+// waits for permission to scan and returns its release (nil: busy).
+func respond(r io.Reader, fp string, det Detector, buildErr error, slot func() func()) scanner.Response {
 	req, err := scanner.ReadRequest(r)
 	if err != nil {
 		if errors.Is(err, scanner.ErrTooLarge) {
@@ -203,6 +216,13 @@ func respond(r io.Reader, fp string, det Detector, buildErr error) scanner.Respo
 	}
 	if req.Fingerprint != fp {
 		return scanner.Response{Fingerprint: fp, Error: "fingerprint mismatch"}
+	}
+	if slot != nil && buildErr == nil {
+		release := slot()
+		if release == nil {
+			return scanner.Response{Fingerprint: fp, Error: "busy"}
+		}
+		defer release()
 	}
 	return answer(det, buildErr, fp, req.Text)
 }
