@@ -6,15 +6,17 @@ and scans that call with a one-shot guard-scanner process.
 
 Usage:
 
-	guard-scanner serve [-dir DIR] [-options JSON] [-idle D] [-check D]
-	guard-scanner scan < request.json > response.json
+	guard-scanner serve [-dir DIR] [-options JSON] [-idle D] [-check D] [-lock-fd N]
+	guard-scanner scan < request > response
 
 serve runs a daemon for one set of scanner options (JSON, as in the
 protocol's "options"), with its socket in DIR (default: the runtime
 directory, $XDG_RUNTIME_DIR/gemini-guard or $TMPDIR/gemini-guard-<uid>). It
 exits 0 at once when another daemon serves the same fingerprint, and after
--idle (default 10m) without a request. -check (default 30s) is how often it
-checks for idleness and for its socket file. Not on Windows.
+-idle (default 10m) without a request. -check (default 5s) is how often it
+checks for idleness and for its socket file. -lock-fd is the inherited
+descriptor of the daemon's lock file, locked by the client that starts it.
+Not on Windows.
 
 scan answers the one request on stdin on stdout and exits 0; the answer
 carries any error.

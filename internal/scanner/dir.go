@@ -14,15 +14,18 @@ import (
 const maxSocketPath = 103
 
 // DefaultDir is the runtime directory daemons put their sockets in:
-// $XDG_RUNTIME_DIR/gemini-guard when XDG_RUNTIME_DIR is set and absolute
-// (the XDG specification ignores a relative one), else
+// $XDG_RUNTIME_DIR/gemini-guard when XDG_RUNTIME_DIR is an absolute path to
+// a directory of ours (the XDG specification ignores a relative one; one
+// inherited from another user through su or sudo is not ours), else
 // os.TempDir()/gemini-guard-<uid>. getenv nil means os.Getenv.
 func DefaultDir(getenv func(string) string) string {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
 	if x := getenv("XDG_RUNTIME_DIR"); x != "" && filepath.IsAbs(x) {
-		return filepath.Join(x, "gemini-guard")
+		if info, err := os.Stat(x); err == nil && info.IsDir() && ownedByUs(info) {
+			return filepath.Join(x, "gemini-guard")
+		}
 	}
 	return filepath.Join(os.TempDir(), "gemini-guard-"+strconv.Itoa(os.Getuid()))
 }

@@ -56,7 +56,7 @@ func serve(cfg config) error {
 	}
 	defer lock.Close()
 	// Removed while held: whoever opens the path next makes a new file and
-	// acquire's identity check keeps a late opener of this one out.
+	// TryLock's identity check keeps a late opener of this one out.
 	defer os.Remove(lockPath)
 
 	det, buildErr := safeBuild(cfg.build, opts)

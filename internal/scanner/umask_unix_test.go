@@ -1,0 +1,7 @@
+//go:build linux || darwin
+
+package scanner
+
+import "syscall"
+
+func umask(m int) int { return syscall.Umask(m) }
