@@ -142,6 +142,15 @@ func startAndDial(binary, dir, socket string, opts secrets.Options, until time.T
 			return nil, errNoDaemon
 		case <-time.After(delay):
 		}
+		if exited == nil {
+			// Another client's daemon: gone if its lock came free.
+			if l, err := TryLock(lockPath); err != nil || l != nil {
+				if l != nil {
+					l.Close()
+				}
+				return nil, errNoDaemon
+			}
+		}
 	}
 }
 

@@ -60,6 +60,31 @@ func TestDaemonThatCannotStartFallsBack(t *testing.T) {
 	assert.Equal(t, 2, e.count("serve"), "each call tried a daemon")
 }
 
+func TestStarterDiesWithoutListening(t *testing.T) {
+	// Another client's daemon holds the lock while starting, then dies:
+	// the waiting client scans one-shot (a later call starts a daemon).
+	e := newEnv(t)
+	require.NoError(t, scanner.CheckDir(e.dir, true))
+	lock, err := scanner.TryLock(scanner.LockPath(e.socket(secrets.Options{})))
+	require.NoError(t, err)
+	require.NotNil(t, lock)
+	released := make(chan struct{})
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		lock.Close()
+		close(released)
+	}()
+	text := "x " + secretWord
+	got, err := e.client(secrets.Options{}).Scan(text)
+	require.NoError(t, err)
+	assert.Equal(t, want(text), got)
+	<-released
+	got, err = e.client(secrets.Options{}).Scan(text)
+	require.NoError(t, err)
+	assert.Equal(t, want(text), got)
+	assert.Equal(t, 1, e.count("serve"), "the next call started a daemon")
+}
+
 func TestLockHeldWithoutSocket(t *testing.T) {
 	// Another daemon holds the lock but nobody listens.
 	tests := []struct {
