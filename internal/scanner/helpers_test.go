@@ -110,6 +110,7 @@ type testDetector struct {
 
 func (d testDetector) Scan(ctx context.Context, text string) []secrets.Finding {
 	if strings.Contains(text, stallAlways) || (d.daemon && strings.Contains(text, stallInDaemon)) {
+		logLine("stalling")
 		<-ctx.Done()
 		return nil
 	}

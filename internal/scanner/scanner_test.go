@@ -374,6 +374,41 @@ func TestKilledDaemonRecovers(t *testing.T) {
 	assert.NotEqual(t, pid, e.daemonPID(secrets.Options{}))
 }
 
+func TestDaemonKilledDuringRequest(t *testing.T) {
+	e := newEnv(t)
+	c := e.client(secrets.Options{})
+	_, err := c.Scan("warm up")
+	require.NoError(t, err)
+
+	text := stallInDaemon + " " + secretWord
+	type result struct {
+		got []secrets.Finding
+		err error
+	}
+	res := make(chan result, 1)
+	go func() {
+		got, err := c.Scan(text)
+		res <- result{got, err}
+	}()
+	require.Eventually(t, func() bool { return e.count("stalling") == 1 }, hangGuard, 5*time.Millisecond)
+	pid := e.daemonPID(secrets.Options{})
+	require.Positive(t, pid)
+	require.NoError(t, syscall.Kill(pid, syscall.SIGKILL))
+	select {
+	case r := <-res:
+		require.NoError(t, r.err)
+		assert.Equal(t, want(text), r.got)
+	case <-time.After(hangGuard):
+		t.Fatal("no answer")
+	}
+	assert.Equal(t, 1, e.count("scan"), "scanned one-shot")
+
+	got, err := c.Scan(text[len(stallInDaemon):])
+	require.NoError(t, err)
+	assert.Equal(t, want(text[len(stallInDaemon):]), got)
+	assert.Equal(t, 2, e.count("serve"), "the next call started a new daemon")
+}
+
 func TestConcurrentClientsOneDaemon(t *testing.T) {
 	e := newEnv(t)
 	scanAll := func() {
