@@ -11,7 +11,10 @@
 // hook process per tool call and per streamed chunk, so the hooks link
 // only this package (no gitleaks: a test checks; start-up as a bare Go
 // binary) and ask a long-lived per-user scanner, a daemon, over a unix
-// socket: ~1 ms on top of the scan for a 10 KB text.
+// socket: a hook process scanning 10 KB of code this way takes ~1.1 ms more
+// than a bare Go process (the scan itself ~0.3 ms of it). A daemon is
+// started on the first call of a session (~0.4 s, as a one-shot scan costs)
+// and exits after 10 idle minutes.
 //
 // # Flow of Client.Scan
 //
