@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/gemini-guard/gemini-guard/internal/redact"
 	scan "github.com/gemini-guard/gemini-guard/internal/scanner"
@@ -27,8 +28,14 @@ func (sc *scanner) with(opts secrets.Options) secrets.Scanner {
 	if sc.scanner != nil {
 		return sc.scanner(opts)
 	}
-	return &scan.Client{Options: opts}
+	return &scan.Client{Options: opts, Timeout: scanTimeout}
 }
+
+// scanTimeout bounds a scan: the AfterModel hook's timeout in hooks.json is
+// 5 s, and a hook that times out shows the chunk as it is. Within it, a
+// first call can wait for a new daemon (scan.StartTimeout) and fall back
+// to a one-shot scan.
+const scanTimeout = 4 * time.Second
 
 func (sc *scanner) Scan(text string) ([]redact.Finding, error) {
 	found, err := sc.with(sc.opts).Scan(text)

@@ -147,7 +147,7 @@ func TestNoGitleaks(t *testing.T) {
 	if err != nil {
 		t.Skip("go not on PATH")
 	}
-	for _, pkg := range []string{".", "../guard-secrets", "../guard-redact"} {
+	for _, pkg := range []string{".", "../guard-secrets", "../guard-redact", "../gemini-guard"} {
 		out, err := exec.Command(goBin, "list", "-tags", bundle.BuildTags, "-deps", pkg).CombinedOutput()
 		require.NoError(t, err, "%s", out)
 		assert.NotContains(t, string(out), "github.com/zricethezav/gitleaks", pkg)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,11 +23,38 @@ import (
 var buildDir string
 
 func TestMain(m *testing.M) {
-	code := m.Run()
+	// Scanner daemons that `scan` and the real hooks start keep their
+	// sockets here, not in the user's runtime directory; they exit soon
+	// after it is removed.
+	run, err := os.MkdirTemp("", "gemini-guard-cli-run-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	os.Setenv("XDG_RUNTIME_DIR", run)
+	code := 2
+	if err := buildScanner(); err != nil {
+		fmt.Fprintln(os.Stderr, "building guard-scanner:", err)
+	} else {
+		code = m.Run()
+	}
 	if buildDir != "" {
 		os.RemoveAll(buildDir)
 	}
+	os.RemoveAll(run)
 	os.Exit(code)
+}
+
+// buildScanner puts guard-scanner beside the test binary, where `scan`'s
+// scanner client looks for it, as it lies beside gemini-guard in bin/.
+func buildScanner() error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command("go", "build", "-tags", bundle.BuildTags, "-o", filepath.Join(filepath.Dir(exe), "guard-scanner"+exeSuffix()), "../../cmd/guard-scanner")
+	cmd.Stderr = os.Stderr
+	return cmd.Run()
 }
 
 // builtExtension stages the real extension (every program of cmd/ built for

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/secretguard"
-	"github.com/gemini-guard/gemini-guard/internal/secrets/detector"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 	"github.com/gemini-guard/gemini-guard/internal/verdict"
 )
@@ -137,7 +136,7 @@ func scanFile(file string, stdin io.Reader, workspace, scratch string, s setting
 	}
 	input, _ := json.Marshal(map[string]string{"file_path": rel, "content": string(content)})
 	d, err := secretguard.Check(secretguard.Call{Tool: secretguard.WriteFile, Input: input, Cwd: scratch},
-		secretguard.Env{Settings: s, Home: home, Scanner: detector.Scanner})
+		secretguard.Env{Settings: s, Home: home}) // scans through guard-scanner beside this program
 	if err != nil {
 		r.Error = err.Error()
 		return r

@@ -339,28 +339,3 @@ func (d *Detector) finding(text string, nl []int, f report.Finding) secrets.Find
 // GitleaksVersion is the gitleaks release whose detector and default rules
 // this package runs (a test checks it against go.mod).
 const GitleaksVersion = "v8.30.1"
-
-// Scanner is the detector for opts as a secrets.Scanner, built on its first
-// scan and shared by every call with equal options in this process (a user
-// config loads once per process): the people's command scans in its own
-// process. A build that fails makes every scan report that error.
-func Scanner(opts secrets.Options) secrets.Scanner {
-	key := fmt.Sprintf("%q", []any{opts.ConfigPath, opts.DisabledRules, opts.TrustAllowComments})
-	sc, _ := scanners.LoadOrStore(key, &lazy{build: sync.OnceValues(func() (*Detector, error) { return New(opts) })})
-	return sc.(*lazy)
-}
-
-// scanners caches Scanner's detectors per options for the process.
-var scanners sync.Map
-
-type lazy struct {
-	build func() (*Detector, error)
-}
-
-func (l *lazy) Scan(text string) ([]secrets.Finding, error) {
-	d, err := l.build()
-	if err != nil {
-		return nil, err
-	}
-	return d.Scan(context.Background(), text), nil
-}
