@@ -10,6 +10,7 @@ import (
 
 	"github.com/gemini-guard/gemini-guard/internal/hook"
 	"github.com/gemini-guard/gemini-guard/internal/redact"
+	"github.com/gemini-guard/gemini-guard/internal/secretguard"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 	"github.com/gemini-guard/gemini-guard/internal/state"
 )
@@ -145,7 +146,7 @@ func afterModel(in hook.AfterModelInput, e env) (hook.Output, error) {
 // nextFunc returns how a chunk is handled: the redactor over the rules in
 // force, with the scanner built only if a rule matches.
 func nextFunc(s settings.Settings, cwd string, e env) func(*redact.Session, redact.Chunk, time.Time) (string, bool, error) {
-	opts := scanOptions(s, cwd)
+	opts := secretguard.ScanOptions(s, cwd)
 	rules, err := watchRules(opts.ConfigPath)
 	if err != nil {
 		// The user's config is broken: pass the text on, warn once.

@@ -8,6 +8,7 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/audit"
 	"github.com/gemini-guard/gemini-guard/internal/hook"
 	"github.com/gemini-guard/gemini-guard/internal/redact"
+	"github.com/gemini-guard/gemini-guard/internal/secretguard"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 )
 
@@ -76,7 +77,7 @@ func afterTool(in hook.AfterToolInput, e env) (hook.Output, error) {
 	if err != nil {
 		return hook.Output{}, err
 	}
-	opts := scanOptions(s, in.Cwd)
+	opts := secretguard.ScanOptions(s, in.Cwd)
 	watched, err := watchRules(opts.ConfigPath)
 	if err != nil {
 		return hook.Output{}, err

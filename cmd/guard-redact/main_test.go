@@ -187,13 +187,6 @@ func TestNoStateDirectory(t *testing.T) {
 	assert.Contains(t, out, "cannot keep streaming state")
 }
 
-func TestConfigPathAgreesWithSecretGuard(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("paths")
-	}
-	compareConfigPath(t)
-}
-
 // chunkInput is an AfterModel input of Gemini CLI 0.61.
 func chunkInput(session, request, text, finish string) string {
 	resp := map[string]any{

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -38,15 +36,9 @@ func (sc *scanner) with(opts secrets.Options) secrets.Scanner {
 const scanTimeout = 4 * time.Second
 
 func (sc *scanner) Scan(text string) ([]redact.Finding, error) {
-	found, err := sc.with(sc.opts).Scan(text)
-	var bad *secrets.ConfigError
-	if errors.As(err, &bad) {
-		// The user's config is broken: the built-in rules still apply
-		// (the session-start hook tells the user about the file).
-		opts := sc.opts
-		opts.ConfigPath = ""
-		found, err = sc.with(opts).Scan(text)
-	}
+	// A broken user config: the built-in rules still apply (the
+	// session-start hook tells the user about the file).
+	found, _, err := secrets.ScanOrBuiltin(sc.with, sc.opts, text)
 	if err != nil {
 		return nil, err
 	}
@@ -55,38 +47,6 @@ func (sc *scanner) Scan(text string) ([]redact.Finding, error) {
 		out = append(out, redact.Finding{RuleID: f.RuleID, Start: f.Start, End: f.End, Secret: f.Secret})
 	}
 	return out, nil
-}
-
-// scanOptions are the scanner settings for a session in workspace cwd.
-func scanOptions(s settings.Settings, cwd string) secrets.Options {
-	return secrets.Options{
-		ConfigPath:         configPath(s, cwd),
-		DisabledRules:      s.DisabledRules,
-		TrustAllowComments: s.TrustGitleaksAllow,
-	}
-}
-
-// configPath is the user's gitleaks config: the GitleaksConfig setting
-// (relative to the workspace), else the workspace's .gitleaks.toml when it
-// exists, else "" (the built-in rules). It must agree with
-// secretguard.ConfigPath (a test compares them); that package is not linked
-// here to keep this binary small.
-func configPath(s settings.Settings, cwd string) string {
-	if s.GitleaksConfig != "" {
-		p := s.GitleaksConfig
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(cwd, p)
-		}
-		return filepath.Clean(p)
-	}
-	if cwd == "" {
-		return ""
-	}
-	p := filepath.Join(cwd, ".gitleaks.toml")
-	if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
-		return p
-	}
-	return ""
 }
 
 // watchRules are the rules the redactor watches: the built-in table, plus

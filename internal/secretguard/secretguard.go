@@ -12,7 +12,6 @@ package secretguard
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -288,39 +287,40 @@ type configured struct {
 	env   Env
 	cwd   string
 	opts  secrets.Options
-	sc    secrets.Scanner
 	notes []string
 }
 
 func newConfigured(call Call, env Env) *configured {
-	c := &configured{env: env, cwd: call.Cwd, opts: secrets.Options{
-		ConfigPath:         ConfigPath(env.Settings, call.Cwd),
-		DisabledRules:      env.Settings.DisabledRules,
-		TrustAllowComments: env.Settings.TrustGitleaksAllow,
-	}}
-	c.sc = c.scanner()
-	return c
+	return &configured{env: env, cwd: call.Cwd, opts: ScanOptions(env.Settings, call.Cwd)}
 }
 
-func (c *configured) scanner() secrets.Scanner {
+func (c *configured) scanner(opts secrets.Options) secrets.Scanner {
 	if c.env.Scanner != nil {
-		return c.env.Scanner(c.opts)
+		return c.env.Scanner(opts)
 	}
-	return &scanner.Client{Options: c.opts}
+	return &scanner.Client{Options: opts}
 }
 
 // scan scans text. An error means it could not be scanned at all: the
 // hook fails safe and denies.
 func (c *configured) scan(text string) ([]secrets.Finding, error) {
-	found, err := c.sc.Scan(text)
-	var bad *secrets.ConfigError
-	if errors.As(err, &bad) && c.opts.ConfigPath != "" {
+	found, bad, err := secrets.ScanOrBuiltin(c.scanner, c.opts, text)
+	if bad != nil {
 		c.notes = append(c.notes, fmt.Sprintf("gemini-guard could not load the gitleaks config %s (%v) and scanned with its built-in rules.", displayPath(c.cwd, c.opts.ConfigPath), bad.Err))
-		c.opts.ConfigPath = ""
-		c.sc = c.scanner()
-		found, err = c.sc.Scan(text)
+		c.opts.ConfigPath = "" // the call's other windows too
 	}
 	return found, err
+}
+
+// ScanOptions are the scanner options for settings s in workspace cwd:
+// ConfigPath, the disabled rules, whether gitleaks:allow is trusted. The
+// redaction hook uses them too, so both scan alike.
+func ScanOptions(s settings.Settings, cwd string) secrets.Options {
+	return secrets.Options{
+		ConfigPath:         ConfigPath(s, cwd),
+		DisabledRules:      s.DisabledRules,
+		TrustAllowComments: s.TrustGitleaksAllow,
+	}
 }
 
 // ConfigPath is the gitleaks config the guard layers onto its built-in

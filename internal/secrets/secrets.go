@@ -10,6 +10,7 @@
 package secrets
 
 import (
+	"errors"
 	"slices"
 	"sort"
 	"strings"
@@ -77,6 +78,21 @@ type ConfigError struct {
 
 func (e *ConfigError) Error() string { return "gitleaks config " + e.Path + ": " + e.Err.Error() }
 func (e *ConfigError) Unwrap() error { return e.Err }
+
+// ScanOrBuiltin scans text with scannerFor(opts). When the user's config
+// (opts.ConfigPath) cannot be loaded, it scans again with the built-in rules
+// (the built-in set is never weaker than a broken file) and returns the
+// *ConfigError it met, so the caller can tell the user. err means text was
+// not scanned at all.
+func ScanOrBuiltin(scannerFor func(Options) Scanner, opts Options, text string) (found []Finding, bad *ConfigError, err error) {
+	found, err = scannerFor(opts).Scan(text)
+	if errors.As(err, &bad) && opts.ConfigPath != "" {
+		opts.ConfigPath = ""
+		found, err = scannerFor(opts).Scan(text)
+		return found, bad, err
+	}
+	return found, nil, err
+}
 
 // Complete sorts found (findings in text), removes duplicates of one rule
 // on one range, and adds every other occurrence in text of each found
