@@ -375,17 +375,6 @@ func cross(a, b []string, limit int) []string {
 	return out
 }
 
-// KeywordList is every keyword of rules, sorted and distinct: the word
-// list of the keywords package's prefilter (internal/gen writes it).
-func KeywordList(rules []Rule) []string {
-	var words []string
-	for _, r := range rules {
-		words = append(words, r.Keywords...)
-	}
-	slices.Sort(words)
-	return slices.Compact(words)
-}
-
 // RulesSource renders the Go source of the built-in rule table for rules
 // (the generated rules_gen.go), with each rule's analysis and keyword
 // indexes precomputed so a hook process never analyses a pattern. Keywords

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/gemini-guard/gemini-guard/internal/secrets/keywords"
+	"github.com/gemini-guard/gemini-guard/internal/secrets/decode"
 )
 
 // Watch decides, for the text of a stream received so far, how much of it
@@ -411,11 +411,11 @@ func isBase64Byte(c byte) bool {
 // text (base64, hex, percent, unicode escapes, as gitleaks decodes): then a
 // finding may hide in an encoded run and the scanner must look.
 func decodedKeyword(text string, x *wordIndex) bool {
-	// As keywords.Passes, without lower-casing the text itself again (the
-	// caller has looked at it).
-	d := keywords.NewDecoder()
-	var segments []*keywords.Segment
-	for depth := 1; depth <= keywords.MaxDecodeDepth; depth++ {
+	// A pass at a time, as gitleaks decodes, without lower-casing the text
+	// itself again (the caller has looked at it).
+	d := decode.NewDecoder()
+	var segments []*decode.Segment
+	for depth := 1; depth <= decode.MaxDecodeDepth; depth++ {
 		text, segments = d.Decode(text, segments)
 		if len(segments) == 0 {
 			return false

@@ -1,9 +1,8 @@
 package redact
 
 import (
+	"strings"
 	"testing"
-
-	"github.com/gemini-guard/gemini-guard/internal/secrets/keywords"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -32,7 +31,9 @@ func TestWordIndexMatchesPrefilter(t *testing.T) {
 		found := make([]bool, len(builtinWords))
 		x.find(text, found)
 		theirs := make([]bool, len(builtinWords))
-		keywords.Builtin().Found(text, theirs)
+		for i, w := range builtinWords {
+			theirs[i] = strings.Contains(text, w)
+		}
 		assert.Equal(t, theirs, found, text)
 	}
 }

@@ -1,4 +1,4 @@
-package keywords
+package decode
 
 import (
 	"os"
@@ -36,23 +36,5 @@ func BenchmarkScanEncodings(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	for range b.N {
 		scanEncodings(text)
-	}
-}
-
-func BenchmarkLower(b *testing.B) {
-	text := benchText(b, 100_000)
-	b.SetBytes(int64(len(text)))
-	for range b.N {
-		Lower(text)
-	}
-}
-
-func BenchmarkMatcherAny(b *testing.B) {
-	text := Lower(benchText(b, 100_000))
-	m := Builtin()
-	found := make([]bool, len(m.Words()))
-	b.SetBytes(int64(len(text)))
-	for range b.N {
-		m.Found(text, found)
 	}
 }

@@ -1,12 +1,14 @@
-package keywords
-
-// This file ports the decoding pass of gitleaks v8.30.1
-// (detect/codec: encodings.go, decoder.go, base64.go, hex.go, percent.go,
-// unicode.go, ascii.go; MIT licence, Copyright (c) 2019 Zachary Rice) without
-// importing gitleaks, so that binaries which only need the prefilter do not
-// pay gitleaks' start-up cost. It must decode exactly as gitleaks does: a
-// keyword that only appears after decoding decides which rules run. A test in
-// internal/secrets compares it with gitleaks' own decoder.
+// Package decode is the streaming redactor's view of encoded text: the
+// decoding passes of gitleaks v8.30.1 (detect/codec: encodings.go,
+// decoder.go, base64.go, hex.go, percent.go, unicode.go, ascii.go; MIT
+// licence, Copyright (c) 2019 Zachary Rice), without importing gitleaks.
+//
+// The redactor runs once per streamed chunk and must not pay gitleaks'
+// start-up (with the release's RE2 build, ~0.28 s): it decodes to see
+// whether a rule keyword hides in an encoded run, to hold the text back and
+// ask the scanner process, whose findings are gitleaks' own. It must decode
+// as gitleaks does; TestDecodeMatchesGitleaks compares the two.
+package decode
 
 import (
 	"bytes"

@@ -322,8 +322,8 @@ func (d *Detector) finding(text string, nl []int, f report.Finding) secrets.Find
 		}
 	}
 	if !valid {
-		// Decoded, or nowhere to be found: the whole text is the place
-		// (a redactor hides all of it rather than none).
+		// No range holds it (or a decoded one is out of bounds): the whole
+		// text is the place (a redactor hides all of it rather than none).
 		start, end = max(0, min(start, len(text))), max(0, min(end, len(text)))
 		if start >= end {
 			start, end = 0, len(text)
