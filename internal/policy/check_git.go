@@ -26,13 +26,13 @@ func parseGit(c *Call) gitCall {
 		return gitCall{unknownSub: true, args: c.Args[i+1:]}
 	}
 	args := c.Args[i+1:]
-	if slices.ContainsFunc(args, unicodeDashRe().MatchString) {
+	if slices.ContainsFunc(args, func(a string) bool { _, n := unicodeDashes(a); return n > 0 }) {
 		// ‐‐hard with typographic dashes: git rejects it, but the intent
 		// is --hard; judge it so.
 		args = slices.Clone(args)
 		for j, a := range args {
-			if m := unicodeDashRe().FindString(a); m != "" {
-				args[j] = strings.Repeat("-", utf8.RuneCountInString(m)) + a[len(m):]
+			if size, n := unicodeDashes(a); n > 0 {
+				args[j] = strings.Repeat("-", n) + a[size:]
 			}
 		}
 	}
@@ -123,7 +123,19 @@ func checkGitClean(c *Call, p shell.Args, g gitCall) Finding {
 	return Finding{}
 }
 
-var unicodeDashRe = lazyRegexp(`^[\x{2010}-\x{2015}\x{2212}]{1,2}`)
+// unicodeDashes counts the typographic dashes (U+2010 to U+2015, U+2212)
+// that a starts with, at most two, and their size in bytes.
+func unicodeDashes(a string) (size, n int) {
+	for n < 2 {
+		r, w := utf8.DecodeRuneInString(a[size:])
+		if !(0x2010 <= r && r <= 0x2015 || r == 0x2212) {
+			break
+		}
+		size += w
+		n++
+	}
+	return size, n
+}
 
 func checkGitPushForce(c *Call, p shell.Args, g gitCall) Finding {
 	if p.Has("f", "force") || p.Has("mirror") {
@@ -357,14 +369,14 @@ func checkGitShellAlias(c *Call) Finding {
 	return Finding{}
 }
 
-var gitNetworkSubs = map[string]bool{"fetch": true, "pull": true, "push": true, "clone": true, "ls-remote": true,
-	"fetch-pack": true, "send-pack": true, "submodule": true}
+var gitNetworkSubs = []string{"fetch", "pull", "push", "clone", "ls-remote",
+	"fetch-pack", "send-pack", "submodule"}
 
 // checkGitSSH: an ssh command or program given for one git call runs
 // whatever it names when git talks to a remote.
 func checkGitSSH(c *Call) Finding {
 	g := parseGit(c)
-	network := gitNetworkSubs[g.sub]
+	network := slices.Contains(gitNetworkSubs, g.sub)
 	switch g.sub {
 	case "remote":
 		for _, a := range g.args {

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/shell"
@@ -158,10 +159,10 @@ func checkGuardTamper(c *Call) Finding {
 	return Finding{}
 }
 
-var rcNames = map[string]bool{".bashrc": true, ".bash_profile": true, ".bash_login": true, ".bash_logout": true, ".profile": true,
-	".zshrc": true, ".zprofile": true, ".zshenv": true, ".zlogin": true, ".zlogout": true, ".kshrc": true, ".mkshrc": true,
-	".tcshrc": true, ".cshrc": true, "config.fish": true, "bash.bashrc": true, "bashrc": true, "zshrc": true, "zprofile": true,
-	"zshenv": true, "profile": true, "environment": true}
+var rcNames = []string{".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile",
+	".zshrc", ".zprofile", ".zshenv", ".zlogin", ".zlogout", ".kshrc", ".mkshrc",
+	".tcshrc", ".cshrc", "config.fish", "bash.bashrc", "bashrc", "zshrc", "zprofile",
+	"zshenv", "profile", "environment"}
 
 // outsideProject reports whether p is outside the workspace and the
 // temporary directories (a dotfiles repository may edit its own .bashrc).
@@ -181,7 +182,7 @@ func checkShellRC(c *Call) Finding {
 	writes, _ := changes(c)
 	for _, p := range writes {
 		base := path.Base(p)
-		if !rcNames[base] || !c.Ctx.outsideProject(c.Res, p) {
+		if !slices.Contains(rcNames, base) || !c.Ctx.outsideProject(c.Res, p) {
 			continue
 		}
 		if (base == "profile" || base == "environment" || base == "bashrc" || base == "zshrc") && !strings.HasPrefix(p, "/etc/") {

@@ -2,8 +2,8 @@ package policy
 
 import (
 	"fmt"
-	"net/url"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/shell"
@@ -11,11 +11,11 @@ import (
 
 // networkFetchers print data from the network on their standard output (or
 // into files).
-var networkFetchers = map[string]bool{
-	"curl": true, "wget": true, "fetch": true, "http": true, "https": true, "xh": true, "xhs": true, "aria2c": true,
-	"lwp-request": true, "lwp-download": true, "get": true, "nc": true, "ncat": true, "netcat": true, "socat": true,
-	"telnet": true, "ftp": true, "tftp": true, "ssh": true, "invoke-webrequest": true, "iwr": true, "irm": true,
-	"invoke-restmethod": true, "gh": true, "s3cmd": true,
+var networkFetchers = []string{
+	"curl", "wget", "fetch", "http", "https", "xh", "xhs", "aria2c",
+	"lwp-request", "lwp-download", "get", "nc", "ncat", "netcat", "socat",
+	"telnet", "ftp", "tftp", "ssh", "invoke-webrequest", "iwr", "irm",
+	"invoke-restmethod", "gh", "s3cmd",
 }
 
 // isDecoder reports whether ex turns encoded or compressed input into
@@ -76,7 +76,7 @@ func checkRemoteCode(h *shell.Hazard, _ *Context) Finding {
 		return Finding{}
 	}
 	for _, s := range sourcesOf(h) {
-		if networkFetchers[s.Name] {
+		if slices.Contains(networkFetchers, s.Name) {
 			return hit(fmt.Sprintf("runs code fetched from the network by %s without anyone reading it", s.Name))
 		}
 	}
@@ -184,12 +184,74 @@ func downloads(ex *shell.Exec) []string {
 	}
 	if remoteName || ex.Name == "wget" && len(out) == 0 {
 		for _, u := range urls {
-			if pu, err := url.Parse(u); err == nil && path.Base(pu.Path) != "/" && path.Base(pu.Path) != "." {
-				out = append(out, shell.ResolvePath(dir, path.Base(pu.Path)))
+			for _, name := range remoteNames(u) {
+				out = append(out, shell.ResolvePath(dir, name))
 			}
 		}
 	}
 	return out
+}
+
+// remoteNames returns the names a download of u may be saved under: the
+// last segment of its path as written (curl -O) and percent-decoded (wget).
+//
+// It splits the URL itself rather than calling net/url: linking net/url
+// runs net/netip's package initialisation in every shell hook process
+// (~0.05 ms, a tenth of what the whole analysis may cost), for a split at
+// '/', '?' and '#' and a percent-decoding.
+func remoteNames(u string) []string {
+	_, rest, ok := strings.Cut(u, "://")
+	if !ok {
+		return nil
+	}
+	slash := strings.IndexByte(rest, '/')
+	if slash < 0 || strings.IndexAny(rest[:slash], "?#") >= 0 {
+		return nil // no path
+	}
+	p := rest[slash:]
+	if end := strings.IndexAny(p, "?#"); end >= 0 {
+		p = p[:end]
+	}
+	var names []string
+	for _, cand := range []string{p, percentDecode(p)} {
+		name := path.Base(cand)
+		if name != "/" && name != "." && !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// percentDecode decodes %XX escapes, leaving malformed ones as they are.
+func percentDecode(s string) string {
+	if !strings.Contains(s, "%") {
+		return s
+	}
+	unhex := func(c byte) (byte, bool) {
+		switch {
+		case '0' <= c && c <= '9':
+			return c - '0', true
+		case 'a' <= c && c <= 'f':
+			return c - 'a' + 10, true
+		case 'A' <= c && c <= 'F':
+			return c - 'A' + 10, true
+		}
+		return 0, false
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) {
+			hi, ok1 := unhex(s[i+1])
+			lo, ok2 := unhex(s[i+2])
+			if ok1 && ok2 {
+				b.WriteByte(hi<<4 | lo)
+				i += 2
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 // checkDownloadRun: a file downloaded by one command and run by a later one
@@ -387,34 +449,26 @@ func checkKubectl(c *Call) Finding {
 	return Finding{}
 }
 
-// cloudDeletes lists, per CLI, the first operand (a service) and the verbs
-// among the later operands that destroy data or whole projects.
-var cloudDeletes = map[string]struct {
-	services map[string]bool
-	verbs    map[string]bool
+// cloudDeletes lists, per CLI, the first operand (a service; nil for any)
+// and the verbs among the later operands that destroy data or whole
+// projects.
+var cloudDeletes = []struct {
+	cli             string
+	services, verbs []string
 }{
-	"aws": {map[string]bool{"s3": true, "s3api": true, "cloudformation": true, "rds": true, "dynamodb": true, "ec2": true, "eks": true, "ecr": true, "efs": true, "organizations": true, "lambda": true, "route53": true, "kms": true, "secretsmanager": true, "backup": true, "redshift": true, "elasticache": true, "opensearch": true, "es": true, "glacier": true},
-		words("rb", "delete-bucket", "delete-stack", "delete-db-instance", "delete-db-cluster", "delete-table", "terminate-instances", "delete-cluster", "delete-repository", "delete-file-system", "delete-organization", "close-account", "delete-function", "delete-hosted-zone", "schedule-key-deletion", "delete-secret", "delete-backup-vault", "delete-domain", "delete-vault")},
-	"gcloud": {map[string]bool{"projects": true, "sql": true, "container": true, "compute": true, "storage": true, "firestore": true, "spanner": true, "bigtable": true, "redis": true, "filestore": true, "alloydb": true, "run": true, "functions": true, "kms": true, "secrets": true},
-		words("delete")},
-	"az":       {map[string]bool{"group": true, "storage": true, "sql": true, "cosmosdb": true, "aks": true, "vm": true, "keyvault": true, "webapp": true, "postgres": true, "mysql": true}, words("delete", "purge")},
-	"doctl":    {map[string]bool{"databases": true, "kubernetes": true, "compute": true, "apps": true, "projects": true}, words("delete", "rm", "d")},
-	"wrangler": {nil, words("delete")},
-	"vercel":   {nil, words("remove", "rm")},
-	"fly":      {nil, words("destroy")},
-	"flyctl":   {nil, words("destroy")},
-	"heroku":   {nil, words("apps:destroy", "pg:reset", "addons:destroy", "destroy")},
-	"firebase": {nil, words("projects:delete", "database:remove", "firestore:delete", "hosting:disable")},
-	"supabase": {nil, words("delete")},
-}
-
-// words builds a set of words.
-func words(list ...string) map[string]bool {
-	m := make(map[string]bool, len(list))
-	for _, w := range list {
-		m[w] = true
-	}
-	return m
+	{"aws", []string{"s3", "s3api", "cloudformation", "rds", "dynamodb", "ec2", "eks", "ecr", "efs", "organizations", "lambda", "route53", "kms", "secretsmanager", "backup", "redshift", "elasticache", "opensearch", "es", "glacier"},
+		[]string{"rb", "delete-bucket", "delete-stack", "delete-db-instance", "delete-db-cluster", "delete-table", "terminate-instances", "delete-cluster", "delete-repository", "delete-file-system", "delete-organization", "close-account", "delete-function", "delete-hosted-zone", "schedule-key-deletion", "delete-secret", "delete-backup-vault", "delete-domain", "delete-vault"}},
+	{"gcloud", []string{"projects", "sql", "container", "compute", "storage", "firestore", "spanner", "bigtable", "redis", "filestore", "alloydb", "run", "functions", "kms", "secrets"},
+		[]string{"delete"}},
+	{"az", []string{"group", "storage", "sql", "cosmosdb", "aks", "vm", "keyvault", "webapp", "postgres", "mysql"}, []string{"delete", "purge"}},
+	{"doctl", []string{"databases", "kubernetes", "compute", "apps", "projects"}, []string{"delete", "rm", "d"}},
+	{"wrangler", nil, []string{"delete"}},
+	{"vercel", nil, []string{"remove", "rm"}},
+	{"fly", nil, []string{"destroy"}},
+	{"flyctl", nil, []string{"destroy"}},
+	{"heroku", nil, []string{"apps:destroy", "pg:reset", "addons:destroy", "destroy"}},
+	{"firebase", nil, []string{"projects:delete", "database:remove", "firestore:delete", "hosting:disable"}},
+	{"supabase", nil, []string{"delete"}},
 }
 
 func checkCloud(c *Call) Finding {
@@ -427,15 +481,19 @@ func checkCloud(c *Call) Finding {
 		}
 		return Finding{}
 	}
-	spec, ok := cloudDeletes[c.Ex.Name]
-	if !ok || len(ops) == 0 {
+	i := 0
+	for i < len(cloudDeletes) && cloudDeletes[i].cli != c.Ex.Name {
+		i++
+	}
+	if i == len(cloudDeletes) || len(ops) == 0 {
 		return Finding{}
 	}
-	if spec.services != nil && !spec.services[ops[0]] {
+	spec := cloudDeletes[i]
+	if spec.services != nil && !slices.Contains(spec.services, ops[0]) {
 		return Finding{}
 	}
 	for _, o := range ops {
-		if spec.verbs[o] {
+		if slices.Contains(spec.verbs, o) {
 			return hit(c.Ex.Name + " " + strings.Join(ops[:min(len(ops), 4)], " ") + " deletes cloud resources or their data")
 		}
 	}

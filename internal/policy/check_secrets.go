@@ -2,6 +2,7 @@ package policy
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/shell"
@@ -12,21 +13,24 @@ var (
 	envExampleRe  = lazyRegexp(`(?i)(^|[.-])(example|sample|template|dist|defaults?|schema|tpl|test|ci)($|[.-])`)
 	sshKeyRe      = lazyRegexp(`^id_(rsa|dsa|ecdsa|ed25519|xmss)(_sk)?$`)
 	keyFileRe     = lazyRegexp(`(?i)\.(key|ppk|p12|pfx|jks|keystore|kdbx)$|(private|priv|id_|key).*\.pem$`)
-	secretNames   = map[string]bool{".netrc": true, "_netrc": true, ".git-credentials": true, ".pgpass": true, ".my.cnf": true, ".pypirc": true, ".vault-token": true, ".boto": true, ".s3cfg": true, ".dockercfg": true, "application_default_credentials.json": true, "oauth_creds.json": true, "credentials.tfrc.json": true, ".htpasswd": true}
+	secretNames   = []string{".netrc", "_netrc", ".git-credentials", ".pgpass", ".my.cnf", ".pypirc", ".vault-token", ".boto", ".s3cfg", ".dockercfg", "application_default_credentials.json", "oauth_creds.json", "credentials.tfrc.json", ".htpasswd"}
 	serviceAcctRe = lazyRegexp(`(?i)^service[-_]?account.*\.json$`)
-	// Directories whose every file is a credential (the key of the map), or
-	// whose named files are (the value).
-	credDirs = map[string]map[string]bool{
-		".gnupg": nil, ".password-store": nil, ".config/gcloud": nil, ".azure": nil,
-		".aws":    {"credentials": true, "sso": true, "cli": true},
-		".kube":   {"config": true},
-		".docker": {"config.json": true},
-		".codex":  {"auth.json": true}, ".gemini": {"oauth_creds.json": true, "google_accounts.json": true},
-		".config/gh": {"hosts.yml": true}, ".cargo": {"credentials": true, "credentials.toml": true}, ".gem": {"credentials": true},
-		".terraform.d": {"credentials.tfrc.json": true}, ".config/hub": nil,
+	// Directories whose every file is a credential (files nil), or whose
+	// named files are.
+	credDirs = []struct {
+		dir   string
+		files []string
+	}{
+		{".gnupg", nil}, {".password-store", nil}, {".config/gcloud", nil}, {".azure", nil},
+		{".aws", []string{"credentials", "sso", "cli"}},
+		{".kube", []string{"config"}},
+		{".docker", []string{"config.json"}},
+		{".codex", []string{"auth.json"}}, {".gemini", []string{"oauth_creds.json", "google_accounts.json"}},
+		{".config/gh", []string{"hosts.yml"}}, {".cargo", []string{"credentials", "credentials.toml"}}, {".gem", []string{"credentials"}},
+		{".terraform.d", []string{"credentials.tfrc.json"}}, {".config/hub", nil},
 	}
-	sshPublic     = map[string]bool{"known_hosts": true, "known_hosts.old": true, "config": true, "authorized_keys": true, "authorized_keys2": true}
-	toolCredNames = map[string]bool{"auth.json": true, "credentials": true, "credentials.json": true, "oauth_creds.json": true, "hosts.yml": true, "config.json": true}
+	sshPublic     = []string{"known_hosts", "known_hosts.old", "config", "authorized_keys", "authorized_keys2"}
+	toolCredNames = []string{"auth.json", "credentials", "credentials.json", "oauth_creds.json", "hosts.yml", "config.json"}
 )
 
 // globProbes are credential file names a glob is tried against.
@@ -45,7 +49,7 @@ func (c *Context) credential(res *shell.Result, p string) (string, bool) {
 			return "", false
 		}
 		// $CODEX_HOME/auth.json: a tool's configuration directory.
-		if parts := res.Parts(p); len(parts) > 0 && parts[0].Unknown != nil && toolCredNames[base] {
+		if parts := res.Parts(p); len(parts) > 0 && parts[0].Unknown != nil && slices.Contains(toolCredNames, base) {
 			if n := parts[0].Unknown.Name; strings.HasSuffix(n, "_HOME") || strings.Contains(n, "CONFIG") {
 				return base + " in " + n, true
 			}
@@ -72,7 +76,7 @@ func (c *Context) credential(res *shell.Result, p string) (string, bool) {
 		return "the SSH private key " + base, true
 	case keyFileRe().MatchString(base) && !strings.HasSuffix(base, ".pub"):
 		return "the private key file " + base, true
-	case secretNames[base]:
+	case slices.Contains(secretNames, base):
 		return "the credential file " + base, true
 	case serviceAcctRe().MatchString(base):
 		return "the service account key " + base, true
@@ -85,12 +89,13 @@ func (c *Context) credential(res *shell.Result, p string) (string, bool) {
 				return "the SSH directory", true
 			}
 			last := rest[len(rest)-1]
-			if !sshPublic[last] && !strings.HasSuffix(last, ".pub") {
+			if !slices.Contains(sshPublic, last) && !strings.HasSuffix(last, ".pub") {
 				return "the SSH key " + last, true
 			}
 			return "", false
 		}
-		for dir, files := range credDirs {
+		for _, cd := range credDirs {
+			dir, files := cd.dir, cd.files
 			ds := strings.Split(dir, "/")
 			if i+len(ds) > len(segs) || strings.Join(segs[i:i+len(ds)], "/") != dir {
 				continue
@@ -99,7 +104,7 @@ func (c *Context) credential(res *shell.Result, p string) (string, bool) {
 			if len(rest) == 0 {
 				return "the credential directory " + dir, true
 			}
-			if files == nil || files[rest[0]] {
+			if files == nil || slices.Contains(files, rest[0]) {
 				return "the credentials in " + dir, true
 			}
 		}
@@ -112,16 +117,16 @@ func (c *Context) credential(res *shell.Result, p string) (string, bool) {
 
 // safeWithSecrets lists commands that only mention, list, protect or load
 // a credential file without printing or sending its content.
-var safeWithSecrets = map[string]bool{
-	"echo": true, "printf": true, "true": true, "false": true, ":": true, "test": true, "[": true, "type": true, "which": true,
-	"whereis": true, "command": true, "hash": true, "help": true, "man": true, "info": true, "alias": true, "export": true,
-	"declare": true, "local": true, "readonly": true, "typeset": true, "set": true, "unset": true, "sleep": true, "ls": true,
-	"dir": true, "vdir": true, "stat": true, "file": true, "du": true, "df": true, "touch": true, "mkdir": true, "chmod": true,
-	"chown": true, "chgrp": true, "cd": true, "pushd": true, "popd": true, "basename": true, "dirname": true, "realpath": true,
-	"readlink": true, "ssh": true, "ssh-add": true, "ssh-keygen": true, "ssh-copy-id": true, "source": true, ".": true,
-	"docker": true, "docker-compose": true, "podman": true, "podman-compose": true, "dotenv": true, "direnv": true,
-	"env-cmd": true, "foreman": true, "honcho": true, "dotenvx": true, "wc": true, "gitleaks": true, "trufflehog": true, "git-secrets": true,
-	"gemini-guard": true, "xargs": true,
+var safeWithSecrets = []string{
+	"echo", "printf", "true", "false", ":", "test", "[", "type", "which",
+	"whereis", "command", "hash", "help", "man", "info", "alias", "export",
+	"declare", "local", "readonly", "typeset", "set", "unset", "sleep", "ls",
+	"dir", "vdir", "stat", "file", "du", "df", "touch", "mkdir", "chmod",
+	"chown", "chgrp", "cd", "pushd", "popd", "basename", "dirname", "realpath",
+	"readlink", "ssh", "ssh-add", "ssh-keygen", "ssh-copy-id", "source", ".",
+	"docker", "docker-compose", "podman", "podman-compose", "dotenv", "direnv",
+	"env-cmd", "foreman", "honcho", "dotenvx", "wc", "gitleaks", "trufflehog", "git-secrets",
+	"gemini-guard", "xargs",
 }
 
 var (
@@ -136,8 +141,8 @@ var (
 		"max-filesize=", "ignore-file=", "files", "files-with-matches", "files-without-match", "count", "json", "hidden",
 		"no-ignore", "follow", "ignore-case", "smart-case", "fixed-strings", "line-number", "word-regexp", "only-matching", "quiet",
 		"search-zip", "multiline", "pcre2", "text", "null", "unrestricted", "invert-match", "vimgrep", "heading", "no-heading"}, shell.Abbrev)
-	curlDataOpts = map[string]bool{"-d": true, "--data": true, "--data-binary": true, "--data-ascii": true, "--data-urlencode": true, "--json": true,
-		"-F": true, "--form": true, "-T": true, "--upload-file": true, "-K": true, "--config": true, "--form-string": false}
+	curlDataOpts = []string{"-d", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "--json",
+		"-F", "--form", "-T", "--upload-file", "-K", "--config"}
 )
 
 // readArgs returns the words of a call that name files it reads, copies or
@@ -250,7 +255,7 @@ func checkCredentialFile(c *Call) Finding {
 			}
 		}
 	}
-	if ex.Name == "" || safeWithSecrets[ex.Name] {
+	if ex.Name == "" || slices.Contains(safeWithSecrets, ex.Name) {
 		return Finding{}
 	}
 	if ex.Name == "tee" && !hasArg(c.Args, "-a", "--append") {
@@ -326,15 +331,15 @@ func isEnvDump(ex *shell.Exec) bool {
 	return false
 }
 
-var networkSenders = map[string]bool{"curl": true, "wget": true, "nc": true, "ncat": true, "netcat": true, "socat": true, "telnet": true,
-	"scp": true, "sftp": true, "rsync": true, "ftp": true, "http": true, "https": true, "xh": true, "ssh": true, "rclone": true,
-	"aws": true, "gsutil": true, "s3cmd": true, "mail": true, "sendmail": true, "mutt": true}
+var networkSenders = []string{"curl", "wget", "nc", "ncat", "netcat", "socat", "telnet",
+	"scp", "sftp", "rsync", "ftp", "http", "https", "xh", "ssh", "rclone",
+	"aws", "gsutil", "s3cmd", "mail", "sendmail", "mutt"}
 
 // checkExfiltrate: credential files or the whole environment sent to the
 // network.
 func checkExfiltrate(c *Call) Finding {
 	ex := c.Ex
-	if !networkSenders[ex.Name] {
+	if !slices.Contains(networkSenders, ex.Name) {
 		return Finding{}
 	}
 	send := func(what string) Finding {
@@ -344,7 +349,7 @@ func checkExfiltrate(c *Call) Finding {
 	for i, a := range c.Args {
 		if ex.Name == "curl" {
 			v := ""
-			if curlDataOpts[a] && i+1 < len(c.Args) {
+			if slices.Contains(curlDataOpts, a) && i+1 < len(c.Args) {
 				v = c.Args[i+1]
 			} else if strings.HasPrefix(a, "--data") || strings.HasPrefix(a, "--form") || strings.HasPrefix(a, "--upload-file") {
 				_, v, _ = strings.Cut(a, "=")
@@ -402,7 +407,7 @@ func checkExfiltrate(c *Call) Finding {
 			if len(p.Args) > 0 {
 				pc.Args = p.Args[1:]
 			}
-			if p.Name != "" && !safeWithSecrets[p.Name] {
+			if p.Name != "" && !slices.Contains(safeWithSecrets, p.Name) {
 				for _, a := range readArgs(pc) {
 					if what, ok := pc.credentialArg(a); ok {
 						return send(what)

@@ -50,7 +50,7 @@ const (
 	Outside
 )
 
-var placeNames = map[Place]string{
+var placeNames = [...]string{
 	Unknown: "a location that cannot be known statically", Root: "the root directory", CoreSystem: "a system directory",
 	System: "a system location", Protected: "a protected path", Ancestor: "a directory holding the workspace or home",
 	Home: "the home directory", InHome: "a path in the home directory outside the workspace", OtherHome: "another user's home directory",
@@ -58,7 +58,12 @@ var placeNames = map[Place]string{
 	Trusted: "a trusted delete root", TempRoot: "a temporary directory", InTemp: "a path in a temporary directory", Outside: "a path outside the workspace",
 }
 
-func (p Place) String() string { return placeNames[p] }
+func (p Place) String() string {
+	if p < 0 || int(p) >= len(placeNames) {
+		return ""
+	}
+	return placeNames[p]
+}
 
 // Loc is a classified path.
 type Loc struct {

@@ -4,15 +4,14 @@
 // be known statically, and examples that must and must not match (a test
 // runs every example through the real hook decision).
 //
-// Rules look at one command at a time (indexed by command name, so a typical
-// command line touches a handful of rules), at the hazards package shell
+// Rules look at one command at a time (those naming the command, and the
+// few that look at every command), at the hazards package shell
 // reports (code piped into a shell, fork bombs, parse errors), or at the
 // whole result (a script downloaded by one command and run by the next).
 package policy
 
 import (
 	"path"
-	"slices"
 	"strings"
 	"sync"
 
@@ -181,58 +180,27 @@ func (c *Call) Loc(arg string) Loc { return c.Ctx.Classify(c.Res, c.Ex.Dir, arg)
 // Show renders a resolved word for a message.
 func (c *Call) Show(s string) string { return c.Res.Show(s) }
 
-// set is the compiled rule set: rules indexed by command name.
-type set struct {
-	byName  map[string][]*Rule
-	star    []*Rule
-	family  map[string][]*Rule // "mkfs." -> rules for mkfs.* not named outright
-	hazards []*Rule
-	results []*Rule
-	order   map[*Rule]int
-}
+// rules is the rule table of this process.
+var rules = sync.OnceValue(Rules)
 
-var compiled = sync.OnceValue(func() *set {
-	s := &set{byName: map[string][]*Rule{}, family: map[string][]*Rule{}, order: map[*Rule]int{}}
-	for i, r := range Rules() {
-		s.order[r] = i
-		switch {
-		case r.exec != nil:
-			for _, n := range r.Commands {
-				if n == "*" {
-					s.star = append(s.star, r)
-				} else if strings.HasSuffix(n, ".*") {
-					s.family[strings.TrimSuffix(n, "*")] = append(s.family[strings.TrimSuffix(n, "*")], r)
-				} else {
-					s.byName[n] = append(s.byName[n], r)
-				}
-			}
-		case r.hazard != nil:
-			s.hazards = append(s.hazards, r)
-		case r.result != nil:
-			s.results = append(s.results, r)
+// judges reports whether r looks at commands named name. It is a scan of
+// r.Commands rather than a lookup in an index by name: a hook process
+// judges a handful of commands, and scanning the table for each costs a few
+// microseconds where building an index cost a tenth of a millisecond.
+func (r *Rule) judges(name string) bool {
+	if r.exec == nil {
+		return false
+	}
+	for _, n := range r.Commands {
+		if n == "*" || n == name && name != "" {
+			return true
+		}
+		if prefix, ok := strings.CutSuffix(n, "*"); ok && name != "" && strings.HasPrefix(name, prefix) {
+			return true
 		}
 	}
-	// Each command's rules in table order, the "*" rules merged in; a
-	// family's rules hold for the members named outright too.
-	for prefix, rs := range s.family {
-		for n := range s.byName {
-			if strings.HasPrefix(n, prefix) {
-				s.byName[n] = append(s.byName[n], rs...)
-			}
-		}
-		s.family[prefix] = append(rs, s.star...)
-	}
-	for n, rs := range s.byName {
-		rs = append(rs, s.star...)
-		slices.SortStableFunc(rs, func(a, b *Rule) int { return s.order[a] - s.order[b] })
-		s.byName[n] = slices.Compact(rs)
-	}
-	for prefix, rs := range s.family {
-		slices.SortStableFunc(rs, func(a, b *Rule) int { return s.order[a] - s.order[b] })
-		s.family[prefix] = slices.Compact(rs)
-	}
-	return s
-})
+	return false
+}
 
 // Evaluate judges everything in res. It returns the findings that deny
 // under ctx, in the order the commands run (rule table order within one
@@ -240,7 +208,7 @@ var compiled = sync.OnceValue(func() *set {
 // findings that do not deny (for explanations) and does not stop at the
 // first denial.
 func Evaluate(res *shell.Result, ctx *Context, all bool) []Finding {
-	s := compiled()
+	table := rules()
 	var out []Finding
 	add := func(f Finding) bool {
 		if !f.Hit && !f.Maybe {
@@ -256,26 +224,16 @@ func Evaluate(res *shell.Result, ctx *Context, all bool) []Finding {
 		return false
 	}
 	for _, ex := range res.Execs {
-		rules := s.star
-		if ex.Name != "" {
-			if rs, ok := s.byName[ex.Name]; ok {
-				rules = rs
-			} else if i := strings.IndexByte(ex.Name, '.'); i > 0 {
-				if rs, ok := s.family[ex.Name[:i+1]]; ok {
-					rules = rs
-				}
-			}
-		}
-		if len(rules) == 0 {
-			continue
-		}
-		c := &Call{Ex: ex, Res: res, Ctx: ctx}
-		if len(ex.Args) > 0 {
-			c.Args = ex.Args[1:]
-		}
-		for _, r := range rules {
-			if ctx.Disabled[r.ID] {
+		var c *Call
+		for _, r := range table {
+			if ctx.Disabled[r.ID] || !r.judges(ex.Name) {
 				continue
+			}
+			if c == nil {
+				c = &Call{Ex: ex, Res: res, Ctx: ctx}
+				if len(ex.Args) > 0 {
+					c.Args = ex.Args[1:]
+				}
 			}
 			f := r.exec(c)
 			f.Rule, f.Exec = r, ex
@@ -284,8 +242,8 @@ func Evaluate(res *shell.Result, ctx *Context, all bool) []Finding {
 			}
 		}
 	}
-	for _, r := range s.results {
-		if ctx.Disabled[r.ID] {
+	for _, r := range table {
+		if r.result == nil || ctx.Disabled[r.ID] {
 			continue
 		}
 		f, ex := r.result(res, ctx)
@@ -296,8 +254,8 @@ func Evaluate(res *shell.Result, ctx *Context, all bool) []Finding {
 	}
 	for i := range res.Hazards {
 		h := &res.Hazards[i]
-		for _, r := range s.hazards {
-			if ctx.Disabled[r.ID] {
+		for _, r := range table {
+			if r.hazard == nil || ctx.Disabled[r.ID] {
 				continue
 			}
 			f := r.hazard(h, ctx)

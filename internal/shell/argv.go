@@ -9,10 +9,14 @@ import (
 // OptSpec describes a command's options so that ParseArgs can tell option
 // values from operands the way the command's own parser would. Build one
 // with NewOptSpec; a spec is immutable and safe to share.
+//
+// A spec keeps its lists as written and ParseArgs scans them: specs are
+// package variables, a hook process starts for every call and uses one or
+// two of them, and building lookup maps for all of them at start-up cost
+// more than every scan a command line needs.
 type OptSpec struct {
-	short map[byte]argKind
-	long  map[string]argKind
-	names []string // long names, for abbreviation lookup
+	short string   // as NewOptSpec takes it: "ab:c::"
+	long  []string // as NewOptSpec takes them: "name", "name=", "name=?"
 	// abbrev accepts unambiguous prefixes of long options (GNU getopt_long,
 	// git's parse-options).
 	abbrev bool
@@ -47,37 +51,44 @@ func FoldLong(s *OptSpec) { s.foldLong = true }
 // followed by ':' takes a value (attached or the next word), by '::' an
 // optional attached value. long lists long option names without dashes,
 // "name=" taking a value (after = or as the next word) and "name=?" an
-// optional value after =.
+// optional value after =. A letter or name listed twice counts as its last
+// listing.
 func NewOptSpec(short string, long []string, opts ...SpecOption) *OptSpec {
-	s := &OptSpec{short: map[byte]argKind{}, long: map[string]argKind{}}
-	for i := 0; i < len(short); i++ {
-		c := short[i]
-		kind := noValue
-		if i+1 < len(short) && short[i+1] == ':' {
-			kind = needsValue
-			i++
-			if i+1 < len(short) && short[i+1] == ':' {
-				kind = optionalValue
-				i++
-			}
-		}
-		s.short[c] = kind
-	}
-	for _, l := range long {
-		kind := noValue
-		switch {
-		case strings.HasSuffix(l, "=?"):
-			kind, l = optionalValue, strings.TrimSuffix(l, "=?")
-		case strings.HasSuffix(l, "="):
-			kind, l = needsValue, strings.TrimSuffix(l, "=")
-		}
-		s.long[l] = kind
-		s.names = append(s.names, l)
-	}
+	s := &OptSpec{short: short, long: long}
 	for _, o := range opts {
 		o(s)
 	}
 	return s
+}
+
+// shortKind looks up the letter c.
+func (s *OptSpec) shortKind(c byte) (kind argKind, known bool) {
+	for i := 0; i < len(s.short); i++ {
+		letter, k := s.short[i], noValue
+		if i+1 < len(s.short) && s.short[i+1] == ':' {
+			k = needsValue
+			i++
+			if i+1 < len(s.short) && s.short[i+1] == ':' {
+				k = optionalValue
+				i++
+			}
+		}
+		if letter == c {
+			kind, known = k, true
+		}
+	}
+	return kind, known
+}
+
+// longName splits one of the spec's long listings into its name and kind.
+func longName(l string) (string, argKind) {
+	switch {
+	case strings.HasSuffix(l, "=?"):
+		return l[:len(l)-2], optionalValue
+	case strings.HasSuffix(l, "="):
+		return l[:len(l)-1], needsValue
+	}
+	return l, noValue
 }
 
 // Opt is one option found by ParseArgs.
@@ -137,7 +148,7 @@ func ParseArgs(args []string, spec *OptSpec) Args {
 		// A cluster of short options: -abc, -ovalue, -o value.
 		for j := 1; j < len(a); j++ {
 			c := a[j]
-			kind, known := spec.short[c]
+			kind, known := spec.shortKind(c)
 			o := Opt{Name: string(c), Known: known}
 			if known && kind != noValue {
 				if j+1 < len(a) {
@@ -160,18 +171,28 @@ func (s *OptSpec) lookupLong(name string) (string, argKind, bool) {
 	if s.foldLong {
 		key = strings.ToLower(name)
 	}
-	if k, ok := s.long[key]; ok {
-		return key, k, true
+	exact, known := noValue, false
+	for _, l := range s.long {
+		if n, k := longName(l); n == key {
+			exact, known = k, true
+		}
+	}
+	if known {
+		return key, exact, true
 	}
 	if s.abbrev && key != "" {
 		var matches []string
-		for _, n := range s.names {
-			if strings.HasPrefix(n, key) {
-				matches = append(matches, n)
+		kinds := map[string]argKind{}
+		for _, l := range s.long {
+			if n, k := longName(l); strings.HasPrefix(n, key) {
+				if _, seen := kinds[n]; !seen {
+					matches = append(matches, n)
+				}
+				kinds[n] = k
 			}
 		}
 		if len(matches) == 1 {
-			return matches[0], s.long[matches[0]], true
+			return matches[0], kinds[matches[0]], true
 		}
 		// Ambiguous (--forc: --force, --force-with-lease): git and getopt
 		// refuse it. Read it as the shortest candidate when that one
@@ -188,7 +209,7 @@ func (s *OptSpec) lookupLong(name string) (string, argKind, bool) {
 					return key, noValue, false
 				}
 			}
-			return short, s.long[short], true
+			return short, kinds[short], true
 		}
 	}
 	return key, noValue, false

@@ -8,8 +8,6 @@ import (
 	"sync"
 )
 
-var pythonNameRe = lazyRegexp(`^(python|pypy)(\d+(\.\d+)?)?[mtw]?$`)
-
 // Interpreter names the language of an interpreter command (CommandName):
 // python, node, deno, perl, ruby, php or awk; "" for anything else.
 func Interpreter(name string) string {
@@ -27,10 +25,39 @@ func Interpreter(name string) string {
 	case "deno":
 		return "deno"
 	}
-	if pythonNameRe().MatchString(name) {
+	if isPythonName(name) {
 		return "python"
 	}
 	return ""
+}
+
+// isPythonName matches ^(python|pypy)(\d+(\.\d+)?)?[mtw]?$ (python3,
+// python3.12, pypy3, python3.13t). It is code rather than a regexp because
+// every command of every call asks, and compiling the regexp would cost
+// more than the rest of a typical command's analysis.
+func isPythonName(name string) bool {
+	rest, ok := strings.CutPrefix(name, "python")
+	if !ok {
+		if rest, ok = strings.CutPrefix(name, "pypy"); !ok {
+			return false
+		}
+	}
+	digits := func(s string) (string, bool) {
+		i := 0
+		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+			i++
+		}
+		return s[i:], i > 0
+	}
+	if r, ok := digits(rest); ok {
+		rest = r
+		if r, ok := strings.CutPrefix(rest, "."); ok {
+			if r, ok := digits(r); ok {
+				rest = r
+			}
+		}
+	}
+	return rest == "" || len(rest) == 1 && strings.ContainsRune("mtw", rune(rest[0]))
 }
 
 // interpreter finds the code an interpreter runs: its one-liner options,

@@ -761,12 +761,12 @@ func (a *analyzer) stdinCode(f *frame, st *state, ex *Exec, lang string) {
 	a.interpCode(f, st, ex, lang, code, label)
 }
 
-var shellNames = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "rbash": true, "yash": true, "posh": true, "fish": true, "csh": true, "tcsh": true, "ksh93": true, "oksh": true, "loksh": true, "hush": true}
+var shellNames = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "rbash", "yash", "posh", "fish", "csh", "tcsh", "ksh93", "oksh", "loksh", "hush"}
 
 // IsShell reports whether the command name (CommandName) is a shell that
 // runs scripts and -c code (sh, bash, zsh, dash, ksh, fish, ...).
 func IsShell(name string) bool {
-	return shellNames[name]
+	return slices.Contains(shellNames, name)
 }
 
 // shellCommand analyses bash/sh/zsh/...: -c code (any flag cluster holding
@@ -1006,14 +1006,14 @@ paths:
 
 // findTakesValue lists find primaries whose next word is their value (not
 // a primary), so that `-name -delete` is not read as -delete.
-var findTakesValue = map[string]bool{
-	"-name": true, "-iname": true, "-path": true, "-ipath": true, "-wholename": true, "-iwholename": true,
-	"-regex": true, "-iregex": true, "-lname": true, "-ilname": true, "-type": true, "-xtype": true,
-	"-user": true, "-group": true, "-uid": true, "-gid": true, "-perm": true, "-size": true, "-newer": true,
-	"-anewer": true, "-cnewer": true, "-mtime": true, "-atime": true, "-ctime": true, "-mmin": true, "-amin": true,
-	"-cmin": true, "-inum": true, "-samefile": true, "-links": true, "-maxdepth": true, "-mindepth": true,
-	"-fprint": true, "-fprint0": true, "-fls": true, "-fstype": true, "-used": true, "-regextype": true,
-	"-context": true, "-newerXY": true, "-printf": true, "-files0-from": true,
+var findTakesValue = []string{
+	"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename",
+	"-regex", "-iregex", "-lname", "-ilname", "-type", "-xtype",
+	"-user", "-group", "-uid", "-gid", "-perm", "-size", "-newer",
+	"-anewer", "-cnewer", "-mtime", "-atime", "-ctime", "-mmin", "-amin",
+	"-cmin", "-inum", "-samefile", "-links", "-maxdepth", "-mindepth",
+	"-fprint", "-fprint0", "-fls", "-fstype", "-used", "-regextype",
+	"-context", "-newerXY", "-printf", "-files0-from",
 }
 
 // FindExpr walks find's expression: primaries with their values, and the
@@ -1030,7 +1030,7 @@ func FindExpr(expr []string, fn func(primary, value string, cmd []string)) {
 			}
 			fn(p, "", expr[i+1:j])
 			i = j
-		case findTakesValue[p] && i+1 < len(expr):
+		case slices.Contains(findTakesValue, p) && i+1 < len(expr):
 			fn(p, expr[i+1], nil)
 			i++
 		default:
@@ -1115,14 +1115,14 @@ func (a *analyzer) xargs(f *frame, st *state, ex *Exec) {
 	a.child(f, st, ex, args, "xargs", func(c *Exec) { c.Stdin = nil })
 }
 
-var parallelValueOpts = map[string]bool{
-	"-j": true, "--jobs": true, "-S": true, "--sshlogin": true, "-I": true, "-N": true, "-n": true, "--max-args": true,
-	"-L": true, "--max-lines": true, "-P": true, "-d": true, "--delimiter": true, "-E": true, "-a": true, "--arg-file": true,
-	"--colsep": true, "-C": true, "--results": true, "--joblog": true, "--workdir": true, "--wd": true, "--timeout": true,
-	"--retries": true, "--delay": true, "--tmpdir": true, "--basefile": true, "--bf": true, "--return": true,
-	"--env": true, "--tag-string": true, "--tagstring": true, "--memfree": true, "--load": true, "--nice": true,
-	"--block": true, "--blocksize": true, "--process-slot-var": true, "--slf": true, "--sshloginfile": true,
-	"--halt": true, "--termseq": true, "--limit": true, "-s": true, "--max-chars": true, "--shebang-wrap": true,
+var parallelValueOpts = []string{
+	"-j", "--jobs", "-S", "--sshlogin", "-I", "-N", "-n", "--max-args",
+	"-L", "--max-lines", "-P", "-d", "--delimiter", "-E", "-a", "--arg-file",
+	"--colsep", "-C", "--results", "--joblog", "--workdir", "--wd", "--timeout",
+	"--retries", "--delay", "--tmpdir", "--basefile", "--bf", "--return",
+	"--env", "--tag-string", "--tagstring", "--memfree", "--load", "--nice",
+	"--block", "--blocksize", "--process-slot-var", "--slf", "--sshloginfile",
+	"--halt", "--termseq", "--limit", "-s", "--max-chars", "--shebang-wrap",
 }
 
 // parallel runs its command once per item, through a shell; with no
@@ -1141,7 +1141,7 @@ func (a *analyzer) parallel(f *frame, st *state, ex *Exec) {
 		if name == "-I" && i+1 < len(args) {
 			repl = args[i+1]
 		}
-		if parallelValueOpts[name] && !hasVal {
+		if slices.Contains(parallelValueOpts, name) && !hasVal {
 			i++
 		}
 		i++

@@ -51,7 +51,7 @@ type env struct {
 
 // tempVars name some temporary directory: a path under them is judged as a
 // temporary path.
-var tempVars = map[string]bool{"TMPDIR": true, "TMP": true, "TEMP": true, "TEMPDIR": true, "RUNNER_TEMP": true}
+var tempVars = []string{"TMPDIR", "TMP", "TEMP", "TEMPDIR", "RUNNER_TEMP"}
 
 func (e env) Get(name string) expand.Variable {
 	if v, ok := e.st.vars[name]; ok {
@@ -105,7 +105,7 @@ func (e env) Get(name string) expand.Variable {
 		return str(e.a.unknown(Unknown{Kind: OtherHome, Name: user}))
 	}
 	kind := Variable
-	if tempVars[name] {
+	if slices.Contains(tempVars, name) {
 		kind = TempDir
 	}
 	return str(e.a.unknown(Unknown{Kind: kind, Name: name}))
