@@ -147,7 +147,7 @@ func afterModel(in hook.AfterModelInput, e env) (hook.Output, error) {
 // force, with the scanner built only if a rule matches.
 func nextFunc(s settings.Settings, cwd string, e env) func(*redact.Session, redact.Chunk, time.Time) (string, bool, error) {
 	opts := secretguard.ScanOptions(s, cwd)
-	rules, err := watchRules(opts.ConfigPath)
+	rules, err := redact.WatchRules(opts.ConfigPath)
 	if err != nil {
 		// The user's config is broken: pass the text on, warn once.
 		return func(sess *redact.Session, c redact.Chunk, _ time.Time) (string, bool, error) {

@@ -78,7 +78,7 @@ func afterTool(in hook.AfterToolInput, e env) (hook.Output, error) {
 		return hook.Output{}, err
 	}
 	opts := secretguard.ScanOptions(s, in.Cwd)
-	watched, err := watchRules(opts.ConfigPath)
+	watched, err := redact.WatchRules(opts.ConfigPath)
 	if err != nil {
 		return hook.Output{}, err
 	}

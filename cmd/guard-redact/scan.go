@@ -1,10 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"os"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/gemini-guard/gemini-guard/internal/redact"
@@ -47,47 +43,6 @@ func (sc *scanner) Scan(text string) ([]redact.Finding, error) {
 		out = append(out, redact.Finding{RuleID: f.RuleID, Start: f.Start, End: f.End, Secret: f.Secret})
 	}
 	return out, nil
-}
-
-// watchRules are the rules the redactor watches: the built-in table, plus
-// with a user's gitleaks config every pattern and keyword the config adds.
-// The watch only decides what to hold back, so a superset is safe: a rule
-// the config redefines is watched in both forms, and the scanner applies
-// the config in full (gitleaks' own [extend]).
-func watchRules(path string) ([]redact.Rule, error) {
-	builtin := redact.BuiltinRules()
-	if path == "" {
-		return builtin, nil
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("gitleaks config: %w", err)
-	}
-	user, err := secrets.ParseConfig(data)
-	if err != nil {
-		return nil, fmt.Errorf("gitleaks config %s: %w", path, err)
-	}
-	rules := slices.Clone(builtin)
-	for _, r := range user.Rules {
-		kws := make([]string, len(r.Keywords))
-		for i, k := range r.Keywords {
-			kws[i] = strings.ToLower(k)
-		}
-		i := slices.IndexFunc(builtin, func(b redact.Rule) bool { return b.ID == r.ID })
-		switch {
-		case i >= 0 && r.Regex == "" && len(kws) == 0:
-			// Only allowlists or a description: the built-in watch covers it.
-		case i >= 0 && r.Regex == "":
-			// More keywords for a built-in pattern (gitleaks appends them).
-			rules = append(rules, redact.Rule{ID: r.ID, Pattern: builtin[i].Pattern, Keywords: append(slices.Clone(builtin[i].Keywords), kws...)})
-		case r.Regex != "":
-			if i >= 0 && builtin[i].Pattern == r.Regex && slices.Equal(builtin[i].Keywords, kws) {
-				continue
-			}
-			rules = append(rules, redact.Rule{ID: r.ID, Pattern: r.Regex, Keywords: kws})
-		}
-	}
-	return rules, nil
 }
 
 func marker(s settings.Settings) func(string) string {

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemini-guard/gemini-guard/internal/secretguard"
+	"github.com/gemini-guard/gemini-guard/internal/secrets"
 	"github.com/gemini-guard/gemini-guard/internal/secrets/secrettest"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 	"github.com/gemini-guard/gemini-guard/internal/verdict"
@@ -326,4 +327,52 @@ func TestWorkspaceGitleaksConfig(t *testing.T) {
 	d = check(t, env, broken, secretguard.WriteFile, input(t, "file_path", "b.txt", "content", ghp(10)))
 	assert.Equal(t, verdict.Deny, d.Verdict.Action, "a broken config falls back to the built-in rules")
 	assert.Contains(t, strings.Join(d.Verdict.Notes, " "), "could not load the gitleaks config")
+}
+
+// countingScanner counts the scans that reach the scanner. It scans with
+// the built-in rules whatever the options: gitleaks loads one user config
+// per process, and the tests here only need to see whether a scan happens.
+type countingScanner struct {
+	n  *int
+	sc secrets.Scanner
+}
+
+func (c countingScanner) Scan(text string) ([]secrets.Finding, error) {
+	*c.n++
+	return c.sc.Scan(text)
+}
+
+// TestShellScanOnlyWhenARuleMayMatch: a command in which no rule can match
+// is decided without the scanner (mayFind); anything a rule may match,
+// including decoded text and the rules of a user's config, still reaches it.
+func TestShellScanOnlyWhenARuleMayMatch(t *testing.T) {
+	ws := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "acme.toml"), []byte("[[rules]]\nid = \"acme-key\"\nregex = '''acme_[a-z0-9]{20}'''\nkeywords = [\"acme_\"]\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "broken.toml"), []byte("[[rules]\n"), 0o644))
+	tok := ghp(7)
+	for _, tc := range []struct {
+		name, command, config string
+		scans                 int
+		action                verdict.Action
+	}{
+		{"plain command", "git status && ls -la", "", 0, verdict.Allow},
+		{"a keyword without a secret", "grep -rn token src/", "", 0, verdict.Allow},
+		{"a token", "curl -H 'Authorization: token " + tok + "' https://api.github.com", "", 1, verdict.Deny},
+		{"a base64 token", "echo " + base64.StdEncoding.EncodeToString([]byte("GITHUB_TOKEN="+tok)) + " | base64 -d > .env", "", 1, verdict.Deny},
+		{"a user rule", "export ACME=acme_0123456789abcdefghij", "acme.toml", 1, verdict.Allow},
+		{"a user rule, no keyword", "git status", "acme.toml", 0, verdict.Allow},
+		{"a broken config", "git status", "broken.toml", 1, verdict.Allow},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := settings.Default()
+			s.GitleaksConfig = tc.config
+			n := 0
+			env := secretguard.Env{Settings: s, Home: t.TempDir(), Scanner: func(o secrets.Options) secrets.Scanner {
+				return countingScanner{&n, secrettest.Builtin()}
+			}}
+			d := check(t, env, ws, secretguard.Shell, input(t, "command", tc.command))
+			assert.Equal(t, tc.action, d.Verdict.Action)
+			assert.Equal(t, tc.scans, n, "scans")
+		})
+	}
 }
