@@ -130,6 +130,11 @@ func errorDetail(err error) string {
 }
 
 func marshal(out Output) ([]byte, error) {
+	if out == (Output{}) {
+		// The answer to most calls and chunks. Spelled out because the
+		// encoder's first use costs a hook process ~0.03 ms of reflection.
+		return []byte("{}"), nil
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	// Reasons quote shell fragments: keep <, > and & readable in transcripts.

@@ -131,6 +131,17 @@ func TestOutputBuilders(t *testing.T) {
 	b, err = marshal(Output{Decision: "allow", Content: &s})
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"decision":"allow","content":"redacted"}`, string(b))
+	// The empty answer is written without the encoder; it is what the
+	// encoder writes.
+	b, err = marshal(Output{})
+	require.NoError(t, err)
+	want, err := json.Marshal(Output{})
+	require.NoError(t, err)
+	assert.Equal(t, string(want), string(b))
+	empty := ""
+	b, err = marshal(Output{Content: &empty})
+	require.NoError(t, err)
+	assert.Equal(t, `{"content":""}`, string(b), "an empty replacement is not the empty answer")
 }
 
 func FuzzHookInput(f *testing.F) {

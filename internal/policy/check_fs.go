@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
 
@@ -142,7 +143,7 @@ func checkRmOutside(c *Call) Finding {
 	return unsure
 }
 
-var findDeleteExecRe = lazyRegexp(`^-(exec|execdir|ok|okdir)$`)
+var findDeleteExecRe = &lazyregexp.Regexp{Expr: `^-(exec|execdir|ok|okdir)$`}
 
 // checkFindDelete: find -delete removes whatever the expression matches at
 // run time (and -delete before the tests removes everything); only literal
@@ -190,12 +191,12 @@ func checkFindDelete(c *Call) Finding {
 // Devices: writing to these destroys a disk or partition. The harmless
 // character devices are allowed.
 var (
-	safeDevRe  = lazyRegexp(`^/dev/(null|zero|full|random|urandom|stdin|stdout|stderr|tty\w*|pts/\d+|fd/\d+|shm(/.*)?|console|ptmx)$`)
-	blockDevRe = lazyRegexp(`^/dev/`)
+	safeDevRe  = &lazyregexp.Regexp{Expr: `^/dev/(null|zero|full|random|urandom|stdin|stdout|stderr|tty\w*|pts/\d+|fd/\d+|shm(/.*)?|console|ptmx)$`}
+	blockDevRe = &lazyregexp.Regexp{Expr: `^/dev/`}
 )
 
 func isDevice(p string) bool {
-	return blockDevRe().MatchString(p) && !safeDevRe().MatchString(p)
+	return blockDevRe.MatchString(p) && !safeDevRe.MatchString(p)
 }
 
 func checkDd(c *Call) Finding {
@@ -292,7 +293,7 @@ var (
 	chmodSpec   = shell.NewOptSpec("cfvR", []string{"changes", "silent", "quiet", "verbose", "no-preserve-root", "preserve-root", "reference=", "recursive", "help", "version"}, shell.Abbrev)
 	chownSpec   = shell.NewOptSpec("cfvRhHLP", []string{"changes", "silent", "quiet", "verbose", "no-preserve-root", "preserve-root", "reference=", "recursive", "dereference", "no-dereference", "from=", "help", "version"}, shell.Abbrev)
 	setfaclSpec = shell.NewOptSpec("m:M:x:X:bkndRLPtvh", []string{"modify=", "modify-file=", "remove=", "remove-file=", "remove-all", "remove-default", "set=", "set-file=", "mask", "no-mask", "default", "restore=", "test", "recursive", "logical", "physical", "version", "help"}, shell.Abbrev)
-	modeWordRe  = lazyRegexp(`^-[rwxXstugoa0-7,+=-]+$`)
+	modeWordRe  = &lazyregexp.Regexp{Expr: `^-[rwxXstugoa0-7,+=-]+$`}
 )
 
 // checkPermRecursive: recursive permission or ownership changes of system
@@ -306,7 +307,7 @@ func checkPermRecursive(c *Call) Finding {
 		args := make([]string, 0, len(c.Args))
 		modeGiven := false
 		for _, a := range c.Args {
-			if modeWordRe().MatchString(a) && !strings.ContainsAny(a[1:], "Rcfv") {
+			if modeWordRe.MatchString(a) && !strings.ContainsAny(a[1:], "Rcfv") {
 				modeGiven = true
 				continue
 			}

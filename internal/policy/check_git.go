@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
 
@@ -172,7 +173,7 @@ func checkGitPushDelete(c *Call, p shell.Args, g gitCall) Finding {
 	return Finding{}
 }
 
-var pathLikeRe = lazyRegexp(`(?i)^(\.|\.\.)(/|$)|^/|[*?\[]|\.(go|py|js|ts|tsx|jsx|mjs|cjs|json|md|txt|ya?ml|toml|c|h|cc|cpp|hpp|rs|java|kt|rb|php|html?|css|scss|sh|lock|xml|sql|env|cfg|ini|conf|mod|sum|csv|lua|swift|vue|svelte)$`)
+var pathLikeRe = &lazyregexp.Regexp{Expr: `(?i)^(\.|\.\.)(/|$)|^/|[*?\[]|\.(go|py|js|ts|tsx|jsx|mjs|cjs|json|md|txt|ya?ml|toml|c|h|cc|cpp|hpp|rs|java|kt|rb|php|html?|css|scss|sh|lock|xml|sql|env|cfg|ini|conf|mod|sum|csv|lua|swift|vue|svelte)$`}
 
 // checkGitCheckout: checkout of paths (over uncommitted changes) and
 // forced checkouts. A lone name is a branch switch unless it looks like a
@@ -202,7 +203,7 @@ func checkGitCheckout(c *Call, p shell.Args, g gitCall) Finding {
 	switch {
 	case len(ops) >= 2:
 		return hit("git checkout <commit> <paths> overwrites those files, discarding their uncommitted changes")
-	case len(ops) == 1 && pathLikeRe().MatchString(ops[0]):
+	case len(ops) == 1 && pathLikeRe.MatchString(ops[0]):
 		return hit("git checkout " + ops[0] + " overwrites that path, discarding its uncommitted changes")
 	case len(ops) == 1 && !shell.Known(ops[0]):
 		return maybe("git checkout of a name that cannot be known statically (a branch or a path)")

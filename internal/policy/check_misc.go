@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
 
@@ -506,7 +507,7 @@ func checkCloud(c *Call) Finding {
 	return Finding{}
 }
 
-var sqlDropRe = lazyRegexp(`(?i)\bdrop\s+(database|table|schema|keyspace)\b|\btruncate\s+table\b|\.drop(Database)?\s*\(\s*\)|\bdropDatabase\b`)
+var sqlDropRe = &lazyregexp.Regexp{Expr: `(?i)\bdrop\s+(database|table|schema|keyspace)\b|\btruncate\s+table\b|\.drop(Database)?\s*\(\s*\)|\bdropDatabase\b`}
 
 // codeText is everything a command reads as its own input: its arguments,
 // heredoc body and the output of echo/printf piped into it.
@@ -535,7 +536,7 @@ func checkSQLDrop(c *Call) Finding {
 		}
 		return Finding{}
 	}
-	if m := sqlDropRe().FindString(codeText(c)); m != "" {
+	if m := sqlDropRe.FindString(codeText(c)); m != "" {
 		return hit(c.Ex.Name + " runs " + strings.ToUpper(m) + ", deleting data")
 	}
 	return Finding{}

@@ -5,16 +5,17 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
 
 var (
-	envFileRe     = lazyRegexp(`^(\.env(\..+)?|\.envrc|[\w.-]+\.env)$`)
-	envExampleRe  = lazyRegexp(`(?i)(^|[.-])(example|sample|template|dist|defaults?|schema|tpl|test|ci)($|[.-])`)
-	sshKeyRe      = lazyRegexp(`^id_(rsa|dsa|ecdsa|ed25519|xmss)(_sk)?$`)
-	keyFileRe     = lazyRegexp(`(?i)\.(key|ppk|p12|pfx|jks|keystore|kdbx)$|(private|priv|id_|key).*\.pem$`)
+	envFileRe     = &lazyregexp.Regexp{Expr: `^(\.env(\..+)?|\.envrc|[\w.-]+\.env)$`}
+	envExampleRe  = &lazyregexp.Regexp{Expr: `(?i)(^|[.-])(example|sample|template|dist|defaults?|schema|tpl|test|ci)($|[.-])`}
+	sshKeyRe      = &lazyregexp.Regexp{Expr: `^id_(rsa|dsa|ecdsa|ed25519|xmss)(_sk)?$`}
+	keyFileRe     = &lazyregexp.Regexp{Expr: `(?i)\.(key|ppk|p12|pfx|jks|keystore|kdbx)$|(private|priv|id_|key).*\.pem$`}
 	secretNames   = []string{".netrc", "_netrc", ".git-credentials", ".pgpass", ".my.cnf", ".pypirc", ".vault-token", ".boto", ".s3cfg", ".dockercfg", "application_default_credentials.json", "oauth_creds.json", "credentials.tfrc.json", ".htpasswd"}
-	serviceAcctRe = lazyRegexp(`(?i)^service[-_]?account.*\.json$`)
+	serviceAcctRe = &lazyregexp.Regexp{Expr: `(?i)^service[-_]?account.*\.json$`}
 	// Directories whose every file is a credential (files nil), or whose
 	// named files are.
 	credDirs = []struct {
@@ -70,15 +71,15 @@ func (c *Context) credential(res *shell.Result, p string) (string, bool) {
 		}
 	}
 	switch {
-	case envFileRe().MatchString(base) && !envExampleRe().MatchString(strings.TrimPrefix(base, ".env")) && !envExampleRe().MatchString(strings.TrimSuffix(base, ".env")):
+	case envFileRe.MatchString(base) && !envExampleRe.MatchString(strings.TrimPrefix(base, ".env")) && !envExampleRe.MatchString(strings.TrimSuffix(base, ".env")):
 		return "the environment file " + base, true
-	case sshKeyRe().MatchString(base):
+	case sshKeyRe.MatchString(base):
 		return "the SSH private key " + base, true
-	case keyFileRe().MatchString(base) && !strings.HasSuffix(base, ".pub"):
+	case keyFileRe.MatchString(base) && !strings.HasSuffix(base, ".pub"):
 		return "the private key file " + base, true
 	case slices.Contains(secretNames, base):
 		return "the credential file " + base, true
-	case serviceAcctRe().MatchString(base):
+	case serviceAcctRe.MatchString(base):
 		return "the service account key " + base, true
 	}
 	segs := strings.Split(strings.Trim(p, "/"), "/")

@@ -2,10 +2,9 @@ package policy
 
 import (
 	"path"
-	"regexp"
 	"strings"
-	"sync"
 
+	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
 
@@ -101,7 +100,7 @@ var (
 	coreSystemDirs = []string{"/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/proc", "/sbin", "/sys", "/usr", "/System", "/Library", "/private/etc"}
 	systemDirs     = []string{"/var", "/opt", "/srv", "/mnt", "/media", "/root", "/run", "/snap", "/nix", "/home", "/Users", "/Applications", "/private", "/cores", "/Volumes", "/lost+found", "/boot", "/usr/local"}
 	tempRoots      = []string{"/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp", "/dev/shm"}
-	tempRootRe     = lazyRegexp(`^(?:/private)?/var/folders/[^/]+/[^/]+/T$|(?i)^/[a-z]/users/[^/]+/appdata/local/temp$`)
+	tempRootRe     = &lazyregexp.Regexp{Expr: `^(?:/private)?/var/folders/[^/]+/[^/]+/T$|(?i)^/[a-z]/users/[^/]+/appdata/local/temp$`}
 )
 
 // under reports whether p is dir or inside it.
@@ -118,7 +117,7 @@ func isTempRoot(p string) bool {
 			return true
 		}
 	}
-	return tempRootRe().MatchString(p)
+	return tempRootRe.MatchString(p)
 }
 
 // tempRootOf returns the temporary directory p is in, "" if none.
@@ -129,7 +128,7 @@ func tempRootOf(p string) string {
 		}
 	}
 	for dir := p; dir != "/" && dir != "."; dir = path.Dir(dir) {
-		if tempRootRe().MatchString(dir) {
+		if tempRootRe.MatchString(dir) {
 			return dir
 		}
 	}
@@ -332,10 +331,4 @@ func (c *Context) placeKnown(p string) Loc {
 		}
 	}
 	return loc(Outside)
-}
-
-// lazyRegexp compiles expr on first use: a hook process starts for every
-// call, and most expressions are never needed by a given command.
-func lazyRegexp(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

@@ -13,7 +13,6 @@ package policy
 import (
 	"path"
 	"strings"
-	"sync"
 
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 	"github.com/gemini-guard/gemini-guard/internal/shell"
@@ -180,9 +179,6 @@ func (c *Call) Loc(arg string) Loc { return c.Ctx.Classify(c.Res, c.Ex.Dir, arg)
 // Show renders a resolved word for a message.
 func (c *Call) Show(s string) string { return c.Res.Show(s) }
 
-// rules is the rule table of this process.
-var rules = sync.OnceValue(Rules)
-
 // judges reports whether r looks at commands named name. It is a scan of
 // r.Commands rather than a lookup in an index by name: a hook process
 // judges a handful of commands, and scanning the table for each costs a few
@@ -208,7 +204,6 @@ func (r *Rule) judges(name string) bool {
 // findings that do not deny (for explanations) and does not stop at the
 // first denial.
 func Evaluate(res *shell.Result, ctx *Context, all bool) []Finding {
-	table := rules()
 	var out []Finding
 	add := func(f Finding) bool {
 		if !f.Hit && !f.Maybe {

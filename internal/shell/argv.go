@@ -1,10 +1,6 @@
 package shell
 
-import (
-	"regexp"
-	"strings"
-	"sync"
-)
+import "strings"
 
 // OptSpec describes a command's options so that ParseArgs can tell option
 // values from operands the way the command's own parser would. Build one
@@ -263,10 +259,4 @@ func (p Args) Unknown() bool {
 		}
 	}
 	return false
-}
-
-// lazyRegexp compiles expr on first use: a hook process starts for every
-// call, and most expressions are never needed by a given command.
-func lazyRegexp(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 )
 
 // Interpreter names the language of an interpreter command (CommandName):
@@ -343,9 +345,9 @@ var interpCalls = map[string]func() []callPattern{
 }
 
 var (
-	homeExprRe  = lazyRegexp(`^(?:os\.environ\[\s*["']HOME["']\s*\]|os\.(?:getenv|environ\.get)\(\s*["']HOME["']\s*\)|(?:pathlib\.)?Path\.home\(\)|os\.path\.expanduser\(\s*["']~/?["']\s*\)|(?:os|require\(["']os["']\))\.homedir\(\)|process\.env\.HOME|ENV\[["']HOME["']\]|ENV\.fetch\(["']HOME["']\)|Dir\.home|\$ENV\{HOME\}|getenv\(["']HOME["']\)|\$_SERVER\[["']HOME["']\])`)
-	forkLoopRe  = lazyRegexp(`(?s)(?:\bwhile\b|\bloop\b|\buntil\b|for\s*\(\s*;\s*;\s*\)|\bfor\b[^\n]{0,60}\brange\()[^\n]{0,120}\bfork\b|\bfork\b[^\n]{0,40}\b(?:while|until)\b`)
-	writeHintRe = lazyRegexp(`open\s*\([^)]*["'](?:[wax]\+?b?|r\+)["']|write_?(?:text|bytes|FileSync|File)|appendFile|File\.write|>>|\bprint\s*\{|fputs|file_put_contents|os\.(?:remove|unlink|rename|replace)|shutil\.(?:move|copy\w*|rmtree)|unlink|rmSync|rm_rf|rename`)
+	homeExprRe  = &lazyregexp.Regexp{Expr: `^(?:os\.environ\[\s*["']HOME["']\s*\]|os\.(?:getenv|environ\.get)\(\s*["']HOME["']\s*\)|(?:pathlib\.)?Path\.home\(\)|os\.path\.expanduser\(\s*["']~/?["']\s*\)|(?:os|require\(["']os["']\))\.homedir\(\)|process\.env\.HOME|ENV\[["']HOME["']\]|ENV\.fetch\(["']HOME["']\)|Dir\.home|\$ENV\{HOME\}|getenv\(["']HOME["']\)|\$_SERVER\[["']HOME["']\])`}
+	forkLoopRe  = &lazyregexp.Regexp{Expr: `(?s)(?:\bwhile\b|\bloop\b|\buntil\b|for\s*\(\s*;\s*;\s*\)|\bfor\b[^\n]{0,60}\brange\()[^\n]{0,120}\bfork\b|\bfork\b[^\n]{0,40}\b(?:while|until)\b`}
+	writeHintRe = &lazyregexp.Regexp{Expr: `open\s*\([^)]*["'](?:[wax]\+?b?|r\+)["']|write_?(?:text|bytes|FileSync|File)|appendFile|File\.write|>>|\bprint\s*\{|fputs|file_put_contents|os\.(?:remove|unlink|rename|replace)|shutil\.(?:move|copy\w*|rmtree)|unlink|rmSync|rm_rf|rename`}
 )
 
 // interpCode finds what interpreter code does: the shell commands it runs,
@@ -374,10 +376,10 @@ func (a *analyzer) interpCode(f *frame, st *state, ex *Exec, lang, code, label s
 	}
 	lits := stringLiterals(code, lang)
 	ex.CodeLiterals = append(ex.CodeLiterals, literalValues(lits)...)
-	if writeHintRe().MatchString(code) {
+	if writeHintRe.MatchString(code) {
 		ex.CodeWrites = true
 	}
-	if forkLoopRe().MatchString(code) {
+	if forkLoopRe.MatchString(code) {
 		a.res.Hazards = append(a.res.Hazards, Hazard{Kind: ForkBomb, Text: ex.Text, Via: f.via, Detail: ex.Name + " code forks in a loop"})
 	}
 	var patterns []callPattern
@@ -523,7 +525,7 @@ func callArgs(code string, lits []literal, at int) (args []string, dynamic bool)
 		}
 		return args, len(args) == 0
 	}
-	if h := homeExprRe().FindString(code[i:]); h != "" {
+	if h := homeExprRe.FindString(code[i:]); h != "" {
 		return []string{"~"}, false
 	}
 	for {
@@ -700,12 +702,12 @@ func isWordByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
-var qxRe = lazyRegexp(`(?:%x|\bqx)\s*([({\[<|/!])`)
+var qxRe = &lazyregexp.Regexp{Expr: `(?:%x|\bqx)\s*([({\[<|/!])`}
 
 // quotedCommands returns the bodies of ruby's %x(...) and perl's qx(...).
 func quotedCommands(code string) []string {
 	var out []string
-	for _, m := range qxRe().FindAllStringSubmatchIndex(code, -1) {
+	for _, m := range qxRe.FindAllStringSubmatchIndex(code, -1) {
 		open := code[m[2]]
 		closeBy := map[byte]byte{'(': ')', '{': '}', '[': ']', '<': '>'}[open]
 		if closeBy == 0 {
@@ -721,11 +723,11 @@ func quotedCommands(code string) []string {
 	return out
 }
 
-var awkPipeRe = lazyRegexp(`\|\s*("|getline)`)
+var awkPipeRe = &lazyregexp.Regexp{Expr: `\|\s*("|getline)`}
 
 // awkPipes finds awk's `print ... | "cmd"` and `"cmd" | getline`.
 func (a *analyzer) awkPipes(f *frame, st *state, ex *Exec, code string, lits []literal, label string) {
-	for _, m := range awkPipeRe().FindAllStringSubmatchIndex(code, -1) {
+	for _, m := range awkPipeRe.FindAllStringSubmatchIndex(code, -1) {
 		if m[0] > 0 && code[m[0]-1] == '|' {
 			continue // ||
 		}

@@ -9,6 +9,8 @@ import (
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 )
 
 // run analyses one resolved command: functions, builtins that change the
@@ -70,7 +72,7 @@ func (a *analyzer) run(f *frame, st *state, ex *Exec) {
 		a.countThenCommand(f, st, ex, timeoutSpec, 1)
 	case "nice":
 		args := ex.Args[1:]
-		if len(args) > 0 && niceNumberRe().MatchString(args[0]) {
+		if len(args) > 0 && niceNumberRe.MatchString(args[0]) {
 			args = args[1:]
 		}
 		a.child(f, st, ex, ParseArgs(args, niceSpec).Operands, "nice")
@@ -244,8 +246,8 @@ var (
 )
 
 var (
-	niceNumberRe  = lazyRegexp(`^--?\d+$`)
-	placeholderRe = lazyRegexp(`\{(\d+)?(\.|/|//|/\.|#|%)?\}`)
+	niceNumberRe  = &lazyregexp.Regexp{Expr: `^--?\d+$`}
+	placeholderRe = &lazyregexp.Regexp{Expr: `\{(\d+)?(\.|/|//|/\.|#|%)?\}`}
 )
 
 // child runs args as a command reached through label, keeping ex's
@@ -853,7 +855,7 @@ func (a *analyzer) codeString(f *frame, st *state, ex *Exec, code, label string,
 // gitCodeKeys are git configuration keys whose value git runs as shell
 // code; gitCodeEnv the same for environment variables.
 var (
-	gitCodeKeyRe = lazyRegexp(`^(core\.(pager|editor|sshcommand|fsmonitor)|sequence\.editor|diff\.external|pager\..*|filter\..*\.(clean|smudge|process)|diff\..*\.(textconv|command)|merge\..*\.driver|credential\.helper|uploadpack\.packobjectshook)$`)
+	gitCodeKeyRe = &lazyregexp.Regexp{Expr: `^(core\.(pager|editor|sshcommand|fsmonitor)|sequence\.editor|diff\.external|pager\..*|filter\..*\.(clean|smudge|process)|diff\..*\.(textconv|command)|merge\..*\.driver|credential\.helper|uploadpack\.packobjectshook)$`}
 	gitCodeEnv   = []string{"GIT_SSH_COMMAND", "GIT_PAGER", "GIT_EDITOR", "GIT_EXTERNAL_DIFF", "GIT_SEQUENCE_EDITOR"}
 	gitGlobal    = NewOptSpec("C:c:pPhv", []string{
 		"git-dir=", "work-tree=", "namespace=", "exec-path=?", "config-env=", "super-prefix=", "list-cmds=", "attr-source=",
@@ -916,7 +918,7 @@ func (a *analyzer) git(f *frame, st *state, ex *Exec) {
 	}
 	cfg := GitConfig(ex.Args[1:], envs)
 	for k, v := range cfg {
-		if gitCodeKeyRe().MatchString(k) {
+		if gitCodeKeyRe.MatchString(k) {
 			if k == "credential.helper" && !strings.HasPrefix(v, "!") {
 				continue
 			}
@@ -1183,7 +1185,7 @@ func (a *analyzer) parallel(f *frame, st *state, ex *Exec) {
 		}
 		return
 	}
-	placeholder := placeholderRe()
+	placeholder := placeholderRe.Get()
 	if repl != "{}" {
 		placeholder = regexp.MustCompile(regexp.QuoteMeta(repl))
 	}

@@ -9,6 +9,8 @@ import (
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 )
 
 // analyzer holds one Analyze call's progress.
@@ -117,7 +119,7 @@ func (a *analyzer) tracef(f *frame, format string, args ...any) {
 	a.res.Trace = append(a.res.Trace, indent+fmt.Sprintf(format, args...))
 }
 
-var parseErrorRe = lazyRegexp("without closing quote (?:`(.)`|\"(.)\")|without matching `[^`]*` with `([^`]*)`|unclosed here-document `([^`]*)`|must end with `(fi|done|esac|})`")
+var parseErrorRe = &lazyregexp.Regexp{Expr: "without closing quote (?:`(.)`|\"(.)\")|without matching `[^`]*` with `([^`]*)`|unclosed here-document `([^`]*)`|must end with `(fi|done|esac|})`"}
 
 // script parses and analyses src in frame f (whose src field is src).
 func (a *analyzer) script(f *frame, st *state, src string, io ioCtx) []*Exec {
@@ -186,7 +188,7 @@ func repair(src string, err error) (string, bool) {
 			}
 			continue
 		}
-		m := parseErrorRe().FindStringSubmatch(err.Error())
+		m := parseErrorRe.FindStringSubmatch(err.Error())
 		if m == nil {
 			return "", false
 		}
