@@ -8,10 +8,10 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
 
-var rmSpec = shell.NewOptSpec("dfiIrRvP", []string{
+var rmSpec = &shell.OptSpec{Short: "dfiIrRvP", Long: []string{
 	"dir", "force", "interactive=?", "one-file-system", "no-preserve-root", "preserve-root=?",
 	"recursive", "verbose", "help", "version",
-}, shell.Abbrev)
+}, Abbrev: true}
 
 // rmArgs is a parsed rm (or unlink) command line.
 type rmArgs struct {
@@ -290,9 +290,9 @@ func checkShred(c *Call) Finding {
 }
 
 var (
-	chmodSpec   = shell.NewOptSpec("cfvR", []string{"changes", "silent", "quiet", "verbose", "no-preserve-root", "preserve-root", "reference=", "recursive", "help", "version"}, shell.Abbrev)
-	chownSpec   = shell.NewOptSpec("cfvRhHLP", []string{"changes", "silent", "quiet", "verbose", "no-preserve-root", "preserve-root", "reference=", "recursive", "dereference", "no-dereference", "from=", "help", "version"}, shell.Abbrev)
-	setfaclSpec = shell.NewOptSpec("m:M:x:X:bkndRLPtvh", []string{"modify=", "modify-file=", "remove=", "remove-file=", "remove-all", "remove-default", "set=", "set-file=", "mask", "no-mask", "default", "restore=", "test", "recursive", "logical", "physical", "version", "help"}, shell.Abbrev)
+	chmodSpec   = &shell.OptSpec{Short: "cfvR", Long: []string{"changes", "silent", "quiet", "verbose", "no-preserve-root", "preserve-root", "reference=", "recursive", "help", "version"}, Abbrev: true}
+	chownSpec   = &shell.OptSpec{Short: "cfvRhHLP", Long: []string{"changes", "silent", "quiet", "verbose", "no-preserve-root", "preserve-root", "reference=", "recursive", "dereference", "no-dereference", "from=", "help", "version"}, Abbrev: true}
+	setfaclSpec = &shell.OptSpec{Short: "m:M:x:X:bkndRLPtvh", Long: []string{"modify=", "modify-file=", "remove=", "remove-file=", "remove-all", "remove-default", "set=", "set-file=", "mask", "no-mask", "default", "restore=", "test", "recursive", "logical", "physical", "version", "help"}, Abbrev: true}
 	modeWordRe  = &lazyregexp.Regexp{Expr: `^-[rwxXstugoa0-7,+=-]+$`}
 )
 

@@ -73,38 +73,33 @@ func gitRule(subs []string, spec *shell.OptSpec, judge func(c *Call, p shell.Arg
 }
 
 var (
-	gitResetSpec = shell.NewOptSpec("qpN", []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "patch",
-		"intent-to-add", "pathspec-from-file=", "pathspec-file-nul", "recurse-submodules=?", "no-recurse-submodules", "refresh", "no-refresh"},
-		shell.Abbrev, shell.FoldLong)
-	gitCleanSpec = shell.NewOptSpec("dfinqe:xX", []string{"force", "dry-run", "interactive", "quiet", "exclude=", "no-force"}, shell.Abbrev, shell.FoldLong)
-	gitPushSpec  = shell.NewOptSpec("fdnqvu46o:", []string{"force", "force-with-lease=?", "no-force-with-lease", "force-if-includes", "no-force-if-includes",
+	gitResetSpec = &shell.OptSpec{Short: "qpN", Long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "no-quiet", "patch",
+		"intent-to-add", "pathspec-from-file=", "pathspec-file-nul", "recurse-submodules=?", "no-recurse-submodules", "refresh", "no-refresh"}, Abbrev: true, FoldLong: true}
+	gitCleanSpec = &shell.OptSpec{Short: "dfinqe:xX", Long: []string{"force", "dry-run", "interactive", "quiet", "exclude=", "no-force"}, Abbrev: true, FoldLong: true}
+	gitPushSpec  = &shell.OptSpec{Short: "fdnqvu46o:", Long: []string{"force", "force-with-lease=?", "no-force-with-lease", "force-if-includes", "no-force-if-includes",
 		"mirror", "delete", "all", "branches", "tags", "dry-run", "porcelain", "prune", "set-upstream", "verbose", "quiet", "repo=",
 		"receive-pack=", "exec=", "push-option=", "signed=?", "no-signed", "atomic", "no-atomic", "no-verify", "verify", "follow-tags",
-		"no-follow-tags", "thin", "no-thin", "recurse-submodules=", "no-recurse-submodules", "progress", "no-progress", "ipv4", "ipv6"},
-		shell.Abbrev, shell.FoldLong)
-	gitCheckoutSpec = shell.NewOptSpec("qfb:B:ltdmpU:", []string{"quiet", "no-quiet", "progress", "no-progress", "force", "ours", "theirs",
+		"no-follow-tags", "thin", "no-thin", "recurse-submodules=", "no-recurse-submodules", "progress", "no-progress", "ipv4", "ipv6"}, Abbrev: true, FoldLong: true}
+	gitCheckoutSpec = &shell.OptSpec{Short: "qfb:B:ltdmpU:", Long: []string{"quiet", "no-quiet", "progress", "no-progress", "force", "ours", "theirs",
 		"track=?", "no-track", "guess", "no-guess", "detach", "orphan=", "ignore-skip-worktree-bits", "merge", "conflict=", "patch",
 		"ignore-other-worktrees", "overwrite-ignore", "no-overwrite-ignore", "recurse-submodules=?", "no-recurse-submodules",
-		"overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context=", "help"},
-		shell.Abbrev, shell.FoldLong)
-	gitSwitchSpec = shell.NewOptSpec("c:C:dfmqt", []string{"create=", "force-create=", "detach", "guess", "no-guess", "force",
+		"overlay", "no-overlay", "pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context=", "help"}, Abbrev: true, FoldLong: true}
+	gitSwitchSpec = &shell.OptSpec{Short: "c:C:dfmqt", Long: []string{"create=", "force-create=", "detach", "guess", "no-guess", "force",
 		"discard-changes", "merge", "conflict=", "quiet", "no-quiet", "progress", "no-progress", "track=?", "no-track", "orphan=",
-		"ignore-other-worktrees", "recurse-submodules=?", "no-recurse-submodules", "help"}, shell.Abbrev, shell.FoldLong)
-	gitRestoreSpec = shell.NewOptSpec("s:SWqpmU:h", []string{"source=", "no-source", "staged", "no-staged", "worktree", "no-worktree",
+		"ignore-other-worktrees", "recurse-submodules=?", "no-recurse-submodules", "help"}, Abbrev: true, FoldLong: true}
+	gitRestoreSpec = &shell.OptSpec{Short: "s:SWqpmU:h", Long: []string{"source=", "no-source", "staged", "no-staged", "worktree", "no-worktree",
 		"ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules=?",
 		"no-recurse-submodules", "overlay", "no-overlay", "quiet", "no-quiet", "progress", "no-progress", "patch", "no-patch",
-		"pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context=", "help", "version"}, shell.Abbrev, shell.FoldLong)
-	gitBranchSpec = shell.NewOptSpec("dDfmMcCrarltvqu:", []string{"delete", "force", "move", "copy", "remotes", "all", "list",
+		"pathspec-from-file=", "pathspec-file-nul", "unified=", "inter-hunk-context=", "help", "version"}, Abbrev: true, FoldLong: true}
+	gitBranchSpec = &shell.OptSpec{Short: "dDfmMcCrarltvqu:", Long: []string{"delete", "force", "move", "copy", "remotes", "all", "list",
 		"track=?", "no-track", "verbose", "quiet", "set-upstream-to=", "unset-upstream", "edit-description", "create-reflog",
 		"contains=?", "no-contains=?", "merged=?", "no-merged=?", "points-at=", "format=", "sort=", "column=?", "no-column",
-		"color=?", "no-color", "abbrev=?", "no-abbrev", "ignore-case", "omit-empty", "show-current", "recurse-submodules", "help"},
-		shell.Abbrev, shell.FoldLong)
-	gitRmSpec    = shell.NewOptSpec("fnqr", []string{"force", "dry-run", "quiet", "cached", "ignore-unmatch", "sparse", "pathspec-from-file=", "pathspec-file-nul"}, shell.Abbrev, shell.FoldLong)
-	gitTagSpec   = shell.NewOptSpec("adfsvlnm:F:u:e", []string{"annotate", "delete", "force", "sign", "no-sign", "verify", "list", "message=", "file=", "local-user=", "edit", "contains=?", "points-at=?", "merged=?", "no-merged=?", "sort=", "format=", "create-reflog", "cleanup="}, shell.Abbrev, shell.FoldLong)
-	gitAbortSpec = shell.NewOptSpec("", []string{"abort", "continue", "skip", "quit", "edit-todo", "show-current-patch", "no-edit",
-		"no-ff", "ff-only", "squash", "no-squash", "commit", "no-commit", "interactive", "onto=", "strategy=", "autosquash", "autostash"},
-		shell.Abbrev, shell.FoldLong)
-	gitPlainSpec = shell.NewOptSpec("", nil, shell.Abbrev, shell.FoldLong)
+		"color=?", "no-color", "abbrev=?", "no-abbrev", "ignore-case", "omit-empty", "show-current", "recurse-submodules", "help"}, Abbrev: true, FoldLong: true}
+	gitRmSpec    = &shell.OptSpec{Short: "fnqr", Long: []string{"force", "dry-run", "quiet", "cached", "ignore-unmatch", "sparse", "pathspec-from-file=", "pathspec-file-nul"}, Abbrev: true, FoldLong: true}
+	gitTagSpec   = &shell.OptSpec{Short: "adfsvlnm:F:u:e", Long: []string{"annotate", "delete", "force", "sign", "no-sign", "verify", "list", "message=", "file=", "local-user=", "edit", "contains=?", "points-at=?", "merged=?", "no-merged=?", "sort=", "format=", "create-reflog", "cleanup="}, Abbrev: true, FoldLong: true}
+	gitAbortSpec = &shell.OptSpec{Long: []string{"abort", "continue", "skip", "quit", "edit-todo", "show-current-patch", "no-edit",
+		"no-ff", "ff-only", "squash", "no-squash", "commit", "no-commit", "interactive", "onto=", "strategy=", "autosquash", "autostash"}, Abbrev: true, FoldLong: true}
+	gitPlainSpec = &shell.OptSpec{Abbrev: true, FoldLong: true}
 )
 
 func checkGitResetHard(c *Call, p shell.Args, g gitCall) Finding {
@@ -350,7 +345,7 @@ func checkGitTag(c *Call, p shell.Args, g gitCall) Finding {
 
 func checkGitWorktree(c *Call, p shell.Args, g gitCall) Finding {
 	if len(p.Operands) > 0 && p.Operands[0] == "remove" {
-		sub := shell.ParseArgs(g.args[1:], shell.NewOptSpec("f", []string{"force"}, shell.Abbrev))
+		sub := shell.ParseArgs(g.args[1:], &shell.OptSpec{Short: "f", Long: []string{"force"}, Abbrev: true})
 		if sub.Has("f", "force") {
 			return hit("git worktree remove --force deletes a worktree with uncommitted changes")
 		}

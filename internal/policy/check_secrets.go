@@ -131,17 +131,17 @@ var safeWithSecrets = []string{
 }
 
 var (
-	grepSpec = shell.NewOptSpec("EFGPe:f:iywxvclLnhHoqsbuzrRaTZUA:B:C:m:d:D:", []string{"regexp=", "file=", "ignore-case", "word-regexp",
+	grepSpec = &shell.OptSpec{Short: "EFGPe:f:iywxvclLnhHoqsbuzrRaTZUA:B:C:m:d:D:", Long: []string{"regexp=", "file=", "ignore-case", "word-regexp",
 		"line-regexp", "invert-match", "count", "files-with-matches", "files-without-match", "line-number", "with-filename", "no-filename",
 		"only-matching", "quiet", "silent", "recursive", "dereference-recursive", "include=", "exclude=", "exclude-dir=", "exclude-from=",
 		"label=", "color=?", "colour=?", "context=", "after-context=", "before-context=", "max-count=", "binary-files=", "devices=",
-		"directories=", "null", "null-data", "text", "extended-regexp", "fixed-strings", "basic-regexp", "perl-regexp"}, shell.Abbrev)
-	rgSpec = shell.NewOptSpec("e:f:g:t:T:A:B:C:m:M:j:d:E:r:ilnvwxcsSFuUzLaopqHIN0", []string{"regexp=", "file=", "glob=", "iglob=", "type=",
+		"directories=", "null", "null-data", "text", "extended-regexp", "fixed-strings", "basic-regexp", "perl-regexp"}, Abbrev: true}
+	rgSpec = &shell.OptSpec{Short: "e:f:g:t:T:A:B:C:m:M:j:d:E:r:ilnvwxcsSFuUzLaopqHIN0", Long: []string{"regexp=", "file=", "glob=", "iglob=", "type=",
 		"type-not=", "type-add=", "after-context=", "before-context=", "context=", "max-count=", "max-columns=", "threads=",
 		"max-depth=", "encoding=", "replace=", "pre=", "pre-glob=", "sort=", "sortr=", "engine=", "colors=", "color=", "path-separator=",
 		"max-filesize=", "ignore-file=", "files", "files-with-matches", "files-without-match", "count", "json", "hidden",
 		"no-ignore", "follow", "ignore-case", "smart-case", "fixed-strings", "line-number", "word-regexp", "only-matching", "quiet",
-		"search-zip", "multiline", "pcre2", "text", "null", "unrestricted", "invert-match", "vimgrep", "heading", "no-heading"}, shell.Abbrev)
+		"search-zip", "multiline", "pcre2", "text", "null", "unrestricted", "invert-match", "vimgrep", "heading", "no-heading"}, Abbrev: true}
 	curlDataOpts = []string{"-d", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "--json",
 		"-F", "--form", "-T", "--upload-file", "-K", "--config"}
 )

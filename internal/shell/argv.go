@@ -3,24 +3,30 @@ package shell
 import "strings"
 
 // OptSpec describes a command's options so that ParseArgs can tell option
-// values from operands the way the command's own parser would. Build one
-// with NewOptSpec; a spec is immutable and safe to share.
+// values from operands the way the command's own parser would. A spec is a
+// literal (specs are package variables, which the compiler then lays out in
+// the binary) and must not change once in use.
 //
-// A spec keeps its lists as written and ParseArgs scans them: specs are
-// package variables, a hook process starts for every call and uses one or
-// two of them, and building lookup maps for all of them at start-up cost
-// more than every scan a command line needs.
+// ParseArgs scans the lists as written: a hook process starts for every
+// call and uses one or two specs, and building lookup maps for all of them
+// at start-up cost more than every scan a command line needs.
 type OptSpec struct {
-	short string   // as NewOptSpec takes it: "ab:c::"
-	long  []string // as NewOptSpec takes them: "name", "name=", "name=?"
-	// abbrev accepts unambiguous prefixes of long options (GNU getopt_long,
-	// git's parse-options).
-	abbrev bool
-	// stopAtOperand ends the options at the first operand (POSIX getopt,
+	// Short lists single-letter options: a letter followed by ':' takes a
+	// value (attached or the next word), by '::' an optional attached
+	// value ("ab:c::").
+	Short string
+	// Long lists long option names without dashes, "name=" taking a value
+	// (after = or as the next word) and "name=?" an optional value after =.
+	// A letter or name listed twice counts as its last listing.
+	Long []string
+	// Abbrev accepts unambiguous prefixes of long options (GNU getopt_long,
+	// git's parse-options: --forc for --force).
+	Abbrev bool
+	// StopAtOperand ends the options at the first operand (POSIX getopt,
 	// and wrappers like sudo whose command follows its options).
-	stopAtOperand bool
-	// foldLong matches long options case-insensitively.
-	foldLong bool
+	StopAtOperand bool
+	// FoldLong matches long options case-insensitively.
+	FoldLong bool
 }
 
 type argKind uint8
@@ -31,40 +37,14 @@ const (
 	optionalValue         // -xv, --x=v only
 )
 
-// SpecOption configures NewOptSpec.
-type SpecOption func(*OptSpec)
-
-// Abbrev accepts unambiguous prefixes of long options (--forc for --force).
-func Abbrev(s *OptSpec) { s.abbrev = true }
-
-// StopAtOperand ends option parsing at the first operand.
-func StopAtOperand(s *OptSpec) { s.stopAtOperand = true }
-
-// FoldLong matches long options without regard to case.
-func FoldLong(s *OptSpec) { s.foldLong = true }
-
-// NewOptSpec builds a spec. short lists single-letter options, a letter
-// followed by ':' takes a value (attached or the next word), by '::' an
-// optional attached value. long lists long option names without dashes,
-// "name=" taking a value (after = or as the next word) and "name=?" an
-// optional value after =. A letter or name listed twice counts as its last
-// listing.
-func NewOptSpec(short string, long []string, opts ...SpecOption) *OptSpec {
-	s := &OptSpec{short: short, long: long}
-	for _, o := range opts {
-		o(s)
-	}
-	return s
-}
-
 // shortKind looks up the letter c.
 func (s *OptSpec) shortKind(c byte) (kind argKind, known bool) {
-	for i := 0; i < len(s.short); i++ {
-		letter, k := s.short[i], noValue
-		if i+1 < len(s.short) && s.short[i+1] == ':' {
+	for i := 0; i < len(s.Short); i++ {
+		letter, k := s.Short[i], noValue
+		if i+1 < len(s.Short) && s.Short[i+1] == ':' {
 			k = needsValue
 			i++
-			if i+1 < len(s.short) && s.short[i+1] == ':' {
+			if i+1 < len(s.Short) && s.Short[i+1] == ':' {
 				k = optionalValue
 				i++
 			}
@@ -124,7 +104,7 @@ func ParseArgs(args []string, spec *OptSpec) Args {
 		}
 		if len(a) < 2 || a[0] != '-' {
 			p.Operands = append(p.Operands, a)
-			if spec.stopAtOperand {
+			if spec.StopAtOperand {
 				p.Operands = append(p.Operands, args[i+1:]...)
 				return p
 			}
@@ -164,11 +144,11 @@ func ParseArgs(args []string, spec *OptSpec) Args {
 
 func (s *OptSpec) lookupLong(name string) (string, argKind, bool) {
 	key := name
-	if s.foldLong {
+	if s.FoldLong {
 		key = strings.ToLower(name)
 	}
 	exact, known := noValue, false
-	for _, l := range s.long {
+	for _, l := range s.Long {
 		if n, k := longName(l); n == key {
 			exact, known = k, true
 		}
@@ -176,10 +156,10 @@ func (s *OptSpec) lookupLong(name string) (string, argKind, bool) {
 	if known {
 		return key, exact, true
 	}
-	if s.abbrev && key != "" {
+	if s.Abbrev && key != "" {
 		var matches []string
 		kinds := map[string]argKind{}
-		for _, l := range s.long {
+		for _, l := range s.Long {
 			if n, k := longName(l); strings.HasPrefix(n, key) {
 				if _, seen := kinds[n]; !seen {
 					matches = append(matches, n)

@@ -36,7 +36,7 @@ func FuzzIsPythonName(f *testing.F) {
 // TestOptSpecLastListingWins: a letter or long name listed twice counts as
 // its last listing, and abbreviations see the name once.
 func TestOptSpecLastListingWins(t *testing.T) {
-	spec := NewOptSpec("ab:a:", []string{"force", "force=", "forge"}, Abbrev)
+	spec := &OptSpec{Short: "ab:a:", Long: []string{"force", "force=", "forge"}, Abbrev: true}
 	p := ParseArgs([]string{"-a", "x", "--force", "y", "--forg", "z"}, spec)
 	assert.Equal(t, []Opt{
 		{Name: "a", Value: "x", HasValue: true, Known: true},

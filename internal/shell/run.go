@@ -147,7 +147,7 @@ func (a *analyzer) run(f *frame, st *state, ex *Exec) {
 		a.read(st, ex)
 	case "unset":
 		a.emit(f, ex)
-		p := ParseArgs(ex.Args[1:], NewOptSpec("fvn", nil))
+		p := ParseArgs(ex.Args[1:], &OptSpec{Short: "fvn"})
 		for _, name := range p.Operands {
 			if p.Has("f") {
 				delete(st.funcs, name)
@@ -217,32 +217,32 @@ func (a *analyzer) run(f *frame, st *state, ex *Exec) {
 }
 
 var (
-	sudoSpec = NewOptSpec("AbBEHiKklnPSsVvhg:p:u:C:D:r:t:U:T:R:e", []string{
+	sudoSpec = &OptSpec{Short: "AbBEHiKklnPSsVvhg:p:u:C:D:r:t:U:T:R:e", Long: []string{
 		"askpass", "background", "bell", "chdir=", "chroot=", "close-from=", "command-timeout=", "edit",
 		"group=", "help", "host=", "login", "list", "non-interactive", "other-user=", "preserve-env=?",
 		"preserve-groups", "prompt=", "remove-timestamp", "reset-timestamp", "role=", "set-home", "shell",
 		"stdin", "type=", "user=", "validate", "version",
-	}, StopAtOperand, Abbrev)
-	doasSpec       = NewOptSpec("a:C:Lnsu:", nil, StopAtOperand)
-	pkexecSpec     = NewOptSpec("", []string{"user=", "disable-internal-agent", "keep-cwd", "help", "version"}, StopAtOperand)
-	suSpec         = NewOptSpec("c:flmpPs:g:G:w:u:", []string{"command=", "session-command=", "login", "shell=", "group=", "supp-group=", "preserve-environment", "pty", "whitelist-environment=", "fast", "user="}, Abbrev)
-	envSpec        = NewOptSpec("0iu:vC:S:P:", []string{"ignore-environment", "null", "unset=", "chdir=", "split-string=", "debug", "default-signal=?", "ignore-signal=?", "block-signal=?", "list-signal-handling", "help", "version", "argv0="}, StopAtOperand, Abbrev)
-	timeoutSpec    = NewOptSpec("s:k:v", []string{"signal=", "kill-after=", "preserve-status", "foreground", "verbose", "help", "version"}, StopAtOperand, Abbrev)
-	niceSpec       = NewOptSpec("n:", []string{"adjustment=", "help", "version"}, StopAtOperand, Abbrev)
-	ioniceSpec     = NewOptSpec("c:n:p:P:u:tx", []string{"class=", "classdata=", "pid=", "pgid=", "uid=", "ignore", "help", "version"}, StopAtOperand, Abbrev)
-	timeSpec       = NewOptSpec("pvqao:f:", []string{"portability", "verbose", "quiet", "append", "output=", "format=", "help", "version"}, StopAtOperand, Abbrev)
-	stdbufSpec     = NewOptSpec("i:o:e:", []string{"input=", "output=", "error=", "help", "version"}, StopAtOperand, Abbrev)
-	setsidSpec     = NewOptSpec("cfw", []string{"ctty", "fork", "wait", "help", "version"}, StopAtOperand, Abbrev)
-	caffeinateSpec = NewOptSpec("dimsuw:t:", nil, StopAtOperand)
-	chrootSpec     = NewOptSpec("", []string{"userspec=", "groups=", "skip-chdir", "help", "version"}, StopAtOperand, Abbrev)
-	tasksetSpec    = NewOptSpec("acpV", []string{"all-tasks", "cpu-list", "pid", "help", "version"}, StopAtOperand, Abbrev)
-	chrtSpec       = NewOptSpec("abdefiormpRT:P:D:v", []string{"all-tasks", "batch", "deadline", "fifo", "idle", "other", "rr", "reset-on-fork", "pid", "sched-runtime=", "sched-period=", "sched-deadline=", "max", "verbose", "help", "version"}, StopAtOperand, Abbrev)
-	flockSpec      = NewOptSpec("sexunow:E:Fc:hV", []string{"shared", "exclusive", "unlock", "nonblock", "timeout=", "conflict-exit-code=", "close", "command=", "no-fork", "verbose", "help", "version"}, StopAtOperand, Abbrev)
-	commandSpec    = NewOptSpec("pvV", nil, StopAtOperand)
-	execSpec       = NewOptSpec("a:cl", nil, StopAtOperand)
-	scriptSpec     = NewOptSpec("ac:efqFT:t::O:B:I:m:E:", []string{"append", "command=", "return", "flush", "force", "quiet", "timing=?", "log-io=", "log-in=", "log-out=", "logging-format=", "echo=", "output-limit="}, Abbrev)
-	atSpec         = NewOptSpec("q:mMf:t:lrdvcbV", nil)
-	watchSpec      = NewOptSpec("n:d::tbeghcpwxq:r:s:", []string{"interval=", "differences=?", "no-title", "beep", "errexit", "chgexit", "color", "no-color", "precise", "no-wrap", "no-linewrap", "exec", "equexit=", "shotsdir=", "help", "version"}, StopAtOperand, Abbrev)
+	}, StopAtOperand: true, Abbrev: true}
+	doasSpec       = &OptSpec{Short: "a:C:Lnsu:", StopAtOperand: true}
+	pkexecSpec     = &OptSpec{Long: []string{"user=", "disable-internal-agent", "keep-cwd", "help", "version"}, StopAtOperand: true}
+	suSpec         = &OptSpec{Short: "c:flmpPs:g:G:w:u:", Long: []string{"command=", "session-command=", "login", "shell=", "group=", "supp-group=", "preserve-environment", "pty", "whitelist-environment=", "fast", "user="}, Abbrev: true}
+	envSpec        = &OptSpec{Short: "0iu:vC:S:P:", Long: []string{"ignore-environment", "null", "unset=", "chdir=", "split-string=", "debug", "default-signal=?", "ignore-signal=?", "block-signal=?", "list-signal-handling", "help", "version", "argv0="}, StopAtOperand: true, Abbrev: true}
+	timeoutSpec    = &OptSpec{Short: "s:k:v", Long: []string{"signal=", "kill-after=", "preserve-status", "foreground", "verbose", "help", "version"}, StopAtOperand: true, Abbrev: true}
+	niceSpec       = &OptSpec{Short: "n:", Long: []string{"adjustment=", "help", "version"}, StopAtOperand: true, Abbrev: true}
+	ioniceSpec     = &OptSpec{Short: "c:n:p:P:u:tx", Long: []string{"class=", "classdata=", "pid=", "pgid=", "uid=", "ignore", "help", "version"}, StopAtOperand: true, Abbrev: true}
+	timeSpec       = &OptSpec{Short: "pvqao:f:", Long: []string{"portability", "verbose", "quiet", "append", "output=", "format=", "help", "version"}, StopAtOperand: true, Abbrev: true}
+	stdbufSpec     = &OptSpec{Short: "i:o:e:", Long: []string{"input=", "output=", "error=", "help", "version"}, StopAtOperand: true, Abbrev: true}
+	setsidSpec     = &OptSpec{Short: "cfw", Long: []string{"ctty", "fork", "wait", "help", "version"}, StopAtOperand: true, Abbrev: true}
+	caffeinateSpec = &OptSpec{Short: "dimsuw:t:", StopAtOperand: true}
+	chrootSpec     = &OptSpec{Long: []string{"userspec=", "groups=", "skip-chdir", "help", "version"}, StopAtOperand: true, Abbrev: true}
+	tasksetSpec    = &OptSpec{Short: "acpV", Long: []string{"all-tasks", "cpu-list", "pid", "help", "version"}, StopAtOperand: true, Abbrev: true}
+	chrtSpec       = &OptSpec{Short: "abdefiormpRT:P:D:v", Long: []string{"all-tasks", "batch", "deadline", "fifo", "idle", "other", "rr", "reset-on-fork", "pid", "sched-runtime=", "sched-period=", "sched-deadline=", "max", "verbose", "help", "version"}, StopAtOperand: true, Abbrev: true}
+	flockSpec      = &OptSpec{Short: "sexunow:E:Fc:hV", Long: []string{"shared", "exclusive", "unlock", "nonblock", "timeout=", "conflict-exit-code=", "close", "command=", "no-fork", "verbose", "help", "version"}, StopAtOperand: true, Abbrev: true}
+	commandSpec    = &OptSpec{Short: "pvV", StopAtOperand: true}
+	execSpec       = &OptSpec{Short: "a:cl", StopAtOperand: true}
+	scriptSpec     = &OptSpec{Short: "ac:efqFT:t::O:B:I:m:E:", Long: []string{"append", "command=", "return", "flush", "force", "quiet", "timing=?", "log-io=", "log-in=", "log-out=", "logging-format=", "echo=", "output-limit="}, Abbrev: true}
+	atSpec         = &OptSpec{Short: "q:mMf:t:lrdvcbV"}
+	watchSpec      = &OptSpec{Short: "n:d::tbeghcpwxq:r:s:", Long: []string{"interval=", "differences=?", "no-title", "beep", "errexit", "chgexit", "color", "no-color", "precise", "no-wrap", "no-linewrap", "exec", "equexit=", "shotsdir=", "help", "version"}, StopAtOperand: true, Abbrev: true}
 )
 
 var (
@@ -545,7 +545,7 @@ func (a *analyzer) cd(st *state, ex *Exec) {
 		st.dir = ""
 		return
 	}
-	p := ParseArgs(ex.Args[1:], NewOptSpec("LPe@", nil, StopAtOperand))
+	p := ParseArgs(ex.Args[1:], &OptSpec{Short: "LPe@", StopAtOperand: true})
 	switch {
 	case len(p.Operands) == 0:
 		st.dir = a.opts.Home
@@ -566,7 +566,7 @@ func (a *analyzer) cd(st *state, ex *Exec) {
 
 func (a *analyzer) read(st *state, ex *Exec) {
 	if ex.Name == "read" {
-		p := ParseArgs(ex.Args[1:], NewOptSpec("ersa:d:i:n:N:p:t:u:", nil))
+		p := ParseArgs(ex.Args[1:], &OptSpec{Short: "ersa:d:i:n:N:p:t:u:"})
 		if arr, ok := p.Value("a"); ok {
 			st.vars[arr] = expand.Variable{Set: true, Kind: expand.Indexed, List: []string{a.unknown(Unknown{Kind: Input, Name: arr})}}
 		}
@@ -579,7 +579,7 @@ func (a *analyzer) read(st *state, ex *Exec) {
 		}
 		return
 	}
-	p := ParseArgs(ex.Args[1:], NewOptSpec("d:n:O:s:tu:C:c:", nil))
+	p := ParseArgs(ex.Args[1:], &OptSpec{Short: "d:n:O:s:tu:C:c:"})
 	name := "MAPFILE"
 	if len(p.Operands) > 0 {
 		name = p.Operands[0]
@@ -857,12 +857,12 @@ func (a *analyzer) codeString(f *frame, st *state, ex *Exec, code, label string,
 var (
 	gitCodeKeyRe = &lazyregexp.Regexp{Expr: `^(core\.(pager|editor|sshcommand|fsmonitor)|sequence\.editor|diff\.external|pager\..*|filter\..*\.(clean|smudge|process)|diff\..*\.(textconv|command)|merge\..*\.driver|credential\.helper|uploadpack\.packobjectshook)$`}
 	gitCodeEnv   = []string{"GIT_SSH_COMMAND", "GIT_PAGER", "GIT_EDITOR", "GIT_EXTERNAL_DIFF", "GIT_SEQUENCE_EDITOR"}
-	gitGlobal    = NewOptSpec("C:c:pPhv", []string{
+	gitGlobal    = &OptSpec{Short: "C:c:pPhv", Long: []string{
 		"git-dir=", "work-tree=", "namespace=", "exec-path=?", "config-env=", "super-prefix=", "list-cmds=", "attr-source=",
 		"paginate", "no-pager", "bare", "no-replace-objects", "no-lazy-fetch", "literal-pathspecs", "glob-pathspecs",
 		"noglob-pathspecs", "icase-pathspecs", "no-optional-locks", "no-advice", "html-path", "man-path", "info-path",
 		"version", "help",
-	}, StopAtOperand)
+	}, StopAtOperand: true}
 )
 
 // GitConfig returns the configuration a git command line sets for itself:
@@ -1068,11 +1068,11 @@ func (a *analyzer) find(f *frame, st *state, ex *Exec) {
 	})
 }
 
-var xargsSpec = NewOptSpec("0a:d:E:e::I:i::L:l::n:P:prs:txJ:R:S:o", []string{
+var xargsSpec = &OptSpec{Short: "0a:d:E:e::I:i::L:l::n:P:prs:txJ:R:S:o", Long: []string{
 	"null", "arg-file=", "delimiter=", "eof=?", "replace=?", "max-lines=?", "max-args=", "max-procs=",
 	"interactive", "no-run-if-empty", "max-chars=", "verbose", "exit", "show-limits", "process-slot-var=",
 	"open-tty", "help", "version",
-}, StopAtOperand, Abbrev)
+}, StopAtOperand: true, Abbrev: true}
 
 // xargs runs its command with items read at run time: appended, or in place
 // of the replace string (-I, -i, --replace, BSD -J).

@@ -239,7 +239,7 @@ func TestParseErrorKeepsEarlierStatements(t *testing.T) {
 }
 
 func TestParseArgs(t *testing.T) {
-	spec := NewOptSpec("fo:x::", []string{"force", "force-with-lease=?", "output=", "verbose"}, Abbrev)
+	spec := &OptSpec{Short: "fo:x::", Long: []string{"force", "force-with-lease=?", "output=", "verbose"}, Abbrev: true}
 	p := ParseArgs([]string{"-fo", "file", "--forc", "-xval", "op1", "--out=o2", "--", "-f"}, spec)
 	assert.Equal(t, []string{"op1", "-f"}, p.Operands)
 	assert.Equal(t, 1, p.DashDash)
@@ -249,7 +249,7 @@ func TestParseArgs(t *testing.T) {
 	assert.Equal(t, "o2", v)
 	x, _ := p.Value("x")
 	assert.Equal(t, "val", x)
-	stop := ParseArgs([]string{"-u", "root", "cmd", "-f"}, NewOptSpec("u:", nil, StopAtOperand))
+	stop := ParseArgs([]string{"-u", "root", "cmd", "-f"}, &OptSpec{Short: "u:", StopAtOperand: true})
 	assert.Equal(t, []string{"cmd", "-f"}, stop.Operands)
 }
 
