@@ -163,11 +163,19 @@ func (s *Store) Update(key string, fn func(old []byte) ([]byte, error)) error {
 	if len(next) == 0 && len(old) == 0 {
 		return nil
 	}
-	if err := f.Truncate(0); err != nil {
-		return fmt.Errorf("state: %w", err)
-	}
+	// Overwrite, then cut what is left of a longer old record. Truncating
+	// to 0 first made the file system free and reallocate the blocks on
+	// every chunk (~0.1 ms of a ~1 ms hook). A process killed in between
+	// leaves a damaged record either way, which the reader discards.
 	if _, err := f.WriteAt(next, 0); err != nil {
 		return fmt.Errorf("state: %w", err)
+	}
+	// The file, not old, says what is left: a record over MaxRecord reads as
+	// none.
+	if st, err := f.Stat(); err != nil || st.Size() > int64(len(next)) {
+		if err := f.Truncate(int64(len(next))); err != nil {
+			return fmt.Errorf("state: %w", err)
+		}
 	}
 	return nil
 }

@@ -161,6 +161,17 @@ func TestUpdate(t *testing.T) {
 			assert.Nil(t, old)
 			return nil, nil
 		}))
+		// A record written over it replaces it whole.
+		require.NoError(t, s.Update("d", func(old []byte) ([]byte, error) { return []byte("new"), nil }))
+		got, err := os.ReadFile(filepath.Join(s.Dir(), "d"))
+		require.NoError(t, err)
+		assert.Equal(t, "new", string(got))
+	})
+	t.Run("a longer record replaces a shorter one", func(t *testing.T) {
+		require.NoError(t, s.Update("f", func([]byte) ([]byte, error) { return []byte("short"), nil }))
+		require.NoError(t, s.Update("f", func([]byte) ([]byte, error) { return []byte("a longer record"), nil }))
+		got, _ := s.Read("f")
+		assert.Equal(t, "a longer record", string(got))
 	})
 	t.Run("bad keys", func(t *testing.T) {
 		for _, k := range []string{"", "../x", "a/b", "a.b", ".hidden", string(make([]byte, 200))} {
