@@ -139,10 +139,12 @@ func TestRun(t *testing.T) {
 	})
 }
 
-// TestNoGitleaks: the hook programs start on every call or chunk; none may
-// link gitleaks (start-up cost): only guard-scanner does. Checked with the
-// release's build tags.
-func TestNoGitleaks(t *testing.T) {
+// TestHookDependencies: the hook programs start on every call or chunk;
+// none may link gitleaks (start-up cost): only guard-scanner does. The
+// per-call hooks link neither net nor crypto either (their package
+// initialisation is paid by every process). Checked with the release's
+// build tags.
+func TestHookDependencies(t *testing.T) {
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("go not on PATH")
@@ -152,6 +154,13 @@ func TestNoGitleaks(t *testing.T) {
 		require.NoError(t, err, "%s", out)
 		assert.NotContains(t, string(out), "github.com/zricethezav/gitleaks", pkg)
 		assert.NotContains(t, string(out), "wasilibs", pkg)
+		if pkg != "../gemini-guard" {
+			// Started per call or per chunk: no package whose start-up
+			// costs every process (net, net/netip, crypto) without use.
+			deps := strings.Fields(string(out))
+			assert.NotContains(t, deps, "net", pkg)
+			assert.NotContains(t, deps, "crypto/sha256", pkg)
+		}
 	}
 	out, err := exec.Command(goBin, "list", "-deps", ".").CombinedOutput()
 	require.NoError(t, err, "%s", out)

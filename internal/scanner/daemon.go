@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"net"
 	"os"
 	"os/exec"
 	"strconv"
@@ -49,7 +48,7 @@ func viaDaemon(dir, binary string, opts secrets.Options, fp string, header []byt
 }
 
 // exchange sends one request on conn and reads the answer before until.
-func exchange(conn *net.UnixConn, fp string, header []byte, text string, until time.Time) (Response, bool) {
+func exchange(conn *os.File, fp string, header []byte, text string, until time.Time) (Response, bool) {
 	if uid, err := PeerUID(conn); err != nil || uid != os.Getuid() {
 		return Response{}, false
 	}
@@ -63,7 +62,7 @@ func exchange(conn *net.UnixConn, fp string, header []byte, text string, until t
 		return Response{}, false
 	}
 	// The end of the request is the end of what the client sends.
-	if err := conn.CloseWrite(); err != nil {
+	if err := closeWrite(conn); err != nil {
 		return Response{}, false
 	}
 	resp, err := readResponse(conn)
@@ -71,20 +70,6 @@ func exchange(conn *net.UnixConn, fp string, header []byte, text string, until t
 		return Response{}, false
 	}
 	return resp, true
-}
-
-func dial(socket string, until time.Time) (*net.UnixConn, error) {
-	d := net.Dialer{Deadline: until}
-	c, err := d.Dial("unix", socket)
-	if err != nil {
-		return nil, err
-	}
-	uc, ok := c.(*net.UnixConn)
-	if !ok {
-		c.Close()
-		return nil, errNoDaemon
-	}
-	return uc, nil
 }
 
 // absent reports whether a dial error means nobody serves the socket: no
@@ -110,7 +95,7 @@ func earliest(a, b time.Time) time.Time {
 // finds the lock taken waits for the daemon, unless that daemon already
 // says it serves (its pid in the lock file) and yet nobody listens: it is
 // on its way out or lost its socket.
-func startAndDial(binary, dir, socket string, opts secrets.Options, until time.Time) (*net.UnixConn, error) {
+func startAndDial(binary, dir, socket string, opts secrets.Options, until time.Time) (*os.File, error) {
 	lockPath := LockPath(socket)
 	lock, err := TryLock(lockPath)
 	if err != nil {

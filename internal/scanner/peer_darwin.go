@@ -2,14 +2,15 @@ package scanner
 
 import (
 	"fmt"
-	"net"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
 
-// PeerUID returns the user id of the process at the other end of c
+// PeerUID returns the user id of the process at the other end of the
+// unix socket c (a *net.UnixConn, or an *os.File holding one)
 // (LOCAL_PEERCRED: the credentials the peer had when it connected).
-func PeerUID(c *net.UnixConn) (int, error) {
+func PeerUID(c syscall.Conn) (int, error) {
 	raw, err := c.SyscallConn()
 	if err != nil {
 		return -1, fmt.Errorf("scanner: peer credentials: %w", err)

@@ -3,11 +3,11 @@ package scanner
 import (
 	"bufio"
 	"bytes"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"os"
 	"path/filepath"
@@ -41,7 +41,7 @@ const (
 // Request is what a client sends, once per connection (daemon) or on stdin
 // (one-shot): a header line, one JSON object and a newline,
 //
-//	{"fingerprint": "<64 hex>", "options": {...}, "text_length": N}
+//	{"fingerprint": "<32 hex>", "options": {...}, "text_length": N}
 //
 // followed by exactly N bytes of text and the end of the stream. The text
 // travels raw: as a JSON string it would cost a decoding pass at ~100 MB/s
@@ -293,8 +293,11 @@ const configHashLimit = 16 << 20
 
 // Fingerprint identifies what a scanner started from binary with opts
 // serves: the release (version.Version), the binary's size and modification
-// time, the normalized options and the SHA-256 of the config file's
-// content. It is 64 lower-case hex digits. A config file that cannot be
+// time, the normalized options and a hash of the config file's content.
+// It is 32 lower-case hex digits of FNV-128a: it tells configurations
+// apart and is no security boundary (the socket's directory and the peer's
+// uid are); crypto/sha256 cost every hook process its package
+// initialisation. A config file that cannot be
 // read still gives a fingerprint (the scanner reports the ConfigError); an
 // error means the binary cannot be found or opts cannot be normalized.
 //
@@ -311,32 +314,32 @@ func Fingerprint(opts secrets.Options, binary string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("scanner: scanner binary: %w", err)
 	}
-	in := struct {
-		Version            string
-		BinarySize         int64
-		BinaryModTime      int64
-		ConfigPath         string
-		ConfigSHA256       string
-		DisabledRules      []string
-		TrustAllowComments bool
-	}{
-		Version:    version.Version,
-		BinarySize: bin.Size(), BinaryModTime: bin.ModTime().UnixNano(),
-		ConfigPath:    opts.ConfigPath,
-		DisabledRules: opts.DisabledRules, TrustAllowComments: opts.TrustAllowComments,
-	}
+	config := ""
 	if opts.ConfigPath != "" {
-		in.ConfigSHA256 = configHash(opts.ConfigPath)
+		config = configHash(opts.ConfigPath)
 	}
-	b, err := json.Marshal(in)
-	if err != nil {
-		return "", fmt.Errorf("scanner: fingerprint: %w", err)
+	// Each field length-prefixed, so that no two inputs hash alike by
+	// running together.
+	h := fnv.New128a()
+	field := func(v string) {
+		h.Write([]byte(strconv.Itoa(len(v))))
+		h.Write([]byte{':'})
+		h.Write([]byte(v))
 	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:]), nil
+	field(version.Version)
+	field(strconv.FormatInt(bin.Size(), 10))
+	field(strconv.FormatInt(bin.ModTime().UnixNano(), 10))
+	field(opts.ConfigPath)
+	field(config)
+	field(strconv.Itoa(len(opts.DisabledRules)))
+	for _, id := range opts.DisabledRules {
+		field(id)
+	}
+	field(strconv.FormatBool(opts.TrustAllowComments))
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// configHash is the hex SHA-256 of the file at path, or a marker that still
+// configHash is the hex FNV-128a hash of the file at path, or a marker that still
 // changes when the file does: "unreadable" (missing, a directory, no
 // permission) or the size and modification time of a file over
 // configHashLimit.
@@ -346,7 +349,7 @@ func configHash(path string) string {
 		return "unreadable"
 	}
 	defer f.Close()
-	h := sha256.New()
+	h := fnv.New128a()
 	n, err := io.Copy(h, io.LimitReader(f, configHashLimit+1))
 	if err != nil {
 		return "unreadable"

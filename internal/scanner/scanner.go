@@ -50,13 +50,13 @@
 // process). The request is a JSON header line followed by the raw text
 // (see Request):
 //
-//	{"fingerprint": "<64 hex>", "options": {"config_path": "/abs/.gitleaks.toml",
+//	{"fingerprint": "<32 hex>", "options": {"config_path": "/abs/.gitleaks.toml",
 //	 "disabled_rules": ["id", ...], "trust_allow_comments": true}, "text_length": N}\n
 //	<N bytes of text>
 //
 // The response is one JSON object (see Response):
 //
-//	{"fingerprint": "<64 hex>", "findings": [{"rule_id": "...", "description": "...",
+//	{"fingerprint": "<32 hex>", "findings": [{"rule_id": "...", "description": "...",
 //	 "start": 0, "end": 40, "line": 1, "secret": "<base64>", "decoded": true,
 //	 "repeat": true}], "config_error": "...", "error": "..."}
 //

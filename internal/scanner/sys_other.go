@@ -5,9 +5,10 @@ package scanner
 import (
 	"errors"
 	"io/fs"
-	"net"
 	"os"
 	"os/exec"
+	"syscall"
+	"time"
 )
 
 // daemonSupported: elsewhere (Windows) every scan is a one-shot process.
@@ -18,7 +19,7 @@ func ownedByUs(fs.FileInfo) bool { return false }
 func detach(*exec.Cmd) {}
 
 // PeerUID is not available here: it always fails.
-func PeerUID(*net.UnixConn) (int, error) {
+func PeerUID(syscall.Conn) (int, error) {
 	return -1, errors.New("scanner: peer credentials not supported on this system")
 }
 
@@ -29,3 +30,8 @@ func TryLock(string) (*os.File, error) {
 
 // IsLockFile is not available here: it is always false.
 func IsLockFile(*os.File, string) bool { return false }
+
+// dial is not available here (no daemon): it always fails.
+func dial(string, time.Time) (*os.File, error) { return nil, errNoDaemon }
+
+func closeWrite(*os.File) error { return errNoDaemon }

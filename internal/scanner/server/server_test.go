@@ -128,7 +128,7 @@ func TestMainOneShot(t *testing.T) {
 		{"findings", request(t, "", secrets.Options{}, "a "+word), secrets.Options{}, func(t *testing.T, resp scanner.Response) {
 			assert.Empty(t, resp.Error)
 			assert.Len(t, resp.Findings, 1)
-			assert.Len(t, resp.Fingerprint, 64, "the one-shot reports its fingerprint too")
+			assert.Len(t, resp.Fingerprint, 32, "the one-shot reports its fingerprint too")
 		}, ""},
 		{"config error", request(t, "", secrets.Options{ConfigPath: "/nope.toml"}, word), secrets.Options{}, func(t *testing.T, resp scanner.Response) {
 			assert.Equal(t, "bad", resp.ConfigError)
