@@ -190,13 +190,10 @@ func checkFindDelete(c *Call) Finding {
 
 // Devices: writing to these destroys a disk or partition. The harmless
 // character devices are allowed.
-var (
-	safeDevRe  = &lazyregexp.Regexp{Expr: `^/dev/(null|zero|full|random|urandom|stdin|stdout|stderr|tty\w*|pts/\d+|fd/\d+|shm(/.*)?|console|ptmx)$`}
-	blockDevRe = &lazyregexp.Regexp{Expr: `^/dev/`}
-)
+var safeDevRe = &lazyregexp.Regexp{Expr: `^/dev/(null|zero|full|random|urandom|stdin|stdout|stderr|tty\w*|pts/\d+|fd/\d+|shm(/.*)?|console|ptmx)$`}
 
 func isDevice(p string) bool {
-	return blockDevRe.MatchString(p) && !safeDevRe.MatchString(p)
+	return strings.HasPrefix(p, "/dev/") && !safeDevRe.MatchString(p)
 }
 
 func checkDd(c *Call) Finding {
@@ -307,7 +304,7 @@ func checkPermRecursive(c *Call) Finding {
 		args := make([]string, 0, len(c.Args))
 		modeGiven := false
 		for _, a := range c.Args {
-			if modeWordRe.MatchString(a) && !strings.ContainsAny(a[1:], "Rcfv") {
+			if strings.HasPrefix(a, "-") && modeWordRe.MatchString(a) && !strings.ContainsAny(a[1:], "Rcfv") {
 				modeGiven = true
 				continue
 			}

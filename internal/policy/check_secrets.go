@@ -34,6 +34,39 @@ var (
 	toolCredNames = []string{"auth.json", "credentials", "credentials.json", "oauth_creds.json", "hosts.yml", "config.json"}
 )
 
+// Literals each name regexp needs: false means the regexp cannot match.
+// The case-insensitive ones answer true for any non-ASCII name, whose case
+// folding (ſ is s, K is k) is the regexp's to decide.
+func mayBeEnvFile(base string) bool { return strings.Contains(base, ".env") }
+
+func mayBeSSHKey(base string) bool { return strings.HasPrefix(base, "id_") }
+
+func mayBeKeyFile(base string) bool {
+	if !isASCII(base) {
+		return true
+	}
+	l := strings.ToLower(base)
+	i := strings.LastIndexByte(l, '.')
+	return i >= 0 && slices.Contains([]string{"key", "ppk", "p12", "pfx", "jks", "keystore", "kdbx", "pem"}, l[i+1:])
+}
+
+func mayBeServiceAccount(base string) bool {
+	if !isASCII(base) {
+		return true
+	}
+	l := strings.ToLower(base)
+	return strings.HasPrefix(l, "service") && strings.HasSuffix(l, ".json")
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
 // globProbes are credential file names a glob is tried against.
 var globProbes = []string{".env", ".env.local", ".env.production", "id_rsa", "id_ed25519", "id_ecdsa", "credentials", ".netrc", ".git-credentials", ".pgpass", "server.key"}
 
@@ -70,16 +103,19 @@ func (c *Context) credential(res *shell.Result, p string) (string, bool) {
 			}
 		}
 	}
+	// Each name regexp is tried only when a literal it needs is in base
+	// (mayBe...): this runs for every path argument of every command, and a
+	// typical command then compiles none of them.
 	switch {
-	case envFileRe.MatchString(base) && !envExampleRe.MatchString(strings.TrimPrefix(base, ".env")) && !envExampleRe.MatchString(strings.TrimSuffix(base, ".env")):
+	case mayBeEnvFile(base) && envFileRe.MatchString(base) && !envExampleRe.MatchString(strings.TrimPrefix(base, ".env")) && !envExampleRe.MatchString(strings.TrimSuffix(base, ".env")):
 		return "the environment file " + base, true
-	case sshKeyRe.MatchString(base):
+	case mayBeSSHKey(base) && sshKeyRe.MatchString(base):
 		return "the SSH private key " + base, true
-	case keyFileRe.MatchString(base) && !strings.HasSuffix(base, ".pub"):
+	case mayBeKeyFile(base) && keyFileRe.MatchString(base) && !strings.HasSuffix(base, ".pub"):
 		return "the private key file " + base, true
 	case slices.Contains(secretNames, base):
 		return "the credential file " + base, true
-	case serviceAcctRe.MatchString(base):
+	case mayBeServiceAccount(base) && serviceAcctRe.MatchString(base):
 		return "the service account key " + base, true
 	}
 	segs := strings.Split(strings.Trim(p, "/"), "/")
@@ -94,6 +130,9 @@ func (c *Context) credential(res *shell.Result, p string) (string, bool) {
 				return "the SSH key " + last, true
 			}
 			return "", false
+		}
+		if !strings.HasPrefix(s, ".") {
+			continue // every credDirs entry starts with a dot directory
 		}
 		for _, cd := range credDirs {
 			dir, files := cd.dir, cd.files

@@ -176,3 +176,46 @@ func TestRemoteNames(t *testing.T) {
 		assert.Equal(t, want, remoteNames(u), u)
 	}
 }
+
+// TestCredentialNamePrefilters: where a mayBe... check says no, its regexp
+// does not match either.
+func TestCredentialNamePrefilters(t *testing.T) {
+	names := []string{".env", ".env.local", "prod.env", ".envrc", "x.env.example", "env", "id_rsa", "id_ed25519_sk", "id_x",
+		"server.key", "SERVER.KEY", "a.b.Keystore", "private.pem", "cert.pem", "key.PEM", "x.kdbx", "store.jks", "x.keyfile",
+		"service_account.json", "Service-Account-prod.JSON", "serviceaccount.json5", "ſervice_account.json", "x.\u212Aey",
+		"...", "HEAD~1", "main.go", "tail", "./internal/...", "", ".", "key", "priv.pem.bak"}
+	for _, tc := range []struct {
+		name   string
+		mayBe  func(string) bool
+		regexp interface{ MatchString(string) bool }
+	}{
+		{"env file", mayBeEnvFile, envFileRe},
+		{"ssh key", mayBeSSHKey, sshKeyRe},
+		{"key file", mayBeKeyFile, keyFileRe},
+		{"service account", mayBeServiceAccount, serviceAcctRe},
+	} {
+		for _, n := range names {
+			if tc.regexp.MatchString(n) {
+				assert.True(t, tc.mayBe(n), "%s: %q matches the regexp", tc.name, n)
+			}
+		}
+	}
+}
+
+func FuzzCredentialNamePrefilters(f *testing.F) {
+	for _, n := range []string{".env", "id_rsa", "a.key", "service_account.json", "ſervice_account.json", "x.\u212Aey"} {
+		f.Add(n)
+	}
+	f.Fuzz(func(t *testing.T, n string) {
+		if envFileRe.MatchString(n) && !mayBeEnvFile(n) || sshKeyRe.MatchString(n) && !mayBeSSHKey(n) ||
+			keyFileRe.MatchString(n) && !mayBeKeyFile(n) || serviceAcctRe.MatchString(n) && !mayBeServiceAccount(n) {
+			t.Errorf("a prefilter rejects %q, which its regexp matches", n)
+		}
+	})
+}
+
+func TestCredDirsStartWithADot(t *testing.T) {
+	for _, cd := range credDirs {
+		assert.True(t, strings.HasPrefix(cd.dir, "."), "credential() skips segments without a leading dot: %s", cd.dir)
+	}
+}
