@@ -1,6 +1,7 @@
 package main
 
 import (
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -41,13 +42,8 @@ func TestShippedBuildFindsWhatGitleaksFinds(t *testing.T) {
 		c := &scanner.Client{Options: opts, Binary: bin, Dir: run}
 		ref := secrettest.CachedScanner(opts)
 		texts := secrettest.Corpus()
-		names := make([]string, 0, len(texts))
-		for n := range texts {
-			names = append(names, n)
-		}
-		slices.Sort(names)
 		total, differ := 0, 0
-		for _, name := range names {
+		for _, name := range slices.Sorted(maps.Keys(texts)) {
 			want, err := ref.Scan(texts[name])
 			require.NoError(t, err)
 			got, err := c.Scan(texts[name])

@@ -1,7 +1,8 @@
 package redact
 
 import (
-	"sort"
+	"maps"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -16,13 +17,8 @@ import (
 func TestWatchScansWhatGitleaksFinds(t *testing.T) {
 	sc := secrettest.Builtin()
 	texts := secrettest.Corpus()
-	names := make([]string, 0, len(texts))
-	for n := range texts {
-		names = append(names, n)
-	}
-	sort.Strings(names)
 	skipped, missed := 0, 0
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(texts)) {
 		text := texts[n]
 		if NewWatch(BuiltinRules(), nil).Check(text, 0, true).Scan {
 			continue
