@@ -103,7 +103,12 @@ func afterModel(in hook.AfterModelInput, e env) (hook.Output, error) {
 		changed = changed && show != c.Text
 		if err != nil && !sess.Warned {
 			sess.Warned = true
-			warning = "gemini-guard could not check part of the model's answer for secrets (" + err.Error() + "); that part was shown unchecked."
+			var cfg *configError
+			if errors.As(err, &cfg) {
+				warning = "gemini-guard could not load your gitleaks config (" + err.Error() + "); the answer is checked with the built-in rules only."
+			} else {
+				warning = "gemini-guard could not check part of the model's answer for secrets (" + err.Error() + "); that part was shown unchecked."
+			}
 		}
 	}
 	var kept *redact.Session
@@ -147,35 +152,34 @@ func afterModel(in hook.AfterModelInput, e env) (hook.Output, error) {
 // force, with the scanner built only if a rule matches.
 func nextFunc(s settings.Settings, cwd string, e env) func(*redact.Session, redact.Chunk, time.Time) (string, bool, error) {
 	opts := secretguard.ScanOptions(s, cwd)
-	rules, err := redact.WatchRules(opts.ConfigPath)
-	if err != nil {
-		// The user's config is broken: pass the text on, warn once.
-		return func(sess *redact.Session, c redact.Chunk, _ time.Time) (string, bool, error) {
-			return unchecked(sess, c), true, err
-		}
+	rules, cfgErr := redact.WatchRules(opts.ConfigPath)
+	if cfgErr != nil {
+		// The user's config does not load: the built-in rules still apply
+		// (as in the secrets guard), and the user is told once.
+		rules, opts.ConfigPath = redact.BuiltinRules(), ""
 	}
 	r := &redact.Redactor{
 		Watch:   redact.NewWatch(rules, s.DisabledRules),
 		Scanner: &scanner{opts: opts, scanner: e.scanner},
 		Marker:  marker(s),
 	}
-	return r.Next
+	if cfgErr == nil {
+		return r.Next
+	}
+	return func(sess *redact.Session, c redact.Chunk, now time.Time) (string, bool, error) {
+		show, changed, err := r.Next(sess, c, now)
+		if err == nil {
+			err = &configError{cfgErr}
+		}
+		return show, changed, err
+	}
 }
 
-// unchecked ends c's stream and returns what it held and c's text, as the
-// user would have seen them without the guard.
-func unchecked(sess *redact.Session, c redact.Chunk) string {
-	held := ""
-	if st := sess.Streams[c.Stream]; st != nil {
-		held = st.Held
-	}
-	delete(sess.Streams, c.Stream)
-	if c.Text == "" {
-		sess.Pending += held
-		return ""
-	}
-	return held + c.Text
-}
+// configError: the user's gitleaks config does not load, and the answer
+// was checked with the built-in rules.
+type configError struct{ err error }
+
+func (e *configError) Error() string { return e.err.Error() }
 
 // withSession runs fn on the session's record under its lock and stores the
 // result. It fails (without calling fn) when there is no usable state

@@ -78,9 +78,11 @@ func afterTool(in hook.AfterToolInput, e env) (hook.Output, error) {
 		return hook.Output{}, err
 	}
 	opts := secretguard.ScanOptions(s, in.Cwd)
-	watched, err := redact.WatchRules(opts.ConfigPath)
-	if err != nil {
-		return hook.Output{}, err
+	watched, cfgErr := redact.WatchRules(opts.ConfigPath)
+	if cfgErr != nil {
+		// The user's config does not load: the built-in rules still apply
+		// (session-start tells the user about the file).
+		watched, opts.ConfigPath = redact.BuiltinRules(), ""
 	}
 	r := &redact.Redactor{
 		Watch:   redact.NewWatch(watched, s.DisabledRules),

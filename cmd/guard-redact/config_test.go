@@ -13,19 +13,25 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/secrets/secrettest"
 )
 
+// TestBrokenGitleaksConfig: a config that does not load leaves the built-in
+// rules in force (as in the secrets guard), and the user is told once.
 func TestBrokenGitleaksConfig(t *testing.T) {
 	cfg := filepath.Join(t.TempDir(), "gl.toml")
 	require.NoError(t, os.WriteFile(cfg, []byte("[[rules]\nnot toml"), 0o600))
 	e := testEnv(t, map[string]string{"GEMINI_GUARD_GITLEAKS_CONFIG": cfg})
-	text := "your token " + secretsFor["github-pat"] + " ok"
-	out := runHook(t, e, "after-model", chunkInput("s1", "req", text, ""))
-	assert.Contains(t, out, "could not check part of the model's answer", "the user is warned")
-	assert.NotContains(t, out, "llm_response", "the chunk passes unchanged")
-	out = runHook(t, e, "after-model", chunkInput("s1", "req", text, ""))
-	assert.NotContains(t, out, "could not check", "once per session")
+	secret := secretsFor["github-pat"]
+	text := "your token " + secret + " ok"
+	out := runHook(t, e, "after-model", chunkInput("s1", "req", text, "STOP"))
+	assert.Contains(t, out, "could not load your gitleaks config", "the user is warned")
+	assert.Contains(t, out, "[REDACTED:github-pat]", "the built-in rules still apply")
+	assert.NotContains(t, out, secret)
+	out = runHook(t, e, "after-model", chunkInput("s1", "req2", text, "STOP"))
+	assert.NotContains(t, out, "could not load", "once per session")
+	assert.NotContains(t, out, secret)
 
 	out = runHook(t, e, "after-tool", toolInput("read_file", `"`+text+`"`))
-	assert.Contains(t, out, "could not scan this tool output", "AfterTool fails open with a warning")
+	assert.Contains(t, out, "[REDACTED:github-pat]", "AfterTool uses the built-in rules too")
+	assert.NotContains(t, out, secret)
 }
 
 // TestUserGitleaksConfig streams a secret of a rule that only the
