@@ -10,7 +10,6 @@ import (
 
 	"github.com/gemini-guard/gemini-guard/internal/hook"
 	"github.com/gemini-guard/gemini-guard/internal/redact"
-	"github.com/gemini-guard/gemini-guard/internal/secretguard"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 	"github.com/gemini-guard/gemini-guard/internal/state"
 )
@@ -151,21 +150,11 @@ func afterModel(in hook.AfterModelInput, e env) (hook.Output, error) {
 // nextFunc returns how a chunk is handled: the redactor over the rules in
 // force, with the scanner built only if a rule matches.
 func nextFunc(s settings.Settings, cwd string, e env) func(*redact.Session, redact.Chunk, time.Time) (string, bool, error) {
-	opts := secretguard.ScanOptions(s, cwd)
-	rules, cfgErr := redact.WatchRules(opts.ConfigPath)
-	if cfgErr != nil {
-		// The user's config does not load: the built-in rules still apply
-		// (as in the secrets guard), and the user is told once.
-		rules, opts.ConfigPath = redact.BuiltinRules(), ""
-	}
-	r := &redact.Redactor{
-		Watch:   redact.NewWatch(rules, s.DisabledRules),
-		Scanner: &scanner{opts: opts, scanner: e.scanner},
-		Marker:  marker(s),
-	}
+	r, cfgErr := newRedactor(s, cwd, e)
 	if cfgErr == nil {
 		return r.Next
 	}
+	// The user is told once that the config was not loaded.
 	return func(sess *redact.Session, c redact.Chunk, now time.Time) (string, bool, error) {
 		show, changed, err := r.Next(sess, c, now)
 		if err == nil {

@@ -7,8 +7,6 @@ import (
 
 	"github.com/gemini-guard/gemini-guard/internal/audit"
 	"github.com/gemini-guard/gemini-guard/internal/hook"
-	"github.com/gemini-guard/gemini-guard/internal/redact"
-	"github.com/gemini-guard/gemini-guard/internal/secretguard"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 )
 
@@ -77,18 +75,8 @@ func afterTool(in hook.AfterToolInput, e env) (hook.Output, error) {
 	if err != nil {
 		return hook.Output{}, err
 	}
-	opts := secretguard.ScanOptions(s, in.Cwd)
-	watched, cfgErr := redact.WatchRules(opts.ConfigPath)
-	if cfgErr != nil {
-		// The user's config does not load: the built-in rules still apply
-		// (session-start tells the user about the file).
-		watched, opts.ConfigPath = redact.BuiltinRules(), ""
-	}
-	r := &redact.Redactor{
-		Watch:   redact.NewWatch(watched, s.DisabledRules),
-		Scanner: &scanner{opts: opts, scanner: e.scanner},
-		Marker:  marker(s),
-	}
+	// A config that does not load: session-start tells the user about it.
+	r, _ := newRedactor(s, in.Cwd, e)
 	total, cut, count := 0, false, 0
 	var rules []string
 	var out strings.Builder

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gemini-guard/gemini-guard/internal/redact"
 	scan "github.com/gemini-guard/gemini-guard/internal/scanner"
+	"github.com/gemini-guard/gemini-guard/internal/secretguard"
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 )
@@ -43,6 +44,23 @@ func (sc *scanner) Scan(text string) ([]redact.Finding, error) {
 		out = append(out, redact.Finding{RuleID: f.RuleID, Start: f.Start, End: f.End, Secret: f.Secret})
 	}
 	return out, nil
+}
+
+// newRedactor is the redactor for settings s in workspace cwd: the rules in
+// force are watched, and the scanner is asked only when one matches. When
+// the user's gitleaks config does not load, the built-in rules still apply
+// (as in the secrets guard) and the config's error is returned beside them.
+func newRedactor(s settings.Settings, cwd string, e env) (*redact.Redactor, error) {
+	opts := secretguard.ScanOptions(s, cwd)
+	rules, cfgErr := redact.WatchRules(opts.ConfigPath)
+	if cfgErr != nil {
+		rules, opts.ConfigPath = redact.BuiltinRules(), ""
+	}
+	return &redact.Redactor{
+		Watch:   redact.NewWatch(rules, s.DisabledRules),
+		Scanner: &scanner{opts: opts, scanner: e.scanner},
+		Marker:  marker(s),
+	}, cfgErr
 }
 
 func marker(s settings.Settings) func(string) string {
