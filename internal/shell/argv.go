@@ -1,6 +1,9 @@
 package shell
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // OptSpec describes a command's options so that ParseArgs can tell option
 // values from operands the way the command's own parser would. A spec is a
@@ -142,33 +145,34 @@ func ParseArgs(args []string, spec *OptSpec) Args {
 	return p
 }
 
+// longKind looks up the long option name.
+func (s *OptSpec) longKind(name string) (kind argKind, known bool) {
+	for _, l := range s.Long {
+		if n, k := longName(l); n == name {
+			kind, known = k, true
+		}
+	}
+	return kind, known
+}
+
 func (s *OptSpec) lookupLong(name string) (string, argKind, bool) {
 	key := name
 	if s.FoldLong {
 		key = strings.ToLower(name)
 	}
-	exact, known := noValue, false
-	for _, l := range s.Long {
-		if n, k := longName(l); n == key {
-			exact, known = k, true
-		}
-	}
-	if known {
-		return key, exact, true
+	if kind, ok := s.longKind(key); ok {
+		return key, kind, true
 	}
 	if s.Abbrev && key != "" {
 		var matches []string
-		kinds := map[string]argKind{}
 		for _, l := range s.Long {
-			if n, k := longName(l); strings.HasPrefix(n, key) {
-				if _, seen := kinds[n]; !seen {
-					matches = append(matches, n)
-				}
-				kinds[n] = k
+			if n, _ := longName(l); strings.HasPrefix(n, key) && !slices.Contains(matches, n) {
+				matches = append(matches, n)
 			}
 		}
 		if len(matches) == 1 {
-			return matches[0], kinds[matches[0]], true
+			kind, _ := s.longKind(matches[0])
+			return matches[0], kind, true
 		}
 		// Ambiguous (--forc: --force, --force-with-lease): git and getopt
 		// refuse it. Read it as the shortest candidate when that one
@@ -185,7 +189,8 @@ func (s *OptSpec) lookupLong(name string) (string, argKind, bool) {
 					return key, noValue, false
 				}
 			}
-			return short, kinds[short], true
+			kind, _ := s.longKind(short)
+			return short, kind, true
 		}
 	}
 	return key, noValue, false
