@@ -9,7 +9,7 @@ STAGE    := $(DIST)/gemini-guard
 LDFLAGS  := -s -w
 TAGS     := gore2regex
 
-.PHONY: all help build install uninstall test demo bench dist clean
+.PHONY: all help build install uninstall test lint demo bench dist clean
 
 all: build
 
@@ -19,6 +19,7 @@ help:
 	@echo "make build      host binaries into bin/ (what hooks/hooks.json runs)"
 	@echo "make install    build and install into your Gemini CLI (~/.gemini/extensions/gemini-guard)"
 	@echo "make uninstall  remove it from your Gemini CLI"
+	@echo "make lint       golangci-lint (tools/lint pins it) and the per-call hooks' link rules (depguard)"
 	@echo "make bench      hook latency against the floor of starting a process, and Go benchmarks"
 	@echo "make dist       release archives for linux, darwin, win32 x x64, arm64 into dist/"
 	@echo "make clean      remove bin/ and dist/"
@@ -58,6 +59,13 @@ test: build
 	@# The shell guard's scorecard against the peer corpora (go test hides
 	@# the output of passing packages).
 	@$(GO) test -count=1 -run '^TestScorecard$$' -v ./internal/shellguard | grep '^scorecard' || true
+
+## lint: golangci-lint, pinned by tools/lint/go.mod (its own module, so
+## its dependencies stay out of the product's go.mod); the checks and the
+## link rules are in .golangci.yml. `go mod tidy -diff` keeps go.mod honest.
+lint:
+	$(GO) mod tidy -diff
+	$(GO) tool -modfile=tools/lint/go.mod golangci-lint run ./...
 
 ## demo: the real Gemini CLI, a scripted model, a throwaway HOME
 demo:
