@@ -112,6 +112,7 @@ type replaceInput struct {
 
 type shellInput struct {
 	Command string `json:"command"`
+	DirPath string `json:"dir_path"`
 }
 
 // Check judges one call. Tools other than write_file, replace and
@@ -147,7 +148,7 @@ func Check(call Call, env Env) (Decision, error) {
 		if err := decode(call.Input, &in); err != nil {
 			return Decision{}, err
 		}
-		return checkShell(call, env, in.Command)
+		return checkShell(call, env, in.Command, in.DirPath)
 	}
 	return Decision{}, nil
 }
@@ -248,8 +249,9 @@ func scanWindows(sc *configured, res edit.Result) ([]secrets.Finding, []string, 
 	return out, notes, nil
 }
 
-func checkShell(call Call, env Env, command string) (Decision, error) {
-	if why := protectedCommand(env, call.Cwd, command); why != "" {
+func checkShell(call Call, env Env, command, dir string) (Decision, error) {
+	res := analyze(env, call.Cwd, dir, command)
+	if why := protectedCommand(env, call.Cwd, res); why != "" {
 		return protectedDecision(call.Tool, "", why), nil
 	}
 	var notes []string
