@@ -195,6 +195,15 @@ func checkFile(call Call, env Env, filePath string, apply func(before string, ex
 	notes = append(notes, sc.notes...)
 	notes = append(notes, scanNotes...)
 	fresh := edit.New(found, res.After, res.Before)
+	if len(fresh) < len(found) {
+		// Some values were already in the file. Old only if the file's own
+		// scan found them: a keyword added before a value makes it new.
+		prior, err := sc.scan(res.Before[:min(len(res.Before), MaxScan)])
+		if err != nil {
+			return Decision{}, err
+		}
+		fresh = edit.NewSince(found, prior)
+	}
 	if len(fresh) == 0 {
 		return Decision{Verdict: verdict.Verdict{Notes: notes}}, nil
 	}
