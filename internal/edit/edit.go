@@ -275,8 +275,13 @@ func flexible(current, old, new, rawNew string) (string, int, bool) {
 		search[i] = trimJS(search[i])
 	}
 	repl := strings.Split(new, "\n")
+	// The tool splices each replacement into its line array and goes on
+	// with the line after it, so no window ever holds a replacement: one
+	// pass over the original lines is the same, without the splices' cost.
+	var out strings.Builder
 	n := 0
-	for i := 0; i <= len(src)-len(search); i++ {
+	i := 0
+	for ; i <= len(src)-len(search); i++ {
 		match := true
 		for j, s := range search {
 			if trimJS(src[i+j]) != s {
@@ -285,6 +290,7 @@ func flexible(current, old, new, rawNew string) (string, int, bool) {
 			}
 		}
 		if !match {
+			out.WriteString(src[i])
 			continue
 		}
 		n++
@@ -292,12 +298,16 @@ func flexible(current, old, new, rawNew string) (string, int, bool) {
 		if rawNew != "" && strings.HasSuffix(src[i+len(search)-1], "\n") && !strings.HasSuffix(text, "\n") {
 			text += "\n"
 		}
-		src = append(src[:i], append([]string{text}, src[i+len(search):]...)...)
+		out.WriteString(text)
+		i += len(search) - 1
 	}
 	if n == 0 {
 		return "", 0, false
 	}
-	return strings.Join(src, ""), n, true
+	for ; i < len(src); i++ {
+		out.WriteString(src[i])
+	}
+	return out.String(), n, true
 }
 
 // byTokens is the regex strategy: old split into tokens (white space
@@ -393,8 +403,15 @@ func fuzzy(current, rawOld, old, new string) (string, int, bool) {
 		if float64(diff)/float64(len(block)) > fuzzyThreshold/whitespacePenalty {
 			continue
 		}
-		raw := levenshtein(wt, block)
-		norm := levenshtein(utf16.Encode([]rune(stripSpace(text))), blockStripped)
+		// score <= threshold needs norm <= limit/0.9 whatever raw is, so
+		// the stripped distance is computed within that band first and
+		// most windows stop there.
+		limit := fuzzyThreshold * float64(len(block))
+		norm := levenshteinWithin(utf16.Encode([]rune(stripSpace(text))), blockStripped, int(limit/(1-whitespacePenalty))+1)
+		if float64(norm)*(1-whitespacePenalty) > limit {
+			continue
+		}
+		raw := levenshteinWithin(wt, block, norm+int((limit-float64(norm))/whitespacePenalty)+1)
 		score := (float64(norm) + float64(raw-norm)*whitespacePenalty) / float64(len(block))
 		if score <= fuzzyThreshold {
 			cands = append(cands, cand{i, score})
@@ -409,29 +426,41 @@ func fuzzy(current, rawOld, old, new string) (string, int, bool) {
 		}
 		return cands[a].index < cands[b].index
 	})
-	var chosen []cand
+	// Best first, skipping any within n lines of one already chosen.
+	taken := make([]bool, len(src))
+	var chosen []int
 	for _, c := range cands {
 		overlaps := false
-		for _, m := range chosen {
-			if d := m.index - c.index; d < n && d > -n {
+		for k := max(0, c.index-n+1); k < min(len(src), c.index+n); k++ {
+			if taken[k] {
 				overlaps = true
 				break
 			}
 		}
 		if !overlaps {
-			chosen = append(chosen, c)
+			taken[c.index] = true
+			chosen = append(chosen, c.index)
 		}
 	}
-	sort.Slice(chosen, func(a, b int) bool { return chosen[a].index > chosen[b].index })
+	sort.Ints(chosen)
 	newLines := strings.Split(new, "\n")
-	for _, m := range chosen {
-		text := strings.Join(applyIndentation(newLines, leadingIndent(src[m.index])), "\n")
-		if strings.HasSuffix(src[m.index+n-1], "\n") {
+	var out strings.Builder
+	prev := 0
+	for _, at := range chosen {
+		for _, l := range src[prev:at] {
+			out.WriteString(l)
+		}
+		text := strings.Join(applyIndentation(newLines, leadingIndent(src[at])), "\n")
+		if strings.HasSuffix(src[at+n-1], "\n") {
 			text += "\n"
 		}
-		src = append(src[:m.index], append([]string{text}, src[m.index+n:]...)...)
+		out.WriteString(text)
+		prev = at + n
 	}
-	return strings.Join(src, ""), len(chosen), true
+	for _, l := range src[prev:] {
+		out.WriteString(l)
+	}
+	return out.String(), len(chosen), true
 }
 
 func utf16Len(s string) int {
@@ -451,30 +480,51 @@ func stripSpace(s string) string {
 	}, s)
 }
 
-// levenshtein is the edit distance between a and b (two rows).
-func levenshtein(a, b []uint16) int {
+// levenshteinWithin is the edit distance between a and b when it is at
+// most c, and some value above c otherwise: only cells within c of the
+// diagonal are computed (Ukkonen), so a far window costs O(len × c).
+func levenshteinWithin(a, b []uint16, c int) int {
 	if len(a) < len(b) {
 		a, b = b, a
 	}
+	if len(a)-len(b) > c {
+		return c + 1
+	}
+	const far = int(^uint(0) >> 2)
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {
-		prev[j] = j
+		prev[j] = far
+		if j <= c {
+			prev[j] = j
+		}
 	}
 	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
+		lo, hi := max(1, i-c), min(len(b), i+c)
+		if lo > 1 {
+			cur[lo-1] = far
+		} else {
+			cur[0] = i
+		}
+		best := cur[lo-1]
+		for j := lo; j <= hi; j++ {
 			cost := 1
 			if a[i-1] == b[j-1] {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			best = min(best, cur[j])
+		}
+		if hi < len(b) {
+			cur[hi+1] = far
+		}
+		if best > c {
+			return c + 1
 		}
 		prev, cur = cur, prev
 	}
-	return prev[len(b)]
+	return min(prev[len(b)], c+1)
 }
-
 // restoreTrailingNewline is Gemini CLI's rule: the edited file ends with a
 // newline exactly when the original did.
 func restoreTrailingNewline(original, modified string) string {
