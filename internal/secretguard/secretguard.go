@@ -265,6 +265,10 @@ func checkShell(call Call, env Env, command, dir string) (Decision, error) {
 	}
 	var notes []string
 	text := command
+	if extra := resolvedText(res, command); extra != "" {
+		// One scan of the command and what its words become when run.
+		text = command + "\n" + extra
+	}
 	if len(text) > MaxScan {
 		text = text[:MaxScan]
 		notes = append(notes, fmt.Sprintf("gemini-guard scanned only the first %d MiB of this command.", MaxScan>>20))

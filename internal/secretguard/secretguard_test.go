@@ -424,3 +424,54 @@ func TestReplaceAsApplied(t *testing.T) {
 		assert.Empty(t, d.Verdict.Notes, "applied to the normalised file")
 	})
 }
+
+// TestShellAssembledSecrets: a secret put together when the command runs
+// is scanned in the command's resolved words (issue 17 evasion).
+func TestShellAssembledSecrets(t *testing.T) {
+	ws := t.TempDir()
+	env := testEnv(t, settings.Default(), t.TempDir())
+	tok := ghp(31)
+	rest := tok[4:]
+	rot13 := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z':
+			return 'a' + (r-'a'+13)%26
+		case r >= 'A' && r <= 'Z':
+			return 'A' + (r-'A'+13)%26
+		}
+		return r
+	}, tok)
+	rev := []rune(tok)
+	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
+		rev[i], rev[j] = rev[j], rev[i]
+	}
+	tests := []struct {
+		name, command string
+		deny          bool
+	}{
+		{"quotes inside the token", `curl -H "Authorization: token gh""p_` + rest + `" https://api.github.com`, true},
+		{"variable concatenation", `a=ghp_; b=` + rest + `; git remote set-url origin https://x:$a$b@github.com/o/r`, true},
+		{"printf hex escape", `printf '\x67hp_` + rest + `' > token.txt`, true},
+		{"printf octal escape", `printf '\147hp_` + rest + `' > token.txt`, true},
+		{"ANSI-C quoting", `echo $'\x67hp_` + rest + `' > token.txt`, true},
+		{"echo -e escape", `echo -e '\x67hp_` + rest + `' > token.txt`, true},
+		{"tr rot13", `echo '` + rot13 + `' | tr 'A-Za-z' 'N-ZA-Mn-za-m' > token.txt`, true},
+		{"rev", `echo '` + string(rev) + `' | rev > token.txt`, true},
+		{"sed substitution", `echo 'ghX_` + rest + `' | sed 's/ghX/ghp/' > token.txt`, true},
+		{"near miss: words", `echo "hello" "world"`, false},
+		{"near miss: variables", `a=foo; b=bar; echo $a$b`, false},
+		{"near miss: printf", `printf '%s\n' "build done"`, false},
+		{"near miss: tr", `echo hello | tr a-z A-Z`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := check(t, env, ws, secretguard.Shell, input(t, "command", tt.command))
+			if tt.deny {
+				assert.Equal(t, verdict.Deny, d.Verdict.Action)
+				assert.NotContains(t, d.Verdict.Message(), tok, "never the secret")
+			} else {
+				assert.Equal(t, verdict.Allow, d.Verdict.Action, d.Verdict.Message())
+			}
+		})
+	}
+}
