@@ -525,6 +525,7 @@ func levenshteinWithin(a, b []uint16, c int) int {
 	}
 	return min(prev[len(b)], c+1)
 }
+
 // restoreTrailingNewline is Gemini CLI's rule: the edited file ends with a
 // newline exactly when the original did.
 func restoreTrailingNewline(original, modified string) string {
