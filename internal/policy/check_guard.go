@@ -81,6 +81,14 @@ func changes(c *Call) (writes, deletes []string) {
 		if len(ops) > 0 {
 			writes = append(writes, c.resolve(ops[0]))
 		}
+		if in := ex.Stdin; in != nil && in.File != "" {
+			writes = append(writes, patchTargets(c, c.resolve(in.File))...)
+		}
+		for i, a := range c.Args {
+			if (a == "-i" || a == "--input") && i+1 < len(c.Args) {
+				writes = append(writes, patchTargets(c, c.resolve(c.Args[i+1]))...)
+			}
+		}
 	case "curl", "wget":
 		for i, a := range c.Args {
 			if (a == "-O" || a == "--remote-name") && ex.Name == "curl" {
@@ -170,9 +178,8 @@ func extracts(args []string) bool {
 }
 
 // gitWrites are the paths a git command writes in the working tree:
-// checkout/restore of named paths, clone into a directory. (git apply and
-// am write the paths their patch names, which are not in the command; the
-// guard judges those in strict mode through checkGuardTamper's unknowns.)
+// checkout/restore of named paths, clone into a directory, the files a
+// patch on disk names (git apply, git am).
 func gitWrites(c *Call, ops []string) []string {
 	if len(ops) == 0 {
 		return nil
@@ -203,9 +210,48 @@ func gitWrites(c *Call, ops []string) []string {
 		} else if len(ops) == 2 {
 			out = append(out, c.resolve(strings.TrimSuffix(path.Base(ops[1]), ".git")))
 		}
+	case "apply", "am":
+		for _, o := range ops[1:] {
+			out = append(out, patchTargets(c, c.resolve(o))...)
+		}
+		if in := c.Ex.Stdin; in != nil && in.File != "" {
+			out = append(out, patchTargets(c, c.resolve(in.File))...)
+		}
 	case "worktree":
 		if len(ops) >= 3 && ops[1] == "add" {
 			out = append(out, c.resolve(ops[2]))
+		}
+	}
+	return out
+}
+
+// patchTargets are the files a unified diff on disk writes: the paths of
+// its "+++ " and "diff --git" lines, with the a/ b/ prefixes git adds
+// dropped as well as kept (patch -p0 or -p1 both reach a protected name).
+func patchTargets(c *Call, file string) []string {
+	text, err := readSmall(file)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		var names []string
+		switch {
+		case strings.HasPrefix(l, "+++ "), strings.HasPrefix(l, "--- "):
+			names = []string{strings.Fields(l[4:] + " ")[0]}
+		case strings.HasPrefix(l, "diff --git "):
+			names = strings.Fields(l[len("diff --git "):])
+		case strings.HasPrefix(l, "rename to "), strings.HasPrefix(l, "copy to "):
+			names = []string{strings.TrimSpace(l[strings.Index(l, " to ")+4:])}
+		}
+		for _, n := range names {
+			if n == "/dev/null" || n == "" {
+				continue
+			}
+			out = append(out, c.resolve(n))
+			if i := strings.IndexByte(n, '/'); i > 0 {
+				out = append(out, c.resolve(n[i+1:]))
+			}
 		}
 	}
 	return out

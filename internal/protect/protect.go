@@ -175,9 +175,9 @@ func geminiDirs(r Roots) []string {
 }
 
 // Candidates are p and the paths it leads to through symlinks on the real
-// file system: the resolved path (for a file that does not exist yet, its
-// resolved directory joined with its name) and each link target on the
-// way, also when the final target does not exist (writing a dangling link
+// file system: the resolved path (for a path that does not exist yet, its
+// deepest existing ancestor resolved, with the rest joined on) and each
+// link target on the way, also when the final target does not exist (writing a dangling link
 // to .gitleaks.toml creates that file).
 func Candidates(p string) []string {
 	out := []string{p}
@@ -189,10 +189,20 @@ func Candidates(p string) []string {
 		}
 		out = append(out, q)
 	}
-	if real, err := filepath.EvalSymlinks(p); err == nil {
-		add(real)
-	} else if dir, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
-		add(filepath.Join(dir, filepath.Base(p)))
+	// The deepest existing ancestor, resolved, with the rest of p joined
+	// on: a file or directories that do not exist yet under a link.
+	rest := ""
+	for d := filepath.Clean(p); ; {
+		if real, err := filepath.EvalSymlinks(d); err == nil {
+			add(filepath.Join(real, rest))
+			break
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		rest = filepath.Join(filepath.Base(d), rest)
+		d = parent
 	}
 	q := p
 	for range 40 {

@@ -197,3 +197,42 @@ func TestClassify(t *testing.T) {
 	assert.Equal(t, protect.None, protect.Contains(r, "/w").Kind, "deleting the workspace is fs.rm-workspace's")
 	assert.Equal(t, protect.Config, protect.Holds(r, "/home/u").Kind)
 }
+
+// TestFileToolsSameTable: write_file and replace meet the same table
+// through the secrets guard.
+func TestFileToolsSameTable(t *testing.T) {
+	ws, home := fixture(t)
+	env := secretguard.Env{Settings: settings.Default(), Home: home, Scanner: secrettest.CachedScanner}
+	tests := []struct {
+		name, path, content string
+		deny                bool
+	}{
+		{"through a workspace symlink into ~/.gemini", "cfg/settings.json", "{}\n", true},
+		{"new file through the symlink", "cfg/policies/allow.toml", "x\n", true},
+		{"tightening file blanked", ".gemini/gemini-guard.toml", "", true},
+		{"tightening file loosened", ".gemini/gemini-guard.toml", "mode = \"standard\"\n", true},
+		{"tightening file made stricter", ".gemini/gemini-guard.toml", "mode = \"strict\"\nprotected_paths = [\"data\"]\n", false},
+		{"extension .env", filepath.Join(home, ".gemini", "extensions", "gemini-guard", ".env"), "DEBUG=1\n", true},
+		{".env with a guard setting", ".env", "GEMINI_GUARD_MODE=warn\n", true},
+		{".env with ordinary keys", ".env", "DEBUG=1\nPORT=8080\n", false},
+		{"ordinary file", "notes.md", "settings.json and .gitleaks.toml are protected\n", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in, err := json.Marshal(map[string]string{"file_path": tt.path, "content": tt.content})
+			require.NoError(t, err)
+			d, err := secretguard.Check(secretguard.Call{Tool: secretguard.WriteFile, Input: in, Cwd: ws}, env)
+			require.NoError(t, err)
+			if tt.deny {
+				assert.Equal(t, secretguard.RuleProtectedConfig, d.Verdict.RuleID, d.Verdict.Message())
+			} else {
+				assert.Equal(t, verdict.Allow, d.Verdict.Action, d.Verdict.Message())
+			}
+		})
+	}
+	in, err := json.Marshal(map[string]string{"file_path": ".gemini/gemini-guard.toml", "old_string": "strict", "new_string": "warn"})
+	require.NoError(t, err)
+	d, err := secretguard.Check(secretguard.Call{Tool: secretguard.Replace, Input: in, Cwd: ws}, env)
+	require.NoError(t, err)
+	assert.Equal(t, secretguard.RuleProtectedConfig, d.Verdict.RuleID, "replace that loosens the tightening file")
+}
