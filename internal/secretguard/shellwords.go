@@ -1,9 +1,9 @@
 package secretguard
 
 import (
-	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/expand"
 
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
@@ -76,131 +76,60 @@ func known(res *shell.Result, s string) string {
 	return b.String()
 }
 
-// printed is what echo -e or printf prints when its words are known: the
-// backslash escapes decoded (printf's format with %s and %b filled in
-// order).
+// printed is what echo or printf prints when its words are known, with
+// escapes decoded and printf's format applied by mvdan.cc/sh's own
+// implementation (expand.Format), as bash would.
 func printed(res *shell.Result, ex *shell.Exec) (string, bool) {
-	args := ex.Args
-	if len(args) < 2 {
+	if len(ex.Args) < 2 || ex.Name != "echo" && ex.Name != "printf" {
 		return "", false
 	}
-	switch ex.Name {
-	case "echo":
-		if !strings.HasPrefix(args[1], "-") || !strings.Contains(args[1], "e") {
-			return "", false
-		}
-		var parts []string
-		for _, a := range args[2:] {
-			parts = append(parts, unescape(known(res, a), false))
-		}
-		return strings.Join(parts, " "), true
-	case "printf":
-		i := 1
-		if args[i] == "-v" && len(args) > 3 {
-			i += 2
-		}
-		if args[i] == "--" {
-			i++
-		}
-		if i >= len(args) {
-			return "", false
-		}
-		format := unescape(known(res, args[i]), true)
-		rest := args[i+1:]
-		var b strings.Builder
-		for j := 0; j < len(format); j++ {
-			c := format[j]
-			if c != '%' || j+1 >= len(format) {
-				b.WriteByte(c)
-				continue
-			}
-			j++
-			switch format[j] {
-			case '%':
-				b.WriteByte('%')
-			case 's', 'b', 'd', 'c', 'q':
-				if len(rest) > 0 {
-					v := known(res, rest[0])
-					if format[j] == 'b' {
-						v = unescape(v, false)
-					}
-					b.WriteString(v)
-					rest = rest[1:]
-				}
-			default:
-				b.WriteByte('%')
-				b.WriteByte(format[j])
-			}
-		}
-		return b.String(), true
+	args := make([]string, 0, len(ex.Args)-1)
+	for _, a := range ex.Args[1:] {
+		args = append(args, known(res, a))
 	}
-	return "", false
-}
-
-// unescape decodes backslash escapes as printf's format (octal \NNN) or
-// echo -e and %b (octal \0NNN) do: \xHH, \uHHHH, \UHHHHHHHH and the usual
-// letters.
-func unescape(s string, format bool) string {
-	if !strings.Contains(s, `\`) {
-		return s
+	if ex.Name == "echo" {
+		escapes := false
+		for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && strings.Trim(args[0][1:], "neE") == "" {
+			escapes = escapes || strings.Contains(args[0], "e")
+			args = args[1:]
+		}
+		out := strings.Join(args, " ")
+		if escapes {
+			out = unescape(out)
+		}
+		return out, true
+	}
+	if args[0] == "-v" && len(args) > 2 {
+		args = args[2:]
+	}
+	if args[0] == "--" {
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		return "", false
 	}
 	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] != '\\' || i+1 >= len(s) {
-			b.WriteByte(s[i])
-			continue
+	format, fargs := args[0], args[1:]
+	for range 64 {
+		s, n, err := expand.Format(nil, format, fargs)
+		if err != nil {
+			return "", false
 		}
-		i++
-		switch c := s[i]; c {
-		case 'n':
-			b.WriteByte('\n')
-		case 't':
-			b.WriteByte('\t')
-		case 'r':
-			b.WriteByte('\r')
-		case 'a', 'b', 'f', 'v', 'e', 'c':
-			// control characters: nothing a secret is made of
-		case '\\':
-			b.WriteByte('\\')
-		case 'x', 'u', 'U':
-			n := map[byte]int{'x': 2, 'u': 4, 'U': 8}[c]
-			j := i + 1
-			for j < len(s) && j < i+1+n && strings.IndexByte("0123456789abcdefABCDEF", s[j]) >= 0 {
-				j++
-			}
-			v, err := strconv.ParseUint(s[i+1:j], 16, 32)
-			if err != nil || j == i+1 {
-				b.WriteByte('\\')
-				b.WriteByte(c)
-				continue
-			}
-			if c == 'x' {
-				b.WriteByte(byte(v))
-			} else if utf8.ValidRune(rune(v)) {
-				b.WriteRune(rune(v))
-			}
-			i = j - 1
-		case '0', '1', '2', '3', '4', '5', '6', '7':
-			start := i
-			if !format && c == '0' {
-				start = i + 1
-			}
-			j := start
-			for j < len(s) && j < start+3 && s[j] >= '0' && s[j] <= '7' {
-				j++
-			}
-			v, _ := strconv.ParseUint(s[start:j], 8, 16)
-			if j == start {
-				v = 0
-			}
-			b.WriteByte(byte(v))
-			i = j - 1
-		default:
-			b.WriteByte('\\')
-			b.WriteByte(c)
+		b.WriteString(s)
+		if n == 0 || n >= len(fargs) {
+			break
 		}
+		fargs = fargs[n:]
 	}
-	return b.String()
+	return b.String(), true
+}
+
+// unescape decodes backslash escapes as echo -e does.
+func unescape(s string) string {
+	if out, _, err := expand.Format(nil, s, nil); err == nil {
+		return out
+	}
+	return s
 }
 
 // transformed is what tr, rev or a simple sed s/// make of the known text
@@ -263,7 +192,7 @@ func transformed(res *shell.Result, ex *shell.Exec) (string, bool) {
 
 // trSet expands a tr set: ranges (a-z) and backslash escapes.
 func trSet(s string) []rune {
-	r := []rune(unescape(s, true))
+	r := []rune(unescape(s))
 	var out []rune
 	for i := 0; i < len(r); i++ {
 		if i+2 < len(r) && r[i+1] == '-' && r[i] <= r[i+2] && r[i+2]-r[i] < 1<<16 {
