@@ -76,52 +76,18 @@ func known(res *shell.Result, s string) string {
 	return b.String()
 }
 
-// printed is what echo or printf prints when its words are known, with
-// escapes decoded and printf's format applied by mvdan.cc/sh's own
-// implementation (expand.Format), as bash would.
+// printed is what echo or printf prints with its known words (unknown
+// parts blanked), escapes decoded and printf's format applied.
 func printed(res *shell.Result, ex *shell.Exec) (string, bool) {
 	if len(ex.Args) < 2 || ex.Name != "echo" && ex.Name != "printf" {
 		return "", false
 	}
-	args := make([]string, 0, len(ex.Args)-1)
+	args := make([]string, 0, len(ex.Args))
+	args = append(args, ex.Name)
 	for _, a := range ex.Args[1:] {
 		args = append(args, known(res, a))
 	}
-	if ex.Name == "echo" {
-		escapes := false
-		for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && strings.Trim(args[0][1:], "neE") == "" {
-			escapes = escapes || strings.Contains(args[0], "e")
-			args = args[1:]
-		}
-		out := strings.Join(args, " ")
-		if escapes {
-			out = unescape(out)
-		}
-		return out, true
-	}
-	if args[0] == "-v" && len(args) > 2 {
-		args = args[2:]
-	}
-	if args[0] == "--" {
-		args = args[1:]
-	}
-	if len(args) == 0 {
-		return "", false
-	}
-	var b strings.Builder
-	format, fargs := args[0], args[1:]
-	for range 64 {
-		s, n, err := expand.Format(nil, format, fargs)
-		if err != nil {
-			return "", false
-		}
-		b.WriteString(s)
-		if n == 0 || n >= len(fargs) {
-			break
-		}
-		fargs = fargs[n:]
-	}
-	return b.String(), true
+	return shell.EchoOutput(args)
 }
 
 // unescape decodes backslash escapes as echo -e does.
