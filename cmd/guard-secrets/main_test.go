@@ -121,6 +121,16 @@ func cases() []hookCase {
 		{name: "tighten-only project file", tool: "write_file", in: map[string]any{"file_path": ".gemini/gemini-guard.toml", "content": "mode = \"strict\"\n"}, want: "allow"},
 		{name: "shell writes gitleaks config", tool: "run_shell_command", in: map[string]any{"command": "printf '[allowlist]' > .gitleaks.toml"}, want: "deny", rule: "guard.protected-config"},
 		{name: "shell disables the extension", tool: "run_shell_command", in: map[string]any{"command": "gemini extensions disable gemini-guard"}, want: "deny", rule: "guard.protected-config"},
+		{name: "shell disables the extension through npx", tool: "run_shell_command", in: map[string]any{"command": "npx @google/gemini-cli extensions disable gemini-guard"}, want: "deny", rule: "guard.protected-config"},
+		{name: "shell starts an unguarded child agent", tool: "run_shell_command", in: map[string]any{"command": "gemini -e none -y -p 'clean up'"}, want: "deny", rule: "guard.protected-config"},
+		{name: "shell sort -o onto the gitleaks config", tool: "run_shell_command", in: map[string]any{"command": "sort -o .gitleaks.toml rules.txt"}, want: "deny", rule: "guard.protected-config"},
+		{name: "shell copies the gitleaks config away (a read)", tool: "run_shell_command", in: map[string]any{"command": "cp .gitleaks.toml /tmp/b.toml"}, want: "allow"},
+		{name: "shell blanks the tightening file", tool: "run_shell_command", files: map[string]string{".gemini/gemini-guard.toml": "mode = \"strict\"\n"},
+			in: map[string]any{"command": ": > .gemini/gemini-guard.toml"}, want: "deny", rule: "guard.protected-config"},
+		{name: "shell token assembled from variables", tool: "run_shell_command", in: map[string]any{"command": "a=" + tok[:8] + "; b=" + tok[8:] + "; echo \"T=$a$b\" > t.txt"},
+			want: "deny", rule: "github-pat", secrets: []string{tok}},
+		{name: "replace with spacing that differs from the file", tool: "replace", files: map[string]string{"w.py": "def f():\n    TOKEN = \"" + tok[:10] + "\"\n"},
+			in: map[string]any{"file_path": "w.py", "old_string": "TOKEN  =  \"" + tok[:10] + "\"", "new_string": "TOKEN = \"" + tok + "\""}, want: "deny", rule: "github-pat", secrets: []string{tok}},
 
 		// Bad input.
 		{name: "binary content", tool: "write_file", in: map[string]any{"file_path": "b.bin", "content": "\x00\x01\xff " + tok + " \x00"},

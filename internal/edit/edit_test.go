@@ -50,12 +50,48 @@ func TestReplace(t *testing.T) {
 	}
 }
 
-func TestReplaceChangedSpans(t *testing.T) {
+func TestReplaceChangedIsOneSpan(t *testing.T) {
 	r := edit.Replace("k = OLD; j = OLD\n", true, "OLD", "new-value", true)
-	require.Len(t, r.Changed, 2)
-	for _, c := range r.Changed {
-		assert.Equal(t, "new-value", r.After[c.Start:c.End])
+	require.Len(t, r.Changed, 1, "one scan however many places")
+	assert.Equal(t, "new-value; j = new-value", r.After[r.Changed[0].Start:r.Changed[0].End])
+}
+
+// TestReplaceAsTheCLI pins the strategies of Gemini CLI 0.61's edit tool
+// (calculateExactReplacement, calculateFlexibleReplacement,
+// calculateRegexReplacement, calculateFuzzyReplacement in its bundle).
+func TestReplaceAsTheCLI(t *testing.T) {
+	tests := []struct {
+		name          string
+		before        string
+		old, new      string
+		allowMultiple bool
+		want          string
+		outcome       edit.Outcome
+	}{
+		{name: "crlf file, lf old_string", before: "a\r\nkey = 1\r\nb\r\n", old: "key = 1\n", new: "key = 2\n", want: "a\nkey = 2\nb\n", outcome: edit.Applied},
+		{name: "flexible: indentation differs", before: "def f():\n    x = 1\n    y = 2\n", old: "x = 1\ny = 2", new: "x = 3\ny = 4", want: "def f():\n    x = 3\n    y = 4\n", outcome: edit.Applied},
+		{name: "exact before flexible", before: "a = 1   \nb\n", old: "a = 1", new: "a = 2", want: "a = 2   \nb\n", outcome: edit.Applied},
+		{name: "flexible: trailing spaces in old_string", before: "a = 1\nb\n", old: "a = 1  \nb", new: "c", want: "c\n", outcome: edit.Applied},
+		{name: "flexible: two matches need allow_multiple", before: "  x\n  x\n", old: " x ", new: "y", want: "y", outcome: edit.Ambiguous},
+		{name: "regex: whitespace inside a line", before: "call(a,  b)\nz\n", old: "call( a, b )", new: "call(c)", want: "call(c)\nz\n", outcome: edit.Applied},
+		{name: "fuzzy: a typo in old_string", before: "first line here\nconfig_value = 12345\nlast\n", old: "config_valeu = 12345", new: "config_value = 99", want: "first line here\nconfig_value = 99\nlast\n", outcome: edit.Applied},
+		{name: "fuzzy needs 10 characters", before: "abcdefg\n", old: "abcdefx", new: "Z", want: "Z", outcome: edit.NotFound},
+		{name: "nothing close", before: "alpha\nbeta\n", old: "completely different text", new: "Z", want: "Z", outcome: edit.NotFound},
 	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := edit.Replace(tt.before, true, tt.old, tt.new, tt.allowMultiple)
+			assert.Equal(t, tt.outcome, r.Outcome)
+			assert.Equal(t, tt.want, r.After)
+		})
+	}
+}
+
+func TestNewSince(t *testing.T) {
+	secret := "s3cr3t-" + strings.Repeat("q", 5)
+	found := []secrets.Finding{{RuleID: "generic-api-key", Secret: secret}}
+	assert.Empty(t, edit.NewSince(found, []secrets.Finding{{RuleID: "generic-api-key", Secret: secret}}))
+	assert.Len(t, edit.NewSince(found, nil), 1, "the value was there, but nothing found it: the edit made it a credential")
 }
 
 func TestWindow(t *testing.T) {

@@ -1,15 +1,23 @@
 package policy
 
 import (
+	"os"
 	"path"
 	"slices"
 	"strings"
 
+	"github.com/gemini-guard/gemini-guard/internal/protect"
+	"github.com/gemini-guard/gemini-guard/internal/settings"
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
 
 // changes lists the paths a call writes (creates, overwrites, appends to)
-// and the ones it deletes or moves away. Paths are resolved where possible.
+// and the ones it deletes or moves away, judged by where output lands
+// whatever the program: redirections, copy and link targets, in-place
+// editors, output options (sort -o, curl -o, wget -O, any -o/--output),
+// extraction directories (tar -C, unzip -d, git clone DIR) and the file
+// literals of interpreter code that writes. Paths are resolved where
+// possible.
 func changes(c *Call) (writes, deletes []string) {
 	ex := c.Ex
 	for _, r := range ex.Redirs {
@@ -19,10 +27,7 @@ func changes(c *Call) (writes, deletes []string) {
 	}
 	ops := operands(c.Args)
 	switch ex.Name {
-	case "tee", "sudoedit", "truncate", "nano", "vi", "vim", "nvim", "emacs", "ed", "touch":
-		if ex.Name == "touch" {
-			break
-		}
+	case "tee", "sudoedit", "truncate", "nano", "vi", "vim", "nvim", "emacs", "ed", "sponge", "mkdir", "shred":
 		for _, o := range ops {
 			writes = append(writes, c.resolve(o))
 		}
@@ -30,12 +35,18 @@ func changes(c *Call) (writes, deletes []string) {
 		if len(ops) >= 2 {
 			dst := c.resolve(ops[len(ops)-1])
 			writes = append(writes, dst)
+			intoDir := len(ops) > 2 || strings.HasSuffix(ops[len(ops)-1], "/") || !shell.Known(dst) || isDir(dst)
 			for _, src := range ops[:len(ops)-1] {
-				writes = append(writes, path.Join(dst, path.Base(src)))
+				if intoDir {
+					writes = append(writes, path.Join(dst, path.Base(src)))
+				}
 				if ex.Name == "mv" {
 					deletes = append(deletes, c.resolve(src))
 				}
 			}
+		}
+		if ex.Name == "ln" && len(ops) == 1 {
+			writes = append(writes, c.resolve(path.Base(ops[0])))
 		}
 		for i, a := range c.Args {
 			if (a == "-t" || a == "--target-directory") && i+1 < len(c.Args) {
@@ -44,24 +55,16 @@ func changes(c *Call) (writes, deletes []string) {
 				}
 			}
 		}
-	case "sed", "perl":
-		inPlace := false
-		scriptGiven := false
-		for _, a := range c.Args {
-			if a == "-i" || strings.HasPrefix(a, "-i") || strings.HasPrefix(a, "--in-place") || ex.Name == "perl" && strings.HasPrefix(a, "-") && strings.Contains(a, "i") && !strings.HasPrefix(a, "--") {
-				inPlace = true
-			}
-			if a == "-e" || a == "-f" || a == "--expression" || a == "--file" || strings.HasPrefix(a, "--expression=") {
-				scriptGiven = true
-			}
-		}
-		if inPlace {
+	case "sed", "perl", "awk", "gawk", "yq", "ruby":
+		if inPlace(ex.Name, c.Args) {
 			files := ops
-			if ex.Name == "sed" && !scriptGiven && len(files) > 0 {
+			if (ex.Name == "sed" || ex.Name == "awk" || ex.Name == "gawk" || ex.Name == "yq") && !scriptGiven(c.Args) && len(files) > 0 {
 				files = files[1:]
 			}
 			for _, f := range files {
-				writes = append(writes, c.resolve(f))
+				if f != "inplace" {
+					writes = append(writes, c.resolve(f))
+				}
 			}
 		}
 	case "dd":
@@ -70,11 +73,50 @@ func changes(c *Call) (writes, deletes []string) {
 				writes = append(writes, c.resolve(v))
 			}
 		}
-	case "rm", "unlink", "shred", "srm", "rmdir":
+	case "rm", "unlink", "srm", "rmdir":
 		for _, o := range ops {
 			deletes = append(deletes, c.resolve(o))
 		}
+	case "patch":
+		if len(ops) > 0 {
+			writes = append(writes, c.resolve(ops[0]))
+		}
+		if in := ex.Stdin; in != nil && in.File != "" {
+			writes = append(writes, patchTargets(c, c.resolve(in.File))...)
+		}
+		for i, a := range c.Args {
+			if (a == "-i" || a == "--input") && i+1 < len(c.Args) {
+				writes = append(writes, patchTargets(c, c.resolve(c.Args[i+1]))...)
+			}
+		}
+	case "curl", "wget":
+		for i, a := range c.Args {
+			if (a == "-O" || a == "--remote-name") && ex.Name == "curl" {
+				for _, o := range ops {
+					if strings.Contains(o, "://") {
+						writes = append(writes, c.resolve(path.Base(o)))
+					}
+				}
+			}
+			if a == "-P" && ex.Name == "wget" && i+1 < len(c.Args) {
+				writes = append(writes, c.resolve(c.Args[i+1]))
+			}
+		}
+	case "tar", "bsdtar", "unzip", "7z", "cpio":
+		for i, a := range c.Args {
+			if (a == "-C" || a == "--directory" || a == "-d") && i+1 < len(c.Args) {
+				writes = append(writes, c.resolve(c.Args[i+1]))
+			} else if v, ok := strings.CutPrefix(a, "--directory="); ok {
+				writes = append(writes, c.resolve(v))
+			}
+		}
+		if (ex.Name == "tar" || ex.Name == "bsdtar") && extracts(c.Args) && ex.Dir != "" {
+			writes = append(writes, ex.Dir) // extracting in place can overwrite anything below
+		}
+	case "git":
+		writes = append(writes, gitWrites(c, ops)...)
 	}
+	writes = append(writes, outputOptions(c)...)
 	if ex.CodeWrites {
 		for _, l := range ex.CodeLiterals {
 			if l != "" && !strings.ContainsAny(l, "\n") && len(l) < 4096 {
@@ -85,41 +127,416 @@ func changes(c *Call) (writes, deletes []string) {
 	return writes, deletes
 }
 
-// guardFile says whether p is a file that configures gemini-guard or Gemini
-// CLI; envChange is set for .env files, which only count when the change
-// mentions a GEMINI_GUARD_ setting.
-func (c *Context) guardFile(p string) (what string, envFile bool) {
-	if c.Home != "" {
-		g := c.Home + "/.gemini"
-		switch {
-		case p == g || p == g+"/settings.json":
-			return "Gemini CLI's user settings (~/.gemini/settings.json)", false
-		case under(p, g+"/extensions"):
-			if path.Base(p) == ".env" {
-				return "an extension's settings (" + p + ")", false
+// isDir reports whether p is an existing directory (a copy's target then
+// is p/<source name>).
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
+// inPlace reports whether an editor's arguments ask it to rewrite its files.
+func inPlace(name string, args []string) bool {
+	for i, a := range args {
+		switch name {
+		case "sed":
+			if a == "-i" || strings.HasPrefix(a, "--in-place") || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "i") && !strings.ContainsAny(a, "ef") {
+				return true
 			}
-			return "Gemini CLI's installed extensions (~/.gemini/extensions)", false
-		case under(p, g+"/policies"):
-			return "Gemini CLI's user policies (~/.gemini/policies)", false
+		case "perl", "ruby":
+			if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "i") {
+				return true
+			}
+		case "awk", "gawk":
+			if (a == "-i" || a == "--include") && i+1 < len(args) && args[i+1] == "inplace" || a == "-iinplace" {
+				return true
+			}
+		case "yq":
+			if a == "-i" || a == "--inplace" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "i") {
+				return true
+			}
 		}
 	}
-	if w := c.Workspace; w != "" {
+	return false
+}
+
+func scriptGiven(args []string) bool {
+	for _, a := range args {
+		if a == "-e" || a == "-f" || a == "--expression" || a == "--file" || strings.HasPrefix(a, "--expression=") {
+			return true
+		}
+	}
+	return false
+}
+
+func extracts(args []string) bool {
+	for _, a := range args {
+		if a == "--extract" || a == "--get" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "x") || !strings.HasPrefix(a, "-") && strings.Contains(a, "x") && len(a) < 8 && a == args[0] {
+			return true
+		}
+	}
+	return false
+}
+
+// gitWrites are the paths a git command writes in the working tree:
+// checkout/restore of named paths, clone into a directory, the files a
+// patch on disk names (git apply, git am).
+func gitWrites(c *Call, ops []string) []string {
+	if len(ops) == 0 {
+		return nil
+	}
+	var out []string
+	switch ops[0] {
+	case "checkout", "restore":
+		after := false
+		for _, a := range c.Args {
+			if a == "--" {
+				after = true
+				continue
+			}
+			if after || ops[0] == "restore" && !strings.HasPrefix(a, "-") && a != ops[0] {
+				out = append(out, c.resolve(a))
+			}
+		}
+		if !after && ops[0] == "checkout" {
+			for _, o := range ops[1:] {
+				if strings.Contains(o, ".") || strings.Contains(o, "/") {
+					out = append(out, c.resolve(o))
+				}
+			}
+		}
+	case "clone":
+		if len(ops) >= 3 {
+			out = append(out, c.resolve(ops[2]))
+		} else if len(ops) == 2 {
+			out = append(out, c.resolve(strings.TrimSuffix(path.Base(ops[1]), ".git")))
+		}
+	case "apply", "am":
+		for _, o := range ops[1:] {
+			out = append(out, patchTargets(c, c.resolve(o))...)
+		}
+		if in := c.Ex.Stdin; in != nil && in.File != "" {
+			out = append(out, patchTargets(c, c.resolve(in.File))...)
+		}
+	case "worktree":
+		if len(ops) >= 3 && ops[1] == "add" {
+			out = append(out, c.resolve(ops[2]))
+		}
+	}
+	return out
+}
+
+// patchTargets are the files a unified diff on disk writes: the paths of
+// its "+++ " and "diff --git" lines, with the a/ b/ prefixes git adds
+// dropped as well as kept (patch -p0 or -p1 both reach a protected name).
+func patchTargets(c *Call, file string) []string {
+	text, err := readSmall(file)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		var names []string
 		switch {
-		case p == w+"/.gemini/settings.json":
-			return "the workspace's Gemini CLI settings (.gemini/settings.json)", false
-		case under(p, w+"/.gemini/extensions"):
-			return "the workspace's Gemini CLI extensions", false
-		case under(p, w+"/.gemini/policies"):
-			return "the workspace's Gemini CLI policies", false
-		case p == w+"/.gitleaks.toml":
-			return "the workspace's gitleaks configuration (.gitleaks.toml)", false
-		case p == w+"/.gitleaksignore":
-			return "the workspace's gitleaks ignore list (.gitleaksignore)", false
-		case p == w+"/.env":
-			return "the workspace .env, from which Gemini CLI loads the guard's settings", true
+		case strings.HasPrefix(l, "+++ "), strings.HasPrefix(l, "--- "):
+			names = []string{strings.Fields(l[4:] + " ")[0]}
+		case strings.HasPrefix(l, "diff --git "):
+			names = strings.Fields(l[len("diff --git "):])
+		case strings.HasPrefix(l, "rename to "), strings.HasPrefix(l, "copy to "):
+			names = []string{strings.TrimSpace(l[strings.Index(l, " to ")+4:])}
+		}
+		for _, n := range names {
+			if n == "/dev/null" || n == "" {
+				continue
+			}
+			out = append(out, c.resolve(n))
+			if i := strings.IndexByte(n, '/'); i > 0 {
+				out = append(out, c.resolve(n[i+1:]))
+			}
 		}
 	}
-	return "", false
+	return out
+}
+
+// outputOptions are the files named by a program's output option, whatever
+// the program: -o F, -oF, --output F, --output=F, --out-file F, -O F (wget),
+// sort -o. Programs whose -o means something else (grep's only-matching,
+// ssh's option) name no protected path there in practice, and only
+// protected targets matter to the rules that use this.
+func outputOptions(c *Call) []string {
+	var out []string
+	for i, a := range c.Args {
+		switch a {
+		case "-o", "--output", "--out", "--output-file", "--out-file", "--output-document", "--outfile":
+			if i+1 < len(c.Args) {
+				out = append(out, c.resolve(c.Args[i+1]))
+			}
+			continue
+		case "-O":
+			if c.Ex.Name == "wget" && i+1 < len(c.Args) {
+				out = append(out, c.resolve(c.Args[i+1]))
+			}
+			continue
+		}
+		// A short-option cluster ending in the output option (curl -sSLo F,
+		// wget -qO F).
+		if len(a) > 2 && a[0] == '-' && a[1] != '-' && i+1 < len(c.Args) &&
+			(c.Ex.Name == "curl" && strings.HasSuffix(a, "o") || c.Ex.Name == "wget" && strings.HasSuffix(a, "O")) {
+			out = append(out, c.resolve(c.Args[i+1]))
+			continue
+		}
+		for _, p := range []string{"--output=", "--out=", "--output-file=", "--output-document=", "--outfile="} {
+			if v, ok := strings.CutPrefix(a, p); ok {
+				out = append(out, c.resolve(v))
+			}
+		}
+		if v, ok := strings.CutPrefix(a, "-o"); ok && v != "" && !strings.HasPrefix(v, "-") && (c.Ex.Name == "sort" || c.Ex.Name == "curl" || strings.ContainsAny(v, "./")) {
+			out = append(out, c.resolve(v))
+		}
+	}
+	return out
+}
+
+// roots are the protected-path table's anchors for this context.
+func (c *Context) roots() protect.Roots {
+	return protect.Roots{Home: c.Home, Workspace: c.Workspace, GitleaksConfig: c.GitleaksConfig}
+}
+
+// cliArgs returns the arguments of a Gemini CLI invocation, however it is
+// spelled: gemini, npx/bunx/pnpx @google/gemini-cli, pnpm/yarn dlx,
+// npm exec/x, node|bun|deno <path to gemini or gemini-cli>.
+func cliArgs(c *Call) ([]string, bool) {
+	args := c.Args
+	name := c.Ex.Name
+	if name == "gemini" || len(c.Ex.Args) > 0 && isCLIName(c.Ex.Args[0]) {
+		return args, true // npx and bunx are unwrapped by the analysis
+	}
+	switch name {
+	case "npm", "pnpm", "yarn":
+		ops := operands(args)
+		if len(ops) == 0 || !slices.Contains([]string{"exec", "x", "dlx"}, ops[0]) {
+			return nil, false
+		}
+		i := slices.Index(args, ops[0])
+		return packageRunnerArgs(args[i+1:])
+	case "npx", "bunx", "pnpx":
+		return packageRunnerArgs(args)
+	case "node", "bun", "deno", "nodejs":
+		for i, a := range args {
+			if strings.HasPrefix(a, "-") {
+				continue
+			}
+			if a == "run" && (name == "deno" || name == "bun") {
+				continue
+			}
+			if isCLIName(a) {
+				return args[i+1:], true
+			}
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+// packageRunnerArgs finds the Gemini CLI package in npx-style arguments
+// (options, then the package, then its arguments; or --package P then a
+// binary name).
+func packageRunnerArgs(args []string) ([]string, bool) {
+	pkg := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "-p" || a == "--package" {
+			if i+1 < len(args) && isCLIName(args[i+1]) {
+				pkg = true
+			}
+			i++
+			continue
+		}
+		if v, ok := strings.CutPrefix(a, "--package="); ok {
+			pkg = pkg || isCLIName(v)
+			continue
+		}
+		if a == "--" || strings.HasPrefix(a, "-") {
+			continue
+		}
+		if pkg || isCLIName(a) {
+			return args[i+1:], true
+		}
+		return nil, false
+	}
+	return nil, false
+}
+
+// isCLIName reports whether a package name or path names Gemini CLI.
+func isCLIName(a string) bool {
+	a = strings.ToLower(a)
+	if strings.HasPrefix(a, "@google/gemini-cli") || strings.Contains(a, "/gemini-cli") || strings.HasPrefix(a, "gemini-cli") {
+		return true
+	}
+	b := path.Base(a)
+	b = strings.TrimSuffix(strings.TrimSuffix(b, ".js"), ".mjs")
+	if at := strings.LastIndex(b, "@"); at > 0 {
+		b = b[:at]
+	}
+	return b == "gemini"
+}
+
+// checkCLI judges a Gemini CLI invocation: switching the extension or hooks
+// off, installing or linking another extension, or starting a child agent
+// without the guard (-e none, -e <list without gemini-guard>) or with
+// approvals off (-y, --yolo, --approval-mode yolo), or with GEMINI_GUARD_
+// settings of its own.
+func checkCLI(c *Call, args []string) Finding {
+	ops := operands(args)
+	if hasArg(args, "--help", "-h", "--version", "-v") && len(ops) <= 2 {
+		return Finding{}
+	}
+	if len(ops) >= 2 && (ops[0] == "extensions" || ops[0] == "extension") {
+		switch ops[1] {
+		case "disable", "uninstall", "remove", "config", "link", "update", "install":
+			if ops[1] == "install" || ops[1] == "link" || len(ops) == 2 || hasArg(ops[2:], "gemini-guard") || hasArg(args, "--all") {
+				return hit("gemini extensions " + ops[1] + " changes the installed extensions (gemini-guard is one of them, and another extension's hooks and settings run beside it)")
+			}
+		}
+		return Finding{}
+	}
+	if len(ops) >= 2 && ops[0] == "hooks" && (ops[1] == "disable" || ops[1] == "remove") {
+		return hit("gemini hooks " + ops[1] + " switches hooks off")
+	}
+	for k := range c.Ex.Env {
+		if strings.HasPrefix(strings.ToUpper(k), "GEMINI_GUARD_") {
+			return hit("starts Gemini CLI with its own " + k + " setting, which the guard's hooks in that session would read")
+		}
+	}
+	for i, a := range args {
+		v, hasV := "", false
+		switch {
+		case a == "-e" || a == "--extensions":
+			if i+1 < len(args) {
+				v, hasV = args[i+1], true
+			}
+		case strings.HasPrefix(a, "--extensions="):
+			v, hasV = strings.TrimPrefix(a, "--extensions="), true
+		case strings.HasPrefix(a, "-e") && len(a) > 2 && !strings.HasPrefix(a, "--"):
+			v, hasV = strings.TrimPrefix(strings.TrimPrefix(a, "-e"), "="), true
+		}
+		if hasV && !extensionListKeepsGuard(args, v) {
+			return hit("starts a Gemini CLI agent without the gemini-guard extension (" + a + " " + v + ")")
+		}
+		if a == "-y" || a == "--yolo" || a == "--approval-mode=yolo" || a == "--approval-mode" && i+1 < len(args) && args[i+1] == "yolo" {
+			return hit("starts a Gemini CLI agent that runs every tool call without asking (" + a + ")")
+		}
+	}
+	return Finding{}
+}
+
+// extensionListKeepsGuard reports whether the -e/--extensions lists of
+// args (the flag may repeat) include gemini-guard. "none" loads nothing.
+func extensionListKeepsGuard(args []string, first string) bool {
+	lists := []string{first}
+	for i, a := range args {
+		if (a == "-e" || a == "--extensions") && i+1 < len(args) {
+			lists = append(lists, args[i+1])
+		}
+	}
+	for _, l := range lists {
+		for _, n := range strings.Split(l, ",") {
+			if strings.EqualFold(strings.TrimSpace(n), "gemini-guard") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// checkGuardTamper: changing or deleting the guard's or Gemini CLI's
+// configuration (the protect table), or switching the guard off through
+// Gemini CLI however it is spelled.
+func checkGuardTamper(c *Call) Finding {
+	if args, ok := cliArgs(c); ok {
+		if f := checkCLI(c, args); f.Hit {
+			return f
+		}
+	}
+	r := c.Ctx.roots()
+	writes, deletes := changes(c)
+	for _, p := range deletes {
+		if !shell.Known(p) {
+			continue
+		}
+		e := protect.Check(r, p)
+		if e.Kind == protect.None {
+			e = protect.Contains(r, p)
+		}
+		switch e.Kind {
+		case protect.Config, protect.Tightening:
+			return hit("deletes or moves away " + e.What)
+		case protect.EnvFile:
+			if mentionsGuardSetting(c) {
+				return hit("changes " + e.What)
+			}
+		}
+	}
+	if c.Ex.Name == "ln" && hasSymbolicFlag(c.Args) {
+		if f := linksToProtected(c, r); f.Hit {
+			return f
+		}
+	}
+	for _, p := range writes {
+		if !shell.Known(p) {
+			continue
+		}
+		e := protect.Check(r, p)
+		switch e.Kind {
+		case protect.Config:
+			return hit("changes " + e.What)
+		case protect.EnvFile:
+			if f := judgeEnvWrite(c, p, e); f.Hit || f.Maybe {
+				return f
+			}
+		case protect.Tightening:
+			if f := judgeTighteningWrite(c, p, e); f.Hit {
+				return f
+			}
+		}
+	}
+	return Finding{}
+}
+
+func hasSymbolicFlag(args []string) bool {
+	for _, a := range args {
+		if a == "--symbolic" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "s") {
+			return true
+		}
+	}
+	return false
+}
+
+// linksToProtected: ln -s whose target is a protected path or a directory
+// holding one (a link in the workspace into ~/.gemini lets any later write
+// through it land there).
+func linksToProtected(c *Call, r protect.Roots) Finding {
+	ops := operands(c.Args)
+	if len(ops) == 0 {
+		return Finding{}
+	}
+	targets := ops
+	if len(ops) >= 2 {
+		targets = ops[:len(ops)-1]
+	}
+	for _, t := range targets {
+		if !shell.Known(t) {
+			continue
+		}
+		p := c.resolve(t)
+		e := protect.Check(r, p)
+		if e.Kind == protect.None || e.Kind == protect.EnvFile {
+			e = protect.Holds(r, p)
+		}
+		if e.Kind != protect.None && e.Kind != protect.EnvFile {
+			return hit("creates a symlink to " + e.What + ", through which a later write would change it")
+		}
+	}
+	return Finding{}
 }
 
 // mentionsGuardSetting reports whether the call's arguments or input name a
@@ -128,35 +545,204 @@ func mentionsGuardSetting(c *Call) bool {
 	return strings.Contains(strings.ToUpper(codeText(c)), "GEMINI_GUARD")
 }
 
-// checkGuardTamper: changing or deleting the guard's or Gemini CLI's
-// configuration, or switching the extension off.
-func checkGuardTamper(c *Call) Finding {
-	if c.Ex.Name == "gemini" {
-		ops := operands(c.Args)
-		if len(ops) >= 2 && (ops[0] == "extensions" || ops[0] == "extension") {
-			switch ops[1] {
-			case "disable", "uninstall", "remove", "config", "link", "update":
-				if len(ops) == 2 || hasArg(ops[2:], "gemini-guard") {
-					return hit("gemini extensions " + ops[1] + " gemini-guard switches the guard off or changes its settings")
-				}
+// copiers put the content of their source files at their target.
+var copiers = []string{"cp", "mv", "install", "ln", "rsync", "dd", "cat", "tee", "sponge"}
+
+// writtenText is the text a call writes to target when the guard can know
+// it: echo and printf arguments, a heredoc or here-string, : or true (an
+// empty file), and the current content of the files a copier reads. append
+// is set for >> (the text goes after the file's content).
+func writtenText(c *Call, target string) (text string, appends, known bool) {
+	for _, r := range c.Ex.Redirs {
+		if r.Writes() && r.Target != "" && c.resolve(r.Target) == target {
+			appends = r.Op == ">>" || r.Op == "&>>"
+		}
+	}
+	args := c.Args
+	for _, a := range args {
+		if !shell.Known(a) {
+			return "", appends, false
+		}
+	}
+	switch c.Ex.Name {
+	case ":", "true":
+		return "", appends, true
+	case "echo":
+		nl := "\n"
+		for len(args) > 0 && (args[0] == "-n" || args[0] == "-e" || args[0] == "-E" || args[0] == "-ne" || args[0] == "-en") {
+			if strings.Contains(args[0], "n") {
+				nl = ""
+			}
+			args = args[1:]
+		}
+		return strings.Join(args, " ") + nl, appends, true
+	case "printf":
+		if len(args) == 1 && !strings.Contains(args[0], "%") {
+			return strings.ReplaceAll(args[0], "\\n", "\n"), appends, true
+		}
+		if len(args) >= 1 && (args[0] == "%s\\n" || args[0] == "%s") {
+			return strings.Join(args[1:], "\n") + "\n", appends, true
+		}
+		return "", appends, false
+	}
+	if in := c.Ex.Stdin; in != nil && in.HasText && len(in.Producers) == 0 && (c.Ex.Name == "cat" || c.Ex.Name == "tee") && len(operands(args)) <= 1 {
+		if !shell.Known(in.Text) {
+			return "", appends, false
+		}
+		return in.Text, appends, true
+	}
+	if !slices.Contains(copiers, c.Ex.Name) {
+		return "", appends, false
+	}
+	var srcs []string
+	switch c.Ex.Name {
+	case "dd":
+		for _, a := range args {
+			if v, ok := strings.CutPrefix(a, "if="); ok {
+				srcs = append(srcs, v)
 			}
 		}
-		if len(ops) >= 2 && ops[0] == "hooks" && (ops[1] == "disable" || ops[1] == "remove") {
-			return hit("gemini hooks " + ops[1] + " switches hooks off")
+	case "cat":
+		srcs = operands(args)
+	case "tee", "sponge":
+		return "", appends, false
+	default:
+		ops := operands(args)
+		if len(ops) < 2 {
+			return "", appends, false
+		}
+		srcs = ops[:len(ops)-1]
+	}
+	if len(srcs) == 0 {
+		return "", appends, false
+	}
+	var b strings.Builder
+	for _, s := range srcs {
+		p := c.resolve(s)
+		data, err := readSmall(p)
+		if err != nil && (!shell.Known(p) || writtenEarlier(c, p)) {
+			return "", appends, false
+		}
+		b.WriteString(data) // a source that does not exist: the copy fails
+	}
+	return b.String(), appends, true
+}
+
+// writtenEarlier reports whether another command of the same line writes p
+// (printf ... > /tmp/x && cp /tmp/x .env): its content is not on disk yet.
+func writtenEarlier(c *Call, p string) bool {
+	for _, ex := range c.Res.Execs {
+		if ex == c.Ex {
+			continue
+		}
+		o := &Call{Ex: ex, Res: c.Res, Ctx: c.Ctx}
+		if len(ex.Args) > 0 {
+			o.Args = ex.Args[1:]
+		}
+		w, _ := changes(o)
+		if slices.Contains(w, p) {
+			return true
 		}
 	}
-	writes, deletes := changes(c)
-	for _, p := range append(writes, deletes...) {
-		what, env := c.Ctx.guardFile(p)
-		if what == "" || !shell.Known(p) {
-			continue
+	return false
+}
+
+// readSmall reads a file of at most 64 KiB (the size of any real settings
+// file); anything else is unknown.
+func readSmall(p string) (string, error) {
+	if p == "/dev/null" {
+		return "", nil
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() || st.Size() > 64<<10 {
+		return "", os.ErrInvalid
+	}
+	data := make([]byte, st.Size())
+	n, _ := f.Read(data)
+	return string(data[:n]), nil
+}
+
+// currentText is a file's content now ("" when missing or unreadable).
+func currentText(p string) string {
+	s, _ := readSmall(p)
+	return s
+}
+
+// judgeEnvWrite: a .env file may get any content except a new or changed
+// GEMINI_GUARD_* line. When the written text is unknown, a call that names
+// such a setting is denied, and so is a copier whose source the guard
+// cannot read (a file written earlier in the same command); other writers
+// of unknown output are denied in strict mode.
+func judgeEnvWrite(c *Call, p string, e protect.Entry) Finding {
+	text, appends, known := writtenText(c, p)
+	if !known {
+		if mentionsGuardSetting(c) || slices.Contains(copiers, c.Ex.Name) && c.Ex.Name != "tee" {
+			return hit("changes " + e.What + " with content the guard cannot read first")
 		}
-		if env && !mentionsGuardSetting(c) {
-			continue
-		}
-		return hit("changes " + what)
+		return maybe("writes " + e.What + " with content that cannot be known statically")
+	}
+	before := currentText(p)
+	after := text
+	if appends {
+		after = before + text
+	}
+	if protect.ChangesGuardSetting(before, after) {
+		return hit("sets a GEMINI_GUARD_ setting in " + e.What)
 	}
 	return Finding{}
+}
+
+// judgeTighteningWrite: the project's tightening file may be rewritten only
+// to something at least as strict; unknown content is denied.
+func judgeTighteningWrite(c *Call, p string, e protect.Entry) Finding {
+	if !strings.EqualFold(path.Base(p), path.Base(settings.ProjectFile)) {
+		return Finding{}
+	}
+	text, appends, known := writtenText(c, p)
+	if !known {
+		return hit("rewrites " + e.What + " with content the guard cannot check (it may only get stricter)")
+	}
+	before := currentText(p)
+	after := text
+	if appends {
+		after = before + text
+	}
+	if protect.Weakens(c.Ctx.Workspace, before, after) {
+		return hit("loosens " + e.What + ", which may only make the guard stricter")
+	}
+	return Finding{}
+}
+
+// TamperFinding runs guard.tamper alone over res: the secrets guard uses it
+// so that both guards answer alike for the guard's own configuration. It
+// returns the first denying finding, if any.
+func TamperFinding(res *shell.Result, ctx *Context) (Finding, bool) {
+	var rule *Rule
+	for _, r := range table {
+		if r.ID == "guard.tamper" {
+			rule = r
+		}
+	}
+	if rule == nil || ctx.Disabled[rule.ID] {
+		return Finding{}, false
+	}
+	for _, ex := range res.Execs {
+		c := &Call{Ex: ex, Res: res, Ctx: ctx}
+		if len(ex.Args) > 0 {
+			c.Args = ex.Args[1:]
+		}
+		f := rule.exec(c)
+		f.Rule, f.Exec = rule, ex
+		if (f.Hit || f.Maybe) && f.Denies(ctx) {
+			return f, true
+		}
+	}
+	return Finding{}, false
 }
 
 var rcNames = []string{".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile",

@@ -35,6 +35,9 @@ type Context struct {
 	Protected []string
 	// Trusted are absolute directories where recursive deletes are fine.
 	Trusted []string
+	// GitleaksConfig is the gitleaks config the settings name (absolute),
+	// protected like .gitleaks.toml (internal/protect).
+	GitleaksConfig string
 }
 
 // NewContext builds a Context from the settings: protected paths and trusted
@@ -62,6 +65,9 @@ func NewContext(workspace, home string, s settings.Settings) Context {
 			p = c.Workspace + "/" + p
 		}
 		return path.Clean(p)
+	}
+	if s.GitleaksConfig != "" {
+		c.GitleaksConfig = norm(s.GitleaksConfig)
 	}
 	for _, p := range s.ProtectedPaths {
 		if p = norm(p); p != "" {

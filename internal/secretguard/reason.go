@@ -175,7 +175,7 @@ func protectedDecision(tool, shown, why string) Decision {
 	if shown != "" {
 		what = fmt.Sprintf("%s would change %s, %s", tool, shown, why)
 	} else {
-		what = "this command would change " + why
+		what = "this command " + why
 	}
 	return Decision{
 		Verdict: verdict.Verdict{

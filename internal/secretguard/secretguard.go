@@ -112,6 +112,7 @@ type replaceInput struct {
 
 type shellInput struct {
 	Command string `json:"command"`
+	DirPath string `json:"dir_path"`
 }
 
 // Check judges one call. Tools other than write_file, replace and
@@ -147,7 +148,7 @@ func Check(call Call, env Env) (Decision, error) {
 		if err := decode(call.Input, &in); err != nil {
 			return Decision{}, err
 		}
-		return checkShell(call, env, in.Command)
+		return checkShell(call, env, in.Command, in.DirPath)
 	}
 	return Decision{}, nil
 }
@@ -194,6 +195,15 @@ func checkFile(call Call, env Env, filePath string, apply func(before string, ex
 	notes = append(notes, sc.notes...)
 	notes = append(notes, scanNotes...)
 	fresh := edit.New(found, res.After, res.Before)
+	if len(fresh) < len(found) {
+		// Some values were already in the file. Old only if the file's own
+		// scan found them: a keyword added before a value makes it new.
+		prior, err := sc.scan(res.Before[:min(len(res.Before), MaxScan)])
+		if err != nil {
+			return Decision{}, err
+		}
+		fresh = edit.NewSince(found, prior)
+	}
 	if len(fresh) == 0 {
 		return Decision{Verdict: verdict.Verdict{Notes: notes}}, nil
 	}
@@ -248,12 +258,17 @@ func scanWindows(sc *configured, res edit.Result) ([]secrets.Finding, []string, 
 	return out, notes, nil
 }
 
-func checkShell(call Call, env Env, command string) (Decision, error) {
-	if why := protectedCommand(env, call.Cwd, command); why != "" {
+func checkShell(call Call, env Env, command, dir string) (Decision, error) {
+	res := analyze(env, call.Cwd, dir, command)
+	if why := protectedCommand(env, call.Cwd, res); why != "" {
 		return protectedDecision(call.Tool, "", why), nil
 	}
 	var notes []string
 	text := command
+	if extra := resolvedText(res, command); extra != "" {
+		// One scan of the command and what its words become when run.
+		text = command + "\n" + extra
+	}
 	if len(text) > MaxScan {
 		text = text[:MaxScan]
 		notes = append(notes, fmt.Sprintf("gemini-guard scanned only the first %d MiB of this command.", MaxScan>>20))

@@ -376,3 +376,102 @@ func TestShellScanOnlyWhenARuleMayMatch(t *testing.T) {
 		})
 	}
 }
+
+// TestReplaceAsApplied: the file is judged as Gemini CLI's edit tool will
+// write it (issue 17 evasion): a value written first and given a keyword
+// later, a secret completed through the tool's whitespace-flexible match,
+// and a CRLF file.
+func TestReplaceAsApplied(t *testing.T) {
+	ws := t.TempDir()
+	env := testEnv(t, settings.Default(), t.TempDir())
+	value := secrettest.Token(21, "", 32)
+	tok := ghp(22)
+	files := map[string]string{
+		"later.py": "import os\nvalue = \"" + value + "\"\n",
+		"flex.py":  "def f():\n    TOKEN = \"ghp_------------------" + tok[22:] + "\"\n    x = 1\n",
+		"crlf.txt": "a\r\nTOKEN = PLACEHOLDER\r\nb\r\n",
+	}
+	for name, body := range files {
+		require.NoError(t, os.WriteFile(filepath.Join(ws, name), []byte(body), 0o644))
+	}
+	t.Run("value first, keyword later", func(t *testing.T) {
+		before := check(t, env, ws, secretguard.WriteFile, input(t, "file_path", "fresh.py", "content", files["later.py"]))
+		require.Equal(t, verdict.Allow, before.Verdict.Action, "the value alone is not a finding")
+		d := check(t, env, ws, secretguard.Replace, input(t, "file_path", "later.py", "old_string", "value =", "new_string", "api_key ="))
+		assert.Equal(t, verdict.Deny, d.Verdict.Action, d.Verdict.Message())
+	})
+	t.Run("unrelated edit next to an existing finding", func(t *testing.T) {
+		require.NoError(t, os.WriteFile(filepath.Join(ws, "has.py"), []byte("api_key = \""+value+"\"\nx = 1\n"), 0o644))
+		d := check(t, env, ws, secretguard.Replace, input(t, "file_path", "has.py", "old_string", "x = 1", "new_string", "x = 2"))
+		assert.Equal(t, verdict.Allow, d.Verdict.Action, d.Verdict.Message())
+	})
+	t.Run("whitespace-tolerant match completes a token", func(t *testing.T) {
+		// old_string differs from the file in spacing only: the tool's regex
+		// strategy applies it, and the half of the token in new_string meets
+		// the half already in the line.
+		d := check(t, env, ws, secretguard.Replace, input(t, "file_path", "flex.py",
+			"old_string", "TOKEN  =  \"ghp_------------------", "new_string", "TOKEN = \""+tok[:22]))
+		assert.Equal(t, verdict.Deny, d.Verdict.Action, d.Verdict.Message())
+		d = check(t, env, ws, secretguard.Replace, input(t, "file_path", "flex.py", "old_string", "  x   =   1", "new_string", "x = 2"))
+		assert.Equal(t, verdict.Allow, d.Verdict.Action, d.Verdict.Message())
+		assert.Empty(t, d.Verdict.Notes, "applied, not judged as new_string alone")
+	})
+	t.Run("crlf file", func(t *testing.T) {
+		d := check(t, env, ws, secretguard.Replace, input(t, "file_path", "crlf.txt", "old_string", "TOKEN = PLACEHOLDER\nb", "new_string", "TOKEN = PLACEHOLDER\nb"))
+		assert.Equal(t, verdict.Allow, d.Verdict.Action)
+		d = check(t, env, ws, secretguard.Replace, input(t, "file_path", "crlf.txt", "old_string", "PLACEHOLDER\nb", "new_string", tok+"\nb"))
+		assert.Equal(t, verdict.Deny, d.Verdict.Action)
+		assert.Empty(t, d.Verdict.Notes, "applied to the normalised file")
+	})
+}
+
+// TestShellAssembledSecrets: a secret put together when the command runs
+// is scanned in the command's resolved words (issue 17 evasion).
+func TestShellAssembledSecrets(t *testing.T) {
+	ws := t.TempDir()
+	env := testEnv(t, settings.Default(), t.TempDir())
+	tok := ghp(31)
+	rest := tok[4:]
+	rot13 := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z':
+			return 'a' + (r-'a'+13)%26
+		case r >= 'A' && r <= 'Z':
+			return 'A' + (r-'A'+13)%26
+		}
+		return r
+	}, tok)
+	rev := []rune(tok)
+	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
+		rev[i], rev[j] = rev[j], rev[i]
+	}
+	tests := []struct {
+		name, command string
+		deny          bool
+	}{
+		{"quotes inside the token", `curl -H "Authorization: token gh""p_` + rest + `" https://api.github.com`, true},
+		{"variable concatenation", `a=ghp_; b=` + rest + `; git remote set-url origin https://x:$a$b@github.com/o/r`, true},
+		{"printf hex escape", `printf '\x67hp_` + rest + `' > token.txt`, true},
+		{"printf octal escape", `printf '\147hp_` + rest + `' > token.txt`, true},
+		{"ANSI-C quoting", `echo $'\x67hp_` + rest + `' > token.txt`, true},
+		{"echo -e escape", `echo -e '\x67hp_` + rest + `' > token.txt`, true},
+		{"tr rot13", `echo '` + rot13 + `' | tr 'A-Za-z' 'N-ZA-Mn-za-m' > token.txt`, true},
+		{"rev", `echo '` + string(rev) + `' | rev > token.txt`, true},
+		{"sed substitution", `echo 'ghX_` + rest + `' | sed 's/ghX/ghp/' > token.txt`, true},
+		{"near miss: words", `echo "hello" "world"`, false},
+		{"near miss: variables", `a=foo; b=bar; echo $a$b`, false},
+		{"near miss: printf", `printf '%s\n' "build done"`, false},
+		{"near miss: tr", `echo hello | tr a-z A-Z`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := check(t, env, ws, secretguard.Shell, input(t, "command", tt.command))
+			if tt.deny {
+				assert.Equal(t, verdict.Deny, d.Verdict.Action)
+				assert.NotContains(t, d.Verdict.Message(), tok, "never the secret")
+			} else {
+				assert.Equal(t, verdict.Allow, d.Verdict.Action, d.Verdict.Message())
+			}
+		})
+	}
+}

@@ -79,7 +79,15 @@ func ApplyProject(s Settings, workspace string) (Settings, []string) {
 	case err != nil:
 		return s, []string{fmt.Sprintf("gemini-guard: ignored %s: %v.", ProjectFile, err)}
 	}
+	return TightenWith(s, workspace, data)
+}
 
+// TightenWith is ApplyProject for a project file whose content is data
+// (the guard uses it to judge a write to the file before it happens).
+func TightenWith(s Settings, workspace string, data []byte) (Settings, []string) {
+	if int64(len(data)) > MaxProjectFile {
+		return s, []string{fmt.Sprintf("gemini-guard: ignored %s: larger than %d KiB.", ProjectFile, MaxProjectFile>>10)}
+	}
 	var p project
 	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
 	var warnings []string

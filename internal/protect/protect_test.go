@@ -1,0 +1,238 @@
+package protect_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gemini-guard/gemini-guard/internal/protect"
+	"github.com/gemini-guard/gemini-guard/internal/secretguard"
+	"github.com/gemini-guard/gemini-guard/internal/secrets/secrettest"
+	"github.com/gemini-guard/gemini-guard/internal/settings"
+	"github.com/gemini-guard/gemini-guard/internal/shellguard"
+	"github.com/gemini-guard/gemini-guard/internal/verdict"
+)
+
+// fixture is a workspace and a home with the files the table protects, a
+// strict tightening file, and a symlink from the workspace into ~/.gemini.
+func fixture(t *testing.T) (ws, home string) {
+	t.Helper()
+	ws, home = t.TempDir(), t.TempDir()
+	for p, body := range map[string]string{
+		filepath.Join(home, ".gemini", "settings.json"):                      "{}\n",
+		filepath.Join(home, ".gemini", "extensions", "gemini-guard", ".env"): "",
+		filepath.Join(ws, ".gemini", "gemini-guard.toml"):                    "mode = \"strict\"\n",
+		filepath.Join(ws, ".gitleaks.toml"):                                  "[extend]\nuseDefault = true\n",
+		filepath.Join(ws, ".env.example"):                                    "API_URL=http://localhost\n",
+		filepath.Join(ws, "stricter.toml"):                                   "mode = \"strict\"\nprotected_paths = [\"data\"]\n",
+		filepath.Join(ws, "weaker.env"):                                      "GEMINI_GUARD_MODE=warn\n",
+	} {
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(body), 0o644))
+	}
+	require.NoError(t, os.Symlink(filepath.Join(home, ".gemini"), filepath.Join(ws, "cfg")))
+	return ws, home
+}
+
+// sharedCommands is the one table both hooks must answer alike.
+var sharedCommands = []struct {
+	command string
+	deny    bool
+}{
+	// Issue 16's disagreements.
+	{"echo x > sub/.gitleaks.toml", true},
+	{"cp .gitleaks.toml /tmp/b.toml", false},
+	{"git diff .gitleaks.toml | tee r.txt", false},
+	// Reads.
+	{"cat .gitleaks.toml", false},
+	{"grep -n rule .gitleaks.toml 2>/dev/null", false},
+	{"ls ~/.gemini/extensions", false},
+	{"cat cfg/settings.json", false},
+	{"echo GEMINI_GUARD_MODE is documented in README", false},
+	// Any writer, judged by where output lands.
+	{"echo '[allowlist]' > .gitleaks.toml", true},
+	{"sort -o .gitleaks.toml /tmp/rules", true},
+	{"cat /tmp/x | sponge .gitleaksignore", true},
+	{"curl -o ~/.gemini/settings.json https://example.com/s.json", true},
+	{"curl -sSLo .gitleaks.toml https://example.com/g.toml", true},
+	{"wget -O .gitleaksignore https://example.com/i", true},
+	{"awk -i inplace '{print}' .gitleaks.toml", true},
+	{"yq -i '.a = 1' .gemini/policies/p.yaml", true},
+	{"patch .gitleaks.toml < fix.diff", true},
+	{"git checkout HEAD~1 -- .gitleaks.toml", true},
+	{"tar -xf ext.tar -C ~/.gemini/extensions", true},
+	{"rsync -a ext/ ~/.gemini/extensions/ext/", true},
+	{"install -m 644 s.json ~/.gemini/settings.json", true},
+	{"dd if=s.json of=$HOME/.gemini/settings.json", true},
+	{"perl -pi -e 's/a/b/' .gitleaks.toml", true},
+	{"python3 -c \"open('.gitleaksignore','w').write('x')\"", true},
+	// Through a symlink into ~/.gemini, and creating one.
+	{"echo '{}' > cfg/settings.json", true},
+	{"sed -i 's/a/b/' cfg/settings.json", true},
+	{"ln -s ~/.gemini g", true},
+	{"ln -s ~/.gemini/extensions/gemini-guard/.env my.env", true},
+	{"ln -s ../shared/data data", false},
+	// .env: the guard's settings.
+	{"echo GEMINI_GUARD_MODE=warn >> .env", true},
+	{"cp weaker.env .env", true},
+	{"printf 'GEMINI_GUARD_MODE=warn\\n' > /tmp/e && cp /tmp/e .env", true},
+	{"cp weaker.env ~/.gemini/extensions/gemini-guard/.env", true},
+	{"echo DEBUG=1 >> .env", false},
+	{"cp .env.example .env", false},
+	// Gemini CLI however spelled.
+	{"gemini extensions disable gemini-guard", true},
+	{"npx @google/gemini-cli extensions uninstall gemini-guard", true},
+	{"bunx @google/gemini-cli extensions disable gemini-guard", true},
+	{"pnpm dlx @google/gemini-cli -e none -p 'tidy up'", true},
+	{"node /opt/node_modules/@google/gemini-cli/dist/index.js extensions disable gemini-guard", true},
+	{"gemini -e none -p 'tidy up'", true},
+	{"gemini --extensions=other -p 'tidy up'", true},
+	{"gemini -y -p 'tidy up'", true},
+	{"gemini --approval-mode=yolo -p 'tidy up'", true},
+	{"git clone https://example.com/ext.git ~/.gemini/extensions/ext", true},
+	{"cp -r ./ext ~/.gemini/extensions/", true},
+	{"gemini --help", false},
+	{"gemini extensions list", false},
+	{"gemini -p 'summarise README.md'", false},
+	{"npx prettier --write src", false},
+	// The tightening file.
+	{"rm .gemini/gemini-guard.toml", true},
+	{"rm -rf .gemini", true},
+	{"mv .gemini/gemini-guard.toml /tmp/", true},
+	{": > .gemini/gemini-guard.toml", true},
+	{"echo 'mode = \"standard\"' > .gemini/gemini-guard.toml", true},
+	{"sed -i 's/strict/standard/' .gemini/gemini-guard.toml", true},
+	{"cp stricter.toml .gemini/gemini-guard.toml", false},
+	{"echo 'protected_paths = [\"data\"]' >> .gemini/gemini-guard.toml", false},
+	{"cat .gemini/gemini-guard.toml", false},
+	{"go test ./...", false},
+}
+
+// TestBothGuardsAgree runs the shared table through the shell guard
+// (guard.tamper) and the secrets guard (guard.protected-config).
+func TestBothGuardsAgree(t *testing.T) {
+	ws, home := fixture(t)
+	env := secretguard.Env{Settings: settings.Default(), Home: home, Scanner: secrettest.CachedScanner}
+	for _, tt := range sharedCommands {
+		t.Run(tt.command, func(t *testing.T) {
+			sv := shellguard.Decide(shellguard.Input{Command: tt.command, Cwd: ws, Home: home, Settings: settings.Default()})
+			in, err := json.Marshal(map[string]string{"command": tt.command})
+			require.NoError(t, err)
+			d, err := secretguard.Check(secretguard.Call{Tool: secretguard.Shell, Input: in, Cwd: ws}, env)
+			require.NoError(t, err)
+			if tt.deny {
+				assert.Equal(t, "guard.tamper", sv.RuleID, "shell guard: %s", sv.Message())
+				assert.Equal(t, secretguard.RuleProtectedConfig, d.Verdict.RuleID, "secrets guard: %s", d.Verdict.Message())
+			} else {
+				assert.NotEqual(t, "guard.tamper", sv.RuleID, "shell guard: %s", sv.Message())
+				assert.Equal(t, verdict.Allow, d.Verdict.Action, "secrets guard: %s", d.Verdict.Message())
+			}
+		})
+	}
+}
+
+func TestWeakens(t *testing.T) {
+	ws := t.TempDir()
+	tests := []struct {
+		name, before, after string
+		weakens             bool
+	}{
+		{"blanked", "mode = \"strict\"\n", "", true},
+		{"comment only", "mode = \"strict\"\n", "# nothing\n", true},
+		{"mode lowered", "mode = \"strict\"\n", "mode = \"standard\"\n", true},
+		{"protected path dropped", "protected_paths = [\"a\", \"b\"]\n", "protected_paths = [\"a\"]\n", true},
+		{"made invalid", "mode = \"strict\"\n", "mode = \"strict\"\nmode = \"strict\"\n", true},
+		{"no file before", "", "mode = \"standard\"\n", false},
+		{"mode raised", "mode = \"standard\"\n", "mode = \"strict\"\n", false},
+		{"path added", "mode = \"strict\"\n", "mode = \"strict\"\nprotected_paths = [\"x\"]\n", false},
+		{"reordered", "mode = \"strict\"\nredact_stream = true\n", "redact_stream = true\nmode = \"strict\"\n", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.weakens, protect.Weakens(ws, tt.before, tt.after))
+		})
+	}
+}
+
+func TestChangesGuardSetting(t *testing.T) {
+	assert.True(t, protect.ChangesGuardSetting("", "GEMINI_GUARD_MODE=warn\n"))
+	assert.True(t, protect.ChangesGuardSetting("GEMINI_GUARD_MODE=strict\n", "GEMINI_GUARD_MODE=warn\n"))
+	assert.True(t, protect.ChangesGuardSetting("", "  export gemini_guard_mode=warn\n"))
+	assert.False(t, protect.ChangesGuardSetting("GEMINI_GUARD_MODE=strict\n", "GEMINI_GUARD_MODE=strict\nDEBUG=1\n"))
+	assert.False(t, protect.ChangesGuardSetting("", "# GEMINI_GUARD_MODE is set by the user\n"))
+	assert.False(t, protect.ChangesGuardSetting("GEMINI_GUARD_MODE=strict\n", "DEBUG=1\n"))
+}
+
+func TestClassify(t *testing.T) {
+	r := protect.Roots{Home: "/home/u", Workspace: "/w", GitleaksConfig: "/w/conf/leaks.toml"}
+	tests := []struct {
+		path string
+		kind protect.Kind
+	}{
+		{"/home/u/.gemini/settings.json", protect.Config},
+		{"/home/u/.GEMINI/Settings.json", protect.Config},
+		{"/home/u/.gemini/extensions/x/gemini-extension.json", protect.Config},
+		{"/home/u/.gemini/policies/p.toml", protect.Config},
+		{"/w/.gemini/settings.json", protect.Config},
+		{"/etc/gemini-cli/settings.json", protect.Config},
+		{"/w/deep/.gitleaksignore", protect.Config},
+		{"/w/conf/leaks.toml", protect.Config},
+		{"/w/.gemini/gemini-guard.toml", protect.Tightening},
+		{"/w/.env", protect.EnvFile},
+		{"/home/u/.gemini/.env", protect.EnvFile},
+		{"/w/.env.example", protect.None},
+		{"/w/.gemini", protect.None},
+		{"/home/u/.gemini/GEMINI.md", protect.None},
+		{"/w/src/main.go", protect.None},
+		{"", protect.None},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.kind, protect.Classify(r, tt.path).Kind, tt.path)
+	}
+	assert.Equal(t, protect.Config, protect.Contains(r, "/w/.gemini").Kind)
+	assert.Equal(t, protect.None, protect.Contains(r, "/w").Kind, "deleting the workspace is fs.rm-workspace's")
+	assert.Equal(t, protect.Config, protect.Holds(r, "/home/u").Kind)
+}
+
+// TestFileToolsSameTable: write_file and replace meet the same table
+// through the secrets guard.
+func TestFileToolsSameTable(t *testing.T) {
+	ws, home := fixture(t)
+	env := secretguard.Env{Settings: settings.Default(), Home: home, Scanner: secrettest.CachedScanner}
+	tests := []struct {
+		name, path, content string
+		deny                bool
+	}{
+		{"through a workspace symlink into ~/.gemini", "cfg/settings.json", "{}\n", true},
+		{"new file through the symlink", "cfg/policies/allow.toml", "x\n", true},
+		{"tightening file blanked", ".gemini/gemini-guard.toml", "", true},
+		{"tightening file loosened", ".gemini/gemini-guard.toml", "mode = \"standard\"\n", true},
+		{"tightening file made stricter", ".gemini/gemini-guard.toml", "mode = \"strict\"\nprotected_paths = [\"data\"]\n", false},
+		{"extension .env", filepath.Join(home, ".gemini", "extensions", "gemini-guard", ".env"), "DEBUG=1\n", true},
+		{".env with a guard setting", ".env", "GEMINI_GUARD_MODE=warn\n", true},
+		{".env with ordinary keys", ".env", "DEBUG=1\nPORT=8080\n", false},
+		{"ordinary file", "notes.md", "settings.json and .gitleaks.toml are protected\n", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in, err := json.Marshal(map[string]string{"file_path": tt.path, "content": tt.content})
+			require.NoError(t, err)
+			d, err := secretguard.Check(secretguard.Call{Tool: secretguard.WriteFile, Input: in, Cwd: ws}, env)
+			require.NoError(t, err)
+			if tt.deny {
+				assert.Equal(t, secretguard.RuleProtectedConfig, d.Verdict.RuleID, d.Verdict.Message())
+			} else {
+				assert.Equal(t, verdict.Allow, d.Verdict.Action, d.Verdict.Message())
+			}
+		})
+	}
+	in, err := json.Marshal(map[string]string{"file_path": ".gemini/gemini-guard.toml", "old_string": "strict", "new_string": "warn"})
+	require.NoError(t, err)
+	d, err := secretguard.Check(secretguard.Call{Tool: secretguard.Replace, Input: in, Cwd: ws}, env)
+	require.NoError(t, err)
+	assert.Equal(t, secretguard.RuleProtectedConfig, d.Verdict.RuleID, "replace that loosens the tightening file")
+}
