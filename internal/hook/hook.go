@@ -24,6 +24,7 @@ const (
 	BeforeTool   Event = "BeforeTool"
 	AfterTool    Event = "AfterTool"
 	AfterModel   Event = "AfterModel"
+	BeforeModel  Event = "BeforeModel"
 	SessionStart Event = "SessionStart"
 )
 
@@ -82,6 +83,14 @@ type AfterModelInput struct {
 	FullContent *string         `json:"full_content"`
 }
 
+// BeforeModelInput is the input of a BeforeModel call: the request about to
+// be sent to the model, as text-only messages (see cmd/guard-redact's
+// beforemodel.go for how Gemini CLI maps them back onto the request).
+type BeforeModelInput struct {
+	Base
+	LLMRequest json.RawMessage `json:"llm_request"`
+}
+
 // SessionStartInput is the input of a SessionStart call.
 type SessionStartInput struct {
 	Base
@@ -111,6 +120,8 @@ type Specific struct {
 	ToolInput json.RawMessage `json:"tool_input,omitempty"`
 	// LLMResponse replaces the streamed chunk (AfterModel).
 	LLMResponse json.RawMessage `json:"llm_response,omitempty"`
+	// LLMRequest changes the request to the model (BeforeModel).
+	LLMRequest json.RawMessage `json:"llm_request,omitempty"`
 	// AdditionalContext is appended to a tool result or the first prompt.
 	AdditionalContext string `json:"additionalContext,omitempty"`
 }
