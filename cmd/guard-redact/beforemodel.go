@@ -39,11 +39,11 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/verdict"
 )
 
-// message is one of llm_request.messages. Content is a string in 0.61; it is
-// kept raw so that anything else is noticed and echoed exactly.
+// message is one of llm_request.messages. Content is a string in 0.61; it
+// is decoded as any so that anything else is noticed (and never echoed).
 type message struct {
-	Role    string          `json:"role"`
-	Content json.RawMessage `json:"content"`
+	Role    string `json:"role"`
+	Content any    `json:"content"`
 }
 
 type llmRequest struct {
@@ -52,11 +52,8 @@ type llmRequest struct {
 
 // text is the message's content as a string; ok is false when it is not one.
 func (m message) text() (string, bool) {
-	var s string
-	if json.Unmarshal(m.Content, &s) != nil {
-		return "", false
-	}
-	return s, true
+	s, ok := m.Content.(string)
+	return s, ok
 }
 
 // found is one secret found in the request: rule id and masked preview.
@@ -83,22 +80,29 @@ func (r *recordingScanner) Scan(text string) ([]redact.Finding, error) {
 	return fs, err
 }
 
-func beforeModel(in hook.BeforeModelInput, e env) (hook.Output, error) {
+// beforeModelInput is hook.BeforeModelInput with the request decoded in the
+// same pass: a long session's request is megabytes, read once.
+type beforeModelInput struct {
+	hook.Base
+	LLMRequest *llmRequest `json:"llm_request"`
+}
+
+func beforeModel(in beforeModelInput, e env) (hook.Output, error) {
 	s, _ := settings.Load(e.getenv)
 	s, _ = settings.ApplyProject(s, in.Cwd)
-	if !s.RedactModelRequest {
+	if !s.RedactModelRequest || in.LLMRequest == nil {
 		return hook.Output{}, nil
 	}
-	var req llmRequest
-	if len(in.LLMRequest) == 0 || json.Unmarshal(in.LLMRequest, &req) != nil {
-		return hook.Output{}, nil
-	}
+	req := *in.LLMRequest
 	// Answers noted by the AfterModel hook are checked on every request,
 	// secret or not: the first request after such an answer tells whether
 	// its content took a message of its own.
 	limit := safeLimit(e, in.SessionID, req.Messages)
 	// A config that does not load: session-start tells the user about it.
 	r, _ := newRedactor(s, in.Cwd, e)
+	if !mayHoldSecret(r, req.Messages) {
+		return hook.Output{}, nil
+	}
 	rec := &recordingScanner{Scanner: r.Scanner}
 	r.Scanner = rec
 	redacted := make([]string, len(req.Messages))
@@ -145,6 +149,22 @@ func beforeModel(in hook.BeforeModelInput, e env) (hook.Output, error) {
 	}, nil
 }
 
+// mayHoldSecret watches the messages' text in one pass (one watch over the
+// whole request costs far less than one per message): only when some rule
+// may match is each message redacted on its own.
+func mayHoldSecret(r *redact.Redactor, msgs []message) bool {
+	var b strings.Builder
+	for _, m := range msgs {
+		t, ok := m.text()
+		if !ok {
+			continue
+		}
+		b.WriteString(t)
+		b.WriteString("\n\n")
+	}
+	return r.Watch.Check(b.String(), 0, true).Scan
+}
+
 // mergeBack returns the messages to send back: every message up to the last
 // one redacted ("" in redacted means unchanged), each redacted one with its
 // new text. Messages from limit on must not be changed (see safeLimit); a
@@ -169,11 +189,7 @@ func mergeBack(msgs []message, redacted []string, limit int) ([]message, error) 
 			return nil, fmt.Errorf("message %d is not text", i)
 		}
 		if redacted[i] != "" {
-			c, err := encodeJSON(redacted[i])
-			if err != nil {
-				return nil, err
-			}
-			m.Content = c
+			m.Content = redacted[i]
 		}
 		out[i] = m
 	}
@@ -205,7 +221,12 @@ func messageHash(m message) string {
 	h := fnv.New128a()
 	h.Write([]byte(m.Role))
 	h.Write([]byte{0})
-	h.Write(m.Content)
+	if t, ok := m.text(); ok {
+		h.Write([]byte(t))
+	} else {
+		b, _ := json.Marshal(m.Content)
+		h.Write(b)
+	}
 	return hex.EncodeToString(h.Sum(nil))
 }
 
@@ -368,7 +389,7 @@ func tellOnce(e env, sessionID, marker string, fs []found) string {
 }
 
 // recordModelRequest writes the redaction to the audit log when it is on.
-func recordModelRequest(in hook.BeforeModelInput, s settings.Settings, e env, rules []string) {
+func recordModelRequest(in beforeModelInput, s settings.Settings, e env, rules []string) {
 	path := audit.Path(s, e.getenv)
 	if path == "" {
 		return

@@ -19,7 +19,7 @@ import (
 
 type cpart = map[string]any
 type content struct {
-	Role  string `json:"role"`
+	Role  string  `json:"role"`
 	Parts []cpart `json:"parts"`
 }
 
@@ -43,8 +43,7 @@ func toHook(contents []content) []message {
 		if c.Role == "model" || c.Role == "system" {
 			role = c.Role
 		}
-		q, _ := json.Marshal(b.String())
-		out = append(out, message{Role: role, Content: q})
+		out = append(out, message{Role: role, Content: b.String()})
 	}
 	return out
 }
@@ -256,7 +255,7 @@ func TestBeforeModelEmptyTextPart(t *testing.T) {
 		// Without the AfterModel note the same reply would have scrambled
 		// the conversation: this is what the note prevents.
 		msgs := toHook(contents)
-		msgs[2].Content, _ = json.Marshal("use [REDACTED:github-pat]")
+		msgs[2].Content = "use [REDACTED:github-pat]"
 		scrambled := fromHook(msgs, contents)
 		assert.Contains(t, dump(scrambled), token)
 	})
@@ -303,7 +302,7 @@ func TestBeforeModelKeepsLaterThoughts(t *testing.T) {
 }
 
 func TestMergeBackShapes(t *testing.T) {
-	m := func(role, s string) message { q, _ := json.Marshal(s); return message{Role: role, Content: q} }
+	m := func(role, s string) message { return message{Role: role, Content: s} }
 	msgs := []message{m("user", "a"), m("model", "b"), m("user", "c")}
 	out, err := mergeBack(msgs, []string{"", "B", ""}, 3)
 	require.NoError(t, err)
@@ -315,13 +314,13 @@ func TestMergeBackShapes(t *testing.T) {
 	_, err = mergeBack(msgs, []string{"", "", ""}, 3)
 	assert.Error(t, err)
 
-	bad := append([]message{{Role: "user", Content: json.RawMessage(`{"x":1}`)}}, msgs...)
+	bad := append([]message{{Role: "user", Content: map[string]any{"x": 1}}}, msgs...)
 	_, err = mergeBack(bad, []string{"", "", "B", ""}, 4)
 	assert.Error(t, err, "a message that is not a string cannot be echoed")
 }
 
 func TestApplyAnchors(t *testing.T) {
-	m := func(role, s string) message { q, _ := json.Marshal(s); return message{Role: role, Content: q} }
+	m := func(role, s string) message { return message{Role: role, Content: s} }
 	msgs := []message{m("user", "p1"), m("model", "done"), m("user", "p2"), m("model", "answer")}
 	for _, tc := range []struct {
 		name   string

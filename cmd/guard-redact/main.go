@@ -50,7 +50,7 @@ func run(args []string, stdin io.Reader, stdout io.Writer, e env) int {
 		return 0
 	}
 	if len(args) > 0 && args[0] == "before-model" {
-		hook.Run(hook.BeforeModel, stdin, stdout, func(in hook.BeforeModelInput) (hook.Output, error) {
+		hook.Run(hook.BeforeModel, stdin, stdout, func(in beforeModelInput) (hook.Output, error) {
 			return beforeModel(in, e)
 		})
 		return 0

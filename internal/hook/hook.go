@@ -83,14 +83,6 @@ type AfterModelInput struct {
 	FullContent *string         `json:"full_content"`
 }
 
-// BeforeModelInput is the input of a BeforeModel call: the request about to
-// be sent to the model, as text-only messages (see cmd/guard-redact's
-// beforemodel.go for how Gemini CLI maps them back onto the request).
-type BeforeModelInput struct {
-	Base
-	LLMRequest json.RawMessage `json:"llm_request"`
-}
-
 // SessionStartInput is the input of a SessionStart call.
 type SessionStartInput struct {
 	Base
