@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -97,14 +96,5 @@ func TestModelRequestHoldsNoSecret(t *testing.T) {
 // picks the "gateway" method, which a headless run refuses.
 func apiKeyAuth(t *testing.T, s *Session) {
 	t.Helper()
-	path := filepath.Join(s.Home, ".gemini", "settings.json")
-	doc := map[string]any{}
-	if data, err := os.ReadFile(path); err == nil {
-		require.NoError(t, json.Unmarshal(data, &doc))
-	}
-	doc["security"] = map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}}
-	data, err := json.Marshal(doc)
-	require.NoError(t, err)
-	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-	require.NoError(t, os.WriteFile(path, data, 0o644))
+	setUserSetting(t, s, "security", map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}})
 }
