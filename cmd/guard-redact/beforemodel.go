@@ -29,6 +29,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"strings"
+	"time"
 
 	"github.com/gemini-guard/gemini-guard/internal/audit"
 	"github.com/gemini-guard/gemini-guard/internal/hook"
@@ -85,6 +86,11 @@ type beforeModelInput struct {
 	LLMRequest *llmRequest `json:"llm_request"`
 }
 
+// beforeModelScanTimeout bounds a scan of the request: well within the
+// hook's 30 s timeout in hooks.json, long enough for a first call that
+// starts the scanner process on a loaded machine.
+const beforeModelScanTimeout = 20 * time.Second
+
 func beforeModel(in beforeModelInput, e env) (hook.Output, error) {
 	s, _ := settings.Load(e.getenv)
 	s, _ = settings.ApplyProject(s, in.Cwd)
@@ -100,6 +106,11 @@ func beforeModel(in beforeModelInput, e env) (hook.Output, error) {
 	r, _ := newRedactor(s, in.Cwd, e)
 	if !mayHoldSecret(r, req.Messages) {
 		return hook.Output{}, nil
+	}
+	if sc, ok := r.Scanner.(*scanner); ok {
+		// A secret the scan misses leaves the machine: use the hook's
+		// 30 s budget (hooks.json), not the per-chunk one.
+		sc.timeout = beforeModelScanTimeout
 	}
 	rec := &recordingScanner{Scanner: r.Scanner}
 	r.Scanner = rec

@@ -41,10 +41,11 @@ func TestModelRequestHoldsNoSecret(t *testing.T) {
 		API:    api,
 	})
 
+	msgs := strings.Join(r.HookMessages(), "\n")
 	var streamed []APIRequest
 	for _, req := range api.Requests() {
 		// assert.False, not NotContains: the message must not print the body.
-		assert.False(t, strings.Contains(string(req.Body), pasted), "the pasted token left the machine (%s)", req.Method)
+		assert.False(t, strings.Contains(string(req.Body), pasted), "the pasted token left the machine (%s); hook messages: %s", req.Method, scrub(msgs))
 		assert.False(t, strings.Contains(string(req.Body), inFile), "the @file's key left the machine (%s)", req.Method)
 		if req.Method == "streamGenerateContent" {
 			streamed = append(streamed, req)
@@ -85,7 +86,6 @@ func TestModelRequestHoldsNoSecret(t *testing.T) {
 	assert.Equal(t, "model", last[len(last)-2].Role, "the conversation ends with the read_file call and its result")
 	assertContains(t, r.AssistantText(), "All done: the deploy config looks fine.")
 
-	msgs := strings.Join(r.HookMessages(), "\n")
 	assertContains(t, msgs, "removed from the request to the model")
 	assert.False(t, strings.Contains(msgs, pasted) || strings.Contains(msgs, inFile), "a hook message holds a secret")
 	assert.Equal(t, 1, strings.Count(msgs, "github-pat `"), "told once per secret: %s", scrub(msgs))
