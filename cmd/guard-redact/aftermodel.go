@@ -78,6 +78,9 @@ func streamID(req []byte) string {
 func afterModel(in hook.AfterModelInput, e env) (hook.Output, error) {
 	s, _ := settings.Load(e.getenv)
 	s, _ = settings.ApplyProject(s, in.Cwd)
+	if s.RedactModelRequest {
+		noteEmptyText(in, e)
+	}
 	if !s.RedactStream {
 		return hook.Output{}, nil
 	}

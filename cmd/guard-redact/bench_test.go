@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -41,3 +42,27 @@ func goChunk(b *testing.B) string {
 }
 
 func BenchmarkAfterModelChunk2KCode(b *testing.B) { benchChunk(b, goChunk(b)) }
+
+// The in-process cost of BeforeModel on a 1 MB conversation without a
+// secret: every message is watched, none needs the scanner.
+func BenchmarkBeforeModel1MB(b *testing.B) {
+	e := testEnv(b, nil)
+	code := goChunk(b)
+	var msgs []map[string]string
+	for total := 0; total < 1<<20; {
+		user := "Please look at the next part and tell me what it does."
+		model := "Here it is:\n\n" + code + "\nIt returns early on error."
+		msgs = append(msgs, map[string]string{"role": "user", "content": user}, map[string]string{"role": "model", "content": model})
+		total += len(user) + len(model)
+	}
+	in, err := json.Marshal(map[string]any{"session_id": "bench", "cwd": b.TempDir(), "hook_event_name": "BeforeModel",
+		"llm_request": map[string]any{"model": "gemini-2.5-flash", "messages": msgs}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var out bytes.Buffer
+	for b.Loop() {
+		out.Reset()
+		run([]string{"before-model"}, bytes.NewReader(in), &out, e)
+	}
+}

@@ -2,7 +2,8 @@
 // after-model it answers AfterModel (one process per streamed chunk) and
 // redacts secrets from what the user sees, also when a secret is split
 // across chunks; with after-tool it answers AfterTool and keeps secrets in
-// tool output from reaching the model.
+// tool output from reaching the model; with before-model it answers
+// BeforeModel and removes secrets from the text of the request to the model.
 //
 // Most chunks need no scan at all: the redactor knows the rules' patterns
 // and keywords (internal/redact) and asks the scanner process
@@ -45,6 +46,12 @@ func run(args []string, stdin io.Reader, stdout io.Writer, e env) int {
 	if len(args) > 0 && args[0] == "after-tool" {
 		hook.Run(hook.AfterTool, stdin, stdout, func(in hook.AfterToolInput) (hook.Output, error) {
 			return afterTool(in, e)
+		})
+		return 0
+	}
+	if len(args) > 0 && args[0] == "before-model" {
+		hook.Run(hook.BeforeModel, stdin, stdout, func(in beforeModelInput) (hook.Output, error) {
+			return beforeModel(in, e)
 		})
 		return 0
 	}

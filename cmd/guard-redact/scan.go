@@ -17,13 +17,19 @@ type scanner struct {
 	opts secrets.Options
 	// scanner returns the scanner for options (nil: the client).
 	scanner func(secrets.Options) secrets.Scanner
+	// timeout bounds a scan by the client; 0 means scanTimeout.
+	timeout time.Duration
 }
 
 func (sc *scanner) with(opts secrets.Options) secrets.Scanner {
 	if sc.scanner != nil {
 		return sc.scanner(opts)
 	}
-	return &scan.Client{Options: opts, Timeout: scanTimeout}
+	timeout := sc.timeout
+	if timeout == 0 {
+		timeout = scanTimeout
+	}
+	return &scan.Client{Options: opts, Timeout: timeout}
 }
 
 // scanTimeout bounds a scan: the AfterModel hook's timeout in hooks.json is

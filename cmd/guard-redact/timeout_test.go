@@ -28,7 +28,7 @@ func TestScanTimeoutFitsTheHook(t *testing.T) {
 	}
 	require.NoError(t, json.Unmarshal(data, &cfg))
 	found := false
-	for _, event := range []string{"AfterModel", "AfterTool"} {
+	for _, event := range []string{"AfterModel", "AfterTool", "BeforeModel"} {
 		for _, m := range cfg.Hooks[event] {
 			for _, h := range m.Hooks {
 				found = true

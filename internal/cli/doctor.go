@@ -71,6 +71,7 @@ var expectedHooks = []hookSpec{
 	{"BeforeTool", "guard-secrets", "", []string{"write_file", "replace", "run_shell_command"}, "secrets guard"},
 	{"AfterTool", "guard-redact", "after-tool", []string{"read_file", "run_shell_command"}, "tool output redaction"},
 	{"AfterModel", "guard-redact", "after-model", nil, "streamed answer redaction"},
+	{"BeforeModel", "guard-redact", "before-model", nil, "model request redaction"},
 }
 
 // latencyRuns is how many times doctor runs each hook to measure latency.

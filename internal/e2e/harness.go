@@ -153,6 +153,10 @@ type Script struct {
 	Output string
 	// Args are extra CLI arguments.
 	Args []string
+	// API, when set, is a FakeAPI the CLI talks to over HTTP
+	// (GOOGLE_GEMINI_BASE_URL) instead of reading Responses from
+	// --fake-responses: the requests then pass through every hook.
+	API *FakeAPI
 }
 
 // Run runs the CLI once in the session's workspace:
@@ -185,11 +189,16 @@ func (s *Session) Run(ctx context.Context, sc Script) (*Result, error) {
 
 	args := []string{"-m", "gemini-2.5-flash", "--fake-responses", fakePath, "--skip-trust",
 		"--approval-mode", "yolo", "-o", format}
+	env := append(s.env(), "GEMINI_API_KEY=dummy")
+	if sc.API != nil {
+		args = append(args[:2], args[4:]...)
+		env = append(env, "GOOGLE_GEMINI_BASE_URL="+sc.API.URL)
+	}
 	args = append(args, sc.Args...)
 	args = append(args, "-p", prompt)
 	cmd := exec.CommandContext(ctx, s.Gemini, args...)
 	cmd.Dir = s.Workspace
-	cmd.Env = append(s.env(), "GEMINI_API_KEY=dummy")
+	cmd.Env = env
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	r := &Result{Workspace: s.Workspace, Format: format}

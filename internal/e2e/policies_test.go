@@ -15,12 +15,19 @@ import (
 // (hooksConfig.enabled: false), keeping whatever else settings.json holds.
 func disableHooks(t *testing.T, s *Session) {
 	t.Helper()
+	setUserSetting(t, s, "hooksConfig", map[string]any{"enabled": false})
+}
+
+// setUserSetting sets one top-level key of the session's user settings.json,
+// keeping whatever else it holds.
+func setUserSetting(t *testing.T, s *Session, key string, value any) {
+	t.Helper()
 	path := filepath.Join(s.Home, ".gemini", "settings.json")
 	doc := map[string]any{}
 	if data, err := os.ReadFile(path); err == nil {
 		require.NoError(t, json.Unmarshal(data, &doc))
 	}
-	doc["hooksConfig"] = map[string]any{"enabled": false}
+	doc[key] = value
 	data, err := json.Marshal(doc)
 	require.NoError(t, err)
 	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))

@@ -24,6 +24,7 @@ const (
 	BeforeTool   Event = "BeforeTool"
 	AfterTool    Event = "AfterTool"
 	AfterModel   Event = "AfterModel"
+	BeforeModel  Event = "BeforeModel"
 	SessionStart Event = "SessionStart"
 )
 
@@ -111,6 +112,8 @@ type Specific struct {
 	ToolInput json.RawMessage `json:"tool_input,omitempty"`
 	// LLMResponse replaces the streamed chunk (AfterModel).
 	LLMResponse json.RawMessage `json:"llm_response,omitempty"`
+	// LLMRequest changes the request to the model (BeforeModel).
+	LLMRequest json.RawMessage `json:"llm_request,omitempty"`
 	// AdditionalContext is appended to a tool result or the first prompt.
 	AdditionalContext string `json:"additionalContext,omitempty"`
 }

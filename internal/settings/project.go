@@ -38,6 +38,7 @@ type project struct {
 	TrustGitleaksAllow       *bool     `toml:"trust_gitleaks_allow"`
 	RedactStream             *bool     `toml:"redact_stream"`
 	RedactToolOutput         *bool     `toml:"redact_tool_output"`
+	RedactModelRequest       *bool     `toml:"redact_model_request"`
 	AuditLog                 *string   `toml:"audit_log"`
 	DisabledRules            *[]string `toml:"disabled_rules"`
 	TrustedDeleteRoots       *[]string `toml:"trusted_delete_roots"`
@@ -171,6 +172,7 @@ func (p project) apply(s Settings, workspace string) (Settings, []string) {
 	tightenBool("trust_gitleaks_allow", p.TrustGitleaksAllow, &s.TrustGitleaksAllow, false)
 	tightenBool("redact_stream", p.RedactStream, &s.RedactStream, true)
 	tightenBool("redact_tool_output", p.RedactToolOutput, &s.RedactToolOutput, true)
+	tightenBool("redact_model_request", p.RedactModelRequest, &s.RedactModelRequest, true)
 
 	if p.AuditLog != nil {
 		switch v := strings.ToLower(strings.TrimSpace(*p.AuditLog)); v {

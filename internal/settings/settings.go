@@ -81,6 +81,11 @@ var Table = []Setting{
 		Description: "Redact secrets from tool output (read_file, run_shell_command, ...) before the model reads it.",
 	},
 	{
+		Name: "Redact model requests", EnvVar: "GEMINI_GUARD_REDACT_MODEL_REQUEST", Default: "true",
+		Values:      "`true`, `false`",
+		Description: "Redact secrets from the text of every request to the model (your prompts, @file includes, the model's earlier answers) before it leaves the machine.",
+	},
+	{
 		Name: "Redaction marker", EnvVar: "GEMINI_GUARD_REDACT_MARKER", Default: "rule",
 		Values:      "`rule`, `plain`",
 		Description: "rule: [REDACTED:github-pat]; plain: [REDACTED].",
@@ -139,6 +144,8 @@ type Settings struct {
 	TrustGitleaksAllow bool
 	RedactStream       bool
 	RedactToolOutput   bool
+	// RedactModelRequest: the BeforeModel hook redacts the request's text.
+	RedactModelRequest bool
 	// MarkerRule is true for [REDACTED:<rule>], false for [REDACTED].
 	MarkerRule bool
 	// AuditLog is "", "on" (the state directory's log) or a file path.
@@ -202,6 +209,7 @@ func Load(getenv func(string) string) (Settings, []string) {
 	s.TrustGitleaksAllow = boolean("GEMINI_GUARD_TRUST_GITLEAKS_ALLOW")
 	s.RedactStream = boolean("GEMINI_GUARD_REDACT_STREAM")
 	s.RedactToolOutput = boolean("GEMINI_GUARD_REDACT_TOOL_OUTPUT")
+	s.RedactModelRequest = boolean("GEMINI_GUARD_REDACT_MODEL_REQUEST")
 	s.MarkerRule = choice("GEMINI_GUARD_REDACT_MARKER", "rule", "plain") == 0
 	switch v := get("GEMINI_GUARD_AUDIT_LOG"); strings.ToLower(v) {
 	case "", "off", "false", "0", "no":

@@ -76,7 +76,7 @@ func TestBenchRunsEveryCase(t *testing.T) {
 	require.NoError(t, err)
 	var r Report
 	require.NoError(t, json.Unmarshal(data, &r))
-	assert.Len(t, r.Results, 7)
+	assert.Len(t, r.Results, 8)
 	for _, res := range r.Results {
 		assert.NotEmpty(t, res.Decision, res.Case)
 		assert.Positive(t, res.FloorMS, res.Case)

@@ -65,6 +65,7 @@ type benchCase struct {
 	hook   string // hook name in hooks.json
 	input  []byte
 	target float64 // issue 6's target ratio to the floor; 0 for none
+	overMS float64 // a target in ms over the floor instead; 0 for none
 	note   string
 }
 
@@ -74,6 +75,9 @@ const (
 	targetChunk      = 1.5
 	targetWrite10KB  = 2
 	targetWrite100KB = 5
+	// targetBeforeModelMS is issue 13's target for BeforeModel on a 1 MB
+	// conversation, in ms over the floor.
+	targetBeforeModelMS = 50
 )
 
 func (e *environment) base(event string) map[string]any {
@@ -111,6 +115,31 @@ func (e *environment) afterModel(conversation []map[string]string, text string) 
 		}},
 	}
 	return mustJSON(in)
+}
+
+// beforeModel is the request to the model as the BeforeModel hook sees it.
+func (e *environment) beforeModel(conversation []map[string]string) []byte {
+	in := e.base("BeforeModel")
+	in["llm_request"] = map[string]any{
+		"model":    "gemini-2.5-flash",
+		"messages": conversation,
+		"config":   map[string]any{"temperature": 1, "topP": 0.95},
+	}
+	return mustJSON(in)
+}
+
+// bigConversation is about size bytes of conversation: the user's requests
+// and the model's answers quoting real Go code, a long session's history.
+func bigConversation(code string, size int) []map[string]string {
+	var out []map[string]string
+	total := 0
+	for i := 0; total < size; i++ {
+		user := fmt.Sprintf("Step %d: please look at the next part of the file and tell me what it does.", i)
+		model := "Here is that part of the file:\n\n```go\n" + code + "\n```\n\nIt handles the request and returns early on error."
+		out = append(out, map[string]string{"role": "user", "content": user}, map[string]string{"role": "model", "content": model})
+		total += len(user) + len(model)
+	}
+	return out
 }
 
 func mustJSON(v any) []byte {
@@ -180,6 +209,8 @@ func makeCases(e *environment) ([]benchCase, error) {
 		{name: "AfterModel 60-char chunk", hook: "gemini-guard-redact-stream", input: e.afterModel(conversation, chunk60), target: targetChunk,
 			note: "mid-answer chunks (no finishReason) with a 6 KB conversation in llm_request"},
 		{name: "AfterModel 2 KB chunk", hook: "gemini-guard-redact-stream", input: e.afterModel(conversation, chunk2K), target: targetChunk},
+		{name: "BeforeModel 1 MB conversation", hook: "gemini-guard-redact-model-request", input: e.beforeModel(bigConversation(src10.text, 1<<20)), overMS: targetBeforeModelMS,
+			note: "no secret: the request goes out unchanged; 100 turns quoting $GOROOT/" + src10.path},
 	}, nil
 }
 
