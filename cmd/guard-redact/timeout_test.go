@@ -9,13 +9,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	scan "github.com/gemini-guard/gemini-guard/internal/scanner"
+	"github.com/gemini-guard/gemini-guard/internal/hook"
 )
 
-// TestScanTimeoutFitsTheHook: a scan ends before Gemini CLI gives up on the
-// AfterModel hook (which would show the chunk unredacted), and leaves room
-// to wait for a new daemon.
-func TestScanTimeoutFitsTheHook(t *testing.T) {
+// TestDeadlinesFitTheHooks: each redaction hook answers (its deadline) well
+// before Gemini CLI gives up on it (which would pass the text on
+// unredacted), and its scans end before its deadline.
+func TestDeadlinesFitTheHooks(t *testing.T) {
 	data, err := os.ReadFile("../../hooks/hooks.json")
 	require.NoError(t, err)
 	var cfg struct {
@@ -27,15 +27,20 @@ func TestScanTimeoutFitsTheHook(t *testing.T) {
 		} `json:"hooks"`
 	}
 	require.NoError(t, json.Unmarshal(data, &cfg))
-	found := false
-	for _, event := range []string{"AfterModel", "AfterTool"} {
+	limits := map[string]struct{ deadline, scan time.Duration }{
+		"AfterModel": {hook.AfterModelDeadline, afterModelScanTimeout},
+		"AfterTool":  {hook.AfterToolDeadline, afterToolScanTimeout},
+	}
+	found := 0
+	for event, l := range limits {
 		for _, m := range cfg.Hooks[event] {
 			for _, h := range m.Hooks {
-				found = true
-				assert.Less(t, scanTimeout+500*time.Millisecond, time.Duration(h.Timeout)*time.Millisecond, h.Name)
+				found++
+				timeout := time.Duration(h.Timeout) * time.Millisecond
+				assert.LessOrEqual(t, l.deadline, timeout*2/5, h.Name)
+				assert.Less(t, l.scan+200*time.Millisecond, l.deadline, h.Name)
 			}
 		}
 	}
-	assert.True(t, found)
-	assert.Greater(t, scanTimeout, scan.StartTimeout)
+	assert.Equal(t, 2, found)
 }
