@@ -178,7 +178,7 @@ func bench(ctx context.Context, n int, only string, stdout io.Writer) (*Report, 
 		report.Results = append(report.Results, res)
 	}
 	fmt.Fprintln(stdout, "\nadversarial inputs:")
-	if report.Worst, err = measureWorst(ctx, env, hooksJSON, commands, only, stdout); err != nil {
+	if report.Worst, err = measureWorst(ctx, env, hooksJSON, commands, n, only, stdout); err != nil {
 		return nil, err
 	}
 	fmt.Fprintln(stdout)

@@ -87,8 +87,10 @@ func worstCases(e *environment) ([]worstCase, error) {
 	}, nil
 }
 
-// measureWorst runs each adversarial input worstRuns times.
-func measureWorst(ctx context.Context, env *environment, hooksJSON []byte, commands map[string]string, only string, stdout io.Writer) ([]Worst, error) {
+// measureWorst runs each adversarial input worstRuns times
+// (at most n: -n 1 checks that every case answers).
+func measureWorst(ctx context.Context, env *environment, hooksJSON []byte, commands map[string]string, n int, only string, stdout io.Writer) ([]Worst, error) {
+	runs := min(worstRuns, n)
 	cases, err := worstCases(env)
 	if err != nil {
 		return nil, err
@@ -108,7 +110,7 @@ func measureWorst(ctx context.Context, env *environment, hooksJSON []byte, comma
 		// The first run, not counted, starts the scanner daemon (the
 		// session-start hook does in a session): a cold start is not the
 		// input's cost.
-		for i := range worstRuns + 1 {
+		for i := range runs + 1 {
 			if c.setup != nil {
 				if err := c.setup(); err != nil {
 					return nil, fmt.Errorf("%s: %w", c.name, err)
