@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemini-guard/gemini-guard/internal/bundle"
+	"github.com/gemini-guard/gemini-guard/internal/hook"
 	"github.com/gemini-guard/gemini-guard/internal/scanner"
 	"github.com/gemini-guard/gemini-guard/internal/secretguard"
 	"github.com/gemini-guard/gemini-guard/internal/secrets/secrettest"
@@ -57,26 +58,11 @@ func hooksJSONTimeout(t *testing.T, name string) time.Duration {
 	t.Helper()
 	data, err := os.ReadFile("../../hooks/hooks.json")
 	require.NoError(t, err)
-	var cfg struct {
-		Hooks map[string][]struct {
-			Hooks []struct {
-				Name    string `json:"name"`
-				Timeout int    `json:"timeout"`
-			} `json:"hooks"`
-		} `json:"hooks"`
-	}
-	require.NoError(t, json.Unmarshal(data, &cfg))
-	for _, ms := range cfg.Hooks {
-		for _, m := range ms {
-			for _, h := range m.Hooks {
-				if h.Name == name {
-					return time.Duration(h.Timeout) * time.Millisecond
-				}
-			}
-		}
-	}
-	t.Fatalf("no hook %s in hooks.json", name)
-	return 0
+	f, err := bundle.ParseHooks(data)
+	require.NoError(t, err)
+	timeout, ok := f.Timeouts()[name]
+	require.True(t, ok, "no hook %s in hooks.json", name)
+	return timeout
 }
 
 // world is one user's machine: a home, a workspace, a runtime directory
@@ -325,4 +311,18 @@ func TestImpostorScanner(t *testing.T) {
 		assert.NotContains(t, show, tok)
 		assert.Contains(t, msgs, "not gemini-guard's scanner")
 	})
+}
+
+// Every hook's own deadline is at most 40 % of its hooks.json timeout: the
+// rest is for starting the process and writing the answer on a loaded
+// machine.
+func TestDeadlinesFitHooksJSON(t *testing.T) {
+	for name, deadline := range map[string]time.Duration{
+		"gemini-guard-shell":              hook.ShellDeadline,
+		"gemini-guard-secrets":            hook.SecretsDeadline,
+		"gemini-guard-redact-tool-output": hook.AfterToolDeadline,
+		"gemini-guard-redact-stream":      hook.AfterModelDeadline,
+	} {
+		assert.LessOrEqual(t, deadline, hooksJSONTimeout(t, name)*2/5, name)
+	}
 }

@@ -95,10 +95,11 @@ func measureWorst(ctx context.Context, env *environment, hooksJSON []byte, comma
 	if err != nil {
 		return nil, err
 	}
-	timeouts, err := hookTimeouts(hooksJSON)
+	f, err := bundle.ParseHooks(hooksJSON)
 	if err != nil {
 		return nil, err
 	}
+	timeouts := f.Timeouts()
 	var out []Worst
 	for _, c := range cases {
 		if only != "" && !strings.Contains(c.name, only) {
@@ -131,23 +132,6 @@ func measureWorst(ctx context.Context, env *environment, hooksJSON []byte, comma
 		w := Worst{Case: c.name, Hook: c.hook, Decision: decision, MaxMS: ms(slowest), LimitMS: ms(limit), Within: slowest < limit, Note: c.note}
 		fmt.Fprintf(stdout, " %8.0f ms  (limit %.0f ms)\n", w.MaxMS, w.LimitMS)
 		out = append(out, w)
-	}
-	return out, nil
-}
-
-// hookTimeouts maps each hook's name to its hooks.json timeout.
-func hookTimeouts(hooksJSON []byte) (map[string]time.Duration, error) {
-	f, err := bundle.ParseHooks(hooksJSON)
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]time.Duration{}
-	for _, groups := range f.Hooks {
-		for _, g := range groups {
-			for _, h := range g.Hooks {
-				out[h.Name] = time.Duration(h.Timeout) * time.Millisecond
-			}
-		}
 	}
 	return out, nil
 }
