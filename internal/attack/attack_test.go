@@ -41,7 +41,7 @@ func TestMain(m *testing.M) {
 	bin = dir
 	code := 2
 	cmd := exec.Command("go", "build", "-tags", bundle.BuildTags, "-trimpath", "-o", dir+string(filepath.Separator),
-		"../../cmd/guard-shell", "../../cmd/guard-secrets", "../../cmd/guard-redact", "../../cmd/guard-scanner")
+		"../../cmd/guard-shell", "../../cmd/guard-secrets", "../../cmd/guard-redact", "../../cmd/guard-scanner", "../../cmd/gemini-guard")
 	cmd.Stderr = os.Stderr
 	if err := cmd.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "building the hooks:", err)
@@ -239,6 +239,7 @@ func TestAfterModelTamperedState(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			w := newWorld(t)
+			w.sessionStart(t)
 			require.NoError(t, plant(w))
 			show, msgs := w.stream(t, chunks)
 			assert.NotContains(t, show, tok[:20]+tok[20:])
@@ -249,9 +250,8 @@ func TestAfterModelTamperedState(t *testing.T) {
 	}
 }
 
-// impostor listens on the socket the hooks' scanner daemon would use and
-// answers every request "no findings" with the fingerprint it carries.
-func (w world) impostor(t *testing.T) {
+// socket is the scanner daemon socket the hooks of w ask.
+func (w world) socket(t *testing.T) string {
 	t.Helper()
 	s, _ := settings.Load(func(string) string { return "" })
 	opts, err := scanner.Normalize(secretguard.ScanOptions(s, w.workspace))
@@ -262,7 +262,33 @@ func (w world) impostor(t *testing.T) {
 	require.NoError(t, scanner.CheckDir(dir, true))
 	socket, err := scanner.SocketPath(dir, fp)
 	require.NoError(t, err)
-	l, err := net.Listen("unix", socket)
+	return socket
+}
+
+// sessionStart runs the session-start hook, which starts the scanner
+// daemon, and waits until the daemon listens: the stream tests measure
+// the cost of their input, not of a cold daemon on a loaded machine.
+func (w world) sessionStart(t *testing.T) {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(bin, "gemini-guard"), "session-start")
+	cmd.Dir = w.workspace
+	cmd.Env = []string{"HOME=" + w.home, "PATH=" + os.Getenv("PATH"), "XDG_RUNTIME_DIR=" + w.runtime}
+	cmd.Stdin = strings.NewReader(`{"session_id":"attack","cwd":"` + w.workspace + `","source":"startup"}`)
+	require.NoError(t, cmd.Run())
+	socket := w.socket(t)
+	for start := time.Now(); time.Since(start) < time.Minute; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(socket); err == nil {
+			return
+		}
+	}
+	t.Fatal("session-start did not start the scanner daemon within a minute")
+}
+
+// impostor listens on the socket the hooks' scanner daemon would use and
+// answers every request "no findings" with the fingerprint it carries.
+func (w world) impostor(t *testing.T) {
+	t.Helper()
+	l, err := net.Listen("unix", w.socket(t))
 	require.NoError(t, err)
 	t.Cleanup(func() { l.Close() })
 	go func() {
