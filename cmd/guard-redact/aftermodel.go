@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"strings"
 	"time"
 
 	"github.com/gemini-guard/gemini-guard/internal/hook"
@@ -102,6 +103,12 @@ func afterModel(in hook.AfterModelInput, e env) (hook.Output, error) {
 	handle := func(sess *redact.Session) {
 		var err error
 		show, changed, err = next(sess, c, now)
+		var cfg *configError
+		if err != nil && !errors.As(err, &cfg) {
+			// Not checked (the scanner failed, ran out of time or could
+			// not prove it is ours): withhold rather than show.
+			show, changed = "", true
+		}
 		changed = changed && show != c.Text
 		if err != nil && !sess.Warned {
 			sess.Warned = true
@@ -109,7 +116,7 @@ func afterModel(in hook.AfterModelInput, e env) (hook.Output, error) {
 			if errors.As(err, &cfg) {
 				warning = "gemini-guard could not load your gitleaks config (" + err.Error() + "); the answer is checked with the built-in rules only."
 			} else {
-				warning = "gemini-guard could not check part of the model's answer for secrets (" + err.Error() + "); that part was shown unchecked."
+				warning = "gemini-guard could not check part of the model's answer for secrets (" + err.Error() + "); that part was withheld."
 			}
 		}
 	}
@@ -118,13 +125,17 @@ func afterModel(in hook.AfterModelInput, e env) (hook.Output, error) {
 		handle(sess)
 		kept = sess
 	}
-	if err := withSession(e.stateDir, in.SessionID, now, keep); errors.Is(err, errNotStored) {
+	repaired, err := withSession(e.stateDir, in.SessionID, now, keep)
+	warning = joinLines(warning, repaired)
+	if errors.Is(err, errNotStored) {
 		// The answer was decided but the record could not be written:
-		// what it holds would be lost, so show it now, unchecked.
-		if st := kept.Streams[c.Stream]; st != nil && c.Text != "" {
-			show, changed = show+st.Held, true
+		// what it held back is lost. It was never checked whole, so it
+		// is not shown.
+		if st := kept.Streams[c.Stream]; st != nil && st.Held != "" {
+			warning = joinLines(warning, "gemini-guard could not save its streaming state ("+err.Error()+"); text it held back to check was withheld.")
+		} else {
+			warning = joinLines(warning, "gemini-guard could not save its streaming state ("+err.Error()+").")
 		}
-		warning = joinLines(warning, "gemini-guard could not save its streaming state ("+err.Error()+"); text it held back was shown unchecked.")
 	} else if err != nil {
 		// Without state nothing can be held between chunks: redact each
 		// chunk on its own and say so at the end of each answer.
@@ -175,12 +186,15 @@ func (e *configError) Error() string { return e.err.Error() }
 
 // withSession runs fn on the session's record under its lock and stores the
 // result. It fails (without calling fn) when there is no usable state
-// directory or the record is locked for too long.
-func withSession(dir, sessionID string, now time.Time, fn func(*redact.Session)) error {
+// directory or the record is locked for too long. repaired tells the user
+// what the store had to put right (a record or directory replaced by
+// something else), if anything.
+func withSession(dir, sessionID string, now time.Time, fn func(*redact.Session)) (repaired string, err error) {
 	st, err := state.Open(dir)
 	if err != nil {
-		return err
+		return "", err
 	}
+	defer func() { repaired = strings.Join(st.Repaired, "\n") }()
 	_ = st.CleanEvery(now, cleanEvery, staleSession)
 	ran := false
 	err = st.Update(state.Key("after-model", sessionID), func(old []byte) ([]byte, error) {
@@ -196,9 +210,9 @@ func withSession(dir, sessionID string, now time.Time, fn func(*redact.Session))
 		return sess.MarshalText()
 	})
 	if ran && err != nil {
-		return fmt.Errorf("%w: %v", errNotStored, err)
+		return "", fmt.Errorf("%w: %v", errNotStored, err)
 	}
-	return err
+	return "", err
 }
 
 // errNotStored says that withSession ran its function but could not store

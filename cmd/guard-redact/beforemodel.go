@@ -107,11 +107,6 @@ func beforeModel(in beforeModelInput, e env) (hook.Output, error) {
 	if !mayHoldSecret(r, req.Messages) {
 		return hook.Output{}, nil
 	}
-	if sc, ok := r.Scanner.(*scanner); ok {
-		// A secret the scan misses leaves the machine: use the hook's
-		// 30 s budget (hooks.json), not the per-chunk one.
-		sc.timeout = beforeModelScanTimeout
-	}
 	rec := &recordingScanner{Scanner: r.Scanner}
 	r.Scanner = rec
 	redacted := make([]string, len(req.Messages))

@@ -34,6 +34,9 @@ type env struct {
 	// scanner returns the scanner for options; nil means the scanner
 	// process's client (internal/scanner).
 	scanner func(secrets.Options) secrets.Scanner
+	// scanTimeout bounds one scan by the scanner process; run sets it from
+	// the hook's deadline.
+	scanTimeout time.Duration
 }
 
 func defaultEnv() env {
@@ -44,19 +47,25 @@ func defaultEnv() env {
 // Gemini CLI the JSON on stdout carries the decision.
 func run(args []string, stdin io.Reader, stdout io.Writer, e env) int {
 	if len(args) > 0 && args[0] == "after-tool" {
-		hook.Run(hook.AfterTool, stdin, stdout, func(in hook.AfterToolInput) (hook.Output, error) {
+		e.scanTimeout = afterToolScanTimeout
+		hook.RunWithin(hook.AfterTool, hook.AfterToolDeadline, stdin, stdout, func(in hook.AfterToolInput) (hook.Output, error) {
 			return afterTool(in, e)
-		})
+		}, nil)
 		return 0
 	}
 	if len(args) > 0 && args[0] == "before-model" {
+		// No deadline of its own: a request that cannot be scanned in
+		// time goes out unchanged and the user is told (docs/redaction.md);
+		// the scans end well within the hook's 30 s.
+		e.scanTimeout = beforeModelScanTimeout
 		hook.Run(hook.BeforeModel, stdin, stdout, func(in beforeModelInput) (hook.Output, error) {
 			return beforeModel(in, e)
 		})
 		return 0
 	}
-	hook.Run(hook.AfterModel, stdin, stdout, func(in hook.AfterModelInput) (hook.Output, error) {
+	e.scanTimeout = afterModelScanTimeout
+	hook.RunWithin(hook.AfterModel, hook.AfterModelDeadline, stdin, stdout, func(in hook.AfterModelInput) (hook.Output, error) {
 		return afterModel(in, e)
-	})
+	}, withheldChunk)
 	return 0
 }

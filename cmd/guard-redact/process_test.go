@@ -8,8 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
+
+	scan "github.com/gemini-guard/gemini-guard/internal/scanner"
 )
 
 // plants are the secrets a test answer may carry, in the context a model
@@ -41,6 +44,29 @@ func hookProcess(t testing.TB, home, input, text string) string {
 	require.NoError(t, err, "exit 0")
 	require.Empty(t, stderr.String(), "nothing on stderr")
 	return displayed(t, string(out), text)
+}
+
+// warmScanner starts the scanner daemon the hook processes under home will
+// ask and waits until it listens, as the session-start hook does in a real
+// session: on a loaded machine a first scan that waits for a daemon to
+// start can pass the AfterModel deadline, and the hook then withholds the
+// chunk (its fail-safe, tested on its own in deadline_test.go).
+func warmScanner(t testing.TB, home string) {
+	t.Helper()
+	c := &scan.Client{Binary: filepath.Join(bin, "guard-scanner"+exe()), Dir: filepath.Join(home, "gemini-guard")}
+	opts, err := scan.Normalize(c.Options)
+	require.NoError(t, err)
+	fp, err := scan.Fingerprint(opts, c.Binary)
+	require.NoError(t, err)
+	socket, err := scan.SocketPath(c.Dir, fp)
+	require.NoError(t, err)
+	require.NoError(t, c.Start())
+	for start := time.Now(); time.Since(start) < time.Minute; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(socket); err == nil {
+			return
+		}
+	}
+	t.Fatal("the scanner daemon did not start within a minute")
 }
 
 // streamAnswer streams chunks as one answer of session through the hook
@@ -104,6 +130,7 @@ func TestProcessAnyChunking(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(2025, 6))
 	home := t.TempDir()
+	warmScanner(t, home)
 	for round := range rounds {
 		var b strings.Builder
 		var secrets, plain []string

@@ -3,6 +3,7 @@ package main
 import (
 	"time"
 
+	"github.com/gemini-guard/gemini-guard/internal/hook"
 	"github.com/gemini-guard/gemini-guard/internal/redact"
 	scan "github.com/gemini-guard/gemini-guard/internal/scanner"
 	"github.com/gemini-guard/gemini-guard/internal/secretguard"
@@ -17,26 +18,33 @@ type scanner struct {
 	opts secrets.Options
 	// scanner returns the scanner for options (nil: the client).
 	scanner func(secrets.Options) secrets.Scanner
-	// timeout bounds a scan by the client; 0 means scanTimeout.
-	timeout time.Duration
+	// until bounds the scans of one hook call together (zero: each scan
+	// gets the client's default).
+	until time.Time
 }
 
 func (sc *scanner) with(opts secrets.Options) secrets.Scanner {
 	if sc.scanner != nil {
 		return sc.scanner(opts)
 	}
-	timeout := sc.timeout
-	if timeout == 0 {
-		timeout = scanTimeout
+	var timeout time.Duration
+	if !sc.until.IsZero() {
+		// At least a tick: a zero Timeout would mean the client's default.
+		timeout = max(time.Until(sc.until), time.Millisecond)
 	}
 	return &scan.Client{Options: opts, Timeout: timeout}
 }
 
-// scanTimeout bounds a scan: the AfterModel hook's timeout in hooks.json is
-// 5 s, and a hook that times out shows the chunk as it is. Within it, a
-// first call can wait for a new daemon (scan.StartTimeout) and fall back
-// to a one-shot scan.
-const scanTimeout = 4 * time.Second
+// Scan time limits, inside each hook's deadline (hook.AfterModelDeadline,
+// hook.AfterToolDeadline) with room to build the answer: a scan that
+// fails them is an error, and the hook withholds what it could not check.
+// Within them a first call can wait for a new daemon (scan.StartTimeout)
+// and fall back to a one-shot scan. An AfterTool hook may scan several
+// parts: the limit is for all of them together.
+const (
+	afterModelScanTimeout = hook.AfterModelDeadline - 300*time.Millisecond
+	afterToolScanTimeout  = hook.AfterToolDeadline - 2*time.Second
+)
 
 func (sc *scanner) Scan(text string) ([]redact.Finding, error) {
 	// A broken user config: the built-in rules still apply (the
@@ -64,9 +72,17 @@ func newRedactor(s settings.Settings, cwd string, e env) (*redact.Redactor, erro
 	}
 	return &redact.Redactor{
 		Watch:   redact.NewWatch(rules, s.DisabledRules),
-		Scanner: &scanner{opts: opts, scanner: e.scanner},
+		Scanner: &scanner{opts: opts, scanner: e.scanner, until: scanUntil(e)},
 		Marker:  marker(s),
 	}, cfgErr
+}
+
+// scanUntil is when the scans of this call must be done.
+func scanUntil(e env) time.Time {
+	if e.scanTimeout <= 0 {
+		return time.Time{}
+	}
+	return time.Now().Add(e.scanTimeout)
 }
 
 func marker(s settings.Settings) func(string) string {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"testing"
 	"time"
@@ -9,33 +8,33 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gemini-guard/gemini-guard/internal/bundle"
+	"github.com/gemini-guard/gemini-guard/internal/hook"
 	scan "github.com/gemini-guard/gemini-guard/internal/scanner"
 )
 
-// TestScanTimeoutFitsTheHook: a scan ends before Gemini CLI gives up on the
-// AfterModel hook (which would show the chunk unredacted), and leaves room
-// to wait for a new daemon.
-func TestScanTimeoutFitsTheHook(t *testing.T) {
+// TestDeadlinesFitTheHooks: each redaction hook answers (its deadline) well
+// before Gemini CLI gives up on it (which would pass the text on
+// unredacted), and its scans end before its deadline.
+func TestDeadlinesFitTheHooks(t *testing.T) {
 	data, err := os.ReadFile("../../hooks/hooks.json")
 	require.NoError(t, err)
-	var cfg struct {
-		Hooks map[string][]struct {
-			Hooks []struct {
-				Name    string `json:"name"`
-				Timeout int    `json:"timeout"`
-			} `json:"hooks"`
-		} `json:"hooks"`
+	f, err := bundle.ParseHooks(data)
+	require.NoError(t, err)
+	timeouts := f.Timeouts()
+	for name, l := range map[string]struct{ deadline, scan time.Duration }{
+		"gemini-guard-redact-stream":      {hook.AfterModelDeadline, afterModelScanTimeout},
+		"gemini-guard-redact-tool-output": {hook.AfterToolDeadline, afterToolScanTimeout},
+	} {
+		timeout, ok := timeouts[name]
+		require.True(t, ok, name)
+		assert.LessOrEqual(t, l.deadline, timeout*2/5, name)
+		assert.Less(t, l.scan+200*time.Millisecond, l.deadline, name)
 	}
-	require.NoError(t, json.Unmarshal(data, &cfg))
-	found := false
-	for _, event := range []string{"AfterModel", "AfterTool", "BeforeModel"} {
-		for _, m := range cfg.Hooks[event] {
-			for _, h := range m.Hooks {
-				found = true
-				assert.Less(t, scanTimeout+500*time.Millisecond, time.Duration(h.Timeout)*time.Millisecond, h.Name)
-			}
-		}
-	}
-	assert.True(t, found)
-	assert.Greater(t, scanTimeout, scan.StartTimeout)
+	// BeforeModel has no deadline of its own: its scans end well within
+	// its hook's timeout and leave room to wait for a new daemon.
+	timeout, ok := timeouts["gemini-guard-redact-model-request"]
+	require.True(t, ok)
+	assert.Less(t, beforeModelScanTimeout+500*time.Millisecond, timeout)
+	assert.Greater(t, beforeModelScanTimeout, scan.StartTimeout)
 }

@@ -26,9 +26,9 @@ func main() {
 // run answers one call; tests drive it with their own input, environment
 // and scanner (nil: the scanner process).
 func run(stdin io.Reader, stdout io.Writer, getenv func(string) string, newScanner func(secrets.Options) secrets.Scanner) {
-	hook.Run(hook.BeforeTool, stdin, stdout, func(in hook.BeforeToolInput) (hook.Output, error) {
+	hook.RunWithin(hook.BeforeTool, hook.SecretsDeadline, stdin, stdout, func(in hook.BeforeToolInput) (hook.Output, error) {
 		return decide(in, getenv, newScanner)
-	})
+	}, nil)
 }
 
 func decide(in hook.BeforeToolInput, getenv func(string) string, newScanner func(secrets.Options) secrets.Scanner) (hook.Output, error) {

@@ -24,9 +24,9 @@ func main() {
 // run answers one call; tests drive it with their own input and
 // environment.
 func run(stdin io.Reader, stdout io.Writer, getenv func(string) string, userHome func() (string, error)) {
-	hook.Run(hook.BeforeTool, stdin, stdout, func(in hook.BeforeToolInput) (hook.Output, error) {
+	hook.RunWithin(hook.BeforeTool, hook.ShellDeadline, stdin, stdout, func(in hook.BeforeToolInput) (hook.Output, error) {
 		return decide(in, getenv, userHome)
-	})
+	}, nil)
 }
 
 // toolInput is run_shell_command's arguments; Command is raw so that a

@@ -17,6 +17,8 @@ import (
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/hook"
+	"github.com/gemini-guard/gemini-guard/internal/scanner"
+	"github.com/gemini-guard/gemini-guard/internal/secretguard"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 )
 
@@ -125,6 +127,10 @@ func sessionStart(workspace string, getenv func(string) string) hook.Output {
 	if s.Mode == settings.WarnOnly {
 		problems = append(problems, "gemini-guard is in warn mode: it blocks nothing and only tells you what it would have blocked.")
 	}
+	// Warm the scanner daemon the hooks will ask, so that the first scan
+	// does not wait for it to start (and run out of its hook's time). A
+	// failure here only costs that first scan its wait.
+	_ = (&scanner.Client{Options: secretguard.ScanOptions(s, workspace)}).Start()
 	if len(problems) == 0 {
 		return hook.Output{}
 	}

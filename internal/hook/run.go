@@ -84,10 +84,13 @@ func (e *PanicError) Error() string { return fmt.Sprintf("internal error: %v", e
 //
 //   - BeforeTool: deny, with a reason that says what went wrong and how to
 //     repair it. An oversized call is denied as too large to check.
-//   - AfterTool: let the tool's output through and tell the user it was not
-//     scanned (denying would hide every result of a tool the user ran).
-//   - AfterModel and SessionStart: pass the chunk on untouched ({}): a deny
-//     in AfterModel would print the chunk and end the turn.
+//   - AfterTool: withhold the tool's output (deny replaces it with the
+//     reason) and tell the model and the user why: output that could not be
+//     scanned may hold a secret, and once the model has read it, it is in
+//     the conversation for good.
+//   - AfterModel and SessionStart: no decision ({}): a deny in AfterModel
+//     would print the chunk and end the turn. A hook that can withhold the
+//     chunk does so itself (guard-redact's deadline answer).
 func FailSafe(ev Event, err error) Output {
 	detail := errorDetail(err)
 	switch ev {
@@ -98,6 +101,12 @@ func FailSafe(ev Event, err error) Output {
 				fmt.Sprintf("gemini-guard blocked hook.input-too-large: this tool call is larger than %d MiB, more than gemini-guard checks. "+
 					"Safer: write the content in smaller parts (several write_file or replace calls).", MaxInput>>20),
 				"gemini-guard blocked a tool call larger than it can check.")
+		}
+		if errors.Is(err, ErrDeadline) {
+			return Deny(
+				"gemini-guard blocked hook.deadline: "+detail+" and stopped this call to be safe (a hook that runs out of time would let it through). "+
+					"Safer: split the work into smaller, simpler calls (shorter commands, smaller edits).",
+				"gemini-guard blocked a tool call it could not check in time ("+detail+").")
 		}
 		if errors.As(err, &in) {
 			return Deny(
@@ -110,7 +119,11 @@ func FailSafe(ev Event, err error) Output {
 				"Tell the user; they can run `gemini-guard doctor` to repair the installation.",
 			"gemini-guard failed while checking a tool call and blocked it ("+detail+"). Run `gemini-guard doctor`, or disable the hook with /hooks disable.")
 	case AfterTool:
-		return Allow("gemini-guard could not scan this tool output for secrets (" + detail + "); it was passed to the model unchanged.")
+		return Deny(
+			"gemini-guard withheld this tool output (hook.output-unscanned): it could not be scanned for secrets ("+detail+"), "+
+				"and output that may hold a secret is not passed on unchecked. This is not the tool failing. "+
+				"Safer: ask for less output at once (a narrower command, a smaller range of lines), or tell the user, who can run `gemini-guard doctor`.",
+			"gemini-guard withheld a tool output it could not scan for secrets ("+detail+").")
 	default:
 		return Output{}
 	}

@@ -75,7 +75,8 @@ func TestRunBadInput(t *testing.T) {
 			assert.Empty(t, got, "AfterModel passes the chunk on")
 
 			got = runOnce(t, AfterTool, strings.NewReader(in), func(AfterToolInput) (Output, error) { return Output{}, nil })
-			assert.Nil(t, got["decision"], "AfterTool lets the output through")
+			assert.Equal(t, "deny", got["decision"], "AfterTool withholds output it could not scan")
+			assert.Contains(t, got["reason"], "hook.output-unscanned")
 			assert.Contains(t, got["systemMessage"], "could not scan")
 		})
 	}

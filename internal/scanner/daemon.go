@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -26,32 +27,63 @@ const StartTimeout = 3 * time.Second
 // errNoDaemon: no daemon is starting or serving (or one cannot be used).
 var errNoDaemon = errors.New("scanner: no daemon")
 
+// ImpostorError says the process serving a daemon socket is not our
+// scanner: something took the socket's place. The text was not sent to it.
+type ImpostorError struct {
+	PID    int
+	Why    string
+	Socket string
+	// Removed tells that the socket was removed, so that the next scan
+	// starts a daemon of ours.
+	Removed bool
+}
+
+func (e *ImpostorError) Error() string {
+	s := fmt.Sprintf("scanner: the process serving %s (pid %d) is not gemini-guard's scanner: %s", e.Socket, e.PID, e.Why)
+	if e.Removed {
+		s += "; the socket was removed"
+	}
+	return s
+}
+
 // viaDaemon asks the daemon for fingerprint fp in dir, starting it first
 // when there is none. ok is false when there is no usable daemon answer.
-func viaDaemon(dir, binary string, opts secrets.Options, fp string, header []byte, text string, deadline time.Time) (resp Response, ok bool) {
+// An error says the socket is served by something that is not our scanner
+// (*ImpostorError): the caller must not scan elsewhere and carry on as if
+// nothing happened, but fail safe and tell the user.
+func viaDaemon(dir, binary string, opts secrets.Options, fp string, header []byte, text string, deadline time.Time) (resp Response, ok bool, err error) {
 	if err := CheckDir(dir, true); err != nil {
-		return Response{}, false
+		return Response{}, false, nil
 	}
 	socket, err := SocketPath(dir, fp)
 	if err != nil {
-		return Response{}, false
+		return Response{}, false, nil
 	}
 	conn, err := dial(socket, deadline)
 	if absent(err) {
 		conn, err = startAndDial(binary, dir, socket, opts, earliest(deadline, time.Now().Add(StartTimeout)))
 	}
 	if err != nil {
-		return Response{}, false
+		return Response{}, false, nil
 	}
 	defer conn.Close()
-	return exchange(conn, fp, header, text, earliest(deadline, time.Now().Add(DaemonTimeout)))
+	if err := checkPeer(conn, binary); err != nil {
+		var imp *ImpostorError
+		if !errors.As(err, &imp) {
+			return Response{}, false, nil
+		}
+		// The directory is ours (CheckDir): the name is free for our
+		// daemon once the impostor's socket is gone.
+		imp.Socket = socket
+		imp.Removed = os.Remove(socket) == nil
+		return Response{}, false, imp
+	}
+	resp, ok = exchange(conn, fp, header, text, earliest(deadline, time.Now().Add(DaemonTimeout)))
+	return resp, ok, nil
 }
 
 // exchange sends one request on conn and reads the answer before until.
 func exchange(conn *os.File, fp string, header []byte, text string, until time.Time) (Response, bool) {
-	if uid, err := PeerUID(conn); err != nil || uid != os.Getuid() {
-		return Response{}, false
-	}
 	if err := conn.SetDeadline(until); err != nil {
 		return Response{}, false
 	}

@@ -2,6 +2,8 @@ package scanner
 
 import (
 	"fmt"
+	"os"
+	"strconv"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -26,4 +28,18 @@ func PeerUID(c syscall.Conn) (int, error) {
 		return -1, fmt.Errorf("scanner: peer credentials: %w", credErr)
 	}
 	return int(cred.Uid), nil
+}
+
+// checkPeer proves what it can of the process serving c: that it runs as
+// our user. macOS has no /proc to check its executable by (proc_pidpath
+// needs cgo), so a same-user impostor is not told apart here.
+func checkPeer(c syscall.Conn, _ string) error {
+	uid, err := PeerUID(c)
+	if err != nil {
+		return err
+	}
+	if uid != os.Getuid() {
+		return &ImpostorError{PID: -1, Why: "it runs as user " + strconv.Itoa(uid)}
+	}
+	return nil
 }

@@ -32,10 +32,14 @@
 //     to close; an inherited pipe would hold the hook until the daemon
 //     exits). When the lock is taken, another client is starting it. Wait
 //     for it to listen, at most StartTimeout.
-//  4. Verify the peer runs as our user, send one request, read one response
-//     within DaemonTimeout. The response echoes the fingerprint the daemon
-//     computed from what it loaded; a mismatch, a busy or failed daemon or
-//     a timeout means "no daemon".
+//  4. Prove the peer is our daemon: it runs as our user and, on Linux, its
+//     executable (/proc/<pid>/exe) is the scanner binary itself. A peer
+//     that fails the proof took the socket's place: the socket is removed
+//     (the next call starts our daemon) and Scan fails with an
+//     *ImpostorError, so that the hook fails safe and says so. Then send
+//     one request, read one response within DaemonTimeout. The response
+//     echoes the fingerprint the daemon computed from what it loaded; a
+//     mismatch, a busy or failed daemon or a timeout means "no daemon".
 //  5. Without a daemon answer, run `guard-scanner scan` with the request on
 //     stdin and read the response from its stdout, within what is left of
 //     Client.Timeout: the same server code on the same request, so the
@@ -153,7 +157,11 @@ func (c *Client) Scan(text string) ([]secrets.Finding, error) {
 		if dir == "" {
 			dir = DefaultDir(nil)
 		}
-		if resp, ok := viaDaemon(dir, binary, opts, fp, header, text, deadline); ok {
+		resp, ok, err := viaDaemon(dir, binary, opts, fp, header, text, deadline)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
 			return c.result(resp, len(text))
 		}
 	}
@@ -162,6 +170,55 @@ func (c *Client) Scan(text string) ([]secrets.Finding, error) {
 		return nil, err
 	}
 	return c.result(resp, len(text))
+}
+
+// Start makes sure a daemon for c's options serves or is starting, without
+// waiting for it. The session-start hook calls it so that the session's
+// first scan finds the daemon warm: a scan that must wait for a daemon to
+// start on a loaded machine may run out of its hook's time, and the hook
+// then withholds what it could not check.
+func (c *Client) Start() error {
+	if !daemonSupported {
+		return nil
+	}
+	binary, err := c.binary()
+	if err != nil {
+		return err
+	}
+	opts, err := Normalize(c.Options)
+	if err != nil {
+		return err
+	}
+	fp, err := Fingerprint(opts, binary)
+	if err != nil {
+		return err
+	}
+	dir := c.Dir
+	if dir == "" {
+		dir = DefaultDir(nil)
+	}
+	if err := CheckDir(dir, true); err != nil {
+		return err
+	}
+	socket, err := SocketPath(dir, fp)
+	if err != nil {
+		return err
+	}
+	conn, err := dial(socket, time.Now().Add(time.Second))
+	if err == nil {
+		return conn.Close()
+	}
+	if !absent(err) {
+		return err
+	}
+	lock, err := TryLock(LockPath(socket))
+	if err != nil || lock == nil {
+		// Another client is starting it.
+		return err
+	}
+	defer lock.Close()
+	_, err = start(binary, dir, opts, lock)
+	return err
 }
 
 // binary is the guard-scanner path to fingerprint and run.

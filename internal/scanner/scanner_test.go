@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -247,33 +248,56 @@ func TestConfigError(t *testing.T) {
 	assert.Len(t, got, 1)
 }
 
-func TestFingerprintMismatchFallsBack(t *testing.T) {
-	e := newEnv(t)
-	require.NoError(t, scanner.CheckDir(e.dir, true))
-	socket := e.socket(secrets.Options{})
-	l, err := net.Listen("unix", socket)
-	require.NoError(t, err)
-	defer l.Close()
-	// An impostor with another fingerprint that finds nothing: the client
-	// must not take its word.
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			io.Copy(io.Discard, c)
-			json.NewEncoder(c).Encode(scanner.Response{Fingerprint: strings.Repeat("0", 64)})
-			c.Close()
-		}
-	}()
-	text := "x " + secretWord
-	for range 2 {
-		got, err := e.client(secrets.Options{}).Scan(text)
-		require.NoError(t, err)
-		assert.Equal(t, want(text), got)
+// A same-user process that takes the daemon's socket and answers "no
+// findings" with the very fingerprint the request carries (the attack of
+// issue 17) must not be believed: the client proves the peer runs our
+// scanner binary, fails the scan with an *ImpostorError (the hooks fail
+// safe and tell the user), removes the socket, and the next scan is served
+// by a daemon of ours.
+func TestImpostorDaemonFailsSafe(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the peer's executable is checked through /proc (Linux only)")
 	}
-	assert.Equal(t, 2, e.count("scan"), "both calls were one-shot")
+	for _, echo := range []bool{true, false} {
+		t.Run(fmt.Sprintf("echoes fingerprint %v", echo), func(t *testing.T) {
+			e := newEnv(t)
+			require.NoError(t, scanner.CheckDir(e.dir, true))
+			socket := e.socket(secrets.Options{})
+			l, err := net.Listen("unix", socket)
+			require.NoError(t, err)
+			defer l.Close()
+			got := make(chan string, 10)
+			go func() {
+				for {
+					c, err := l.Accept()
+					if err != nil {
+						return
+					}
+					req, _ := scanner.ReadRequest(c)
+					got <- req.Text
+					fp := strings.Repeat("0", 64)
+					if echo {
+						fp = req.Fingerprint
+					}
+					json.NewEncoder(c).Encode(scanner.Response{Fingerprint: fp})
+					c.Close()
+				}
+			}()
+			text := "x " + secretWord
+			_, err = e.client(secrets.Options{}).Scan(text)
+			var imp *scanner.ImpostorError
+			require.ErrorAs(t, err, &imp)
+			assert.Contains(t, err.Error(), "not gemini-guard's scanner")
+			assert.True(t, imp.Removed)
+			assert.NotContains(t, err.Error(), secretWord)
+			assert.Empty(t, <-got, "the text was never sent to the impostor")
+
+			found, err := e.client(secrets.Options{}).Scan(text)
+			require.NoError(t, err)
+			assert.Equal(t, want(text), found)
+			assert.Equal(t, 1, e.count("serve"), "the next scan started a daemon of ours")
+		})
+	}
 }
 
 func TestUnsafeDirScansOneShot(t *testing.T) {

@@ -23,6 +23,8 @@ func PeerUID(syscall.Conn) (int, error) {
 	return -1, errors.New("scanner: peer credentials not supported on this system")
 }
 
+func checkPeer(syscall.Conn, string) error { return errNoDaemon }
+
 // TryLock is not available here: it always fails.
 func TryLock(string) (*os.File, error) {
 	return nil, errors.New("scanner: locks not supported on this system")

@@ -228,7 +228,7 @@ func checkFile(call Call, env Env, filePath string, apply func(before string, ex
 func scanWindows(sc *configured, res edit.Result) ([]secrets.Finding, []string, error) {
 	var spans []edit.Span
 	if res.Outcome == edit.Applied && len(res.After) > editContext {
-		spans = res.Window(editContext)
+		spans = scanGroups(res.Window(editContext), MaxScan)
 	} else {
 		spans = []edit.Span{{Start: 0, End: len(res.After)}}
 	}
@@ -256,6 +256,24 @@ func scanWindows(sc *configured, res edit.Result) ([]secrets.Finding, []string, 
 		}
 	}
 	return out, notes, nil
+}
+
+// scanGroups joins consecutive spans into as few spans of at most limit
+// bytes as it can (a span already longer stays alone): a replace with
+// allow_multiple over thousands of places is then one scan of the edited
+// region, not one round trip per place, and the number of scans is
+// bounded by the file's size over limit. What lies between two places is
+// scanned too; edit.New drops what the file already held.
+func scanGroups(spans []edit.Span, limit int) []edit.Span {
+	var out []edit.Span
+	for _, sp := range spans {
+		if n := len(out); n > 0 && sp.End-out[n-1].Start <= limit {
+			out[n-1].End = sp.End
+			continue
+		}
+		out = append(out, sp)
+	}
+	return out
 }
 
 func checkShell(call Call, env Env, command, dir string) (Decision, error) {

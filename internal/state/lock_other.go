@@ -9,6 +9,10 @@ import (
 	"time"
 )
 
+// openFlags: Windows has no named pipes in the file system nor O_NOFOLLOW;
+// openRecord's check that a record is a regular file remains.
+const openFlags = 0
+
 // staleLock is the age after which a lock file is taken to be left behind by
 // a process that died (hooks time out long before).
 const staleLock = 30 * time.Second

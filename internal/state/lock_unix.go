@@ -10,6 +10,10 @@ import (
 	"time"
 )
 
+// openFlags open a record without following a symbolic link or blocking
+// on a named pipe.
+const openFlags = syscall.O_NOFOLLOW | syscall.O_NONBLOCK
+
 // lock takes an exclusive flock(2) on the open record f, retrying until
 // wait has passed. flock is released by the kernel when the process dies,
 // so a crashed hook never leaves a record locked.

@@ -24,6 +24,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -80,19 +81,36 @@ func Key(parts ...string) string {
 // call Open.
 type Store struct {
 	dir string
+	// Repaired says, for the user, what Open and Update found in the
+	// store's place and put aside: a file, symlink or pipe where the
+	// directory or a record should be. Whoever replaced them could hold a
+	// hook until Gemini CLI gives up on it (which shows the text) or lose
+	// the text held between chunks.
+	Repaired []string
 }
 
 // Open makes sure dir exists and is private, and returns a Store on it.
-// A missing directory is created 0700 (parents too). An existing one must be
-// a real directory owned by the current user; if group or others may use it,
-// Open takes their rights away. Anything else is an error: the caller then
-// works without state rather than writing secrets somewhere others can read.
+// A missing directory is created 0700 (parents too). Something else of ours
+// in its place (a file, a symbolic link, a pipe) is renamed aside to
+// dir.replaced-<time> and a new directory made (noted in Repaired): the
+// directory is gemini-guard's own. An existing directory must be owned by
+// the current user; if group or others may use it, Open takes their rights
+// away. Anything else is an error: the caller then works without state
+// rather than writing secrets somewhere others can read.
 func Open(dir string) (*Store, error) {
 	if dir == "" {
 		return nil, errors.New("state: no state directory (set XDG_STATE_HOME or HOME)")
 	}
 	if !filepath.IsAbs(dir) {
 		return nil, fmt.Errorf("state: directory %q is not absolute", dir)
+	}
+	var repaired []string
+	if info, err := os.Lstat(dir); err == nil && !info.IsDir() && checkOwner(info) == nil {
+		aside := dir + ".replaced-" + strconv.FormatInt(time.Now().UnixNano(), 10)
+		if err := os.Rename(dir, aside); err != nil {
+			return nil, fmt.Errorf("state: %s is not a directory (%s) and could not be moved aside: %w", dir, kind(info), err)
+		}
+		repaired = append(repaired, fmt.Sprintf("gemini-guard found a %s where its state directory %s should be, moved it to %s and made a new directory.", kind(info), dir, aside))
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("state: %w", err)
@@ -112,7 +130,66 @@ func Open(dir string) (*Store, error) {
 			return nil, fmt.Errorf("state: %w", err)
 		}
 	}
-	return &Store{dir: dir}, nil
+	return &Store{dir: dir, Repaired: repaired}, nil
+}
+
+// kind names what a non-regular file is, for messages.
+func kind(info fs.FileInfo) string {
+	switch m := info.Mode(); {
+	case m&fs.ModeSymlink != 0:
+		return "symbolic link"
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	case m.IsDir():
+		return "directory"
+	case m.IsRegular():
+		return "file"
+	}
+	return "special file"
+}
+
+// openRecord opens (creating) the record at path for reading and writing
+// without ever blocking or following a link: a named pipe would block
+// open(2) until someone writes to it, past the hook's deadline. Anything
+// but a regular file of ours in the record's place is removed and the
+// record created afresh, noted in s.Repaired.
+func (s *Store) openRecord(path string, create bool) (*os.File, error) {
+	flags := os.O_RDWR | openFlags
+	if create {
+		flags |= os.O_CREATE
+	}
+	f, err := os.OpenFile(path, flags, 0o600)
+	if err == nil {
+		info, serr := f.Stat()
+		if serr == nil && info.Mode().IsRegular() && checkOwner(info) == nil {
+			return f, nil
+		}
+		f.Close()
+	} else if errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	// Not a usable regular file: a symbolic link (ELOOP), a directory, a
+	// pipe, a device, another user's file.
+	info, lerr := os.Lstat(path)
+	if lerr != nil {
+		return nil, fmt.Errorf("state: %w", err)
+	}
+	if rerr := os.Remove(path); rerr != nil {
+		return nil, fmt.Errorf("state: record %s is a %s and could not be removed: %w", filepath.Base(path), kind(info), rerr)
+	}
+	s.Repaired = append(s.Repaired, fmt.Sprintf("gemini-guard found a %s in place of its session record %s and removed it.", kind(info), path))
+	if !create {
+		return nil, fs.ErrNotExist
+	}
+	f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL|openFlags, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("state: %w", err)
+	}
+	return f, nil
 }
 
 // Dir is the directory the store keeps its records in.
@@ -138,7 +215,7 @@ func (s *Store) Update(key string, fn func(old []byte) ([]byte, error)) error {
 		return err
 	}
 	path := filepath.Join(s.dir, key)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := s.openRecord(path, true)
 	if err != nil {
 		return fmt.Errorf("state: %w", err)
 	}
@@ -187,7 +264,15 @@ func (s *Store) Read(key string) ([]byte, error) {
 	if err := checkKey(key); err != nil {
 		return nil, err
 	}
-	return readRecord(filepath.Join(s.dir, key))
+	f, err := s.openRecord(filepath.Join(s.dir, key), false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readAll(f)
 }
 
 // Clean removes records (and lock files) that nobody has written for longer
@@ -234,12 +319,15 @@ const cleanMark = ".cleaned"
 // so a hook can call it on every run.
 func (s *Store) CleanEvery(now time.Time, every, maxAge time.Duration) error {
 	mark := filepath.Join(s.dir, cleanMark)
-	if info, err := os.Stat(mark); err == nil && now.Sub(info.ModTime()) < every {
+	if info, err := os.Lstat(mark); err == nil && info.Mode().IsRegular() && now.Sub(info.ModTime()) < every {
 		return nil
 	}
-	if err := os.WriteFile(mark, nil, 0o600); err != nil {
+	// Opened as a record is: a pipe in its place must not block.
+	f, err := s.openRecord(mark, true)
+	if err != nil {
 		return fmt.Errorf("state: %w", err)
 	}
+	f.Close()
 	_ = os.Chtimes(mark, now, now)
 	return s.Clean(now, maxAge)
 }
@@ -266,20 +354,6 @@ func ownName(name string) bool {
 	}
 	rest := strings.TrimPrefix(name, base)
 	return rest == "" || rest == ".lock"
-}
-
-// readRecord reads the record at path: nil when it is missing, empty or
-// over MaxRecord.
-func readRecord(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("state: %w", err)
-	}
-	defer f.Close()
-	return readAll(f)
 }
 
 func readAll(f *os.File) ([]byte, error) {

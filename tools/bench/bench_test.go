@@ -82,4 +82,8 @@ func TestBenchRunsEveryCase(t *testing.T) {
 		assert.Positive(t, res.FloorMS, res.Case)
 	}
 	assert.Contains(t, stdout.String(), "ratio")
+	assert.Len(t, r.Worst, 4, "adversarial inputs")
+	for _, w := range r.Worst {
+		assert.NotEmpty(t, w.Decision, w.Case)
+	}
 }

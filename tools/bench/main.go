@@ -9,7 +9,9 @@
 // same loop, so both see the same machine state, and each case reports the
 // median and p90 wall time, the ratio of the medians to the floor, and the
 // peak RSS of the hook process. Targets from issue 6 are printed beside the
-// results; nothing passes or fails on timing.
+// results; nothing passes or fails on timing. Then adversarial inputs
+// (issue 17, worst.go) run a few times each: their slowest time to answer
+// is printed against half the hook's hooks.json timeout.
 //
 // Peak RSS comes from separate runs under tools/bench/rss (see there why):
 // it is the largest ru_maxrss of the bash process, which execs the program.
@@ -82,6 +84,8 @@ type Report struct {
 	CPUs      int       `json:"cpus"`
 	Runs      int       `json:"runs"`
 	Results   []Result  `json:"results"`
+	// Worst is the time to answer of adversarial inputs (issue 17).
+	Worst []Worst `json:"worst,omitempty"`
 }
 
 // Result is one case's numbers. Times are in milliseconds, RSS in MB.
@@ -176,8 +180,13 @@ func bench(ctx context.Context, n int, only string, stdout io.Writer) (*Report, 
 		fmt.Fprintf(stdout, " %6.2f ms  (%.2fx)\n", res.MedianMS, res.Ratio)
 		report.Results = append(report.Results, res)
 	}
+	fmt.Fprintln(stdout, "\nadversarial inputs:")
+	if report.Worst, err = measureWorst(ctx, env, hooksJSON, commands, n, only, stdout); err != nil {
+		return nil, err
+	}
 	fmt.Fprintln(stdout)
 	printTable(stdout, report)
+	printWorst(stdout, report.Worst)
 	return report, nil
 }
 
