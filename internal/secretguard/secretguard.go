@@ -1,6 +1,7 @@
 // Package secretguard decides whether a write_file, replace or
-// run_shell_command call would add a credential, or would weaken the guard
-// by writing its configuration.
+// run_shell_command call would add a credential, whether a web, search or
+// MCP tool call would carry one off the machine, or whether a call would
+// weaken the guard by writing its configuration.
 //
 // It reads the call's arguments, works out the text that would exist after
 // the call (edit), scans it (secrets), keeps only secrets that are new, and
@@ -22,6 +23,7 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/scanner"
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
+	"github.com/gemini-guard/gemini-guard/internal/toolargs"
 	"github.com/gemini-guard/gemini-guard/internal/verdict"
 )
 
@@ -114,8 +116,9 @@ type shellInput struct {
 	Command string `json:"command"`
 }
 
-// Check judges one call. Tools other than write_file, replace and
-// run_shell_command are allowed untouched. An error means the call could
+// Check judges one call. The arguments of web_fetch, google_web_search and
+// every MCP tool are scanned whole (outbound.go); other tools are allowed
+// untouched. An error means the call could
 // not be judged (unusable arguments, an unreadable target file): the hook
 // fails safe and denies.
 func Check(call Call, env Env) (Decision, error) {
@@ -148,6 +151,9 @@ func Check(call Call, env Env) (Decision, error) {
 			return Decision{}, err
 		}
 		return checkShell(call, env, in.Command)
+	}
+	if toolargs.Outbound(call.Tool) {
+		return checkOutbound(call, env)
 	}
 	return Decision{}, nil
 }
