@@ -1,8 +1,6 @@
 package secretguard
 
 import (
-	"fmt"
-
 	"github.com/gemini-guard/gemini-guard/internal/toolargs"
 	"github.com/gemini-guard/gemini-guard/internal/verdict"
 )
@@ -26,22 +24,9 @@ func checkOutbound(call Call, env Env) (Decision, error) {
 	if err != nil {
 		return Decision{}, &InputError{"tool_input is not JSON: " + err.Error()}
 	}
-	var notes []string
-	if len(text) > MaxScan {
-		text = text[:MaxScan]
-		notes = append(notes, fmt.Sprintf("gemini-guard scanned only the first %d MiB of this call's arguments.", MaxScan>>20))
-	}
-	sc := newConfigured(call, env)
-	if !sc.mayFind(text) {
-		return Decision{Verdict: verdict.Verdict{Notes: notes}}, nil
-	}
-	found, err := sc.scan(text)
-	if err != nil {
-		return Decision{}, err
-	}
-	notes = append(notes, sc.notes...)
-	if len(found) == 0 {
-		return Decision{Verdict: verdict.Verdict{Notes: notes}}, nil
+	found, text, notes, err := scanShort(call, env, text, "this call's arguments")
+	if err != nil || len(found) == 0 {
+		return Decision{Verdict: verdict.Verdict{Notes: notes}}, err
 	}
 	return blockDecision(call.Tool, "", found, text, notes), nil
 }

@@ -258,23 +258,9 @@ func checkShell(call Call, env Env, command string) (Decision, error) {
 	if why := protectedCommand(env, call.Cwd, command); why != "" {
 		return protectedDecision(call.Tool, "", why), nil
 	}
-	var notes []string
-	text := command
-	if len(text) > MaxScan {
-		text = text[:MaxScan]
-		notes = append(notes, fmt.Sprintf("gemini-guard scanned only the first %d MiB of this command.", MaxScan>>20))
-	}
-	sc := newConfigured(call, env)
-	if !sc.mayFind(text) {
-		return Decision{Verdict: verdict.Verdict{Notes: notes}}, nil
-	}
-	found, err := sc.scan(text)
-	if err != nil {
-		return Decision{}, err
-	}
-	notes = append(notes, sc.notes...)
-	if len(found) == 0 {
-		return Decision{Verdict: verdict.Verdict{Notes: notes}}, nil
+	found, text, notes, err := scanShort(call, env, command, "this command")
+	if err != nil || len(found) == 0 {
+		return Decision{Verdict: verdict.Verdict{Notes: notes}}, err
 	}
 	d := blockDecision(call.Tool, "", found, text, notes)
 	if env.Settings.SecretsAction == settings.Redact {
@@ -287,6 +273,26 @@ func checkShell(call Call, env Env, command string) (Decision, error) {
 		}
 	}
 	return d, nil
+}
+
+// scanShort scans a short text (a command, a call's arguments), at most its
+// first MaxScan bytes (what names it in the note about the cut), asking the
+// scanner only when a rule may match. It returns the findings with offsets
+// in scanned, the text scanned, and notes for the user.
+func scanShort(call Call, env Env, text, what string) (found []secrets.Finding, scanned string, notes []string, err error) {
+	if len(text) > MaxScan {
+		text = text[:MaxScan]
+		notes = append(notes, fmt.Sprintf("gemini-guard scanned only the first %d MiB of %s.", MaxScan>>20, what))
+	}
+	sc := newConfigured(call, env)
+	if !sc.mayFind(text) {
+		return nil, text, notes, nil
+	}
+	found, err = sc.scan(text)
+	if err != nil {
+		return nil, text, nil, err
+	}
+	return found, text, append(notes, sc.notes...), nil
 }
 
 // configured scans with the call's config: the configured gitleaks config,
