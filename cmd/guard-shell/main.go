@@ -1,5 +1,6 @@
-// Command guard-shell is gemini-guard's BeforeTool hook for run_shell_command:
-// it denies destructive and secret-leaking commands. Gemini CLI starts it once
+// Command guard-shell is gemini-guard's BeforeTool hook for run_shell_command
+// and for MCP tools that plainly run a shell command: it denies destructive
+// and secret-leaking commands. Gemini CLI starts it once
 // per shell call with the call as JSON on stdin; it prints one JSON answer and
 // exits 0. It must not link gitleaks (start-up cost on every call).
 package main
@@ -14,6 +15,7 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/hook"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 	"github.com/gemini-guard/gemini-guard/internal/shellguard"
+	"github.com/gemini-guard/gemini-guard/internal/toolargs"
 	"github.com/gemini-guard/gemini-guard/internal/verdict"
 )
 
@@ -38,12 +40,23 @@ type toolInput struct {
 
 func decide(in hook.BeforeToolInput, getenv func(string) string, userHome func() (string, error)) (hook.Output, error) {
 	var ti toolInput
-	if len(in.ToolInput) == 0 || json.Unmarshal(in.ToolInput, &ti) != nil {
-		return hook.Output{}, &hook.InputError{Err: errors.New("tool_input is not an object with a string command")}
-	}
 	var command string
-	if len(ti.Command) == 0 || json.Unmarshal(ti.Command, &command) != nil {
-		return hook.Output{}, &hook.InputError{Err: errors.New("tool_input.command is missing or not a string")}
+	if toolargs.IsMCP(in.ToolName) {
+		// An MCP tool is judged only when it plainly runs a shell command
+		// (a run/exec/shell/bash/terminal tool with a command, cmd or
+		// script argument); its working directory is unknown.
+		c, ok := toolargs.ShellCommand(in.ToolName, in.ToolInput)
+		if !ok {
+			return hook.Output{}, nil
+		}
+		command = c
+	} else {
+		if len(in.ToolInput) == 0 || json.Unmarshal(in.ToolInput, &ti) != nil {
+			return hook.Output{}, &hook.InputError{Err: errors.New("tool_input is not an object with a string command")}
+		}
+		if len(ti.Command) == 0 || json.Unmarshal(ti.Command, &command) != nil {
+			return hook.Output{}, &hook.InputError{Err: errors.New("tool_input.command is missing or not a string")}
+		}
 	}
 	s, _ := settings.Load(getenv)
 	// Warnings about settings are shown once per session by session-start.

@@ -189,10 +189,10 @@ func TestDoctorFindsProblems(t *testing.T) {
 			require.NoError(t, os.Chmod(filepath.Join(ext, "bin", "guard-redact"), 0o644))
 		}, check: "binaries", detail: "bin/guard-redact is not executable"},
 		{name: "unanchored matcher", mutate: func(t *testing.T, ext string) {
-			editFile(t, filepath.Join(ext, "hooks", "hooks.json"), `"^run_shell_command$"`, `"run_shell_command"`)
-		}, check: "hooks.json", detail: `matcher "run_shell_command" is not anchored`},
+			editFile(t, filepath.Join(ext, "hooks", "hooks.json"), `"^(run_shell_command|mcp_.+)$"`, `"(run_shell_command|mcp_.+)"`)
+		}, check: "hooks.json", detail: `matcher "(run_shell_command|mcp_.+)" is not anchored`},
 		{name: "matcher misses a tool", mutate: func(t *testing.T, ext string) {
-			editFile(t, filepath.Join(ext, "hooks", "hooks.json"), `"^(write_file|replace|run_shell_command)$"`, `"^(write_file|run_shell_command)$"`)
+			editFile(t, filepath.Join(ext, "hooks", "hooks.json"), `"^(write_file|replace|run_shell_command|web_fetch|google_web_search|mcp_.+)$"`, `"^(write_file|run_shell_command|web_fetch|google_web_search|mcp_.+)$"`)
 		}, check: "hooks.json", detail: "does not select replace"},
 		{name: "hooks.json broken", mutate: func(t *testing.T, ext string) {
 			require.NoError(t, os.WriteFile(filepath.Join(ext, "hooks", "hooks.json"), []byte("{"), 0o644))

@@ -26,6 +26,11 @@ const runTimeout = 90 * time.Second
 var testDir string
 
 func TestMain(m *testing.M) {
+	if os.Getenv(mcpServerEnv) == "1" {
+		// Started by Gemini CLI as the scenarios' MCP server.
+		serveMCP(os.Stdin, os.Stdout)
+		return
+	}
 	dir, err := os.MkdirTemp("", "gemini-guard-e2e-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "e2e:", err)

@@ -30,6 +30,10 @@ type Rule struct {
 	// anchProg is the compiled anchored program, generated for the rules
 	// whose keywords are everyday words (see commonWords).
 	anchProg *program
+	// fullProg is the compiled whole pattern, generated for the rules whose
+	// secret may start before any keyword with nothing required before it
+	// (leadsKeyword): the end of nearly every chunk is checked against them.
+	fullProg *program
 }
 
 // commonWords are keywords that ordinary prose is full of. Rules with one
@@ -415,8 +419,16 @@ func RulesSource(rules []Rule) ([]byte, error) {
 			}
 			prog = programSource(p)
 		}
-		fmt.Fprintf(&b, "\t{ID: %q, Pattern: %s, Keywords: %#v, kw: %#v, anchProg: %s, info: &ruleInfo{maxPrefix: %d, maxSuffix: %d, secretASCII: [2]uint64{%#x, %#x}, secretWide: %t, anchored: %s, anchorPrefix: %d, need: %s, needBefore: %s, kwStart: %t, kwBoundary: %t}},\n",
-			r.ID, quote(r.Pattern), r.Keywords, kw, prog, in.maxPrefix, in.maxSuffix, in.secretASCII[0], in.secretASCII[1], in.secretWide, quote(in.anchored), in.anchorPrefix, reqSource(in.need), reqSource(in.needBefore), in.kwStart, in.kwBoundary)
+		full := "nil"
+		if !in.kwStart && in.anchored == "" && in.needBefore == nil {
+			p, err := compileProgram(r.Pattern)
+			if err != nil {
+				return nil, fmt.Errorf("redact: rule %s: %w", r.ID, err)
+			}
+			full = programSource(p)
+		}
+		fmt.Fprintf(&b, "\t{ID: %q, Pattern: %s, Keywords: %#v, kw: %#v, anchProg: %s, fullProg: %s, info: &ruleInfo{maxPrefix: %d, maxSuffix: %d, secretASCII: [2]uint64{%#x, %#x}, secretWide: %t, anchored: %s, anchorPrefix: %d, need: %s, needBefore: %s, kwStart: %t, kwBoundary: %t}},\n",
+			r.ID, quote(r.Pattern), r.Keywords, kw, prog, full, in.maxPrefix, in.maxSuffix, in.secretASCII[0], in.secretASCII[1], in.secretWide, quote(in.anchored), in.anchorPrefix, reqSource(in.need), reqSource(in.needBefore), in.kwStart, in.kwBoundary)
 	}
 	b.WriteString("}\n")
 	return []byte(b.String()), nil

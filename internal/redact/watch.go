@@ -184,7 +184,7 @@ func (w *Watch) Check(text string, base int, final bool) Verdict {
 			hasKW = hasKW || found[k]
 			partial = partial || tailWords[k]
 		}
-		if !hasKW && !partial {
+		if !hasKW && !partial && (final || !w.leadsKeyword(i)) {
 			continue
 		}
 		if !hasKW && !final && anchorsOK && r.info != nil && r.info.kwStart {
@@ -269,7 +269,10 @@ func (w *Watch) Check(text string, base int, final bool) Verdict {
 			if in.maxPrefix != unbounded {
 				from = max(0, q-in.maxPrefix-utf8.UTFMax)
 			}
-			prog := c.full.program(r.Pattern)
+			prog := r.fullProg
+			if prog == nil {
+				prog = c.full.program(r.Pattern)
+			}
 			if prog == nil {
 				v.Scan, v.Hold = true, base
 				continue
@@ -287,6 +290,30 @@ func (w *Watch) Check(text string, base int, final bool) Verdict {
 	}
 	v.Hold = max(v.Hold, base)
 	return v
+}
+
+// leadsKeyword reports whether a secret of rule i may start before any of
+// its keywords occurs (hashicorp-tf-api-token's `<14>.atlasv1.<60+>`,
+// openai-api-key's `sk-…T3BlbkFJ…`) or hold none at all: a text with no
+// keyword may then end in the beginning of a secret, which must be held
+// like one whose keyword was seen. Other rules' secrets start with a
+// keyword (kwStart) or after one (anchored).
+func (w *Watch) leadsKeyword(i int) bool {
+	in := w.rules[i].info
+	if in == nil {
+		c := w.comp[i]
+		if c == nil {
+			c = &compiled{}
+			w.comp[i] = c
+		}
+		r := &w.rules[i]
+		c.once.Do(func() { c.info, c.err = ruleAnalysis(r) })
+		if c.err != nil {
+			return true // let the scanner report it
+		}
+		in = c.info
+	}
+	return !in.kwStart && in.anchored == ""
 }
 
 // ruleAnalysis is r's precomputed analysis, or computes it.

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
+	"github.com/gemini-guard/gemini-guard/internal/toolargs"
 	"github.com/gemini-guard/gemini-guard/internal/verdict"
 )
 
@@ -114,6 +115,9 @@ func blockDecision(tool, target string, found []secrets.Finding, text string, no
 	if tool == Shell {
 		what = fmt.Sprintf("this command contains %s: %s", plural(len(gs), "a secret", "secrets"), describe(gs, false))
 		safer = saferShell
+	} else if toolargs.Outbound(tool) {
+		what = fmt.Sprintf("the arguments of %s would send %s off this machine: %s", tool, plural(len(gs), "a secret", "secrets"), describe(gs, false))
+		safer = saferOutbound
 	} else {
 		what = fmt.Sprintf("%s would add %s %s: %s", tool, plural(len(gs), "a secret", "secrets"), target, describe(gs, true))
 		safer = saferFile

@@ -1,6 +1,7 @@
 // Package secretguard decides whether a write_file, replace or
-// run_shell_command call would add a credential, or would weaken the guard
-// by writing its configuration.
+// run_shell_command call would add a credential, whether a web, search or
+// MCP tool call would carry one off the machine, or whether a call would
+// weaken the guard by writing its configuration.
 //
 // It reads the call's arguments, works out the text that would exist after
 // the call (edit), scans it (secrets), keeps only secrets that are new, and
@@ -22,6 +23,7 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/scanner"
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
+	"github.com/gemini-guard/gemini-guard/internal/toolargs"
 	"github.com/gemini-guard/gemini-guard/internal/verdict"
 )
 
@@ -115,8 +117,9 @@ type shellInput struct {
 	DirPath string `json:"dir_path"`
 }
 
-// Check judges one call. Tools other than write_file, replace and
-// run_shell_command are allowed untouched. An error means the call could
+// Check judges one call. The arguments of web_fetch, google_web_search and
+// every MCP tool are scanned whole (outbound.go); other tools are allowed
+// untouched. An error means the call could
 // not be judged (unusable arguments, an unreadable target file): the hook
 // fails safe and denies.
 func Check(call Call, env Env) (Decision, error) {
@@ -149,6 +152,9 @@ func Check(call Call, env Env) (Decision, error) {
 			return Decision{}, err
 		}
 		return checkShell(call, env, in.Command, in.DirPath)
+	}
+	if toolargs.Outbound(call.Tool) {
+		return checkOutbound(call, env)
 	}
 	return Decision{}, nil
 }
@@ -281,27 +287,14 @@ func checkShell(call Call, env Env, command, dir string) (Decision, error) {
 	if why := protectedCommand(env, call.Cwd, res); why != "" {
 		return protectedDecision(call.Tool, "", why), nil
 	}
-	var notes []string
 	text := command
 	if extra := resolvedText(res, command); extra != "" {
 		// One scan of the command and what its words become when run.
 		text = command + "\n" + extra
 	}
-	if len(text) > MaxScan {
-		text = text[:MaxScan]
-		notes = append(notes, fmt.Sprintf("gemini-guard scanned only the first %d MiB of this command.", MaxScan>>20))
-	}
-	sc := newConfigured(call, env)
-	if !sc.mayFind(text) {
-		return Decision{Verdict: verdict.Verdict{Notes: notes}}, nil
-	}
-	found, err := sc.scan(text)
-	if err != nil {
-		return Decision{}, err
-	}
-	notes = append(notes, sc.notes...)
-	if len(found) == 0 {
-		return Decision{Verdict: verdict.Verdict{Notes: notes}}, nil
+	found, text, notes, err := scanShort(call, env, text, "this command")
+	if err != nil || len(found) == 0 {
+		return Decision{Verdict: verdict.Verdict{Notes: notes}}, err
 	}
 	d := blockDecision(call.Tool, "", found, text, notes)
 	if env.Settings.SecretsAction == settings.Redact {
@@ -314,6 +307,26 @@ func checkShell(call Call, env Env, command, dir string) (Decision, error) {
 		}
 	}
 	return d, nil
+}
+
+// scanShort scans a short text (a command, a call's arguments), at most its
+// first MaxScan bytes (what names it in the note about the cut), asking the
+// scanner only when a rule may match. It returns the findings with offsets
+// in scanned, the text scanned, and notes for the user.
+func scanShort(call Call, env Env, text, what string) (found []secrets.Finding, scanned string, notes []string, err error) {
+	if len(text) > MaxScan {
+		text = text[:MaxScan]
+		notes = append(notes, fmt.Sprintf("gemini-guard scanned only the first %d MiB of %s.", MaxScan>>20, what))
+	}
+	sc := newConfigured(call, env)
+	if !sc.mayFind(text) {
+		return nil, text, notes, nil
+	}
+	found, err = sc.scan(text)
+	if err != nil {
+		return nil, text, nil, err
+	}
+	return found, text, append(notes, sc.notes...), nil
 }
 
 // configured scans with the call's config: the configured gitleaks config,

@@ -1,0 +1,128 @@
+// Package toolargs reads the arguments of tools the guards cannot know in
+// advance (web and search tools, MCP tools): every string in them, and the
+// shell command of an MCP tool that plainly runs one. It links nothing
+// heavy, so the shell guard can use it.
+package toolargs
+
+import (
+	"encoding/json"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// MCPPrefix starts the name of every MCP tool in Gemini CLI 0.61:
+// mcp_<server>_<tool>.
+const MCPPrefix = "mcp_"
+
+// Built-in tools whose arguments leave the machine (a URL, a prompt with
+// URLs, a search query).
+const (
+	WebFetch  = "web_fetch"
+	WebSearch = "google_web_search"
+)
+
+// IsMCP reports whether tool is an MCP tool.
+func IsMCP(tool string) bool { return strings.HasPrefix(tool, MCPPrefix) }
+
+// Outbound reports whether tool's arguments may carry text off the machine
+// to a host the guard does not know: the web tools and every MCP tool (an
+// MCP tool may write files, call APIs or post messages; we cannot know
+// which).
+func Outbound(tool string) bool { return tool == WebFetch || tool == WebSearch || IsMCP(tool) }
+
+// MaxDepth bounds how deep Strings walks nested arguments; deeper values
+// are rendered as their JSON text, which still holds every string.
+const MaxDepth = 64
+
+// Text renders every string in the JSON value raw as one text to scan, a
+// line `key: value` per string (the key gives keyword rules their context:
+// `api_key: …`, `Authorization: Bearer …`), object keys included. It fails
+// on JSON that does not parse.
+func Text(raw json.RawMessage) (string, error) {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	walk(&b, "", v, 0)
+	return b.String(), nil
+}
+
+func walk(b *strings.Builder, key string, v any, depth int) {
+	if depth > MaxDepth {
+		j, _ := json.Marshal(v)
+		line(b, key, string(j))
+		return
+	}
+	switch x := v.(type) {
+	case string:
+		line(b, key, x)
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			walk(b, k, x[k], depth+1)
+		}
+	case []any:
+		for _, e := range x {
+			walk(b, key, e, depth+1)
+		}
+	case nil, bool, float64:
+		// Numbers and booleans carry no credential a rule could name.
+	}
+}
+
+func line(b *strings.Builder, key, value string) {
+	if key != "" {
+		b.WriteString(key)
+		b.WriteString(": ")
+	}
+	b.WriteString(value)
+	b.WriteByte('\n')
+}
+
+// shellTool matches the tool part of an MCP tool name that plainly runs
+// commands.
+var shellTool = regexp.MustCompile(`(?i)(^|[_\-.])(run|exec|execute|shell|bash|sh|zsh|terminal|cmd|command|powershell)([_\-.]|$)`)
+
+// commandKeys are the argument names that hold the command of such a tool.
+var commandKeys = []string{"command", "cmd", "script"}
+
+// ShellCommand returns the shell command an MCP tool call runs, when the
+// tool is named like a shell (run, exec, shell, bash, terminal…) and one of
+// its top-level arguments command, cmd or script is a string. A list of
+// strings (argv) becomes one command line, each word quoted.
+func ShellCommand(tool string, raw json.RawMessage) (string, bool) {
+	if !IsMCP(tool) || !shellTool.MatchString(strings.TrimPrefix(tool, MCPPrefix)) {
+		return "", false
+	}
+	var args map[string]json.RawMessage
+	if json.Unmarshal(raw, &args) != nil {
+		return "", false
+	}
+	for _, k := range commandKeys {
+		v, ok := args[k]
+		if !ok {
+			continue
+		}
+		var s string
+		if json.Unmarshal(v, &s) == nil {
+			return s, true
+		}
+		var argv []string
+		if json.Unmarshal(v, &argv) == nil && len(argv) > 0 {
+			words := make([]string, len(argv))
+			for i, a := range argv {
+				q, err := syntax.Quote(a, syntax.LangBash)
+				if err != nil {
+					q = a // a word Bash cannot quote (a NUL byte): judged as it is
+				}
+				words[i] = q
+			}
+			return strings.Join(words, " "), true
+		}
+	}
+	return "", false
+}
