@@ -359,10 +359,14 @@ func checkShutdown(c *Call) Finding {
 		if len(c.Args) > 0 && (c.Args[0] == "0" || c.Args[0] == "6" || c.Args[0] == "1" || c.Args[0] == "s" || c.Args[0] == "S") {
 			return hit(c.Ex.Name + " " + c.Args[0] + " changes the run level: shutdown, reboot or single-user")
 		}
+	case "dnf", "yum":
+		if ops := operands(c.Args); len(ops) > 1 && ops[0] == "system-upgrade" && ops[1] == "reboot" || len(ops) > 0 && ops[0] == "offline-upgrade" && hasArg(ops, "reboot") {
+			return hit(c.Ex.Name + " reboots the machine into an upgrade")
+		}
 	case "systemctl", "loginctl":
 		for _, a := range c.Args {
 			switch a {
-			case "poweroff", "reboot", "halt", "kexec", "suspend", "hibernate", "hybrid-sleep", "suspend-then-hibernate", "rescue", "emergency", "soft-reboot":
+			case "poweroff", "reboot", "halt", "kexec", "suspend", "hibernate", "hybrid-sleep", "suspend-then-hibernate", "rescue", "emergency", "soft-reboot", "isolate", "default", "switch-root":
 				return hit(c.Ex.Name + " " + a + " stops or suspends the machine")
 			}
 		}
@@ -424,10 +428,22 @@ func checkTerraform(c *Call) Finding {
 
 func checkKubectl(c *Call) Finding {
 	ops := operands(c.Args)
+	if hasPrefixArg(c.Args, "--dry-run") || hasArg(c.Args, "--help", "-h") {
+		return Finding{}
+	}
 	i := -1
-	for j, o := range ops {
-		if o == "delete" {
+	for j, o := range ops[:min(len(ops), 3)] {
+		switch o {
+		case "delete":
 			i = j
+		case "drain":
+			return hit(c.Ex.Name + " drain evicts every pod from the node")
+		case "replace":
+			if hasArg(c.Args, "--force") {
+				return hit(c.Ex.Name + " replace --force deletes and recreates the resources")
+			}
+		}
+		if i >= 0 {
 			break
 		}
 	}
@@ -447,7 +463,7 @@ func checkKubectl(c *Call) Finding {
 		}
 		break
 	}
-	return Finding{}
+	return hit(c.Ex.Name + " delete " + strings.Join(ops[i+1:min(len(ops), i+3)], " ") + " deletes cluster resources")
 }
 
 // cloudDeletes lists, per CLI, the first operand (a service; nil for any)

@@ -1,0 +1,633 @@
+package policy
+
+// Checks keyed on a harm (docs/threat-model.md) rather than on a program:
+// what a command's output lands on (a block device, a system file, the
+// kernel's control files), what it moves away or widens, which secrets it
+// hunts for or sends, and which destroy verbs it gives a cloud or volume
+// CLI.
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
+	"github.com/gemini-guard/gemini-guard/internal/shell"
+)
+
+// blockDevRe matches block devices: disks, partitions, device-mapper, RAID,
+// loop and network block devices. Optical drives (sr*) only count for
+// burners (see burners).
+var blockDevRe = &lazyregexp.Regexp{Expr: `^/dev/(sd[a-z]+|hd[a-z]+|vd[a-z]+|xvd[a-z]+|nvme\d+(n\d+)?|mmcblk\d+|r?disk\d+|mapper/[^/]+|md\d*|md/[^/]+|loop\d+|dm-\d+|nbd\d+|zd\d+|disk/by-[a-z]+/[^/]+|mtdblock\d+|ubd[a-z]?)(p?\d+|s\d+)?$`}
+
+var opticalDevRe = &lazyregexp.Regexp{Expr: `^/dev/(sr\d+|cdrom|cdrw|dvd|dvdrw)$`}
+
+// deviceReaders only read a device, list it or attach it; a device operand
+// given to them destroys nothing.
+var deviceReaders = []string{
+	"lsblk", "blkid", "mount", "umount", "eject", "findmnt", "smartctl", "file", "stat", "ls", "df", "du",
+	"cat", "head", "tail", "less", "more", "xxd", "od", "hexdump", "hd", "strings", "cmp", "sha256sum", "md5sum",
+	"dumpe2fs", "dump.exfat", "tune.exfat", "tune2fs", "e2label", "xfs_info", "xfs_admin", "fsck", "e2fsck", "fsck.*",
+	"dmstats", "lvm_import_vdo", "stty", "mpremote", "screen", "minicom", "picocom", "fswebcam", "udisksctl",
+	"pvdisplay", "vgdisplay", "lvdisplay", "pvs", "vgs", "lvs", "losetup", "partx", "kpartx", "blockdev",
+	"iostat", "iotop", "hdparm", "sg_inq", "sdparm", "isoinfo", "handbrakecli", "ffmpeg", "mplayer", "vlc", "mpv",
+	"cryptsetup", "mdadm", "nvme", "btrfs", "zpool", "zfs", "badblocks", "dd", "docker", "podman", "test", "[",
+	"readlink", "realpath", "echo", "printf", "grep", "udevadm", "fuser", "lsof", "ddrescue",
+}
+
+// burners write optical discs.
+var burners = []string{"cdrecord", "wodim", "growisofs", "xorriso", "cdrskin", "brasero", "dvd+rw-format", "cdrdao"}
+
+// listingWords make a partitioning or volume tool only print.
+var listingWords = []string{"-l", "--list", "print", "-p", "--print", "--help", "-h", "--version", "-V", "--dry-run", "--noact", "-n", "info", "status", "show", "list", "--info"}
+
+func blockDevice(p string) bool { return blockDevRe.MatchString(p) }
+
+// checkDeviceTarget: any program given a block device as an operand or an
+// output (bmaptool copy img /dev/sdb, grub-install /dev/sdb, ventoy -i
+// /dev/sdb, cryptsetup luksFormat /dev/sdb1, mdadm --zero-superblock ...),
+// and the destructive modes of the tools that otherwise only read it.
+func checkDeviceTarget(c *Call) Finding {
+	name := c.Ex.Name
+	if name == "" || slices.Contains(listingWords, firstOr(c.Args)) {
+		return Finding{}
+	}
+	for _, a := range c.Args {
+		if slices.Contains(listingWords, a) && name != "ventoy" && name != "nvme" {
+			return Finding{}
+		}
+	}
+	devs := c.devices()
+	if len(devs) == 0 && name != "zpool" && name != "zfs" && name != "nvme" {
+		return Finding{}
+	}
+	what := func(verb string) Finding {
+		d := ""
+		if len(devs) > 0 {
+			d = " " + devs[len(devs)-1]
+		}
+		return hit(name + " " + verb + d + ", destroying what the disk holds")
+	}
+	ops := operands(c.Args)
+	switch name {
+	case "cryptsetup":
+		if len(ops) > 0 && slices.Contains([]string{"luksformat", "erase", "lukserase", "reencrypt", "luksremovekey", "luksKillSlot", "lukskillslot", "repair"}, strings.ToLower(ops[0])) {
+			return what("rewrites the encryption header of")
+		}
+		return Finding{}
+	case "mdadm":
+		if hasArg(c.Args, "--create", "-C", "--zero-superblock", "--build", "-B", "--grow", "-G", "--add", "-a") {
+			return what("writes RAID metadata over")
+		}
+		return Finding{}
+	case "nvme":
+		if len(ops) > 0 && slices.Contains([]string{"format", "sanitize", "write-zeroes", "write", "ns-delete", "delete-ns", "dsm"}, ops[0]) {
+			return what("erases")
+		}
+		return Finding{}
+	case "hdparm":
+		for _, a := range c.Args {
+			if strings.HasPrefix(a, "--security-erase") || a == "--trim-sector-ranges" || a == "--write-sector" || a == "--make-bad-sector" || a == "--dco-restore" || a == "--security-set-pass" {
+				return what("erases")
+			}
+		}
+		return Finding{}
+	case "badblocks":
+		if hasArg(c.Args, "-w", "-n") || hasShortFlag(c.Args, 'w') {
+			return what("overwrites")
+		}
+		return Finding{}
+	case "zpool":
+		if len(ops) > 0 && slices.Contains([]string{"create", "add", "attach", "replace", "destroy", "labelclear", "split", "initialize"}, ops[0]) {
+			return hit("zpool " + ops[0] + " writes pool labels over disks or destroys a pool and its data")
+		}
+		return Finding{}
+	case "zfs":
+		if len(ops) > 0 && (ops[0] == "destroy" || ops[0] == "rollback" && hasArg(c.Args, "-r", "-R")) {
+			return hit("zfs " + ops[0] + " destroys datasets or snapshots and their data")
+		}
+		return Finding{}
+	case "btrfs":
+		if len(ops) > 1 && ops[0] == "device" && ops[1] == "add" || hasArg(ops, "replace") {
+			return what("adds to a file system (formatting)")
+		}
+		return Finding{}
+	case "ddrescue":
+		// ddrescue in out [log]: the device is destroyed in output position.
+		if len(ops) >= 2 && blockDevice(c.resolve(ops[1])) {
+			return hit("ddrescue writes over the device " + c.resolve(ops[1]) + ", destroying what it holds")
+		}
+		return Finding{}
+	}
+	if slices.Contains(deviceReaders, name) || strings.HasPrefix(name, "fsck.") || strings.HasPrefix(name, "mkfs") || name == "mke2fs" || name == "mkswap" {
+		return Finding{} // reading, or judged by the dd/mkfs/partition rules
+	}
+	return what("writes")
+}
+
+func firstOr(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	return args[0]
+}
+
+func hasShortFlag(args []string, f byte) bool {
+	for _, a := range args {
+		if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.IndexByte(a[1:], f) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// devices lists the block devices among a call's words (operands, option
+// values after =, dd-style key=value). A burner's optical drive counts.
+func (c *Call) devices() []string {
+	var out []string
+	for _, a := range c.Args {
+		if !strings.Contains(a, "/dev/") {
+			continue
+		}
+		if i := strings.LastIndexByte(a, '='); i >= 0 {
+			a = a[i+1:]
+		}
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		p := c.resolve(a)
+		if blockDevice(p) || opticalDevRe.MatchString(p) && slices.Contains(burners, c.Ex.Name) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// volumeVerbs are programs, or program + subcommand, that destroy storage
+// named by a volume or pool name rather than a device path.
+var volumeVerbs = []struct {
+	name string
+	subs []string // nil: the program itself destroys
+	what string
+}{
+	{"lvremove", nil, "deletes logical volumes and their data"},
+	{"vgremove", nil, "deletes volume groups and their data"},
+	{"pvremove", nil, "wipes LVM labels from physical volumes"},
+	{"lvreduce", nil, "shrinks a logical volume, cutting off its data"},
+	{"stratis", []string{"create", "add-data", "destroy", "init-cache", "add-cache"}, "writes or destroys a storage pool or file system"},
+	{"ceph", []string{"delete", "rm", "purge", "destroy", "zap"}, "deletes a storage pool or its data"},
+	{"rbd", []string{"rm", "remove", "purge", "trash"}, "deletes block images"},
+	{"virsh", []string{"vol-delete", "vol-wipe", "pool-delete", "snapshot-delete"}, "deletes virtual machine storage"},
+	{"qm", []string{"destroy"}, "destroys a virtual machine and its disks"},
+	{"pct", []string{"destroy"}, "destroys a container and its disks"},
+}
+
+func checkVolumeVerb(c *Call) Finding {
+	ops := operands(c.Args)
+	if hasArg(c.Args, "--help", "-h") {
+		return Finding{}
+	}
+	for _, v := range volumeVerbs {
+		if v.name != c.Ex.Name {
+			continue
+		}
+		if v.subs == nil {
+			if len(ops) > 0 {
+				return hit(c.Ex.Name + " " + v.what)
+			}
+			continue
+		}
+		for _, o := range ops[:min(len(ops), 4)] {
+			if slices.Contains(v.subs, o) {
+				return hit(c.Ex.Name + " " + o + " " + v.what)
+			}
+		}
+	}
+	switch c.Ex.Name {
+	case "virsh":
+		if slices.Contains(ops, "undefine") && (hasArg(c.Args, "--remove-all-storage", "--wipe-storage") || hasPrefixArg(c.Args, "--storage")) {
+			return hit("virsh undefine removes the machine together with its storage")
+		}
+	case "vboxmanage":
+		if slices.Contains(ops, "unregistervm") && hasArg(c.Args, "--delete", "--delete-all") {
+			return hit("VBoxManage unregistervm --delete deletes the machine and its disk images")
+		}
+		if slices.Contains(ops, "closemedium") && hasArg(c.Args, "--delete") {
+			return hit("VBoxManage closemedium --delete deletes a disk image")
+		}
+		if slices.Contains(ops, "terminate") {
+			return hit("VBoxManage terminates a cloud instance")
+		}
+	case "qmrestore", "pct-restore":
+		if hasArg(c.Args, "--force", "-force") {
+			return hit(c.Ex.Name + " --force restores over an existing machine, destroying it")
+		}
+	}
+	return Finding{}
+}
+
+func hasPrefixArg(args []string, prefix string) bool {
+	for _, a := range args {
+		if strings.HasPrefix(a, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// factoryResets erase a device or a security key's credentials: program,
+// and the words any of which must appear (nil: the program itself).
+var factoryResets = []struct {
+	name  string
+	words []string
+}{
+	{"ykman", []string{"reset"}},
+	{"gpg-card", []string{"factory-reset"}},
+	{"fastboot", []string{"lock", "unlock", "erase", "format", "-w", "flashall", "wipe-super", "flashing"}},
+	{"steamos-factory-reset", nil},
+	{"steamos-factory-reset-config", nil},
+	{"k3s-uninstall.sh", nil},
+	{"k3s-agent-uninstall.sh", nil},
+	{"rke2-uninstall.sh", nil},
+	{"talosctl", []string{"reset"}},
+	{"rabbitmqctl", []string{"reset", "force_reset", "delete_vhost"}},
+	{"sg_format", nil},
+	{"flashrom", []string{"-w", "--write", "-E", "--erase"}},
+}
+
+func checkFactoryReset(c *Call) Finding {
+	if hasArg(c.Args, "--help", "-h") {
+		return Finding{}
+	}
+	for _, r := range factoryResets {
+		if r.name != c.Ex.Name {
+			continue
+		}
+		if r.words == nil {
+			return hit(c.Ex.Name + " erases the device or the data it manages")
+		}
+		for _, a := range c.Args {
+			if slices.Contains(r.words, a) {
+				return hit(c.Ex.Name + " " + a + " erases the device or the credentials and data it holds")
+			}
+		}
+	}
+	return Finding{}
+}
+
+// kernelControl: writes to the kernel's control files and the commands
+// that replace or stop the running kernel.
+func checkKernelControl(c *Call) Finding {
+	writes, _ := changes(c)
+	for _, p := range writes {
+		if p == "/proc/sysrq-trigger" {
+			return hit("writes /proc/sysrq-trigger, which can crash, reboot or power off the machine at once")
+		}
+		if under(p, "/proc/sys") || under(p, "/sys") && !strings.HasPrefix(p, "/sys/kernel/debug/tracing/trace_marker") {
+			return hit("writes the kernel setting " + p)
+		}
+	}
+	switch c.Ex.Name {
+	case "kexec":
+		if !hasArg(c.Args, "--help", "-h", "--version") {
+			return hit("kexec loads or boots another kernel, replacing the running system")
+		}
+	case "sysctl":
+		for _, a := range c.Args {
+			if a == "-w" || a == "--write" || a == "-p" || a == "--load" || a == "--system" || !strings.HasPrefix(a, "-") && strings.Contains(a, "=") {
+				return hit("sysctl changes kernel settings of the running system")
+			}
+		}
+	case "insmod", "rmmod":
+		if len(operands(c.Args)) > 0 {
+			return hit(c.Ex.Name + " changes the modules of the running kernel")
+		}
+	case "modprobe":
+		if len(operands(c.Args)) > 0 && !hasArg(c.Args, "-n", "--dry-run", "--show-depends", "-D", "-c", "--showconfig") {
+			return hit("modprobe changes the modules of the running kernel")
+		}
+	}
+	return Finding{}
+}
+
+// privileged persistence: files that run code as root or at every login or
+// boot, or that grant privileges.
+var persistPaths = []struct{ prefix, what string }{
+	{"/etc/sudoers", "grants sudo rights"},
+	{"/etc/doas.conf", "grants doas rights"},
+	{"/etc/ld.so.preload", "preloads a library into every program"},
+	{"/etc/ld.so.conf", "changes where every program loads libraries from"},
+	{"/etc/profile", "runs at every login"},
+	{"/etc/bash.bashrc", "runs in every shell"},
+	{"/etc/environment", "sets the environment of every login"},
+	{"/etc/pam.d/", "changes how every login is authenticated"},
+	{"/etc/security/", "changes login security"},
+	{"/etc/passwd", "adds or changes user accounts"},
+	{"/etc/shadow", "changes passwords"},
+	{"/etc/group", "changes group membership (and so privileges)"},
+	{"/etc/gshadow", "changes group passwords"},
+	{"/etc/rc.local", "runs at every boot"},
+	{"/etc/init.d/", "installs a boot service"},
+	{"/etc/systemd/", "installs or changes a system service or timer"},
+	{"/lib/systemd/", "installs or changes a system service or timer"},
+	{"/usr/lib/systemd/", "installs or changes a system service or timer"},
+	{"/etc/cron", "installs a scheduled job"},
+	{"/var/spool/cron", "installs a scheduled job"},
+	{"/etc/anacrontab", "installs a scheduled job"},
+	{"/etc/xdg/autostart/", "starts a program at every desktop login"},
+	{"/etc/udev/rules.d/", "runs a program when a device appears"},
+	{"/etc/modules-load.d/", "loads kernel modules at boot"},
+	{"/etc/update-motd.d/", "runs at every login"},
+	{"/etc/apt/apt.conf.d/", "runs commands at every package operation"},
+	{"/etc/NetworkManager/dispatcher.d/", "runs a program on every network change"},
+	{"/Library/LaunchDaemons/", "installs a launch daemon that runs as root"},
+	{"/Library/LaunchAgents/", "installs a launch agent for every user"},
+	{"/etc/ssh/sshd_config", "changes who may log in over SSH"},
+}
+
+// homePersist are files under home that run code at login or in new
+// shells beyond the shell rc files persist.shell-rc knows.
+var homePersist = []string{".bash_aliases", ".xprofile", ".xinitrc", ".xsessionrc", ".xsession", ".pam_environment", ".config/environment.d/", ".config/autostart/", ".config/systemd/", "Library/LaunchAgents/", ".local/share/systemd/", ".config/plasma-workspace/env/", ".kde/Autostart/"}
+
+func checkPrivilegedPersist(c *Call) Finding {
+	switch c.Ex.Name {
+	case "visudo":
+		if !hasArg(c.Args, "-c", "--check", "--help", "-h", "-V", "--version") {
+			return hit("visudo edits sudoers, granting or changing sudo rights")
+		}
+	case "scrontab":
+		if !hasArg(c.Args, "-l", "--help", "-h") {
+			return hit("scrontab installs or removes scheduled jobs")
+		}
+	case "launchctl":
+		ops := operands(c.Args)
+		if len(ops) > 0 && slices.Contains([]string{"load", "bootstrap", "submit", "enable"}, ops[0]) {
+			return hit("launchctl " + ops[0] + " installs a job that starts on its own")
+		}
+	case "vipw", "vigr", "useradd", "adduser", "usermod", "passwd", "chpasswd", "gpasswd", "groupadd", "newusers":
+		if c.Ex.Name == "passwd" && (len(c.Args) == 0 || hasArg(c.Args, "-S", "--status")) {
+			return Finding{} // one's own password, interactively, or a status
+		}
+		if hasArg(c.Args, "--help", "-h") {
+			return Finding{}
+		}
+		return hit(c.Ex.Name + " creates or changes user accounts, groups or passwords")
+	}
+	writes, _ := changes(c)
+	for _, p := range writes {
+		for _, pp := range persistPaths {
+			if strings.HasPrefix(p, pp.prefix) {
+				return hit("writes " + p + ", which " + pp.what)
+			}
+		}
+		if c.Ctx.Home != "" && c.Ctx.outsideProject(c.Res, p) {
+			if rel, ok := strings.CutPrefix(p, c.Ctx.Home+"/"); ok {
+				for _, h := range homePersist {
+					if rel == strings.TrimSuffix(h, "/") || strings.HasPrefix(rel, h) && strings.HasSuffix(h, "/") {
+						return hit("writes " + p + ", which runs programs at login or in new shells")
+					}
+				}
+			}
+		}
+	}
+	return Finding{}
+}
+
+// checkSystemWrite: output landing on a system file (/etc, /usr, /boot,
+// /bin, ...) or a file of another user, by any program: overwritten,
+// appended to, emptied or moved over.
+func checkSystemWrite(c *Call) Finding {
+	writes, _ := changes(c)
+	for _, p := range writes {
+		if !shell.Known(p) || !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "/dev/") || strings.HasPrefix(p, "/proc/") || strings.HasPrefix(p, "/sys/") {
+			continue
+		}
+		l := c.Ctx.placeKnown(p)
+		switch l.Place {
+		case Root, CoreSystem, Protected:
+			return hit(c.Ex.Name + " overwrites or changes the system file " + p)
+		}
+	}
+	return Finding{}
+}
+
+// checkHomeEmptied: a dotfile or directory of home outside the workspace
+// emptied by a bare redirection, truncate or a copy of /dev/null.
+func checkHomeEmptied(c *Call) Finding {
+	emptied := func(p string) bool {
+		l := c.Ctx.placeKnown(p)
+		if !shell.Known(p) || l.Place != InHome && l.Place != OtherHome {
+			return false
+		}
+		rel := strings.TrimPrefix(p, c.Ctx.Home+"/")
+		return strings.HasPrefix(rel, ".") || l.Place == OtherHome
+	}
+	for _, r := range c.Ex.Redirs {
+		if r.Truncates() && r.Target != "" && emptied(c.resolve(r.Target)) && outputEmpty(c) {
+			return hit("empties " + c.resolve(r.Target))
+		}
+	}
+	switch c.Ex.Name {
+	case "truncate":
+		for _, o := range operands(c.Args) {
+			if p := c.resolve(o); emptied(p) {
+				return hit("truncate empties " + p)
+			}
+		}
+	case "cp", "cat", "dd":
+		src := ""
+		ops := operands(c.Args)
+		if len(ops) == 2 {
+			src, _ = strings.CutPrefix(ops[0], "if=")
+			if dst := c.resolve(strings.TrimPrefix(ops[1], "of=")); src == "/dev/null" && emptied(dst) {
+				return hit(c.Ex.Name + " empties " + dst)
+			}
+		}
+	}
+	return Finding{}
+}
+
+// outputEmpty: a command whose stdout carries nothing (:, true, echo -n,
+// printf ”), used only to empty a redirection's target.
+func outputEmpty(c *Call) bool {
+	switch c.Ex.Name {
+	case "":
+		return len(c.Ex.Args) == 0 // a bare redirection
+	case ":", "true", "false":
+		return true
+	case "echo":
+		return len(c.Args) == 0 || len(c.Args) == 1 && c.Args[0] == "-n"
+	case "printf":
+		return len(c.Args) == 0 || len(c.Args) == 1 && c.Args[0] == ""
+	case "cat":
+		return c.Ex.Stdin != nil && c.Ex.Stdin.File == "/dev/null" || hasArg(c.Args, "/dev/null")
+	}
+	return false
+}
+
+// checkMoveAway: mv of home, a system directory, the workspace or its .git
+// anywhere (onto /dev/null, into /tmp, over another directory) destroys it
+// as surely as rm -rf.
+func checkMoveAway(c *Call) Finding {
+	ops := operands(c.Args)
+	if len(ops) < 2 {
+		return Finding{}
+	}
+	dst := c.resolve(ops[len(ops)-1])
+	for _, s := range ops[:len(ops)-1] {
+		l := c.Loc(s)
+		switch l.Place {
+		case Root, CoreSystem, System, Protected, Home, Ancestor, Workspace, WorkspaceGit, OtherHome:
+			if l.Place == System && !strings.HasPrefix(dst, "/dev/") && c.Ctx.placeKnown(dst).Place == System {
+				continue // a rename between system locations (/opt/x to /opt/y)
+			}
+			return hit("mv moves away " + l.Place.String() + " (" + l.Path + "), which destroys it where it was")
+		case InHome:
+			if d := c.Ctx.placeKnown(dst).Place; dst == "/dev/null" || d == TempRoot || d == InTemp {
+				return hit("mv moves " + l.Path + " out of home to " + dst + ", where it is lost")
+			}
+		}
+		if dst == "/dev/null" && l.Place != InWorkspace && l.Place != InTemp {
+			return hit("mv " + c.Show(s) + " onto /dev/null destroys it")
+		}
+	}
+	return Finding{}
+}
+
+// checkUserDelete: deleting an account together with its home.
+func checkUserDelete(c *Call) Finding {
+	switch c.Ex.Name {
+	case "userdel":
+		if hasArg(c.Args, "-r", "--remove", "-f", "--force") || hasShortFlag(c.Args, 'r') {
+			return hit("userdel -r deletes the user together with their home directory")
+		}
+	case "deluser":
+		if hasArg(c.Args, "--remove-home", "--remove-all-files") {
+			return hit("deluser deletes the user's home directory")
+		}
+	}
+	return Finding{}
+}
+
+// checkVCSDiscard: other version-control systems' discards of uncommitted
+// work (git's are the git.* rules).
+func checkVCSDiscard(c *Call) Finding {
+	ops := operands(c.Args)
+	if len(ops) == 0 {
+		return Finding{}
+	}
+	switch c.Ex.Name {
+	case "hg":
+		switch ops[0] {
+		case "update", "up", "checkout", "co":
+			if hasArg(c.Args, "-C", "--clean") {
+				return hit("hg update --clean discards uncommitted changes")
+			}
+		case "revert":
+			if hasArg(c.Args, "--all", "-a") && !hasArg(c.Args, "-n", "--dry-run") {
+				return hit("hg revert --all discards uncommitted changes")
+			}
+		case "purge", "clean", "strip", "prune":
+			return hit("hg " + ops[0] + " deletes files or commits that cannot be restored")
+		}
+	case "svn":
+		if ops[0] == "revert" && hasArg(c.Args, "-R", "--recursive", "--depth=infinity") {
+			return hit("svn revert -R discards uncommitted changes")
+		}
+	}
+	return Finding{}
+}
+
+var permWorldWritable = &lazyregexp.Regexp{Expr: `^(0?[0-7]?[0-7][0-7][2367]|([ugoa]*[ao][ugoa]*|)[+=][rwxXst]*w[rwxXst]*)$`}
+var permWorldReadable = &lazyregexp.Regexp{Expr: `^(0?[0-7]?[0-7][0-7][4567]|[0-7]?[0-7][4567][0-7]|([ugoa]*[aog][ugoa]*|)[+=][rwxXst]*r[rwxXst]*)$`}
+var permSetID = &lazyregexp.Regexp{Expr: `^(0?[2-7][0-7]{3}|[ugoa]*\+[rwxX]*s[rwxXt]*)$`}
+
+// setIDTargets are programs that, setuid, hand a root shell to anyone.
+var setIDTargets = []string{"sh", "bash", "dash", "zsh", "ksh", "fish", "csh", "tcsh", "busybox", "python", "python2", "python3", "perl", "ruby", "node", "php", "lua", "find", "vim", "vi", "nano", "less", "more", "env", "awk", "gawk", "cp", "mv", "tar", "nmap", "docker", "bash.exe"}
+
+// checkPermWiden: credentials made readable or writable by others, shells
+// and interpreters made setuid, and any permission, owner, attribute or
+// ACL change of a system path (recursive or not).
+func checkPermWiden(c *Call) Finding {
+	name := c.Ex.Name
+	var mode string
+	var targets []string
+	switch name {
+	case "chmod":
+		ops := operands(c.Args)
+		for _, a := range c.Args {
+			if modeWordRe.MatchString(a) && mode == "" && !slices.Contains([]string{"-R", "-f", "-v", "-c"}, a) {
+				mode = a[1:] // chmod -w f, chmod -x f
+			}
+		}
+		if mode == "" && len(ops) > 0 {
+			mode, ops = ops[0], ops[1:]
+		}
+		targets = ops
+	case "chown", "chgrp", "chattr", "setfacl":
+		ops := operands(c.Args)
+		if (name == "chown" || name == "chgrp") && len(ops) > 0 {
+			ops = ops[1:]
+		}
+		if name == "chattr" {
+			for _, a := range c.Args {
+				if strings.HasPrefix(a, "-") && len(a) > 1 && strings.ContainsAny(a[1:], "ia") && !strings.HasPrefix(a, "--") {
+					mode = a
+				}
+			}
+			targets = ops
+			if len(ops) > 0 && (strings.HasPrefix(ops[0], "+") || strings.HasPrefix(ops[0], "=")) {
+				targets = ops[1:]
+			}
+		} else {
+			targets = ops
+		}
+	default:
+		return Finding{}
+	}
+	for _, t := range targets {
+		l := c.Loc(t)
+		p := c.resolve(t)
+		switch {
+		case l.Place == Root || l.Place == CoreSystem || l.Place == Protected:
+			return hit(name + " changes the permissions, owner or attributes of the system path " + l.Path)
+		case name == "chmod" && permSetID.MatchString(mode) && slices.Contains(setIDTargets, path.Base(p)):
+			return hit("chmod " + mode + " makes " + p + " run as its owner for anyone: a root shell for every user")
+		case name == "chmod" && permWorldWritable.MatchString(mode) && (l.homeLike() || l.critical()):
+			return hit("chmod " + mode + " makes " + l.Path + " writable by every user")
+		}
+		if name == "chmod" && (permWorldWritable.MatchString(mode) || permWorldReadable.MatchString(mode)) {
+			if what, ok := c.Ctx.credential(c.Res, p); ok || strings.HasSuffix(p, "/.ssh") || strings.HasSuffix(p, "/.gnupg") || strings.HasSuffix(p, "/.aws") {
+				if !ok {
+					what = p
+				}
+				return hit("chmod " + mode + " lets other users read " + what)
+			}
+		}
+	}
+	return Finding{}
+}
+
+// checkFindPerm: find over a system directory or home running chmod,
+// chown, chgrp, chattr or setfacl on what it finds: recursive in effect.
+func checkFindPerm(c *Call) Finding {
+	starts, expr := shell.FindStart(c.Args)
+	changer := ""
+	shell.FindExpr(expr, func(primary, _ string, cmd []string) {
+		if len(cmd) > 0 && changer == "" {
+			if n := shell.CommandName(cmd[0]); slices.Contains([]string{"chmod", "chown", "chgrp", "chattr", "setfacl"}, n) {
+				changer = n
+			}
+		}
+	})
+	if changer == "" {
+		return Finding{}
+	}
+	for _, s := range starts {
+		l := c.Loc(s)
+		if l.critical() || l.Place == Home || l.Place == Ancestor || l.Place == OtherHome {
+			return hit("find " + l.Path + " -exec " + changer + " changes permissions or owners across " + l.Place.String())
+		}
+	}
+	return Finding{}
+}
