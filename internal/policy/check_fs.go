@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
@@ -143,6 +144,10 @@ func checkRmOutside(c *Call) Finding {
 	return unsure
 }
 
+// findFilters are find tests that select what -delete deletes.
+var findFilters = []string{"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-type",
+	"-empty", "-mindepth", "-prune", "-newer", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-size", "-user", "-group", "-perm", "-links"}
+
 var findDeleteExecRe = &lazyregexp.Regexp{Expr: `^-(exec|execdir|ok|okdir)$`}
 
 // checkFindDelete: find -delete removes whatever the expression matches at
@@ -159,10 +164,13 @@ func checkFindDelete(c *Call) Finding {
 			}
 		}
 	}
-	deletes := false
+	deletes, filtered := false, false
 	shell.FindExpr(expr, func(p, _ string, _ []string) {
 		if p == "-delete" {
 			deletes = true
+		}
+		if !deletes && slices.Contains(findFilters, p) {
+			filtered = true // a test before -delete narrows what it deletes
 		}
 	})
 	if !deletes {
@@ -181,6 +189,12 @@ func checkFindDelete(c *Call) Finding {
 			}
 		}
 		if literal && !hasDotDot && (l.Place == InTemp || l.Place == Trusted) {
+			continue
+		}
+		// A selective delete under a subdirectory of the workspace (not
+		// its root, not .git) is the everyday cleanup of caches and
+		// build output.
+		if literal && !hasDotDot && filtered && l.Place == InWorkspace {
 			continue
 		}
 		return hit(fmt.Sprintf("find -delete deletes whatever its expression matches under %s, %s", l.Path, l.Place))

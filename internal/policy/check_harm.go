@@ -38,8 +38,9 @@ var deviceReaders = []string{
 // burners write optical discs.
 var burners = []string{"cdrecord", "wodim", "growisofs", "xorriso", "cdrskin", "brasero", "dvd+rw-format", "cdrdao"}
 
-// listingWords make a partitioning or volume tool only print.
-var listingWords = []string{"-l", "--list", "print", "-p", "--print", "--help", "-h", "--version", "-V", "--dry-run", "--noact", "-n", "info", "status", "show", "list", "--info"}
+// listingWords make any device tool only print (the short listing flags
+// of the partitioning tools are judged by disk.partition).
+var listingWords = []string{"--list", "--print", "--help", "--version", "--dry-run", "--noact", "--info", "--scanbus", "-scanbus", "--devices"}
 
 func blockDevice(p string) bool { return blockDevRe.MatchString(p) }
 
@@ -49,11 +50,11 @@ func blockDevice(p string) bool { return blockDevRe.MatchString(p) }
 // and the destructive modes of the tools that otherwise only read it.
 func checkDeviceTarget(c *Call) Finding {
 	name := c.Ex.Name
-	if name == "" || slices.Contains(listingWords, firstOr(c.Args)) {
+	if name == "" {
 		return Finding{}
 	}
 	for _, a := range c.Args {
-		if slices.Contains(listingWords, a) && name != "ventoy" && name != "nvme" {
+		if slices.Contains(listingWords, a) || slices.Contains(burners, name) && strings.HasPrefix(a, "read") {
 			return Finding{}
 		}
 	}
@@ -123,13 +124,6 @@ func checkDeviceTarget(c *Call) Finding {
 		return Finding{} // reading, or judged by the dd/mkfs/partition rules
 	}
 	return what("writes")
-}
-
-func firstOr(args []string) string {
-	if len(args) == 0 {
-		return ""
-	}
-	return args[0]
 }
 
 func hasShortFlag(args []string, f byte) bool {
@@ -250,7 +244,10 @@ var factoryResets = []struct {
 	{"k3s-agent-uninstall.sh", nil},
 	{"rke2-uninstall.sh", nil},
 	{"talosctl", []string{"reset"}},
-	{"rabbitmqctl", []string{"reset", "force_reset", "delete_vhost"}},
+	{"rabbitmqctl", []string{"reset", "force_reset"}},
+	{"balena", []string{"flash"}},
+	{"etcher", nil},
+	{"balena-etcher", nil},
 	{"sg_format", nil},
 	{"flashrom", []string{"-w", "--write", "-E", "--erase"}},
 }
@@ -368,7 +365,7 @@ func checkPrivilegedPersist(c *Call) Finding {
 		if c.Ex.Name == "passwd" && (len(c.Args) == 0 || hasArg(c.Args, "-S", "--status")) {
 			return Finding{} // one's own password, interactively, or a status
 		}
-		if hasArg(c.Args, "--help", "-h") {
+		if hasArg(c.Args, "--help", "-h", "-V", "--version") {
 			return Finding{}
 		}
 		return hit(c.Ex.Name + " creates or changes user accounts, groups or passwords")
@@ -628,6 +625,27 @@ func checkFindPerm(c *Call) Finding {
 		if l.critical() || l.Place == Home || l.Place == Ancestor || l.Place == OtherHome {
 			return hit("find " + l.Path + " -exec " + changer + " changes permissions or owners across " + l.Place.String())
 		}
+	}
+	return Finding{}
+}
+
+// gitExtrasDiscards are git-extras commands (git-<name> on PATH) that
+// discard work: clear is reset --hard plus clean -fdx, delete-tag and
+// delete-branch remove refs locally and on the remote.
+var gitExtrasDiscards = []string{"clear", "clear-soft", "delete-tag", "delete-branch", "delete-merged-branches", "delete-squashed-branches", "delete-submodule", "obliterate", "reset-file", "scp"}
+
+// checkGitDiscardOther: discards of uncommitted work or refs that git's own
+// rules do not name: checkout-index --force over the work tree and the
+// git-extras discards.
+func checkGitDiscardOther(c *Call) Finding {
+	g := parseGit(c)
+	switch {
+	case g.sub == "checkout-index" && (hasArg(g.args, "-f", "--force") || hasShortFlag(g.args, 'f')):
+		return hit("git checkout-index --force overwrites work-tree files from the index, discarding their unstaged changes")
+	case slices.Contains(gitExtrasDiscards, g.sub) && g.sub != "scp":
+		return hit("git " + g.sub + " (git-extras) discards work or deletes refs, locally and on the remote")
+	case g.sub == "undo" && hasArg(g.args, "--hard", "-h"):
+		return hit("git undo --hard (git-extras) discards the last commits and their changes")
 	}
 	return Finding{}
 }

@@ -171,7 +171,7 @@ func checkSystemStore(c *Call) Finding {
 			return hit("security " + ops[0] + " prints passwords from the keychain")
 		}
 	case "secret-tool":
-		if ops := operands(c.Args); len(ops) > 0 && (ops[0] == "lookup" || ops[0] == "search") {
+		if ops := operands(c.Args); len(ops) > 0 && ops[0] == "lookup" {
 			return hit("secret-tool " + ops[0] + " prints secrets from the keyring")
 		}
 	case "ls", "stat", "file", "test", "[", "chmod", "chown", "echo", "printf", "which", "du", "touch":
@@ -404,7 +404,7 @@ func urlHost(res *shell.Result, a string) string {
 
 // destroyVerbs are the subcommand words with which cloud, hosting and
 // platform CLIs delete what they manage.
-var destroyVerbs = []string{"delete", "destroy", "terminate", "purge", "remove", "rm", "rb", "del", "uninstall", "undeploy", "deprovision", "wipe", "drop", "erase", "unpublish", "yank", "deregister"}
+var destroyVerbs = []string{"delete", "destroy", "terminate", "purge", "remove", "rm", "rb", "del", "undeploy", "deprovision", "wipe", "drop", "erase", "unpublish", "yank", "deregister"}
 
 // destroyPrefixes: verbs spelled as a prefix of the subcommand (aws
 // delete-bucket) or after a colon (heroku apps:destroy).
@@ -434,15 +434,15 @@ var platformAllowed = map[string][]string{
 	"npm": {"uninstall", "remove", "rm", "del"}, "pnpm": {"uninstall", "remove", "rm", "del"}, "yarn": {"remove", "uninstall"},
 	"gem": {"uninstall"}, "cargo": {"remove", "rm", "uninstall", "yank"}, "dotnet": {"remove", "uninstall"},
 	"nuget": {"remove"}, "pub": {"remove"}, "poetry": {"remove"}, "mix": {"deps.clean"},
-	"docker": {"rm", "remove", "delete", "uninstall", "purge", "destroy", "del", "drop", "deregister"},
-	"podman": {"rm", "remove", "delete", "uninstall", "purge", "destroy", "del", "drop", "deregister"},
+	"docker":  {"rm", "remove", "delete", "uninstall", "purge", "destroy", "del", "drop", "deregister"},
+	"podman":  {"rm", "remove", "delete", "uninstall", "purge", "destroy", "del", "drop", "deregister"},
 	"nerdctl": {"rm", "remove", "delete", "uninstall", "purge", "destroy", "del", "drop", "deregister"},
-	"gh": {"remove", "rm", "uninstall", "del", "drop", "erase", "wipe", "deregister"},
-	"glab": {"remove", "rm", "uninstall", "del", "drop", "erase", "wipe", "deregister"},
-	"rclone": {"rm", "remove", "delete", "purge", "uninstall", "del", "drop", "erase", "wipe"},
-	"mc": {"uninstall", "drop", "deregister"},
-	"vagrant": {"remove", "uninstall", "rm"}, "minikube": {"uninstall"},
-	"helm": {"remove", "rm"},
+	"gh":      {"remove", "rm", "uninstall", "del", "drop", "erase", "wipe", "deregister"},
+	"glab":    {"remove", "rm", "uninstall", "del", "drop", "erase", "wipe", "deregister"},
+	"rclone":  {"rm", "remove", "delete", "purge", "uninstall", "del", "drop", "erase", "wipe"},
+	"mc":      {"uninstall", "drop", "deregister"},
+	"vagrant": {"remove", "uninstall", "rm", "delete"}, "minikube": {"uninstall"},
+	"helm":   {"remove", "rm"},
 	"pulumi": {"remove", "rm"},
 }
 
@@ -474,7 +474,7 @@ func checkPlatformDestroy(c *Call) Finding {
 				verb = verb[i2+1:]
 			}
 		}
-		destroy := slices.Contains(destroyVerbs, verb) || (name == "doctl" && i == 1 && verb == "d")
+		destroy := slices.Contains(destroyVerbs, verb) || (name == "doctl" && i == 1 && verb == "d") || name == "helm" && (verb == "uninstall" || verb == "un")
 		for _, p := range destroyPrefixes {
 			if strings.HasPrefix(verb, p) {
 				destroy = true

@@ -426,9 +426,17 @@ func checkTerraform(c *Call) Finding {
 	return Finding{}
 }
 
+// kubectlOther are subcommands that delete nothing, even when a later word
+// is "delete" (kubectl wait --for delete pod/x).
+var kubectlOther = []string{"wait", "get", "describe", "logs", "explain", "events", "top", "edit", "apply", "create", "run", "exec",
+	"port-forward", "rollout", "label", "annotate", "scale", "patch", "config", "auth", "diff", "cp", "api-resources", "version", "cluster-info"}
+
 func checkKubectl(c *Call) Finding {
 	ops := operands(c.Args)
 	if hasPrefixArg(c.Args, "--dry-run") || hasArg(c.Args, "--help", "-h") {
+		return Finding{}
+	}
+	if len(ops) > 0 && slices.Contains(kubectlOther, ops[0]) {
 		return Finding{}
 	}
 	i := -1
@@ -478,7 +486,7 @@ var cloudDeletes = []struct {
 	{"gcloud", []string{"projects", "sql", "container", "compute", "storage", "firestore", "spanner", "bigtable", "redis", "filestore", "alloydb", "run", "functions", "kms", "secrets"},
 		[]string{"delete"}},
 	{"az", []string{"group", "storage", "sql", "cosmosdb", "aks", "vm", "keyvault", "webapp", "postgres", "mysql"}, []string{"delete", "purge"}},
-	{"doctl", []string{"databases", "kubernetes", "compute", "apps", "projects"}, []string{"delete", "rm", "d"}},
+	{"doctl", []string{"databases", "kubernetes", "compute", "apps", "projects"}, []string{"delete", "rm"}},
 	{"wrangler", nil, []string{"delete"}},
 	{"vercel", nil, []string{"remove", "rm"}},
 	{"fly", nil, []string{"destroy"}},

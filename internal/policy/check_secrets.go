@@ -257,12 +257,17 @@ func readArgs(c *Call) []string {
 		}
 		return nil
 	}
+	if hasArg(c.Args, "--genkey") {
+		return nil // openvpn --genkey secret f writes a new key
+	}
 	if name == "openssl" {
 		// openssl req -keyout server.key writes a new key: outputs are
-		// not read.
+		// not read; openssl req -key k, ts -inkey k use the key, and
+		// rsa -in k -pubout prints only its public half.
+		pubout := hasArg(c.Args, "-pubout")
 		var out []string
 		for i, a := range c.Args {
-			if i > 0 && (c.Args[i-1] == "-out" || c.Args[i-1] == "-keyout") || strings.HasPrefix(a, "-") {
+			if i > 0 && (c.Args[i-1] == "-out" || c.Args[i-1] == "-keyout" || keyOption(c.Args[i-1]) || pubout && c.Args[i-1] == "-in") || strings.HasPrefix(a, "-") {
 				continue
 			}
 			out = append(out, a)
