@@ -35,6 +35,11 @@ var deviceReaders = []string{
 	"readlink", "realpath", "echo", "printf", "grep", "udevadm", "fuser", "lsof", "ddrescue",
 }
 
+// deviceJudgedElsewhere are the tools disk.mkfs, disk.partition and
+// disk.shred judge with their own listing modes.
+var deviceJudgedElsewhere = []string{"mke2fs", "mkswap", "newfs", "newfs_apfs", "newfs_hfs", "fdisk", "sfdisk", "cfdisk", "gdisk",
+	"sgdisk", "parted", "wipefs", "blkdiscard", "diskutil", "shred"}
+
 // burners write optical discs.
 var burners = []string{"cdrecord", "wodim", "growisofs", "xorriso", "cdrskin", "brasero", "dvd+rw-format", "cdrdao"}
 
@@ -120,7 +125,7 @@ func checkDeviceTarget(c *Call) Finding {
 		}
 		return Finding{}
 	}
-	if slices.Contains(deviceReaders, name) || strings.HasPrefix(name, "fsck.") || strings.HasPrefix(name, "mkfs") || name == "mke2fs" || name == "mkswap" {
+	if slices.Contains(deviceReaders, name) || slices.Contains(deviceJudgedElsewhere, name) || strings.HasPrefix(name, "fsck.") || strings.HasPrefix(name, "mkfs") {
 		return Finding{} // reading, or judged by the dd/mkfs/partition rules
 	}
 	return what("writes")
@@ -640,7 +645,7 @@ var gitExtrasDiscards = []string{"clear", "clear-soft", "delete-tag", "delete-br
 func checkGitDiscardOther(c *Call) Finding {
 	g := parseGit(c)
 	switch {
-	case g.sub == "checkout-index" && (hasArg(g.args, "-f", "--force") || hasShortFlag(g.args, 'f')):
+	case g.sub == "checkout-index" && (hasArg(g.args, "-f", "--force") || hasShortFlag(g.args, 'f')) && !hasPrefixArg(g.args, "--prefix"):
 		return hit("git checkout-index --force overwrites work-tree files from the index, discarding their unstaged changes")
 	case slices.Contains(gitExtrasDiscards, g.sub) && g.sub != "scp":
 		return hit("git " + g.sub + " (git-extras) discards work or deletes refs, locally and on the remote")

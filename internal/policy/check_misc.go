@@ -498,6 +498,9 @@ var cloudDeletes = []struct {
 
 func checkCloud(c *Call) Finding {
 	ops := operands(c.Args)
+	if hasArg(c.Args, "--help", "-h", "help") {
+		return Finding{}
+	}
 	if c.Ex.Name == "gsutil" {
 		for i, o := range ops {
 			if o == "rb" || o == "rm" && (hasArg(c.Args, "-r", "-R", "-rf", "-fr") || i >= 0 && hasArg(c.Args, "-m") && hasArg(c.Args, "-r")) {
