@@ -436,6 +436,21 @@ func checkHomeEmptied(c *Call) Finding {
 				return hit("truncate empties " + p)
 			}
 		}
+	case "ln":
+		ops := operands(c.Args)
+		if len(ops) == 2 && ops[0] == "/dev/null" && hasShortFlag(c.Args, 'f') {
+			if dst := c.resolve(ops[1]); emptied(dst) {
+				return hit("ln replaces " + dst + " with a link to /dev/null")
+			}
+		}
+	case "tee":
+		if in := c.Ex.Stdin; in != nil && in.File == "/dev/null" && !hasArg(c.Args, "-a", "--append") {
+			for _, o := range operands(c.Args) {
+				if p := c.resolve(o); emptied(p) {
+					return hit("tee empties " + p)
+				}
+			}
+		}
 	case "cp", "cat", "dd":
 		src := ""
 		ops := operands(c.Args)

@@ -217,7 +217,14 @@ func checkKeyExport(c *Call) Finding {
 		if hasArg(c.Args, "backup-keys") {
 			return hit("charm backup-keys exports the account's private keys")
 		}
-	case "age-keygen", "ssh-keygen", "step":
+	case "keybase":
+		if hasArg(c.Args, "export") && hasArg(c.Args, "--secret", "-s") {
+			return hit("keybase pgp export --secret exports private keys")
+		}
+	case "security":
+		if ops := operands(c.Args); len(ops) > 0 && ops[0] == "export" {
+			return hit("security export exports keys from the keychain")
+		}
 	}
 	return Finding{}
 }
@@ -404,7 +411,7 @@ func urlHost(res *shell.Result, a string) string {
 
 // destroyVerbs are the subcommand words with which cloud, hosting and
 // platform CLIs delete what they manage.
-var destroyVerbs = []string{"delete", "destroy", "terminate", "purge", "remove", "rm", "rb", "del", "undeploy", "deprovision", "wipe", "drop", "erase", "unpublish", "yank", "deregister"}
+var destroyVerbs = []string{"delete", "destroy", "terminate", "purge", "remove", "rm", "rb", "del", "undeploy", "teardown", "deleteall", "deprovision", "wipe", "drop", "erase", "unpublish", "yank", "deregister"}
 
 // destroyPrefixes: verbs spelled as a prefix of the subcommand (aws
 // delete-bucket) or after a colon (heroku apps:destroy).
@@ -425,6 +432,7 @@ var platformCLIs = []string{
 	"docker", "podman", "nerdctl", "stripe", "twilio", "auth0", "okta", "pulumi", "serverless", "sls", "sequelize",
 	"prisma", "rails", "rake", "knex", "typeorm", "dbmate", "goose", "migrate", "flyway", "liquibase", "alembic",
 	"juju", "multipass", "vagrant", "minikube", "kind", "k3d", "k3s", "microk8s", "colima", "lima", "limactl",
+	"lxc", "incus", "etcdctl", "argocd", "flux", "surge", "amplify", "nuget", "keybase", "wrangler", "dokku", "kaggle",
 }
 
 // platformAllowed lists, per CLI, destroy verbs that only touch local or

@@ -534,7 +534,7 @@ func checkCloud(c *Call) Finding {
 	return Finding{}
 }
 
-var sqlDropRe = &lazyregexp.Regexp{Expr: `(?i)\bdrop\s+(database|table|schema|keyspace)\b|\btruncate\s+table\b|\.drop(Database)?\s*\(\s*\)|\bdropDatabase\b`}
+var sqlDropRe = &lazyregexp.Regexp{Expr: `(?i)\bdrop\s+(database|table|schema|keyspace|collection|index|user|role|owned)\b|\btruncate\s+(table\s+)?[\w."\x60]+\s*(;|$|'|")|\.drop(Database)?\s*\(\s*\)|\bdropDatabase\b|\bdelete\s+from\s+[\w."\x60\[\]]+\s*(;|$|'|")|\.(deleteMany|remove)\s*\(\s*\{\s*\}\s*\)|\bFLUSHALL\b|\bFLUSHDB\b`}
 
 // codeText is everything a command reads as its own input: its arguments,
 // heredoc body and the output of echo/printf piped into it.
