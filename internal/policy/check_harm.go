@@ -361,6 +361,17 @@ func checkPrivilegedPersist(c *Call) Finding {
 		if !hasArg(c.Args, "-l", "--help", "-h") {
 			return hit("scrontab installs or removes scheduled jobs")
 		}
+	case "systemctl":
+		// A unit file from a path (not one a package installed) linked or
+		// enabled starts on its own from now on.
+		ops := operands(c.Args)
+		if len(ops) > 1 && (ops[0] == "link" || ops[0] == "enable" || ops[0] == "reenable") {
+			for _, o := range ops[1:] {
+				if strings.Contains(o, "/") {
+					return hit("systemctl " + ops[0] + " " + o + " installs a unit that starts on its own")
+				}
+			}
+		}
 	case "launchctl":
 		ops := operands(c.Args)
 		if len(ops) > 0 && slices.Contains([]string{"load", "bootstrap", "submit", "enable"}, ops[0]) {

@@ -432,7 +432,9 @@ var platformCLIs = []string{
 	"docker", "podman", "nerdctl", "stripe", "twilio", "auth0", "okta", "pulumi", "serverless", "sls", "sequelize",
 	"prisma", "rails", "rake", "knex", "typeorm", "dbmate", "goose", "migrate", "flyway", "liquibase", "alembic",
 	"juju", "multipass", "vagrant", "minikube", "kind", "k3d", "k3s", "microk8s", "colima", "lima", "limactl",
-	"lxc", "incus", "etcdctl", "argocd", "flux", "surge", "amplify", "nuget", "keybase", "wrangler", "dokku", "kaggle",
+	"lxc", "incus", "etcdctl", "argocd", "flux", "surge", "keybase",
+	"influx", "bq", "cbt", "sf", "sfdx", "databricks", "snow", "hasura", "fauna", "xata", "convex", "pocketbase",
+	"cloudflared", "ngrok", "tailscale", "infisical", "akamai", "fastly", "exoscale", "ovh", "hetzner",
 }
 
 // platformAllowed lists, per CLI, destroy verbs that only touch local or
@@ -484,8 +486,8 @@ func checkPlatformDestroy(c *Call) Finding {
 		}
 		destroy := slices.Contains(destroyVerbs, verb) || (name == "doctl" && i == 1 && verb == "d") || name == "helm" && (verb == "uninstall" || verb == "un")
 		for _, p := range destroyPrefixes {
-			if strings.HasPrefix(verb, p) {
-				destroy = true
+			if strings.HasPrefix(verb, p) || strings.HasSuffix(verb, "-"+strings.TrimRight(p, "-_")) {
+				destroy = true // delete-bucket, service-instance-delete
 			}
 		}
 		if name == "sequelize" || name == "rails" || name == "rake" {

@@ -583,7 +583,7 @@ func checkDockerPrune(c *Call) Finding {
 	ops := operands(c.Args)
 	for i := 0; i+1 < len(ops); i++ {
 		switch ops[i] + " " + ops[i+1] {
-		case "system prune", "volume prune", "volume rm", "volume remove":
+		case "system prune", "volume prune", "volume rm", "volume remove", "system reset", "machine rm", "volume delete":
 			return hit(c.Ex.Name + " " + ops[i] + " " + ops[i+1] + " deletes volumes or everything unused, including data")
 		case "compose down":
 		}
