@@ -33,7 +33,20 @@ var deviceReaders = []string{
 	"iostat", "iotop", "hdparm", "sg_inq", "sdparm", "isoinfo", "handbrakecli", "ffmpeg", "mplayer", "vlc", "mpv",
 	"cryptsetup", "mdadm", "nvme", "btrfs", "zpool", "zfs", "badblocks", "dd", "docker", "podman", "test", "[",
 	"readlink", "realpath", "echo", "printf", "grep", "udevadm", "fuser", "lsof", "ddrescue",
+	"pv", "gzip", "xz", "zstd", "lz4", "bzip2", "pigz", "sha1sum", "sha512sum", "b2sum", "b3sum", "cksum", "crc32",
+	"resize2fs", "fatlabel", "exfatlabel", "ntfslabel", "swapon", "swapoff", "partprobe", "testdisk", "photorec",
+	"xfs_repair", "ntfsfix", "dosfsck", "ntfs-3g", "ntfsinfo", "guestmount", "lshw", "hwinfo", "lsscsi", "sg_map",
+	"pmount", "pumount", "dislocker", "dmsetup", "multipath", "iscsiadm", "wipe-info", "qemu-img", "virt-filesystems",
 }
+
+// deviceWriters write the device they are given whatever option precedes
+// it (ventoy -i installs onto it).
+var deviceWriters = []string{"ventoy", "bmaptool", "rpi-imager", "etcher", "etcher-cli", "balena", "grub-install", "grub2-install",
+	"limine", "syslinux", "extlinux", "bootctl", "efibootmgr", "mkusb", "woeusb", "unetbootin", "popsicle", "caligula"}
+
+// deviceInputOpts introduce a device that is read (dcfldd if=/dev/sdb,
+// partclone -s /dev/sdb1, dvdbackup -i /dev/sr0).
+var deviceInputOpts = []string{"if", "-if", "--if", "-i", "--input", "input", "-s", "--source", "source", "src", "--src", "-d", "--device"}
 
 // deviceJudgedElsewhere are the tools disk.mkfs, disk.partition and
 // disk.shred judge with their own listing modes.
@@ -118,6 +131,13 @@ func checkDeviceTarget(c *Call) Finding {
 			return what("adds to a file system (formatting)")
 		}
 		return Finding{}
+	case "qemu-img":
+		// qemu-img convert in out: the device is destroyed as the output.
+		ops := operands(c.Args)
+		if len(ops) >= 3 && ops[0] == "convert" && blockDevice(c.resolve(ops[len(ops)-1])) || len(ops) > 0 && ops[0] == "dd" && len(devs) > 0 {
+			return hit("qemu-img writes an image over " + devs[len(devs)-1] + ", destroying what the disk holds")
+		}
+		return Finding{}
 	case "ddrescue":
 		// ddrescue in out [log]: the device is destroyed in output position.
 		if len(ops) >= 2 && blockDevice(c.resolve(ops[1])) {
@@ -144,12 +164,18 @@ func hasShortFlag(args []string, f byte) bool {
 // values after =, dd-style key=value). A burner's optical drive counts.
 func (c *Call) devices() []string {
 	var out []string
-	for _, a := range c.Args {
+	writer := slices.Contains(deviceWriters, c.Ex.Name)
+	for j, a := range c.Args {
 		if !strings.Contains(a, "/dev/") {
 			continue
 		}
 		if i := strings.LastIndexByte(a, '='); i >= 0 {
+			if !writer && slices.Contains(deviceInputOpts, a[:i]) {
+				continue
+			}
 			a = a[i+1:]
+		} else if !writer && j > 0 && slices.Contains(deviceInputOpts, c.Args[j-1]) {
+			continue
 		}
 		if strings.HasPrefix(a, "-") {
 			continue
@@ -568,6 +594,7 @@ func checkVCSDiscard(c *Call) Finding {
 
 var permWorldWritable = &lazyregexp.Regexp{Expr: `^(0?[0-7]?[0-7][0-7][2367]|([ugoa]*[ao][ugoa]*|)[+=][rwxXst]*w[rwxXst]*)$`}
 var permWorldReadable = &lazyregexp.Regexp{Expr: `^(0?[0-7]?[0-7][0-7][4567]|[0-7]?[0-7][4567][0-7]|([ugoa]*[aog][ugoa]*|)[+=][rwxXst]*r[rwxXst]*)$`}
+var permNone = &lazyregexp.Regexp{Expr: `^(0?0?00|[ugoa]*=)$`}
 var permSetID = &lazyregexp.Regexp{Expr: `^(0?[2-7][0-7]{3}|[ugoa]*\+[rwxX]*s[rwxXt]*)$`}
 
 // setIDTargets are programs that, setuid, hand a root shell to anyone.
@@ -617,7 +644,10 @@ func checkPermWiden(c *Call) Finding {
 		l := c.Loc(t)
 		p := c.resolve(t)
 		switch {
-		case l.Place == Root || l.Place == CoreSystem || l.Place == Protected:
+		case (l.Place == Root || l.Place == CoreSystem || l.Place == Protected) && (name != "chmod" || permWorldWritable.MatchString(mode) || permSetID.MatchString(mode) || permNone.MatchString(mode)):
+			// chmod +x /usr/local/bin/tool is an install step; making a
+			// system path writable by all, setuid, unreadable, or another
+			// user's, is not.
 			return hit(name + " changes the permissions, owner or attributes of the system path " + l.Path)
 		case name == "chmod" && permSetID.MatchString(mode) && slices.Contains(setIDTargets, path.Base(p)):
 			return hit("chmod " + mode + " makes " + p + " run as its owner for anyone: a root shell for every user")

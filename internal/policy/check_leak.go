@@ -14,7 +14,12 @@ import (
 )
 
 // secretWordRe is what a search for credentials looks for.
-var secretWordRe = &lazyregexp.Regexp{Expr: `(?i)pass(wd|word)?|secret|token|api[_-]?key|apikey|private[_ -]?key|credential|BEGIN [A-Z ]*PRIVATE|aws_access|auth|bearer`}
+var secretWordRe = &lazyregexp.Regexp{Expr: `(?i)passw(or)?d|secret|token|api[_-]?key|apikey|private[_ -]?key|credential|BEGIN [A-Z ]*PRIVATE|aws_access|auth[_-]?token|authorization|bearer`}
+
+// strongSecretWordRe is what a search of a system directory must look for
+// to count as a hunt: grep -r PasswordAuthentication /etc/ssh reads a
+// setting.
+var strongSecretWordRe = &lazyregexp.Regexp{Expr: `(?i)secret|token|api[_-]?key|apikey|private[_ -]?key|credential|BEGIN [A-Z ]*PRIVATE|aws_access|bearer|passw(or)?d\s*[=:]|^passw(or)?d$|\|`}
 
 // secretFileGlobRe is what a find for credential files names.
 var secretFileGlobRe = &lazyregexp.Regexp{Expr: `(?i)id_(rsa|dsa|ecdsa|ed25519)|\.pem|\.key\b|\.p12|\.pfx|\.kdbx|\.env|credential|secret|passw|token|\.netrc|\.pgpass|wallet|keystore|\.ovpn|\.ppk`}
@@ -90,6 +95,9 @@ func checkSecretHunt(c *Call) Finding {
 		}
 		for _, f := range files {
 			if l, ok := wide(f); ok {
+				if (l.Place == CoreSystem || l.Place == System) && !strongSecretWordRe.MatchString(pattern) {
+					continue
+				}
 				return hit(c.Ex.Name + " searches " + l.Place.String() + " for secrets (" + pattern + ")")
 			}
 		}
