@@ -188,13 +188,38 @@ func (c *Call) devices() []string {
 	return out
 }
 
-// volumeVerbs are programs, or program + subcommand, that destroy storage
-// named by a volume or pool name rather than a device path.
-var volumeVerbs = []struct {
-	name string
-	subs []string // nil: the program itself destroys
-	what string
-}{
+// verbRule is a program that destroys storage or a device when given one of
+// words (any argument), or whatever it is given when words is nil.
+type verbRule struct {
+	name  string
+	words []string
+	what  string
+}
+
+// matchVerbs judges a call against a table of verbRules.
+func matchVerbs(c *Call, table []verbRule) Finding {
+	if hasArg(c.Args, "--help", "-h") {
+		return Finding{}
+	}
+	for _, v := range table {
+		if v.name != c.Ex.Name {
+			continue
+		}
+		if v.words == nil {
+			return hit(c.Ex.Name + " " + v.what)
+		}
+		for _, a := range c.Args {
+			if slices.Contains(v.words, a) {
+				return hit(c.Ex.Name + " " + a + " " + v.what)
+			}
+		}
+	}
+	return Finding{}
+}
+
+// volumeVerbs destroy storage named by a volume or pool name rather than a
+// device path.
+var volumeVerbs = []verbRule{
 	{"lvremove", nil, "deletes logical volumes and their data"},
 	{"vgremove", nil, "deletes volume groups and their data"},
 	{"pvremove", nil, "wipes LVM labels from physical volumes"},
@@ -208,26 +233,10 @@ var volumeVerbs = []struct {
 }
 
 func checkVolumeVerb(c *Call) Finding {
+	if f := matchVerbs(c, volumeVerbs); f.Hit {
+		return f
+	}
 	ops := operands(c.Args)
-	if hasArg(c.Args, "--help", "-h") {
-		return Finding{}
-	}
-	for _, v := range volumeVerbs {
-		if v.name != c.Ex.Name {
-			continue
-		}
-		if v.subs == nil {
-			if len(ops) > 0 {
-				return hit(c.Ex.Name + " " + v.what)
-			}
-			continue
-		}
-		for _, o := range ops[:min(len(ops), 4)] {
-			if slices.Contains(v.subs, o) {
-				return hit(c.Ex.Name + " " + o + " " + v.what)
-			}
-		}
-	}
 	switch c.Ex.Name {
 	case "virsh":
 		if slices.Contains(ops, "undefine") && (hasArg(c.Args, "--remove-all-storage", "--wipe-storage") || hasPrefixArg(c.Args, "--storage")) {
@@ -260,48 +269,26 @@ func hasPrefixArg(args []string, prefix string) bool {
 	return false
 }
 
-// factoryResets erase a device or a security key's credentials: program,
-// and the words any of which must appear (nil: the program itself).
-var factoryResets = []struct {
-	name  string
-	words []string
-}{
-	{"ykman", []string{"reset"}},
-	{"gpg-card", []string{"factory-reset"}},
-	{"fastboot", []string{"lock", "unlock", "erase", "format", "-w", "flashall", "wipe-super", "flashing"}},
-	{"steamos-factory-reset", nil},
-	{"steamos-factory-reset-config", nil},
-	{"k3s-uninstall.sh", nil},
-	{"k3s-agent-uninstall.sh", nil},
-	{"rke2-uninstall.sh", nil},
-	{"talosctl", []string{"reset"}},
-	{"rabbitmqctl", []string{"reset", "force_reset"}},
-	{"balena", []string{"flash"}},
-	{"etcher", nil},
-	{"balena-etcher", nil},
-	{"sg_format", nil},
-	{"flashrom", []string{"-w", "--write", "-E", "--erase"}},
+// factoryResets erase a device, a security key's credentials or a node.
+var factoryResets = []verbRule{
+	{"ykman", []string{"reset"}, "erases the device or the credentials and data it holds"},
+	{"gpg-card", []string{"factory-reset"}, "erases the device or the credentials and data it holds"},
+	{"fastboot", []string{"lock", "unlock", "erase", "format", "-w", "flashall", "wipe-super", "flashing"}, "erases the device or the credentials and data it holds"},
+	{"steamos-factory-reset", nil, "erases the device or the credentials and data it holds"},
+	{"steamos-factory-reset-config", nil, "erases the device or the credentials and data it holds"},
+	{"k3s-uninstall.sh", nil, "uninstalls the cluster and deletes all its data"},
+	{"k3s-agent-uninstall.sh", nil, "uninstalls the cluster and deletes all its data"},
+	{"rke2-uninstall.sh", nil, "uninstalls the cluster and deletes all its data"},
+	{"talosctl", []string{"reset"}, "wipes the node"},
+	{"rabbitmqctl", []string{"reset", "force_reset"}, "deletes all the broker's data"},
+	{"balena", []string{"flash"}, "writes an OS image over a drive"},
+	{"etcher", nil, "writes an OS image over a drive"},
+	{"balena-etcher", nil, "writes an OS image over a drive"},
+	{"sg_format", nil, "low-level formats a disk"},
+	{"flashrom", []string{"-w", "--write", "-E", "--erase"}, "rewrites or erases the firmware"},
 }
 
-func checkFactoryReset(c *Call) Finding {
-	if hasArg(c.Args, "--help", "-h") {
-		return Finding{}
-	}
-	for _, r := range factoryResets {
-		if r.name != c.Ex.Name {
-			continue
-		}
-		if r.words == nil {
-			return hit(c.Ex.Name + " erases the device or the data it manages")
-		}
-		for _, a := range c.Args {
-			if slices.Contains(r.words, a) {
-				return hit(c.Ex.Name + " " + a + " erases the device or the credentials and data it holds")
-			}
-		}
-	}
-	return Finding{}
-}
+func checkFactoryReset(c *Call) Finding { return matchVerbs(c, factoryResets) }
 
 // kernelControl: writes to the kernel's control files and the commands
 // that replace or stop the running kernel.

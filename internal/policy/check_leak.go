@@ -448,20 +448,24 @@ var platformCLIs = []string{
 // platformAllowed lists, per CLI, destroy verbs that only touch local or
 // reversible state (npm uninstall removes a dependency from the project;
 // docker rm removes a stopped container), judged elsewhere or harmless.
-var platformAllowed = map[string][]string{
-	"npm": {"uninstall", "remove", "rm", "del"}, "pnpm": {"uninstall", "remove", "rm", "del"}, "yarn": {"remove", "uninstall"},
-	"gem": {"uninstall"}, "cargo": {"remove", "rm", "uninstall", "yank"}, "dotnet": {"remove", "uninstall"},
-	"nuget": {"remove"}, "pub": {"remove"}, "poetry": {"remove"}, "mix": {"deps.clean"},
-	"docker":  {"rm", "remove", "delete", "uninstall", "purge", "destroy", "del", "drop", "deregister"},
-	"podman":  {"rm", "remove", "delete", "uninstall", "purge", "destroy", "del", "drop", "deregister"},
-	"nerdctl": {"rm", "remove", "delete", "uninstall", "purge", "destroy", "del", "drop", "deregister"},
-	"gh":      {"remove", "rm", "uninstall", "del", "drop", "erase", "wipe", "deregister"},
-	"glab":    {"remove", "rm", "uninstall", "del", "drop", "erase", "wipe", "deregister"},
-	"rclone":  {"rm", "remove", "delete", "purge", "uninstall", "del", "drop", "erase", "wipe"},
-	"mc":      {"uninstall", "drop", "deregister"},
-	"vagrant": {"remove", "uninstall", "rm", "delete"}, "minikube": {"uninstall"},
-	"helm":   {"remove", "rm"},
-	"pulumi": {"remove", "rm"},
+var platformAllowed = []struct {
+	cli   string
+	verbs []string
+}{
+	{"npm", []string{"uninstall", "remove", "rm", "del"}},
+	{"pnpm", []string{"uninstall", "remove", "rm", "del"}},
+	{"yarn", []string{"remove", "uninstall"}},
+	{"gem", []string{"uninstall"}},
+	{"cargo", []string{"remove", "rm", "uninstall", "yank"}},
+	{"dotnet", []string{"remove", "uninstall"}},
+	{"nuget", []string{"remove"}},
+	{"pub", []string{"remove"}},
+	{"poetry", []string{"remove"}},
+	{"mix", []string{"deps.clean"}},
+	{"nerdctl", []string{"rm", "remove", "delete", "uninstall", "purge", "destroy", "del", "drop", "deregister"}},
+	{"vagrant", []string{"remove", "uninstall", "rm", "delete"}},
+	{"minikube", []string{"uninstall"}},
+	{"pulumi", []string{"remove", "rm"}},
 }
 
 // platformReadOnly flags make any command only show what it would do.
@@ -480,7 +484,12 @@ func checkPlatformDestroy(c *Call) Finding {
 		}
 	}
 	ops := subcommandWords(c.Args)
-	allowed := platformAllowed[name]
+	var allowed []string
+	for _, a := range platformAllowed {
+		if a.cli == name {
+			allowed = a.verbs
+		}
+	}
 	if name == "doctl" && len(ops) > 0 && ops[0] == "compute" {
 		ops = ops[1:]
 	}

@@ -398,7 +398,7 @@ func hasArg(args []string, want ...string) bool {
 
 func checkTerraform(c *Call) Finding {
 	ops := operands(c.Args)
-	if len(ops) == 0 {
+	if len(ops) == 0 || hasArg(c.Args, "-help", "--help", "-h") {
 		return Finding{}
 	}
 	switch c.Ex.Name {
