@@ -139,11 +139,11 @@ func checkEnvDump(c *Call) Finding {
 			continue
 		}
 		switch ex.Name {
-		case "grep", "egrep", "fgrep", "rg", "awk", "gawk", "sed", "ag":
-			for _, a := range c.Args {
-				if envFilterRe.MatchString(a) {
-					return hit(p.Name + " | " + ex.Name + " picks secrets out of the environment")
-				}
+		case "grep", "egrep", "fgrep", "rg", "awk", "gawk", "mawk", "sed", "ag", "perl", "jq":
+			// awk's and sed's programs are analysed apart and blanked in
+			// Args: the source text holds them.
+			if envFilterRe.MatchString(ex.Text) {
+				return hit(p.Name + " | " + ex.Name + " picks secrets out of the environment")
 			}
 		case "tee", "base64", "xxd", "gzip", "openssl", "gpg", "xclip", "pbcopy", "wl-copy", "xsel":
 			return hit(p.Name + " | " + ex.Name + " keeps or encodes every environment variable, secrets included")

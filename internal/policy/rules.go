@@ -113,7 +113,7 @@ var table = []*Rule{
 		Safer:    "print the one variable the task needs by name (echo \"$PATH\")",
 		Unknown:  noUnknownStory,
 		Commands: allCommands, exec: checkEnvDump,
-		Block: []string{`env > env.txt`, `printenv | grep -i token`, `cat /proc/self/environ`, `env | base64`, `env | grep -i secret`, `set > /tmp/all`},
+		Block: []string{`env > env.txt`, `printenv | grep -i token`, `cat /proc/self/environ`, `env | base64`, `env | grep -i secret`, `set > /tmp/all`, `export -p > vars.sh`, `declare -x | grep KEY`, `env | awk '/TOKEN/'`},
 		Allow: []string{`env | grep PATH`, `printenv HOME`, `env | sort`, `env FOO=1 make`, `echo $PATH > path.txt`},
 	},
 	{
