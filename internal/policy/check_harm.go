@@ -358,11 +358,16 @@ var persistPaths = []struct{ prefix, what string }{
 	{"/Library/LaunchDaemons/", "installs a launch daemon that runs as root"},
 	{"/Library/LaunchAgents/", "installs a launch agent for every user"},
 	{"/etc/ssh/sshd_config", "changes who may log in over SSH"},
+	{"/etc/rc.d/", "runs at every boot"},
+	{"/etc/init/", "installs a boot job"},
+	{"/etc/xinetd.d/", "installs a network service"},
+	{"/etc/inetd.conf", "installs a network service"},
+	{"/etc/bash_completion.d/", "runs in every interactive shell"},
 }
 
 // homePersist are files under home that run code at login or in new
 // shells beyond the shell rc files persist.shell-rc knows.
-var homePersist = []string{".bash_aliases", ".xprofile", ".xinitrc", ".xsessionrc", ".xsession", ".pam_environment", ".config/environment.d/", ".config/autostart/", ".config/systemd/", "Library/LaunchAgents/", ".local/share/systemd/", ".config/plasma-workspace/env/", ".kde/Autostart/"}
+var homePersist = []string{".bash_aliases", ".bash_completion", ".ssh/rc", ".config/upstart/", ".termux/boot/", ".xprofile", ".xinitrc", ".xsessionrc", ".xsession", ".pam_environment", ".config/environment.d/", ".config/autostart/", ".config/systemd/", "Library/LaunchAgents/", ".local/share/systemd/", ".config/plasma-workspace/env/", ".kde/Autostart/"}
 
 func checkPrivilegedPersist(c *Call) Finding {
 	switch c.Ex.Name {

@@ -6,6 +6,7 @@ package policy
 // secret-bearing variables sent to a host that is not their service.
 
 import (
+	"path"
 	"slices"
 	"strings"
 
@@ -77,7 +78,13 @@ func checkSecretHunt(c *Call) Finding {
 		}
 	case "grep", "egrep", "fgrep", "rg", "ag", "ack", "ugrep", "git-grep":
 		recursive := c.Ex.Name == "rg" || c.Ex.Name == "ag" || c.Ex.Name == "ack" || hasArg(c.Args, "-r", "-R", "--recursive", "--dereference-recursive") || hasShortFlag(c.Args, 'r') || hasShortFlag(c.Args, 'R')
-		if !recursive {
+		history := false
+		for _, o := range operands(c.Args) {
+			if slices.Contains(historyFiles, path.Base(o)) {
+				history = true
+			}
+		}
+		if !recursive && !history {
 			return Finding{}
 		}
 		spec := grepSpec
@@ -94,6 +101,9 @@ func checkSecretHunt(c *Call) Finding {
 			return Finding{}
 		}
 		for _, f := range files {
+			if slices.Contains(historyFiles, path.Base(c.resolve(f))) {
+				return hit(c.Ex.Name + " searches the shell history " + c.resolve(f) + " for secrets (" + pattern + ")")
+			}
 			if l, ok := wide(f); ok {
 				if (l.Place == CoreSystem || l.Place == System) && !strongSecretWordRe.MatchString(pattern) {
 					continue
@@ -104,6 +114,9 @@ func checkSecretHunt(c *Call) Finding {
 	}
 	return Finding{}
 }
+
+// historyFiles keep the commands typed, with the secrets typed in them.
+var historyFiles = []string{".bash_history", ".zsh_history", ".history", ".sh_history", ".python_history", ".psql_history", ".mysql_history", ".node_repl_history", ".sqlite_history", "fish_history"}
 
 // envFilterRe: a filter that picks secrets out of an environment dump.
 var envFilterRe = &lazyregexp.Regexp{Expr: `(?i)key|secret|token|pass|auth|cred|aws|gh_|github|api|private|session|cookie|bearer|sk-`}
@@ -135,6 +148,9 @@ func checkEnvDump(c *Call) Finding {
 		return Finding{}
 	}
 	for _, p := range ex.Stdin.Producers {
+		if p.Name == "history" && envFilterRe.MatchString(ex.Text) && slices.Contains([]string{"grep", "egrep", "fgrep", "rg", "awk", "sed", "ag"}, ex.Name) {
+			return hit("history | " + ex.Name + " picks secrets out of the shell history")
+		}
 		if !isEnvDump(p) {
 			continue
 		}
