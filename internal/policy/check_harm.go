@@ -442,10 +442,14 @@ func checkSystemWrite(c *Call) Finding {
 	return Finding{}
 }
 
-// checkHomeEmptied: a dotfile or directory of home outside the workspace
-// emptied by a bare redirection, truncate or a copy of /dev/null.
+// checkHomeEmptied: a dotfile or directory of home outside the workspace,
+// or a credential file anywhere, emptied by a bare redirection, truncate, a
+// copy of /dev/null, tee from /dev/null or a link to /dev/null.
 func checkHomeEmptied(c *Call) Finding {
 	emptied := func(p string) bool {
+		if _, ok := c.Ctx.credential(c.Res, p); ok && shell.Known(p) {
+			return true // a credential file anywhere, the workspace's .env too
+		}
 		l := c.Ctx.placeKnown(p)
 		if !shell.Known(p) || l.Place != InHome && l.Place != OtherHome {
 			return false
