@@ -112,6 +112,9 @@ func checkRmRuntimeList(c *Call) Finding {
 	if !rm.recursive || !rm.force {
 		return Finding{}
 	}
+	if c.selectiveFindExec() {
+		return Finding{}
+	}
 	for _, t := range rm.targets {
 		for _, u := range c.Res.Unknowns(t) {
 			if u.Kind == shell.Input {
@@ -142,6 +145,47 @@ func checkRmOutside(c *Call) Finding {
 		}
 	}
 	return unsure
+}
+
+// selectiveFindExec reports whether the call is run by find -exec or
+// -execdir over a workspace subdirectory with a test before it: the same
+// selective delete fs.find-delete allows (find src -name '*.o' -exec rm -f
+// {} +).
+func (c *Call) selectiveFindExec() bool {
+	if len(c.Ex.Via) == 0 || !strings.HasPrefix(c.Ex.Via[len(c.Ex.Via)-1], "find -exec") {
+		return false
+	}
+	i := slices.Index(c.Res.Execs, c.Ex)
+	for j := i - 1; j >= 0; j-- {
+		f := c.Res.Execs[j]
+		if f.Name != "find" || f.Depth != c.Ex.Depth {
+			continue
+		}
+		starts, expr := shell.FindStart(f.Args[1:])
+		filtered, done := false, false
+		shell.FindExpr(expr, func(p, _ string, _ []string) {
+			if p == "-exec" || p == "-execdir" || p == "-ok" || p == "-okdir" {
+				done = true
+			}
+			if !done && slices.Contains(findFilters, p) {
+				filtered = true
+			}
+		})
+		return filtered && len(starts) > 0 && c.allSelectiveStarts(starts)
+	}
+	return false
+}
+
+// allSelectiveStarts: every start is a literal subdirectory of the
+// workspace (not its root, not .git, no ..).
+func (c *Call) allSelectiveStarts(starts []string) bool {
+	for _, s := range starts {
+		l := c.Loc(s)
+		if !shell.Known(s) || strings.ContainsAny(s, globChars) || l.Maybe || l.Computed || l.Place != InWorkspace || slices.Contains(strings.Split(s, "/"), "..") {
+			return false
+		}
+	}
+	return true
 }
 
 // findFilters are find tests that select what -delete deletes.
