@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
@@ -111,6 +112,9 @@ func checkRmRuntimeList(c *Call) Finding {
 	if !rm.recursive || !rm.force {
 		return Finding{}
 	}
+	if c.selectiveFindExec() {
+		return Finding{}
+	}
 	for _, t := range rm.targets {
 		for _, u := range c.Res.Unknowns(t) {
 			if u.Kind == shell.Input {
@@ -143,6 +147,51 @@ func checkRmOutside(c *Call) Finding {
 	return unsure
 }
 
+// selectiveFindExec reports whether the call is run by find -exec or
+// -execdir over a workspace subdirectory with a test before it: the same
+// selective delete fs.find-delete allows (find src -name '*.o' -exec rm -f
+// {} +).
+func (c *Call) selectiveFindExec() bool {
+	if len(c.Ex.Via) == 0 || !strings.HasPrefix(c.Ex.Via[len(c.Ex.Via)-1], "find -exec") {
+		return false
+	}
+	i := slices.Index(c.Res.Execs, c.Ex)
+	for j := i - 1; j >= 0; j-- {
+		f := c.Res.Execs[j]
+		if f.Name != "find" || f.Depth != c.Ex.Depth {
+			continue
+		}
+		starts, expr := shell.FindStart(f.Args[1:])
+		filtered, done := false, false
+		shell.FindExpr(expr, func(p, _ string, _ []string) {
+			if p == "-exec" || p == "-execdir" || p == "-ok" || p == "-okdir" {
+				done = true
+			}
+			if !done && slices.Contains(findFilters, p) {
+				filtered = true
+			}
+		})
+		return filtered && len(starts) > 0 && c.allSelectiveStarts(starts)
+	}
+	return false
+}
+
+// allSelectiveStarts: every start is a literal subdirectory of the
+// workspace (not its root, not .git, no ..).
+func (c *Call) allSelectiveStarts(starts []string) bool {
+	for _, s := range starts {
+		l := c.Loc(s)
+		if !shell.Known(s) || strings.ContainsAny(s, globChars) || l.Maybe || l.Computed || l.Place != InWorkspace || slices.Contains(strings.Split(s, "/"), "..") {
+			return false
+		}
+	}
+	return true
+}
+
+// findFilters are find tests that select what -delete deletes.
+var findFilters = []string{"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-type",
+	"-empty", "-mindepth", "-prune", "-newer", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-size", "-user", "-group", "-perm", "-links"}
+
 var findDeleteExecRe = &lazyregexp.Regexp{Expr: `^-(exec|execdir|ok|okdir)$`}
 
 // checkFindDelete: find -delete removes whatever the expression matches at
@@ -159,10 +208,13 @@ func checkFindDelete(c *Call) Finding {
 			}
 		}
 	}
-	deletes := false
+	deletes, filtered := false, false
 	shell.FindExpr(expr, func(p, _ string, _ []string) {
 		if p == "-delete" {
 			deletes = true
+		}
+		if !deletes && slices.Contains(findFilters, p) {
+			filtered = true // a test before -delete narrows what it deletes
 		}
 	})
 	if !deletes {
@@ -181,6 +233,12 @@ func checkFindDelete(c *Call) Finding {
 			}
 		}
 		if literal && !hasDotDot && (l.Place == InTemp || l.Place == Trusted) {
+			continue
+		}
+		// A selective delete under a subdirectory of the workspace (not
+		// its root, not .git) is the everyday cleanup of caches and
+		// build output.
+		if literal && !hasDotDot && filtered && l.Place == InWorkspace {
 			continue
 		}
 		return hit(fmt.Sprintf("find -delete deletes whatever its expression matches under %s, %s", l.Path, l.Place))

@@ -359,10 +359,14 @@ func checkShutdown(c *Call) Finding {
 		if len(c.Args) > 0 && (c.Args[0] == "0" || c.Args[0] == "6" || c.Args[0] == "1" || c.Args[0] == "s" || c.Args[0] == "S") {
 			return hit(c.Ex.Name + " " + c.Args[0] + " changes the run level: shutdown, reboot or single-user")
 		}
+	case "dnf", "yum":
+		if ops := operands(c.Args); len(ops) > 1 && ops[0] == "system-upgrade" && ops[1] == "reboot" || len(ops) > 0 && ops[0] == "offline-upgrade" && hasArg(ops, "reboot") {
+			return hit(c.Ex.Name + " reboots the machine into an upgrade")
+		}
 	case "systemctl", "loginctl":
 		for _, a := range c.Args {
 			switch a {
-			case "poweroff", "reboot", "halt", "kexec", "suspend", "hibernate", "hybrid-sleep", "suspend-then-hibernate", "rescue", "emergency", "soft-reboot":
+			case "poweroff", "reboot", "halt", "kexec", "suspend", "hibernate", "hybrid-sleep", "suspend-then-hibernate", "rescue", "emergency", "soft-reboot", "isolate", "default", "switch-root":
 				return hit(c.Ex.Name + " " + a + " stops or suspends the machine")
 			}
 		}
@@ -394,7 +398,7 @@ func hasArg(args []string, want ...string) bool {
 
 func checkTerraform(c *Call) Finding {
 	ops := operands(c.Args)
-	if len(ops) == 0 {
+	if len(ops) == 0 || hasArg(c.Args, "-help", "--help", "-h") {
 		return Finding{}
 	}
 	switch c.Ex.Name {
@@ -422,12 +426,32 @@ func checkTerraform(c *Call) Finding {
 	return Finding{}
 }
 
+// kubectlOther are subcommands that delete nothing, even when a later word
+// is "delete" (kubectl wait --for delete pod/x).
+var kubectlOther = []string{"wait", "get", "describe", "logs", "explain", "events", "top", "edit", "apply", "create", "run", "exec",
+	"port-forward", "rollout", "label", "annotate", "scale", "patch", "config", "auth", "diff", "cp", "api-resources", "version", "cluster-info"}
+
 func checkKubectl(c *Call) Finding {
 	ops := operands(c.Args)
+	if hasPrefixArg(c.Args, "--dry-run") || hasArg(c.Args, "--help", "-h") {
+		return Finding{}
+	}
+	if len(ops) > 0 && slices.Contains(kubectlOther, ops[0]) {
+		return Finding{}
+	}
 	i := -1
-	for j, o := range ops {
-		if o == "delete" {
+	for j, o := range ops[:min(len(ops), 3)] {
+		switch o {
+		case "delete":
 			i = j
+		case "drain":
+			return hit(c.Ex.Name + " drain evicts every pod from the node")
+		case "replace":
+			if hasArg(c.Args, "--force") {
+				return hit(c.Ex.Name + " replace --force deletes and recreates the resources")
+			}
+		}
+		if i >= 0 {
 			break
 		}
 	}
@@ -447,7 +471,7 @@ func checkKubectl(c *Call) Finding {
 		}
 		break
 	}
-	return Finding{}
+	return hit(c.Ex.Name + " delete " + strings.Join(ops[i+1:min(len(ops), i+3)], " ") + " deletes cluster resources")
 }
 
 // cloudDeletes lists, per CLI, the first operand (a service; nil for any)
@@ -462,7 +486,7 @@ var cloudDeletes = []struct {
 	{"gcloud", []string{"projects", "sql", "container", "compute", "storage", "firestore", "spanner", "bigtable", "redis", "filestore", "alloydb", "run", "functions", "kms", "secrets"},
 		[]string{"delete"}},
 	{"az", []string{"group", "storage", "sql", "cosmosdb", "aks", "vm", "keyvault", "webapp", "postgres", "mysql"}, []string{"delete", "purge"}},
-	{"doctl", []string{"databases", "kubernetes", "compute", "apps", "projects"}, []string{"delete", "rm", "d"}},
+	{"doctl", []string{"databases", "kubernetes", "compute", "apps", "projects"}, []string{"delete", "rm"}},
 	{"wrangler", nil, []string{"delete"}},
 	{"vercel", nil, []string{"remove", "rm"}},
 	{"fly", nil, []string{"destroy"}},
@@ -474,6 +498,9 @@ var cloudDeletes = []struct {
 
 func checkCloud(c *Call) Finding {
 	ops := operands(c.Args)
+	if hasArg(c.Args, "--help", "-h", "help") {
+		return Finding{}
+	}
 	if c.Ex.Name == "gsutil" {
 		for i, o := range ops {
 			if o == "rb" || o == "rm" && (hasArg(c.Args, "-r", "-R", "-rf", "-fr") || i >= 0 && hasArg(c.Args, "-m") && hasArg(c.Args, "-r")) {
@@ -507,7 +534,7 @@ func checkCloud(c *Call) Finding {
 	return Finding{}
 }
 
-var sqlDropRe = &lazyregexp.Regexp{Expr: `(?i)\bdrop\s+(database|table|schema|keyspace)\b|\btruncate\s+table\b|\.drop(Database)?\s*\(\s*\)|\bdropDatabase\b`}
+var sqlDropRe = &lazyregexp.Regexp{Expr: `(?i)\bdrop\s+(database|table|schema|keyspace|collection|index|user|role|owned)\b|\btruncate\s+(table\s+)?[\w."\x60]+\s*(;|$|'|")|\.drop(Database)?\s*\(\s*\)|\bdropDatabase\b|\bdelete\s+from\s+[\w."\x60\[\]]+\s*(;|$|'|")|\.(deleteMany|remove)\s*\(\s*\{\s*\}\s*\)|\bFLUSHALL\b|\bFLUSHDB\b`}
 
 // codeText is everything a command reads as its own input: its arguments,
 // heredoc body and the output of echo/printf piped into it.
@@ -556,7 +583,7 @@ func checkDockerPrune(c *Call) Finding {
 	ops := operands(c.Args)
 	for i := 0; i+1 < len(ops); i++ {
 		switch ops[i] + " " + ops[i+1] {
-		case "system prune", "volume prune", "volume rm", "volume remove":
+		case "system prune", "volume prune", "volume rm", "volume remove", "system reset", "machine rm", "volume delete":
 			return hit(c.Ex.Name + " " + ops[i] + " " + ops[i+1] + " deletes volumes or everything unused, including data")
 		case "compose down":
 		}

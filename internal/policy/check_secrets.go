@@ -166,7 +166,7 @@ var safeWithSecrets = []string{
 	"readlink", "ssh", "ssh-add", "ssh-keygen", "ssh-copy-id", "source", ".",
 	"docker", "docker-compose", "podman", "podman-compose", "dotenv", "direnv",
 	"env-cmd", "foreman", "honcho", "dotenvx", "wc", "gitleaks", "trufflehog", "git-secrets",
-	"gemini-guard", "xargs",
+	"gemini-guard", "xargs", "dconf", "gsettings",
 }
 
 var (
@@ -184,6 +184,25 @@ var (
 	curlDataOpts = []string{"-d", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "--json",
 		"-F", "--form", "-T", "--upload-file", "-K", "--config"}
 )
+
+// keyReaders print, copy, encode or send a file's content: a key given to
+// them is read out, whatever the option.
+var keyReaders = []string{"cat", "tac", "less", "more", "head", "tail", "base64", "base32", "basenc", "xxd", "od", "hexdump",
+	"strings", "cp", "mv", "scp", "rsync", "tar", "zip", "7z", "gzip", "nc", "ncat", "socat", "sed", "awk",
+	"grep", "dd", "tee", "bat", "vi", "vim", "nano", "emacs", "code", "python", "python3", "node", "perl", "ruby", "php", "pbcopy", "xclip"}
+
+// keyOption: an option through which a program is handed a key, keystore
+// or key file it uses (--key, -inkey, --keyfile, --ssl-keyfile,
+// --signing-key, --load-privkey, -keystore, -i, /keyfile), or an output it
+// writes a new key to (-f for key generators, --outfile, -out).
+func keyOption(opt string) bool {
+	o := strings.ToLower(strings.TrimLeft(opt, "-/"))
+	switch o {
+	case "i", "k", "f", "out", "outfile", "output", "o", "genkey", "ssh", "identity", "identity-file", "keystore", "cert", "certfile":
+		return true
+	}
+	return strings.Contains(o, "key")
+}
 
 // readArgs returns the words of a call that name files it reads, copies or
 // destroys (not the ones it only writes).
@@ -238,12 +257,17 @@ func readArgs(c *Call) []string {
 		}
 		return nil
 	}
+	if hasArg(c.Args, "--genkey") {
+		return nil // openvpn --genkey secret f writes a new key
+	}
 	if name == "openssl" {
 		// openssl req -keyout server.key writes a new key: outputs are
-		// not read.
+		// not read; openssl req -key k, ts -inkey k use the key, and
+		// rsa -in k -pubout prints only its public half.
+		pubout := hasArg(c.Args, "-pubout")
 		var out []string
 		for i, a := range c.Args {
-			if i > 0 && (c.Args[i-1] == "-out" || c.Args[i-1] == "-keyout") || strings.HasPrefix(a, "-") {
+			if i > 0 && (c.Args[i-1] == "-out" || c.Args[i-1] == "-keyout" || keyOption(c.Args[i-1]) || pubout && c.Args[i-1] == "-in") || strings.HasPrefix(a, "-") {
 				continue
 			}
 			out = append(out, a)
@@ -264,12 +288,19 @@ func readArgs(c *Call) []string {
 		return out
 	}
 	var out []string
-	for _, a := range c.Args {
+	consumer := !slices.Contains(keyReaders, name)
+	for i, a := range c.Args {
 		if strings.HasPrefix(a, "-") {
-			if _, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(a, "--") {
+			if k, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(a, "--") && !(consumer && keyOption(k)) {
 				out = append(out, v)
 			}
 			continue
+		}
+		if consumer && i > 0 && strings.HasPrefix(c.Args[i-1], "-") && !strings.Contains(c.Args[i-1], "=") && keyOption(c.Args[i-1]) {
+			continue // openssl req -key k.pem, gunicorn --keyfile k.pem: used, not read out
+		}
+		if consumer && strings.HasPrefix(a, "/") && strings.Contains(a, ":") && keyOption(a[:strings.IndexByte(a, ':')]) {
+			continue // csc /keyfile:k.snk
 		}
 		out = append(out, a)
 		if k, v, ok := strings.Cut(a, "="); ok && k != "" && !strings.ContainsAny(k, "/.") {
@@ -290,6 +321,12 @@ func checkCredentialFile(c *Call) Finding {
 				verb := "reads"
 				if !r.Reads() {
 					verb = "overwrites"
+					if envFileRe.MatchString(path.Base(p)) && !outputEmpty(c) {
+						// Writing .env/.envrc with ordinary configuration: the
+						// secrets guard scans what is written. Emptying it
+						// (> .env) destroys the secrets it holds.
+						continue
+					}
 				}
 				return hit(verb + " " + what + " (" + r.Op + " " + c.Show(r.Target) + ")")
 			}

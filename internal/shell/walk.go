@@ -415,11 +415,34 @@ func (a *analyzer) declClause(f *frame, st *state, c *syntax.DeclClause, s *synt
 		}
 		a.assign(wc, st, as)
 	}
-	if len(io.redirs) > 0 {
+	if printing, args := declPrinting(c); printing {
+		// export -p, declare -x, bare export: the clause prints variables
+		// (the environment's secrets included), so it is a command whose
+		// output goes somewhere.
+		ex := &Exec{Args: args, Name: args[0], Dir: st.dir, Redirs: io.redirs, Stdin: io.stdin, Via: f.via, Text: source(f.src, s), Depth: f.depth}
+		a.emit(f, ex)
+	} else if len(io.redirs) > 0 {
 		ex := &Exec{Dir: st.dir, Redirs: io.redirs, Via: f.via, Text: source(f.src, s), Depth: f.depth}
 		a.emit(f, ex)
 	}
 	return slices.Clone(a.res.Execs[start:])
+}
+
+// declPrinting reports whether a declaration clause only prints variables
+// (no name is assigned or declared), with its words as arguments.
+func declPrinting(c *syntax.DeclClause) (bool, []string) {
+	args := []string{c.Variant.Value}
+	for _, as := range c.Args {
+		if as.Name != nil || as.Value == nil {
+			return false, nil
+		}
+		lit := as.Value.Lit()
+		if !strings.HasPrefix(lit, "-") && !strings.HasPrefix(lit, "+") {
+			return false, nil
+		}
+		args = append(args, lit)
+	}
+	return true, args
 }
 
 // assign applies one assignment to st.

@@ -1,0 +1,708 @@
+package policy
+
+// Checks keyed on a harm (docs/threat-model.md) rather than on a program:
+// what a command's output lands on (a block device, a system file, the
+// kernel's control files), what it moves away or widens, which secrets it
+// hunts for or sends, and which destroy verbs it gives a cloud or volume
+// CLI.
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
+	"github.com/gemini-guard/gemini-guard/internal/shell"
+)
+
+// blockDevRe matches block devices: disks, partitions, device-mapper, RAID,
+// loop and network block devices. Optical drives (sr*) only count for
+// burners (see burners).
+var blockDevRe = &lazyregexp.Regexp{Expr: `^/dev/(sd[a-z]+|hd[a-z]+|vd[a-z]+|xvd[a-z]+|nvme\d+(n\d+)?|mmcblk\d+|r?disk\d+|mapper/[^/]+|md\d*|md/[^/]+|loop\d+|dm-\d+|nbd\d+|zd\d+|disk/by-[a-z]+/[^/]+|mtdblock\d+|ubd[a-z]?)(p?\d+|s\d+)?$`}
+
+var opticalDevRe = &lazyregexp.Regexp{Expr: `^/dev/(sr\d+|cdrom|cdrw|dvd|dvdrw)$`}
+
+// deviceReaders only read a device, list it or attach it; a device operand
+// given to them destroys nothing.
+var deviceReaders = []string{
+	"lsblk", "blkid", "mount", "umount", "eject", "findmnt", "smartctl", "file", "stat", "ls", "df", "du",
+	"cat", "head", "tail", "less", "more", "xxd", "od", "hexdump", "hd", "strings", "cmp", "sha256sum", "md5sum",
+	"dumpe2fs", "dump.exfat", "tune.exfat", "tune2fs", "e2label", "xfs_info", "xfs_admin", "fsck", "e2fsck", "fsck.*",
+	"dmstats", "lvm_import_vdo", "stty", "mpremote", "screen", "minicom", "picocom", "fswebcam", "udisksctl",
+	"pvdisplay", "vgdisplay", "lvdisplay", "pvs", "vgs", "lvs", "losetup", "partx", "kpartx", "blockdev",
+	"iostat", "iotop", "hdparm", "sg_inq", "sdparm", "isoinfo", "handbrakecli", "ffmpeg", "mplayer", "vlc", "mpv",
+	"cryptsetup", "mdadm", "nvme", "btrfs", "zpool", "zfs", "badblocks", "dd", "docker", "podman", "test", "[",
+	"readlink", "realpath", "echo", "printf", "grep", "udevadm", "fuser", "lsof", "ddrescue",
+	"pv", "gzip", "xz", "zstd", "lz4", "bzip2", "pigz", "sha1sum", "sha512sum", "b2sum", "b3sum", "cksum", "crc32",
+	"resize2fs", "fatlabel", "exfatlabel", "ntfslabel", "swapon", "swapoff", "partprobe", "testdisk", "photorec",
+	"xfs_repair", "ntfsfix", "dosfsck", "ntfs-3g", "ntfsinfo", "guestmount", "lshw", "hwinfo", "lsscsi", "sg_map",
+	"pmount", "pumount", "dislocker", "dmsetup", "multipath", "iscsiadm", "wipe-info", "qemu-img", "virt-filesystems",
+}
+
+// deviceWriters write the device they are given whatever option precedes
+// it (ventoy -i installs onto it).
+var deviceWriters = []string{"ventoy", "bmaptool", "rpi-imager", "etcher", "etcher-cli", "balena", "grub-install", "grub2-install",
+	"limine", "syslinux", "extlinux", "bootctl", "efibootmgr", "mkusb", "woeusb", "unetbootin", "popsicle", "caligula"}
+
+// deviceInputOpts introduce a device that is read (dcfldd if=/dev/sdb,
+// partclone -s /dev/sdb1, dvdbackup -i /dev/sr0).
+var deviceInputOpts = []string{"if", "-if", "--if", "-i", "--input", "input", "-s", "--source", "source", "src", "--src", "-d", "--device"}
+
+// deviceJudgedElsewhere are the tools disk.mkfs, disk.partition and
+// disk.shred judge with their own listing modes.
+var deviceJudgedElsewhere = []string{"mke2fs", "mkswap", "newfs", "newfs_apfs", "newfs_hfs", "fdisk", "sfdisk", "cfdisk", "gdisk",
+	"sgdisk", "parted", "wipefs", "blkdiscard", "diskutil", "shred"}
+
+// burners write optical discs.
+var burners = []string{"cdrecord", "wodim", "growisofs", "xorriso", "cdrskin", "brasero", "dvd+rw-format", "cdrdao"}
+
+// listingWords make any device tool only print (the short listing flags
+// of the partitioning tools are judged by disk.partition).
+var listingWords = []string{"--list", "--print", "--help", "--version", "--dry-run", "--noact", "--info", "--scanbus", "-scanbus", "--devices"}
+
+func blockDevice(p string) bool { return blockDevRe.MatchString(p) }
+
+// checkDeviceTarget: any program given a block device as an operand or an
+// output (bmaptool copy img /dev/sdb, grub-install /dev/sdb, ventoy -i
+// /dev/sdb, cryptsetup luksFormat /dev/sdb1, mdadm --zero-superblock ...),
+// and the destructive modes of the tools that otherwise only read it.
+func checkDeviceTarget(c *Call) Finding {
+	name := c.Ex.Name
+	if name == "" {
+		return Finding{}
+	}
+	for _, a := range c.Args {
+		if slices.Contains(listingWords, a) || slices.Contains(burners, name) && strings.HasPrefix(a, "read") {
+			return Finding{}
+		}
+	}
+	devs := c.devices()
+	if len(devs) == 0 && name != "zpool" && name != "zfs" && name != "nvme" {
+		return Finding{}
+	}
+	what := func(verb string) Finding {
+		d := ""
+		if len(devs) > 0 {
+			d = " " + devs[len(devs)-1]
+		}
+		return hit(name + " " + verb + d + ", destroying what the disk holds")
+	}
+	ops := operands(c.Args)
+	switch name {
+	case "cryptsetup":
+		if len(ops) > 0 && slices.Contains([]string{"luksformat", "erase", "lukserase", "reencrypt", "luksremovekey", "luksKillSlot", "lukskillslot", "repair"}, strings.ToLower(ops[0])) {
+			return what("rewrites the encryption header of")
+		}
+		return Finding{}
+	case "mdadm":
+		if hasArg(c.Args, "--create", "-C", "--zero-superblock", "--build", "-B", "--grow", "-G", "--add", "-a") {
+			return what("writes RAID metadata over")
+		}
+		return Finding{}
+	case "nvme":
+		if len(ops) > 0 && slices.Contains([]string{"format", "sanitize", "write-zeroes", "write", "ns-delete", "delete-ns", "dsm"}, ops[0]) {
+			return what("erases")
+		}
+		return Finding{}
+	case "hdparm":
+		for _, a := range c.Args {
+			if strings.HasPrefix(a, "--security-erase") || a == "--trim-sector-ranges" || a == "--write-sector" || a == "--make-bad-sector" || a == "--dco-restore" || a == "--security-set-pass" {
+				return what("erases")
+			}
+		}
+		return Finding{}
+	case "badblocks":
+		if hasArg(c.Args, "-w", "-n") || hasShortFlag(c.Args, 'w') {
+			return what("overwrites")
+		}
+		return Finding{}
+	case "zpool":
+		if len(ops) > 0 && slices.Contains([]string{"create", "add", "attach", "replace", "destroy", "labelclear", "split", "initialize"}, ops[0]) {
+			return hit("zpool " + ops[0] + " writes pool labels over disks or destroys a pool and its data")
+		}
+		return Finding{}
+	case "zfs":
+		if len(ops) > 0 && (ops[0] == "destroy" || ops[0] == "rollback" && hasArg(c.Args, "-r", "-R")) {
+			return hit("zfs " + ops[0] + " destroys datasets or snapshots and their data")
+		}
+		return Finding{}
+	case "btrfs":
+		if len(ops) > 1 && ops[0] == "device" && ops[1] == "add" || hasArg(ops, "replace") {
+			return what("adds to a file system (formatting)")
+		}
+		return Finding{}
+	case "qemu-img":
+		// qemu-img convert in out: the device is destroyed as the output.
+		ops := operands(c.Args)
+		if len(ops) >= 3 && ops[0] == "convert" && blockDevice(c.resolve(ops[len(ops)-1])) || len(ops) > 0 && ops[0] == "dd" && len(devs) > 0 {
+			return hit("qemu-img writes an image over " + devs[len(devs)-1] + ", destroying what the disk holds")
+		}
+		return Finding{}
+	case "ddrescue":
+		// ddrescue in out [log]: the device is destroyed in output position.
+		if len(ops) >= 2 && blockDevice(c.resolve(ops[1])) {
+			return hit("ddrescue writes over the device " + c.resolve(ops[1]) + ", destroying what it holds")
+		}
+		return Finding{}
+	}
+	if slices.Contains(deviceReaders, name) || slices.Contains(deviceJudgedElsewhere, name) || strings.HasPrefix(name, "fsck.") || strings.HasPrefix(name, "mkfs") {
+		return Finding{} // reading, or judged by the dd/mkfs/partition rules
+	}
+	return what("writes")
+}
+
+func hasShortFlag(args []string, f byte) bool {
+	for _, a := range args {
+		if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.IndexByte(a[1:], f) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// devices lists the block devices among a call's words (operands, option
+// values after =, dd-style key=value). A burner's optical drive counts.
+func (c *Call) devices() []string {
+	var out []string
+	writer := slices.Contains(deviceWriters, c.Ex.Name)
+	for j, a := range c.Args {
+		if !strings.Contains(a, "/dev/") {
+			continue
+		}
+		if i := strings.LastIndexByte(a, '='); i >= 0 {
+			if !writer && slices.Contains(deviceInputOpts, a[:i]) {
+				continue
+			}
+			a = a[i+1:]
+		} else if !writer && j > 0 && slices.Contains(deviceInputOpts, c.Args[j-1]) {
+			continue
+		}
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		p := c.resolve(a)
+		if blockDevice(p) || opticalDevRe.MatchString(p) && slices.Contains(burners, c.Ex.Name) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// verbRule is a program that destroys storage or a device when given one of
+// words (any argument), or whatever it is given when words is nil.
+type verbRule struct {
+	name  string
+	words []string
+	what  string
+}
+
+// matchVerbs judges a call against a table of verbRules.
+func matchVerbs(c *Call, table []verbRule) Finding {
+	if hasArg(c.Args, "--help", "-h") {
+		return Finding{}
+	}
+	for _, v := range table {
+		if v.name != c.Ex.Name {
+			continue
+		}
+		if v.words == nil {
+			return hit(c.Ex.Name + " " + v.what)
+		}
+		for _, a := range c.Args {
+			if slices.Contains(v.words, a) {
+				return hit(c.Ex.Name + " " + a + " " + v.what)
+			}
+		}
+	}
+	return Finding{}
+}
+
+// volumeVerbs destroy storage named by a volume or pool name rather than a
+// device path.
+var volumeVerbs = []verbRule{
+	{"lvremove", nil, "deletes logical volumes and their data"},
+	{"vgremove", nil, "deletes volume groups and their data"},
+	{"pvremove", nil, "wipes LVM labels from physical volumes"},
+	{"lvreduce", nil, "shrinks a logical volume, cutting off its data"},
+	{"stratis", []string{"create", "add-data", "destroy", "init-cache", "add-cache"}, "writes or destroys a storage pool or file system"},
+	{"ceph", []string{"delete", "rm", "purge", "destroy", "zap"}, "deletes a storage pool or its data"},
+	{"rbd", []string{"rm", "remove", "purge", "trash"}, "deletes block images"},
+	{"virsh", []string{"vol-delete", "vol-wipe", "pool-delete", "snapshot-delete"}, "deletes virtual machine storage"},
+	{"qm", []string{"destroy"}, "destroys a virtual machine and its disks"},
+	{"pct", []string{"destroy"}, "destroys a container and its disks"},
+}
+
+func checkVolumeVerb(c *Call) Finding {
+	if f := matchVerbs(c, volumeVerbs); f.Hit {
+		return f
+	}
+	ops := operands(c.Args)
+	switch c.Ex.Name {
+	case "virsh":
+		if slices.Contains(ops, "undefine") && (hasArg(c.Args, "--remove-all-storage", "--wipe-storage") || hasPrefixArg(c.Args, "--storage")) {
+			return hit("virsh undefine removes the machine together with its storage")
+		}
+	case "vboxmanage":
+		if slices.Contains(ops, "unregistervm") && hasArg(c.Args, "--delete", "--delete-all") {
+			return hit("VBoxManage unregistervm --delete deletes the machine and its disk images")
+		}
+		if slices.Contains(ops, "closemedium") && hasArg(c.Args, "--delete") {
+			return hit("VBoxManage closemedium --delete deletes a disk image")
+		}
+		if slices.Contains(ops, "terminate") {
+			return hit("VBoxManage terminates a cloud instance")
+		}
+	case "qmrestore", "pct-restore":
+		if hasArg(c.Args, "--force", "-force") {
+			return hit(c.Ex.Name + " --force restores over an existing machine, destroying it")
+		}
+	}
+	return Finding{}
+}
+
+func hasPrefixArg(args []string, prefix string) bool {
+	for _, a := range args {
+		if strings.HasPrefix(a, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// factoryResets erase a device, a security key's credentials or a node.
+var factoryResets = []verbRule{
+	{"ykman", []string{"reset"}, "erases the device or the credentials and data it holds"},
+	{"gpg-card", []string{"factory-reset"}, "erases the device or the credentials and data it holds"},
+	{"fastboot", []string{"lock", "unlock", "erase", "format", "-w", "flashall", "wipe-super", "flashing"}, "erases the device or the credentials and data it holds"},
+	{"steamos-factory-reset", nil, "erases the device or the credentials and data it holds"},
+	{"steamos-factory-reset-config", nil, "erases the device or the credentials and data it holds"},
+	{"k3s-uninstall.sh", nil, "uninstalls the cluster and deletes all its data"},
+	{"k3s-agent-uninstall.sh", nil, "uninstalls the cluster and deletes all its data"},
+	{"rke2-uninstall.sh", nil, "uninstalls the cluster and deletes all its data"},
+	{"talosctl", []string{"reset"}, "wipes the node"},
+	{"rabbitmqctl", []string{"reset", "force_reset"}, "deletes all the broker's data"},
+	{"balena", []string{"flash"}, "writes an OS image over a drive"},
+	{"etcher", nil, "writes an OS image over a drive"},
+	{"balena-etcher", nil, "writes an OS image over a drive"},
+	{"sg_format", nil, "low-level formats a disk"},
+	{"flashrom", []string{"-w", "--write", "-E", "--erase"}, "rewrites or erases the firmware"},
+}
+
+func checkFactoryReset(c *Call) Finding { return matchVerbs(c, factoryResets) }
+
+// kernelControl: writes to the kernel's control files and the commands
+// that replace or stop the running kernel.
+func checkKernelControl(c *Call) Finding {
+	writes, _ := changes(c)
+	for _, p := range writes {
+		if p == "/proc/sysrq-trigger" {
+			return hit("writes /proc/sysrq-trigger, which can crash, reboot or power off the machine at once")
+		}
+		if under(p, "/proc/sys") || under(p, "/sys") && !strings.HasPrefix(p, "/sys/kernel/debug/tracing/trace_marker") {
+			return hit("writes the kernel setting " + p)
+		}
+	}
+	switch c.Ex.Name {
+	case "kexec":
+		if !hasArg(c.Args, "--help", "-h", "--version") {
+			return hit("kexec loads or boots another kernel, replacing the running system")
+		}
+	case "sysctl":
+		for _, a := range c.Args {
+			if a == "-w" || a == "--write" || a == "-p" || a == "--load" || a == "--system" || !strings.HasPrefix(a, "-") && strings.Contains(a, "=") {
+				return hit("sysctl changes kernel settings of the running system")
+			}
+		}
+	case "insmod", "rmmod":
+		if len(operands(c.Args)) > 0 {
+			return hit(c.Ex.Name + " changes the modules of the running kernel")
+		}
+	case "modprobe":
+		if len(operands(c.Args)) > 0 && !hasArg(c.Args, "-n", "--dry-run", "--show-depends", "-D", "-c", "--showconfig") {
+			return hit("modprobe changes the modules of the running kernel")
+		}
+	}
+	return Finding{}
+}
+
+// privileged persistence: files that run code as root or at every login or
+// boot, or that grant privileges.
+var persistPaths = []struct{ prefix, what string }{
+	{"/etc/sudoers", "grants sudo rights"},
+	{"/etc/doas.conf", "grants doas rights"},
+	{"/etc/ld.so.preload", "preloads a library into every program"},
+	{"/etc/ld.so.conf", "changes where every program loads libraries from"},
+	{"/etc/profile", "runs at every login"},
+	{"/etc/bash.bashrc", "runs in every shell"},
+	{"/etc/environment", "sets the environment of every login"},
+	{"/etc/pam.d/", "changes how every login is authenticated"},
+	{"/etc/security/", "changes login security"},
+	{"/etc/passwd", "adds or changes user accounts"},
+	{"/etc/shadow", "changes passwords"},
+	{"/etc/group", "changes group membership (and so privileges)"},
+	{"/etc/gshadow", "changes group passwords"},
+	{"/etc/rc.local", "runs at every boot"},
+	{"/etc/init.d/", "installs a boot service"},
+	{"/etc/systemd/", "installs or changes a system service or timer"},
+	{"/lib/systemd/", "installs or changes a system service or timer"},
+	{"/usr/lib/systemd/", "installs or changes a system service or timer"},
+	{"/etc/cron", "installs a scheduled job"},
+	{"/var/spool/cron", "installs a scheduled job"},
+	{"/etc/anacrontab", "installs a scheduled job"},
+	{"/etc/xdg/autostart/", "starts a program at every desktop login"},
+	{"/etc/udev/rules.d/", "runs a program when a device appears"},
+	{"/etc/modules-load.d/", "loads kernel modules at boot"},
+	{"/etc/update-motd.d/", "runs at every login"},
+	{"/etc/apt/apt.conf.d/", "runs commands at every package operation"},
+	{"/etc/NetworkManager/dispatcher.d/", "runs a program on every network change"},
+	{"/Library/LaunchDaemons/", "installs a launch daemon that runs as root"},
+	{"/Library/LaunchAgents/", "installs a launch agent for every user"},
+	{"/etc/ssh/sshd_config", "changes who may log in over SSH"},
+	{"/etc/rc.d/", "runs at every boot"},
+	{"/etc/init/", "installs a boot job"},
+	{"/etc/xinetd.d/", "installs a network service"},
+	{"/etc/inetd.conf", "installs a network service"},
+	{"/etc/bash_completion.d/", "runs in every interactive shell"},
+}
+
+// homePersist are files under home that run code at login or in new
+// shells beyond the shell rc files persist.shell-rc knows.
+var homePersist = []string{".bash_aliases", ".bash_completion", ".ssh/rc", ".config/upstart/", ".termux/boot/", ".xprofile", ".xinitrc", ".xsessionrc", ".xsession", ".pam_environment", ".config/environment.d/", ".config/autostart/", ".config/systemd/", "Library/LaunchAgents/", ".local/share/systemd/", ".config/plasma-workspace/env/", ".kde/Autostart/"}
+
+func checkPrivilegedPersist(c *Call) Finding {
+	switch c.Ex.Name {
+	case "visudo":
+		if !hasArg(c.Args, "-c", "--check", "--help", "-h", "-V", "--version") {
+			return hit("visudo edits sudoers, granting or changing sudo rights")
+		}
+	case "scrontab":
+		if !hasArg(c.Args, "-l", "--help", "-h") {
+			return hit("scrontab installs or removes scheduled jobs")
+		}
+	case "systemctl":
+		// A unit file from a path (not one a package installed) linked or
+		// enabled starts on its own from now on.
+		ops := operands(c.Args)
+		if len(ops) > 1 && (ops[0] == "link" || ops[0] == "enable" || ops[0] == "reenable") {
+			for _, o := range ops[1:] {
+				if strings.Contains(o, "/") {
+					return hit("systemctl " + ops[0] + " " + o + " installs a unit that starts on its own")
+				}
+			}
+		}
+	case "launchctl":
+		ops := operands(c.Args)
+		if len(ops) > 0 && slices.Contains([]string{"load", "bootstrap", "submit", "enable"}, ops[0]) {
+			return hit("launchctl " + ops[0] + " installs a job that starts on its own")
+		}
+	case "vipw", "vigr", "useradd", "adduser", "usermod", "passwd", "chpasswd", "gpasswd", "groupadd", "newusers":
+		if c.Ex.Name == "passwd" && (len(c.Args) == 0 || hasArg(c.Args, "-S", "--status")) {
+			return Finding{} // one's own password, interactively, or a status
+		}
+		if hasArg(c.Args, "--help", "-h", "-V", "--version") {
+			return Finding{}
+		}
+		return hit(c.Ex.Name + " creates or changes user accounts, groups or passwords")
+	}
+	writes, _ := changes(c)
+	for _, p := range writes {
+		for _, pp := range persistPaths {
+			if strings.HasPrefix(p, pp.prefix) {
+				return hit("writes " + p + ", which " + pp.what)
+			}
+		}
+		if c.Ctx.Home != "" && c.Ctx.outsideProject(c.Res, p) {
+			if rel, ok := strings.CutPrefix(p, c.Ctx.Home+"/"); ok {
+				for _, h := range homePersist {
+					if rel == strings.TrimSuffix(h, "/") || strings.HasPrefix(rel, h) && strings.HasSuffix(h, "/") {
+						return hit("writes " + p + ", which runs programs at login or in new shells")
+					}
+				}
+			}
+		}
+	}
+	return Finding{}
+}
+
+// checkSystemWrite: output landing on a system file (/etc, /usr, /boot,
+// /bin, ...) or a file of another user, by any program: overwritten,
+// appended to, emptied or moved over.
+func checkSystemWrite(c *Call) Finding {
+	writes, _ := changes(c)
+	for _, p := range writes {
+		if !shell.Known(p) || !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "/dev/") || strings.HasPrefix(p, "/proc/") || strings.HasPrefix(p, "/sys/") {
+			continue
+		}
+		l := c.Ctx.placeKnown(p)
+		switch l.Place {
+		case Root, CoreSystem, Protected:
+			return hit(c.Ex.Name + " overwrites or changes the system file " + p)
+		}
+	}
+	return Finding{}
+}
+
+// checkHomeEmptied: a dotfile or directory of home outside the workspace,
+// or a credential file anywhere, emptied by a bare redirection, truncate, a
+// copy of /dev/null, tee from /dev/null or a link to /dev/null.
+func checkHomeEmptied(c *Call) Finding {
+	emptied := func(p string) bool {
+		if _, ok := c.Ctx.credential(c.Res, p); ok && shell.Known(p) {
+			return true // a credential file anywhere, the workspace's .env too
+		}
+		l := c.Ctx.placeKnown(p)
+		if !shell.Known(p) || l.Place != InHome && l.Place != OtherHome {
+			return false
+		}
+		rel := strings.TrimPrefix(p, c.Ctx.Home+"/")
+		return strings.HasPrefix(rel, ".") || l.Place == OtherHome
+	}
+	for _, r := range c.Ex.Redirs {
+		if r.Truncates() && r.Target != "" && emptied(c.resolve(r.Target)) && outputEmpty(c) {
+			return hit("empties " + c.resolve(r.Target))
+		}
+	}
+	switch c.Ex.Name {
+	case "truncate":
+		for _, o := range operands(c.Args) {
+			if p := c.resolve(o); emptied(p) {
+				return hit("truncate empties " + p)
+			}
+		}
+	case "ln":
+		ops := operands(c.Args)
+		if len(ops) == 2 && ops[0] == "/dev/null" && hasShortFlag(c.Args, 'f') {
+			if dst := c.resolve(ops[1]); emptied(dst) {
+				return hit("ln replaces " + dst + " with a link to /dev/null")
+			}
+		}
+	case "tee":
+		if in := c.Ex.Stdin; in != nil && in.File == "/dev/null" && !hasArg(c.Args, "-a", "--append") {
+			for _, o := range operands(c.Args) {
+				if p := c.resolve(o); emptied(p) {
+					return hit("tee empties " + p)
+				}
+			}
+		}
+	case "cp", "cat", "dd":
+		src := ""
+		ops := operands(c.Args)
+		if len(ops) == 2 {
+			src, _ = strings.CutPrefix(ops[0], "if=")
+			if dst := c.resolve(strings.TrimPrefix(ops[1], "of=")); src == "/dev/null" && emptied(dst) {
+				return hit(c.Ex.Name + " empties " + dst)
+			}
+		}
+	}
+	return Finding{}
+}
+
+// outputEmpty: a command whose stdout carries nothing (:, true, echo -n,
+// printf ”), used only to empty a redirection's target.
+func outputEmpty(c *Call) bool {
+	switch c.Ex.Name {
+	case "":
+		return len(c.Ex.Args) == 0 // a bare redirection
+	case ":", "true", "false":
+		return true
+	case "echo":
+		return len(c.Args) == 0 || len(c.Args) == 1 && c.Args[0] == "-n"
+	case "printf":
+		return len(c.Args) == 0 || len(c.Args) == 1 && c.Args[0] == ""
+	case "cat":
+		return c.Ex.Stdin != nil && c.Ex.Stdin.File == "/dev/null" || hasArg(c.Args, "/dev/null")
+	}
+	return false
+}
+
+// checkMoveAway: mv of home, a system directory, the workspace or its .git
+// anywhere (onto /dev/null, into /tmp, over another directory) destroys it
+// as surely as rm -rf.
+func checkMoveAway(c *Call) Finding {
+	ops := operands(c.Args)
+	if len(ops) < 2 {
+		return Finding{}
+	}
+	dst := c.resolve(ops[len(ops)-1])
+	for _, s := range ops[:len(ops)-1] {
+		l := c.Loc(s)
+		switch l.Place {
+		case Root, CoreSystem, System, Protected, Home, Ancestor, Workspace, WorkspaceGit, OtherHome:
+			if l.Place == System && !strings.HasPrefix(dst, "/dev/") && c.Ctx.placeKnown(dst).Place == System {
+				continue // a rename between system locations (/opt/x to /opt/y)
+			}
+			return hit("mv moves away " + l.Place.String() + " (" + l.Path + "), which destroys it where it was")
+		case InHome:
+			if d := c.Ctx.placeKnown(dst).Place; dst == "/dev/null" || d == TempRoot || d == InTemp {
+				return hit("mv moves " + l.Path + " out of home to " + dst + ", where it is lost")
+			}
+		}
+		if dst == "/dev/null" && l.Place != InWorkspace && l.Place != InTemp {
+			return hit("mv " + c.Show(s) + " onto /dev/null destroys it")
+		}
+	}
+	return Finding{}
+}
+
+// checkUserDelete: deleting an account together with its home.
+func checkUserDelete(c *Call) Finding {
+	switch c.Ex.Name {
+	case "userdel":
+		if hasArg(c.Args, "-r", "--remove", "-f", "--force") || hasShortFlag(c.Args, 'r') {
+			return hit("userdel -r deletes the user together with their home directory")
+		}
+	case "deluser":
+		if hasArg(c.Args, "--remove-home", "--remove-all-files") {
+			return hit("deluser deletes the user's home directory")
+		}
+	}
+	return Finding{}
+}
+
+// checkVCSDiscard: other version-control systems' discards of uncommitted
+// work (git's are the git.* rules).
+func checkVCSDiscard(c *Call) Finding {
+	ops := operands(c.Args)
+	if len(ops) == 0 {
+		return Finding{}
+	}
+	switch c.Ex.Name {
+	case "hg":
+		switch ops[0] {
+		case "update", "up", "checkout", "co":
+			if hasArg(c.Args, "-C", "--clean") {
+				return hit("hg update --clean discards uncommitted changes")
+			}
+		case "revert":
+			if hasArg(c.Args, "--all", "-a") && !hasArg(c.Args, "-n", "--dry-run") {
+				return hit("hg revert --all discards uncommitted changes")
+			}
+		case "purge", "clean", "strip", "prune":
+			return hit("hg " + ops[0] + " deletes files or commits that cannot be restored")
+		}
+	case "svn":
+		if ops[0] == "revert" && hasArg(c.Args, "-R", "--recursive", "--depth=infinity") {
+			return hit("svn revert -R discards uncommitted changes")
+		}
+	}
+	return Finding{}
+}
+
+var permWorldWritable = &lazyregexp.Regexp{Expr: `^(0?[0-7]?[0-7][0-7][2367]|([ugoa]*[ao][ugoa]*|)[+=][rwxXst]*w[rwxXst]*)$`}
+var permWorldReadable = &lazyregexp.Regexp{Expr: `^(0?[0-7]?[0-7][0-7][4567]|[0-7]?[0-7][4567][0-7]|([ugoa]*[aog][ugoa]*|)[+=][rwxXst]*r[rwxXst]*)$`}
+var permNone = &lazyregexp.Regexp{Expr: `^(0?0?00|[ugoa]*=)$`}
+var permSetID = &lazyregexp.Regexp{Expr: `^(0?[2-7][0-7]{3}|[ugoa]*\+[rwxX]*s[rwxXt]*)$`}
+
+// setIDTargets are programs that, setuid, hand a root shell to anyone.
+var setIDTargets = []string{"sh", "bash", "dash", "zsh", "ksh", "fish", "csh", "tcsh", "busybox", "python", "python2", "python3", "perl", "ruby", "node", "php", "lua", "find", "vim", "vi", "nano", "less", "more", "env", "awk", "gawk", "cp", "mv", "tar", "nmap", "docker", "bash.exe"}
+
+// checkPermWiden: credentials made readable or writable by others, shells
+// and interpreters made setuid, and any permission, owner, attribute or
+// ACL change of a system path (recursive or not).
+func checkPermWiden(c *Call) Finding {
+	name := c.Ex.Name
+	var mode string
+	var targets []string
+	switch name {
+	case "chmod":
+		ops := operands(c.Args)
+		for _, a := range c.Args {
+			if modeWordRe.MatchString(a) && mode == "" && !slices.Contains([]string{"-R", "-f", "-v", "-c"}, a) {
+				mode = a[1:] // chmod -w f, chmod -x f
+			}
+		}
+		if mode == "" && len(ops) > 0 {
+			mode, ops = ops[0], ops[1:]
+		}
+		targets = ops
+	case "chown", "chgrp", "chattr", "setfacl":
+		ops := operands(c.Args)
+		if (name == "chown" || name == "chgrp") && len(ops) > 0 {
+			ops = ops[1:]
+		}
+		if name == "chattr" {
+			for _, a := range c.Args {
+				if strings.HasPrefix(a, "-") && len(a) > 1 && strings.ContainsAny(a[1:], "ia") && !strings.HasPrefix(a, "--") {
+					mode = a
+				}
+			}
+			targets = ops
+			if len(ops) > 0 && (strings.HasPrefix(ops[0], "+") || strings.HasPrefix(ops[0], "=")) {
+				targets = ops[1:]
+			}
+		} else {
+			targets = ops
+		}
+	default:
+		return Finding{}
+	}
+	for _, t := range targets {
+		l := c.Loc(t)
+		p := c.resolve(t)
+		switch {
+		case (l.Place == Root || l.Place == CoreSystem || l.Place == Protected) && (name != "chmod" || permWorldWritable.MatchString(mode) || permSetID.MatchString(mode) || permNone.MatchString(mode)):
+			// chmod +x /usr/local/bin/tool is an install step; making a
+			// system path writable by all, setuid, unreadable, or another
+			// user's, is not.
+			return hit(name + " changes the permissions, owner or attributes of the system path " + l.Path)
+		case name == "chmod" && permSetID.MatchString(mode) && slices.Contains(setIDTargets, path.Base(p)):
+			return hit("chmod " + mode + " makes " + p + " run as its owner for anyone: a root shell for every user")
+		case name == "chmod" && permWorldWritable.MatchString(mode) && (l.homeLike() || l.critical()):
+			return hit("chmod " + mode + " makes " + l.Path + " writable by every user")
+		}
+		if name == "chmod" && (permWorldWritable.MatchString(mode) || permWorldReadable.MatchString(mode)) {
+			if what, ok := c.Ctx.credential(c.Res, p); ok || strings.HasSuffix(p, "/.ssh") || strings.HasSuffix(p, "/.gnupg") || strings.HasSuffix(p, "/.aws") {
+				if !ok {
+					what = p
+				}
+				return hit("chmod " + mode + " lets other users read " + what)
+			}
+		}
+	}
+	return Finding{}
+}
+
+// checkFindPerm: find over a system directory or home running chmod,
+// chown, chgrp, chattr or setfacl on what it finds: recursive in effect.
+func checkFindPerm(c *Call) Finding {
+	starts, expr := shell.FindStart(c.Args)
+	changer := ""
+	shell.FindExpr(expr, func(primary, _ string, cmd []string) {
+		if len(cmd) > 0 && changer == "" {
+			if n := shell.CommandName(cmd[0]); slices.Contains([]string{"chmod", "chown", "chgrp", "chattr", "setfacl"}, n) {
+				changer = n
+			}
+		}
+	})
+	if changer == "" {
+		return Finding{}
+	}
+	for _, s := range starts {
+		l := c.Loc(s)
+		if l.critical() || l.Place == Home || l.Place == Ancestor || l.Place == OtherHome {
+			return hit("find " + l.Path + " -exec " + changer + " changes permissions or owners across " + l.Place.String())
+		}
+	}
+	return Finding{}
+}
+
+// gitExtrasDiscards are git-extras commands (git-<name> on PATH) that
+// discard work: clear is reset --hard plus clean -fdx, delete-tag and
+// delete-branch remove refs locally and on the remote.
+var gitExtrasDiscards = []string{"clear", "clear-soft", "delete-tag", "delete-branch", "delete-merged-branches", "delete-squashed-branches", "delete-submodule", "obliterate", "reset-file", "scp"}
+
+// checkGitDiscardOther: discards of uncommitted work or refs that git's own
+// rules do not name: checkout-index --force over the work tree and the
+// git-extras discards.
+func checkGitDiscardOther(c *Call) Finding {
+	g := parseGit(c)
+	switch {
+	case g.sub == "checkout-index" && (hasArg(g.args, "-f", "--force") || hasShortFlag(g.args, 'f')) && !hasPrefixArg(g.args, "--prefix"):
+		return hit("git checkout-index --force overwrites work-tree files from the index, discarding their unstaged changes")
+	case slices.Contains(gitExtrasDiscards, g.sub) && g.sub != "scp":
+		return hit("git " + g.sub + " (git-extras) discards work or deletes refs, locally and on the remote")
+	case g.sub == "undo" && hasArg(g.args, "--hard", "-h"):
+		return hit("git undo --hard (git-extras) discards the last commits and their changes")
+	}
+	return Finding{}
+}

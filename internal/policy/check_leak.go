@@ -1,0 +1,582 @@
+package policy
+
+// Secrets leaving their place without a credential file being read:
+// searches for them across home or /, environment dumps kept or filtered or
+// sent, the system's own credential stores, exported private keys, and
+// secret-bearing variables sent to a host that is not their service.
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
+	"github.com/gemini-guard/gemini-guard/internal/shell"
+)
+
+// secretWordRe is what a search for credentials looks for.
+var secretWordRe = &lazyregexp.Regexp{Expr: `(?i)passw(or)?d|secret|token|api[_-]?key|apikey|private[_ -]?key|credential|BEGIN [A-Z ]*PRIVATE|aws_access|auth[_-]?token|authorization|bearer`}
+
+// strongSecretWordRe is what a search of a system directory must look for
+// to count as a hunt: grep -r PasswordAuthentication /etc/ssh reads a
+// setting.
+var strongSecretWordRe = &lazyregexp.Regexp{Expr: `(?i)secret|token|api[_-]?key|apikey|private[_ -]?key|credential|BEGIN [A-Z ]*PRIVATE|aws_access|bearer|passw(or)?d\s*[=:]|^passw(or)?d$|\|`}
+
+// secretFileGlobRe is what a find for credential files names.
+var secretFileGlobRe = &lazyregexp.Regexp{Expr: `(?i)id_(rsa|dsa|ecdsa|ed25519)|\.pem|\.key\b|\.p12|\.pfx|\.kdbx|\.env|credential|secret|passw|token|\.netrc|\.pgpass|wallet|keystore|\.ovpn|\.ppk`}
+
+// checkSecretHunt: grep/rg/ag/ack/find over home, another home or / for
+// secret-looking words or files.
+func checkSecretHunt(c *Call) Finding {
+	wide := func(p string) (Loc, bool) {
+		l := c.Loc(p)
+		switch l.Place {
+		case Root, Home, Ancestor, OtherHome, CoreSystem, System:
+			return l, true
+		case InHome:
+			// ~/.config, ~/.ssh: dot directories hold the credentials.
+			rel := strings.TrimPrefix(l.Path, c.Ctx.Home+"/")
+			return l, strings.HasPrefix(rel, ".")
+		}
+		return l, false
+	}
+	switch c.Ex.Name {
+	case "find", "fd", "fdfind", "locate", "plocate", "mlocate":
+		if c.Ex.Name == "locate" || c.Ex.Name == "plocate" || c.Ex.Name == "mlocate" {
+			for _, o := range operands(c.Args) {
+				if secretFileGlobRe.MatchString(o) {
+					return hit(c.Ex.Name + " searches the whole machine for credential files (" + o + ")")
+				}
+			}
+			return Finding{}
+		}
+		var starts, patterns []string
+		if c.Ex.Name == "find" {
+			var expr []string
+			starts, expr = shell.FindStart(c.Args)
+			shell.FindExpr(expr, func(primary, value string, _ []string) {
+				switch primary {
+				case "-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-wholename", "-iwholename":
+					patterns = append(patterns, value)
+				}
+			})
+		} else {
+			ops := operands(c.Args)
+			if len(ops) > 0 {
+				patterns, starts = ops[:1], ops[1:]
+			}
+		}
+		for _, pat := range patterns {
+			if !secretFileGlobRe.MatchString(pat) {
+				continue
+			}
+			for _, s := range starts {
+				if l, ok := wide(s); ok {
+					return hit(c.Ex.Name + " searches " + l.Place.String() + " for credential files (" + pat + ")")
+				}
+			}
+		}
+	case "grep", "egrep", "fgrep", "rg", "ag", "ack", "ugrep", "git-grep":
+		recursive := c.Ex.Name == "rg" || c.Ex.Name == "ag" || c.Ex.Name == "ack" || hasArg(c.Args, "-r", "-R", "--recursive", "--dereference-recursive") || hasShortFlag(c.Args, 'r') || hasShortFlag(c.Args, 'R')
+		history := false
+		for _, o := range operands(c.Args) {
+			if slices.Contains(historyFiles, path.Base(o)) {
+				history = true
+			}
+		}
+		if !recursive && !history {
+			return Finding{}
+		}
+		spec := grepSpec
+		if c.Ex.Name == "rg" {
+			spec = rgSpec
+		}
+		p := shell.ParseArgs(c.Args, spec)
+		pattern, ok := p.Value("e", "regexp")
+		files := p.Operands
+		if !ok && len(files) > 0 {
+			pattern, files = files[0], files[1:]
+		}
+		if !secretWordRe.MatchString(pattern) {
+			return Finding{}
+		}
+		for _, f := range files {
+			if slices.Contains(historyFiles, path.Base(c.resolve(f))) {
+				return hit(c.Ex.Name + " searches the shell history " + c.resolve(f) + " for secrets (" + pattern + ")")
+			}
+			if l, ok := wide(f); ok {
+				if (l.Place == CoreSystem || l.Place == System) && !strongSecretWordRe.MatchString(pattern) {
+					continue
+				}
+				return hit(c.Ex.Name + " searches " + l.Place.String() + " for secrets (" + pattern + ")")
+			}
+		}
+	}
+	return Finding{}
+}
+
+// historyFiles keep the commands typed, with the secrets typed in them.
+var historyFiles = []string{".bash_history", ".zsh_history", ".history", ".sh_history", ".python_history", ".psql_history", ".mysql_history", ".node_repl_history", ".sqlite_history", "fish_history"}
+
+// envFilterRe: a filter that picks secrets out of an environment dump.
+var envFilterRe = &lazyregexp.Regexp{Expr: `(?i)key|secret|token|pass|auth|cred|aws|gh_|github|api|private|session|cookie|bearer|sk-`}
+
+// checkEnvDump: the environment (secrets included) written to a file, piped
+// to a filter for keys, or read from /proc/*/environ.
+func checkEnvDump(c *Call) Finding {
+	ex := c.Ex
+	for _, a := range c.Args {
+		if p := c.resolve(a); strings.HasPrefix(p, "/proc/") && strings.HasSuffix(p, "/environ") {
+			return hit(ex.Name + " reads " + p + ", a process's whole environment, secrets included")
+		}
+	}
+	for _, r := range ex.Redirs {
+		if r.Reads() {
+			if p := c.resolve(r.Target); strings.HasPrefix(p, "/proc/") && strings.HasSuffix(p, "/environ") {
+				return hit("reads " + p + ", a process's whole environment, secrets included")
+			}
+		}
+	}
+	if isEnvDump(ex) {
+		for _, r := range ex.Redirs {
+			if r.Writes() && r.Target != "" && r.Target != "/dev/null" && r.Target != "/dev/stderr" && r.Target != "/dev/stdout" {
+				return hit(ex.Name + " writes every environment variable, secrets included, to " + c.Show(r.Target))
+			}
+		}
+	}
+	if ex.Stdin == nil {
+		return Finding{}
+	}
+	for _, p := range ex.Stdin.Producers {
+		if p.Name == "history" && envFilterRe.MatchString(ex.Text) && slices.Contains([]string{"grep", "egrep", "fgrep", "rg", "awk", "sed", "ag"}, ex.Name) {
+			return hit("history | " + ex.Name + " picks secrets out of the shell history")
+		}
+		if !isEnvDump(p) {
+			continue
+		}
+		switch ex.Name {
+		case "grep", "egrep", "fgrep", "rg", "awk", "gawk", "mawk", "sed", "ag", "perl", "jq":
+			// awk's and sed's programs are analysed apart and blanked in
+			// Args: the source text holds them.
+			if envFilterRe.MatchString(ex.Text) {
+				return hit(p.Name + " | " + ex.Name + " picks secrets out of the environment")
+			}
+		case "tee", "base64", "xxd", "gzip", "openssl", "gpg", "xclip", "pbcopy", "wl-copy", "xsel":
+			return hit(p.Name + " | " + ex.Name + " keeps or encodes every environment variable, secrets included")
+		}
+		for _, r := range ex.Redirs {
+			if r.Writes() && r.Target != "" && r.Target != "/dev/null" {
+				return hit(p.Name + " output, every environment variable, is written to " + c.Show(r.Target))
+			}
+		}
+	}
+	return Finding{}
+}
+
+// systemStores are the machine's own credential stores.
+var systemStores = []string{"/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/master.passwd", "/etc/security/opasswd", "/etc/spwd.db", "/var/db/shadow"}
+
+var keyringRe = &lazyregexp.Regexp{Expr: `/\.local/share/keyrings/|/Library/Keychains/|\.keychain(-db)?$|/\.mozilla/firefox/[^/]+/(logins\.json|key[34]\.db)|/(Login Data|Cookies)$|/\.config/(google-chrome|chromium|BraveSoftware)/.*/(Login Data|Cookies)`}
+
+// checkSystemStore: reading /etc/shadow and friends, keyrings and browser
+// password stores, by any program; the tools that dump them.
+func checkSystemStore(c *Call) Finding {
+	name := c.Ex.Name
+	switch name {
+	case "unshadow", "pwdump", "mimikatz", "lazagne", "secretsdump.py":
+		return hit(name + " dumps the system's password hashes or stored credentials")
+	case "getent":
+		if ops := operands(c.Args); len(ops) > 0 && (ops[0] == "shadow" || ops[0] == "gshadow") {
+			return hit("getent " + ops[0] + " prints password hashes")
+		}
+	case "security":
+		ops := operands(c.Args)
+		if len(ops) > 0 && (ops[0] == "dump-keychain" || strings.HasPrefix(ops[0], "find-") && strings.HasSuffix(ops[0], "-password") && (hasArg(c.Args, "-w", "-g"))) {
+			return hit("security " + ops[0] + " prints passwords from the keychain")
+		}
+	case "secret-tool":
+		if ops := operands(c.Args); len(ops) > 0 && ops[0] == "lookup" {
+			return hit("secret-tool " + ops[0] + " prints secrets from the keyring")
+		}
+	case "ls", "stat", "file", "test", "[", "chmod", "chown", "echo", "printf", "which", "du", "touch":
+		return Finding{}
+	}
+	check := func(p string) Finding {
+		if slices.Contains(systemStores, p) {
+			return hit(name + " reads " + p + ", the system's password hashes")
+		}
+		if keyringRe.MatchString(p) {
+			return hit(name + " reads " + p + ", a keyring or browser password store")
+		}
+		return Finding{}
+	}
+	for _, a := range c.Args {
+		if !strings.Contains(a, "shadow") && !strings.Contains(a, "passwd") && !strings.Contains(a, "key") && !strings.Contains(a, "Login") && !strings.Contains(a, "Cookies") && !strings.Contains(a, "spwd") {
+			continue
+		}
+		if f := check(c.resolve(a)); f.Hit {
+			return f
+		}
+	}
+	for _, r := range c.Ex.Redirs {
+		if r.Reads() {
+			if f := check(c.resolve(r.Target)); f.Hit {
+				return f
+			}
+		}
+	}
+	return Finding{}
+}
+
+// checkKeyExport: private keys exported out of the store that keeps them.
+func checkKeyExport(c *Call) Finding {
+	switch c.Ex.Name {
+	case "gpg", "gpg2":
+		for _, a := range c.Args {
+			if strings.HasPrefix(a, "--export-secret-key") || strings.HasPrefix(a, "--export-secret-subkey") {
+				return hit("gpg " + a + " exports private keys")
+			}
+		}
+	case "charm":
+		if hasArg(c.Args, "backup-keys") {
+			return hit("charm backup-keys exports the account's private keys")
+		}
+	case "keybase":
+		if hasArg(c.Args, "export") && hasArg(c.Args, "--secret", "-s") {
+			return hit("keybase pgp export --secret exports private keys")
+		}
+	case "security":
+		if ops := operands(c.Args); len(ops) > 0 && ops[0] == "export" {
+			return hit("security export exports keys from the keychain")
+		}
+	}
+	return Finding{}
+}
+
+// secretHosts maps well-known secret-bearing variables (by prefix) to the
+// hosts that are their own service: sending $GITHUB_TOKEN to
+// api.github.com is its use, sending it anywhere else is exfiltration.
+var secretHosts = []struct {
+	vars  []string
+	hosts []string
+}{
+	{[]string{"GITHUB_", "GH_"}, []string{"github.com", "githubusercontent.com", "ghcr.io"}},
+	{[]string{"GITLAB_", "GL_", "CI_JOB_TOKEN", "CI_REGISTRY_PASSWORD"}, []string{"gitlab.com", "gitlab.io"}},
+	{[]string{"AWS_"}, []string{"amazonaws.com", "aws.amazon.com", "amazonaws.com.cn"}},
+	{[]string{"GOOGLE_", "GCP_", "GCLOUD_", "GEMINI_", "GOOGLE_API_KEY"}, []string{"googleapis.com", "google.com", "gcr.io", "pkg.dev"}},
+	{[]string{"AZURE_", "ARM_"}, []string{"azure.com", "microsoft.com", "microsoftonline.com", "windows.net", "azurecr.io", "visualstudio.com"}},
+	{[]string{"OPENAI_"}, []string{"openai.com"}},
+	{[]string{"ANTHROPIC_", "CLAUDE_"}, []string{"anthropic.com"}},
+	{[]string{"SLACK_"}, []string{"slack.com"}},
+	{[]string{"STRIPE_"}, []string{"stripe.com"}},
+	{[]string{"NPM_", "NODE_AUTH_TOKEN"}, []string{"npmjs.org", "npmjs.com"}},
+	{[]string{"PYPI_", "TWINE_"}, []string{"pypi.org", "python.org"}},
+	{[]string{"DOCKER_", "DOCKERHUB_"}, []string{"docker.io", "docker.com"}},
+	{[]string{"HF_", "HUGGINGFACE_", "HUGGING_FACE_"}, []string{"huggingface.co", "hf.co"}},
+	{[]string{"CLOUDFLARE_", "CF_"}, []string{"cloudflare.com"}},
+	{[]string{"DIGITALOCEAN_", "DO_"}, []string{"digitalocean.com"}},
+	{[]string{"HEROKU_"}, []string{"heroku.com"}},
+	{[]string{"VERCEL_"}, []string{"vercel.com"}},
+	{[]string{"NETLIFY_"}, []string{"netlify.com"}},
+	{[]string{"SENTRY_"}, []string{"sentry.io"}},
+	{[]string{"DATADOG_", "DD_"}, []string{"datadoghq.com", "datadoghq.eu"}},
+	{[]string{"TWILIO_"}, []string{"twilio.com"}},
+	{[]string{"SENDGRID_"}, []string{"sendgrid.com"}},
+	{[]string{"DISCORD_"}, []string{"discord.com", "discordapp.com"}},
+	{[]string{"TELEGRAM_"}, []string{"telegram.org"}},
+	{[]string{"CIRCLE_", "CIRCLECI_"}, []string{"circleci.com"}},
+	{[]string{"CODECOV_"}, []string{"codecov.io"}},
+	{[]string{"SUPABASE_"}, []string{"supabase.co", "supabase.com"}},
+	{[]string{"LINEAR_"}, []string{"linear.app"}},
+	{[]string{"NOTION_"}, []string{"notion.com", "notion.so"}},
+	{[]string{"MISTRAL_"}, []string{"mistral.ai"}},
+	{[]string{"GROQ_"}, []string{"groq.com"}},
+	{[]string{"COHERE_", "CO_API_KEY"}, []string{"cohere.ai", "cohere.com"}},
+	{[]string{"REPLICATE_"}, []string{"replicate.com"}},
+}
+
+// secretVarRe: a variable name that carries a secret.
+var secretVarRe = &lazyregexp.Regexp{Expr: `(?i)(^|_)(TOKEN|SECRET|PASSWORD|PASSWD|PASS|API_?KEY|ACCESS_KEY|PRIVATE_KEY|AUTH|CREDENTIALS?|PAT|SESSION_KEY|CLIENT_SECRET|WEBHOOK_URL)($|_)|^(GH_TOKEN|NPM_TOKEN|HF_TOKEN|CI_JOB_TOKEN|AWS_SECRET_ACCESS_KEY|AWS_SESSION_TOKEN)$`}
+
+// webClients take a URL operand and send their arguments to it.
+var webClients = []string{"curl", "wget", "http", "https", "xh", "httpie", "curlie", "wget2", "aria2c", "nc", "ncat", "netcat", "socat", "telnet", "openssl"}
+
+// checkSecretVarSent: a secret-bearing variable (or the whole environment
+// through $(env)) in the arguments, headers or body of a network client
+// whose host is not that secret's own service. The reason names the
+// variable, never its value.
+func checkSecretVarSent(c *Call) Finding {
+	if !slices.Contains(webClients, c.Ex.Name) {
+		return Finding{}
+	}
+	var vars []string
+	var hosts []string
+	scan := func(word string) {
+		for _, u := range c.Res.Unknowns(word) {
+			switch u.Kind {
+			case shell.Variable:
+				if u.Name != "" && secretVarRe.MatchString(u.Name) && !slices.Contains(vars, u.Name) {
+					vars = append(vars, u.Name)
+				}
+			case shell.CommandOutput:
+				for _, e := range u.Execs {
+					if isEnvDump(e) {
+						vars = append(vars, "the whole environment ($("+e.Name+"))")
+					}
+					if e.Name == "cat" && len(e.Args) > 1 && strings.HasSuffix(e.Args[1], "/environ") {
+						vars = append(vars, "the whole environment ("+e.Args[1]+")")
+					}
+				}
+			}
+		}
+	}
+	for _, a := range c.Args {
+		scan(a)
+		if h := urlHost(c.Res, a); h != "" {
+			hosts = append(hosts, h)
+		}
+	}
+	for _, r := range c.Ex.Redirs {
+		if r.Op == "<<<" {
+			scan(r.Target)
+		}
+	}
+	if in := c.Ex.Stdin; in != nil && in.HasText {
+		scan(in.Text)
+	}
+	if len(vars) == 0 {
+		return Finding{}
+	}
+	if len(hosts) == 0 && (c.Ex.Name == "nc" || c.Ex.Name == "ncat" || c.Ex.Name == "netcat" || c.Ex.Name == "telnet") {
+		for _, o := range operands(c.Args) {
+			if shell.Known(o) && strings.Contains(o, ".") {
+				hosts = append(hosts, strings.ToLower(o))
+				break
+			}
+		}
+	}
+	for _, v := range vars {
+		own := ownHosts(v)
+		for _, h := range hosts {
+			if localHost(h) || hostIn(h, own) {
+				continue
+			}
+			return hit(c.Ex.Name + " sends " + v + " to " + h + ", which is not that secret's own service")
+		}
+		if len(hosts) == 0 && strings.HasPrefix(v, "the whole environment") {
+			return hit(c.Ex.Name + " sends " + v + " over the network")
+		}
+	}
+	return Finding{}
+}
+
+func ownHosts(v string) []string {
+	var out []string
+	for _, s := range secretHosts {
+		for _, p := range s.vars {
+			if strings.HasPrefix(v, p) || v == p {
+				out = append(out, s.hosts...)
+			}
+		}
+	}
+	return out
+}
+
+func hostIn(h string, hosts []string) bool {
+	for _, o := range hosts {
+		if h == o || strings.HasSuffix(h, "."+o) {
+			return true
+		}
+	}
+	return false
+}
+
+func localHost(h string) bool {
+	return h == "localhost" || strings.HasSuffix(h, ".localhost") || strings.HasPrefix(h, "127.") || h == "::1" || h == "[::1]" || h == "0.0.0.0" || strings.HasSuffix(h, ".local") || strings.HasSuffix(h, ".internal")
+}
+
+// urlHost returns the lower-cased host of a URL-looking word, "" if none.
+// An unknown host ($HOST) is returned as "?" so that it counts as another
+// host.
+func urlHost(res *shell.Result, a string) string {
+	_, rest, ok := strings.Cut(a, "://")
+	if !ok {
+		if strings.HasPrefix(a, "-") || strings.Contains(a, "=") || strings.Contains(a, " ") || !strings.Contains(a, ".") || strings.Contains(a, "$") {
+			return ""
+		}
+		rest = a // curl example.com/x
+		if i := strings.IndexByte(rest, '/'); i < 0 && !strings.Contains(rest, ".") {
+			return ""
+		}
+		head := rest
+		if i := strings.IndexAny(head, "/:?#"); i >= 0 {
+			head = head[:i]
+		}
+		if !shell.Known(head) || strings.Count(head, ".") == 0 || strings.HasSuffix(head, ".json") || strings.HasSuffix(head, ".txt") {
+			return ""
+		}
+	}
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	if i := strings.LastIndexByte(rest, '@'); i >= 0 {
+		rest = rest[i+1:]
+	}
+	if !strings.HasPrefix(rest, "[") {
+		if i := strings.LastIndexByte(rest, ':'); i >= 0 {
+			rest = rest[:i]
+		}
+	}
+	if !shell.Known(rest) {
+		return "?"
+	}
+	return strings.ToLower(rest)
+}
+
+// destroyVerbs are the subcommand words with which cloud, hosting and
+// platform CLIs delete what they manage.
+var destroyVerbs = []string{"delete", "destroy", "terminate", "purge", "remove", "rm", "rb", "del", "undeploy", "teardown", "deleteall", "deprovision", "wipe", "drop", "erase", "unpublish", "yank", "deregister"}
+
+// destroyPrefixes: verbs spelled as a prefix of the subcommand (aws
+// delete-bucket) or after a colon (heroku apps:destroy).
+var destroyPrefixes = []string{"delete-", "terminate-", "purge-", "remove-", "deregister-", "destroy-", "batch-delete", "delete_", "force-delete", "force_delete"}
+
+// platformCLIs are the cloud, hosting, registry and platform CLIs whose
+// destroy verbs remove servers, volumes, databases, clusters, projects or
+// published packages.
+var platformCLIs = []string{
+	"aws", "awslocal", "gcloud", "az", "doctl", "hcloud", "linode-cli", "linode", "scw", "fly", "flyctl", "vercel", "now",
+	"heroku", "netlify", "railway", "supabase", "firebase", "wrangler", "openstack", "nova", "cinder", "exo", "oci",
+	"ibmcloud", "aliyun", "tccli", "upctl", "vultr-cli", "civo", "render", "dokku", "kaggle", "doppler", "lando",
+	"helm", "helmfile", "koyeb", "northflank", "platform", "upsun", "porter", "okteto", "appwrite", "amplify",
+	"eb", "sam", "copilot", "ecs-cli", "eksctl", "kops", "rosa", "oc", "ionosctl", "ovhai", "gh", "glab",
+	"hub", "tea", "bitbucket", "sentry-cli", "vault", "consul", "nomad", "atlas", "mongocli", "pscale",
+	"neonctl", "turso", "upstash", "planetscale", "cf", "az.cmd", "gsutil", "s3cmd", "mc", "rclone", "b2",
+	"npm", "pnpm", "yarn", "gem", "twine", "cargo", "dotnet", "nuget", "pub", "mix", "hex", "poetry", "flit",
+	"docker", "podman", "nerdctl", "stripe", "twilio", "auth0", "okta", "pulumi", "serverless", "sls", "sequelize",
+	"prisma", "rails", "rake", "knex", "typeorm", "dbmate", "goose", "migrate", "flyway", "liquibase", "alembic",
+	"juju", "multipass", "vagrant", "minikube", "kind", "k3d", "k3s", "microk8s", "colima", "lima", "limactl",
+	"lxc", "incus", "etcdctl", "argocd", "flux", "surge", "keybase",
+	"influx", "bq", "cbt", "sf", "sfdx", "databricks", "snow", "hasura", "fauna", "xata", "convex", "pocketbase",
+	"cloudflared", "ngrok", "tailscale", "infisical", "akamai", "fastly", "exoscale", "ovh", "hetzner",
+}
+
+// platformAllowed lists, per CLI, destroy verbs that only touch local or
+// reversible state (npm uninstall removes a dependency from the project;
+// docker rm removes a stopped container), judged elsewhere or harmless.
+var platformAllowed = []struct {
+	cli   string
+	verbs []string
+}{
+	{"npm", []string{"uninstall", "remove", "rm", "del"}},
+	{"pnpm", []string{"uninstall", "remove", "rm", "del"}},
+	{"yarn", []string{"remove", "uninstall"}},
+	{"gem", []string{"uninstall"}},
+	{"cargo", []string{"remove", "rm", "uninstall", "yank"}},
+	{"dotnet", []string{"remove", "uninstall"}},
+	{"nuget", []string{"remove"}},
+	{"pub", []string{"remove"}},
+	{"poetry", []string{"remove"}},
+	{"mix", []string{"deps.clean"}},
+	{"docker", []string{"rm", "remove", "delete", "uninstall", "purge", "destroy", "del", "drop", "deregister"}},
+	{"podman", []string{"rm", "remove", "delete", "uninstall", "purge", "destroy", "del", "drop", "deregister"}},
+	{"nerdctl", []string{"rm", "remove", "delete", "uninstall", "purge", "destroy", "del", "drop", "deregister"}},
+	{"gh", []string{"remove", "rm", "uninstall", "del", "drop", "erase", "wipe", "deregister"}},
+	{"glab", []string{"remove", "rm", "uninstall", "del", "drop", "erase", "wipe", "deregister"}},
+	{"rclone", []string{"rm", "remove", "delete", "purge", "uninstall", "del", "drop", "erase", "wipe"}},
+	{"mc", []string{"uninstall", "drop", "deregister"}},
+	{"helm", []string{"remove", "rm"}},
+	{"vagrant", []string{"remove", "uninstall", "rm", "delete"}},
+	{"minikube", []string{"uninstall"}},
+	{"pulumi", []string{"remove", "rm"}},
+}
+
+// platformReadOnly flags make any command only show what it would do.
+var platformReadOnly = []string{"--dry-run", "--dryrun", "--dry-run=client", "--dry-run=server", "--help", "-h", "--whatif", "--what-if", "help"}
+
+// checkPlatformDestroy: VERB x RESOURCE across cloud, hosting, registry
+// and platform CLIs: a destroy verb among the first few subcommand words.
+func checkPlatformDestroy(c *Call) Finding {
+	name := c.Ex.Name
+	if !slices.Contains(platformCLIs, name) {
+		return Finding{}
+	}
+	for _, a := range c.Args {
+		if slices.Contains(platformReadOnly, a) {
+			return Finding{}
+		}
+	}
+	ops := subcommandWords(c.Args)
+	var allowed []string
+	for _, a := range platformAllowed {
+		if a.cli == name {
+			allowed = a.verbs
+		}
+	}
+	if name == "doctl" && len(ops) > 0 && ops[0] == "compute" {
+		ops = ops[1:]
+	}
+	for i, o := range ops[:min(len(ops), 4)] {
+		verb := strings.ToLower(o)
+		if _, after, ok := strings.Cut(verb, ":"); ok && name != "gh" {
+			verb = after // heroku apps:destroy, dokku apps:destroy
+			if i2 := strings.LastIndexByte(verb, ':'); i2 >= 0 {
+				verb = verb[i2+1:]
+			}
+		}
+		destroy := slices.Contains(destroyVerbs, verb) || (name == "doctl" && i == 1 && verb == "d") || name == "helm" && (verb == "uninstall" || verb == "un")
+		for _, p := range destroyPrefixes {
+			if strings.HasPrefix(verb, p) || strings.HasSuffix(verb, "-"+strings.TrimRight(p, "-_")) {
+				destroy = true // delete-bucket, service-instance-delete
+			}
+		}
+		if name == "sequelize" || name == "rails" || name == "rake" {
+			destroy = strings.HasPrefix(strings.ToLower(o), "db:drop") || strings.HasPrefix(strings.ToLower(o), "db:reset") || strings.Contains(strings.ToLower(o), "undo:all") || strings.HasPrefix(strings.ToLower(o), "db:schema:load")
+		}
+		if name == "prisma" {
+			destroy = i > 0 && ops[i-1] == "migrate" && verb == "reset" || verb == "--force-reset"
+		}
+		if !destroy || slices.Contains(allowed, verb) {
+			continue
+		}
+		if name == "docker" || name == "podman" || name == "nerdctl" {
+			continue // infra.docker-prune judges these
+		}
+		if (name == "gh" || name == "glab") && i == 0 {
+			continue // gh extension remove ... is at i == 1; gh delete alone is not a command
+		}
+		if name == "gem" && verb != "yank" {
+			continue
+		}
+		if slices.Contains([]string{"npm", "pnpm", "yarn"}, name) && verb != "unpublish" {
+			continue
+		}
+		if name == "mc" && verb != "rb" && !(verb == "rm" && (hasArg(c.Args, "--recursive", "-r") || hasArg(c.Args, "--force"))) {
+			continue
+		}
+		if (name == "aws" || name == "awslocal") && verb == "rm" && !hasArg(c.Args, "--recursive") || name == "gsutil" && verb == "rm" && !hasArg(c.Args, "-r", "-R") {
+			continue // one object; infra.cloud-delete judges the recursive form
+		}
+		if name == "helm" && verb != "uninstall" && verb != "delete" && verb != "del" && verb != "un" {
+			continue
+		}
+		return hit(name + " " + strings.Join(ops[:min(len(ops), i+2)], " ") + " deletes what the platform holds (servers, volumes, databases, clusters, projects or published packages)")
+	}
+	return Finding{}
+}
+
+// subcommandWords are the words of a call that are not options nor the
+// values of --opt value pairs the analysis can recognise (a word after an
+// option that starts with -- and has no = is taken as its value only when
+// it does not look like a subcommand).
+func subcommandWords(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
