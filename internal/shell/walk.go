@@ -21,6 +21,8 @@ type analyzer struct {
 	maxDepth int
 	stopped  bool
 	steps    int
+	// fields Count counts the words expanded so far, against maxFields.
+	fieldCount int
 	// written holds the content of files the command writes with known
 	// text (echo ... > f, cat > f <<EOF), by resolved path, so that running
 	// them later in the same command is judged by what they hold.
