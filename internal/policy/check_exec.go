@@ -26,7 +26,7 @@ import (
 // are data (echo, grep, commit messages) are left out.
 
 // maxEmbedded bounds the candidate commands analysed for one command.
-const maxEmbedded = 12
+const maxEmbedded = 48
 
 // dataCommands take text as data: a command written in their arguments is
 // printed, searched for or stored, never run.
@@ -39,7 +39,7 @@ var dataCommands = []string{
 	"head", "tail", "wc", "sort", "uniq", "cut", "tr", "column", "fold", "fmt", "diff", "cmp",
 	"sha256sum", "md5sum", "base64", "xxd", "od", "hexdump", "strings", "file", "stat", "ls",
 	"touch", "mkdir", "read", "cat", "tee", "less", "more", "bat", "nl", "rev", "tac", "look",
-	"zsh-history", "shellcheck", "shfmt", "bashate", "explainshell", "man",
+	"zsh-history", "shellcheck", "shfmt", "bashate", "explainshell",
 }
 
 // messageOptions carry human text (a commit message, an issue body).
@@ -88,7 +88,7 @@ func checkEmbeddedCommand(c *Call) Finding {
 	if ex.Name == "" || slices.Contains(dataCommands, ex.Name) || shell.IsShell(ex.Name) {
 		return Finding{}
 	}
-	cands := embeddedCandidates(ex)
+	cands := embeddedCandidates(ex, c.Res)
 	if len(cands) == 0 {
 		return Finding{}
 	}
@@ -112,7 +112,7 @@ func checkEmbeddedCommand(c *Call) Finding {
 
 // embeddedCandidates lists the texts in ex's arguments and environment
 // that ex may run as commands, at most maxEmbedded.
-func embeddedCandidates(ex *shell.Exec) []string {
+func embeddedCandidates(ex *shell.Exec, res *shell.Result) []string {
 	var out []string
 	add := func(s string) {
 		s = strings.TrimSpace(s)
@@ -123,13 +123,13 @@ func embeddedCandidates(ex *shell.Exec) []string {
 	}
 	args := ex.Args[1:]
 	container := slices.Contains(containerCommands, ex.Name)
-	if container && !privilegedContainer(args) {
-		return nil
-	}
 	// The rest of the argument list, from the first word that names a
 	// command the policy judges: strace -f git push --force, setarch x -R
 	// rm -rf ~, bundle exec …, docker run --privileged img dd of=/dev/sda.
 	for i, w := range args {
+		if container && !privilegedContainer(args) {
+			break // the command runs inside an isolated container
+		}
 		if strings.HasPrefix(w, "-") || !payloadName(shell.CommandName(w)) || len(args)-i < 2 {
 			continue
 		}
@@ -159,6 +159,50 @@ func embeddedCandidates(ex *shell.Exec) []string {
 	}
 	for _, v := range ex.Env {
 		codeShapes(v, add)
+	}
+	if in := ex.Stdin; in != nil && in.HasText {
+		// ed, mysql, gdb and friends read commands on standard input and
+		// run a line starting with ! in a shell.
+		for _, line := range strings.Split(in.Text, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "!") {
+				add(trimLead(line))
+			}
+		}
+	}
+	if in := ex.Stdin; in != nil {
+		for _, p := range in.Producers {
+			if p.Name != "echo" && p.Name != "printf" {
+				continue
+			}
+			for _, a := range p.Args[1:] {
+				for _, line := range strings.Split(strings.ReplaceAll(a, `\n`, "\n"), "\n") {
+					if strings.HasPrefix(strings.TrimSpace(line), "!") {
+						add(trimLead(line))
+					}
+				}
+			}
+		}
+	}
+	if len(res.Written) > 0 && !slices.Contains(inertCommands, ex.Name) {
+		// A file this command line wrote, handed to this program as a
+		// config, script, hook or search directory: judge what it holds.
+		vals := slices.Clone(args)
+		for _, v := range ex.Env {
+			vals = append(vals, v)
+		}
+		for _, v := range args {
+			if _, val, ok := strings.Cut(v, "="); ok {
+				vals = append(vals, val)
+			}
+		}
+		for _, v := range vals {
+			for _, text := range writtenUnder(res.Written, shell.ResolvePath(ex.Dir, v)) {
+				add(text)
+				for _, line := range strings.Split(text, "\n") {
+					codeShapes(line, add)
+				}
+			}
+		}
 	}
 	for _, l := range ex.CodeLiterals {
 		codeShapes(l, add)
@@ -243,6 +287,26 @@ func firstWordRuns(program, w string) bool {
 	name := shell.CommandName(w)
 	return strings.Contains(w, "/") || shell.IsShell(name) || shell.Interpreter(name) != "" ||
 		name == "dd" || name == "git" && program != "git"
+}
+
+// inertCommands only move or inspect a file they are given: they never
+// run what it holds.
+var inertCommands = []string{"chmod", "chown", "chgrp", "rm", "mv", "cp", "git", "wc", "diff", "stat", "file", "ls", "cat", "touch", "mkdir", "sha256sum", "shasum", "md5sum"}
+
+// writtenUnder returns the written files at p or directly inside the
+// directory p.
+func writtenUnder(written map[string]string, p string) []string {
+	if p == "" {
+		return nil
+	}
+	var out []string
+	for path, text := range written {
+		if path == p || strings.TrimSuffix(path[:strings.LastIndex(path, "/")+1], "/") == p {
+			out = append(out, text)
+		}
+	}
+	slices.Sort(out) // map order must not change the verdict's reason
+	return out
 }
 
 // privilegedContainer reports whether a container command reaches the

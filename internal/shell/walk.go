@@ -74,6 +74,7 @@ func Analyze(src string, opts Options) (res *Result) {
 	}
 	st := &state{vars: map[string]expand.Variable{}, dir: opts.Dir}
 	a.script(&frame{src: src}, st, src, ioCtx{})
+	a.res.Written = a.written
 	return a.res
 }
 
