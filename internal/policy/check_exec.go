@@ -195,6 +195,9 @@ func embeddedCandidates(ex *shell.Exec, res *shell.Result) []string {
 				vals = append(vals, val)
 			}
 		}
+		// Project runners read their files from the working directory
+		// (Makefile, package.json, .git/hooks): make, npm run, git commit.
+		vals = append(vals, ex.Dir, ex.Dir+"/.git/hooks")
 		for _, v := range vals {
 			for _, text := range writtenUnder(res.Written, shell.ResolvePath(ex.Dir, v)) {
 				add(text)
@@ -291,7 +294,7 @@ func firstWordRuns(program, w string) bool {
 
 // inertCommands only move or inspect a file they are given: they never
 // run what it holds.
-var inertCommands = []string{"chmod", "chown", "chgrp", "rm", "mv", "cp", "git", "wc", "diff", "stat", "file", "ls", "cat", "touch", "mkdir", "sha256sum", "shasum", "md5sum"}
+var inertCommands = []string{"chmod", "chown", "chgrp", "rm", "mv", "cp", "wc", "diff", "stat", "file", "ls", "cat", "touch", "mkdir", "sha256sum", "shasum", "md5sum"}
 
 // writtenUnder returns the written files at p or directly inside the
 // directory p.

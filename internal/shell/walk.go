@@ -27,6 +27,10 @@ type analyzer struct {
 	// text (echo ... > f, cat > f <<EOF), by resolved path, so that running
 	// them later in the same command is judged by what they hold.
 	written map[string]string
+	// renamed maps a path the command copied or linked a program to onto
+	// that program's name; moved maps a path something was moved to onto
+	// where it came from (evasion.go).
+	renamed, moved map[string]string
 }
 
 // frame is one piece of shell text being analysed: the command line, or the

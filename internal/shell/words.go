@@ -33,6 +33,8 @@ type state struct {
 	funcs     map[string]*syntax.Stmt
 	// calling guards against recursive function calls.
 	calling map[string]bool
+	// aliases are the aliases defined earlier in the text (evasion.go).
+	aliases map[string]string
 }
 
 func (st *state) copy() *state {
@@ -40,6 +42,7 @@ func (st *state) copy() *state {
 	c.vars = maps.Clone(st.vars)
 	c.funcs = maps.Clone(st.funcs)
 	c.calling = maps.Clone(st.calling)
+	c.aliases = maps.Clone(st.aliases)
 	return &c
 }
 
