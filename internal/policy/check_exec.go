@@ -162,11 +162,10 @@ func embeddedCandidates(ex *shell.Exec, res *shell.Result) []string {
 	}
 	if in := ex.Stdin; in != nil && in.HasText {
 		// ed, mysql, gdb and friends read commands on standard input and
-		// run a line starting with ! in a shell.
+		// run a line starting with ! in a shell; tclsh, jshell, expect run
+		// exec/system calls written in it.
 		for _, line := range strings.Split(in.Text, "\n") {
-			if strings.HasPrefix(strings.TrimSpace(line), "!") {
-				add(trimLead(line))
-			}
+			codeShapes(line, add)
 		}
 	}
 	if in := ex.Stdin; in != nil {
@@ -340,4 +339,25 @@ func quoteArgs(args []string) string {
 		b.WriteString("'" + strings.ReplaceAll(a, "'", `'\''`) + "'")
 	}
 	return b.String()
+}
+
+var (
+	// fetchRe and evalRe find interpreter code that downloads code and
+	// evaluates it (issue 12 item 3): urlopen/requests/fetch/open-uri/LWP/
+	// file_get_contents of a URL, then exec/eval/Function/load.
+	fetchRe = &lazyregexp.Regexp{Expr: `(?i)(urlopen|urlretrieve|requests\.get|httpx\.get|urllib|fetch\s*\(|https?\.get\s*\(|axios|open-uri|URI\.open|Net::HTTP|LWP|HTTP::Tiny|\bget\s*\(\s*["']https?:|file_get_contents\s*\(\s*["']https?:|Invoke-WebRequest|DownloadString|curl|wget)`}
+	evalRe  = &lazyregexp.Regexp{Expr: `(\bexec\s*\(|\beval\b|new\s+Function|\bFunction\s*\(|instance_eval|\bload\s*\(|Invoke-Expression|\biex\b|\brunpy\b|vm\.run)`}
+	urlRe   = &lazyregexp.Regexp{Expr: `https?://`}
+)
+
+// checkFetchEval finds interpreter code that fetches code from the network
+// and evaluates it, whatever the language's spelling.
+func checkFetchEval(h *shell.Hazard, _ *Context) Finding {
+	if h.Kind != shell.InterpreterCode || !urlRe.MatchString(h.Text) {
+		return Finding{}
+	}
+	if fetchRe.MatchString(h.Text) && evalRe.MatchString(h.Text) {
+		return hit(h.Interpreter + " code downloads code from the network and evaluates it without anyone reading it")
+	}
+	return Finding{}
 }

@@ -149,3 +149,36 @@ func (a *analyzer) echoedFile(file string) (string, bool) {
 	}
 	return b.String(), true
 }
+
+// stdinRunners are programs that run the code they read on standard input
+// when given no script (curl … | php, | pwsh -, | lua -), besides the
+// shells and the interpreters whose code the analysis reads.
+var stdinRunners = []string{
+	"php", "php-cli", "pwsh", "powershell", "lua", "luajit", "tclsh", "wish", "julia", "jshell",
+	"groovy", "guile", "expect", "osascript", "r", "rscript", "node", "nodejs", "bun", "deno",
+	"ruby", "perl", "irb", "racket", "sbcl", "clisp", "ghci", "scala", "elixir", "crystal", "swift",
+}
+
+// pipedCode reports code piped into a stdin runner from a command whose
+// output is not known (curl … | php): a DynamicCode hazard with the
+// producers as sources, which the policy judges by where the code comes
+// from.
+func (a *analyzer) pipedCode(f *frame, ex *Exec) {
+	in := ex.Stdin
+	if in == nil || len(in.Producers) == 0 || !slices.Contains(stdinRunners, ex.Name) {
+		return
+	}
+	for _, w := range ex.Args[1:] {
+		if w != "-" && !strings.HasPrefix(w, "-") {
+			return // a script file or code operand: stdin is data
+		}
+	}
+	for _, p := range in.Producers {
+		if _, ok := echoOutput(p.Args); ok {
+			continue
+		}
+		a.res.Hazards = append(a.res.Hazards, Hazard{Kind: DynamicCode, Text: ex.Text, Via: f.via, Interpreter: ex.Name,
+			Sources: in.Producers, Detail: ex.Name + " runs code piped in from another command"})
+		return
+	}
+}

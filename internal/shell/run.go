@@ -49,6 +49,7 @@ func (a *analyzer) run(f *frame, st *state, ex *Exec) {
 		a.emit(f, twin) // what the command does to what was moved
 	}
 	a.rememberCopy(ex)
+	a.pipedCode(f, ex)
 	if strings.Contains(ex.Args[0], "=") && len(ex.Args) > 1 {
 		// `1A=2 cmd` is not an assignment, so bash looks for a command
 		// named "1A=2"; the author meant to run cmd with a variable set.
