@@ -85,10 +85,23 @@ func init() {
 // c: see the comment at the top of this file.
 func checkEmbeddedCommand(c *Call) Finding {
 	ex := c.Ex
-	if ex.Name == "" || slices.Contains(dataCommands, ex.Name) || shell.IsShell(ex.Name) {
+	if ex.Name == "" || shell.IsShell(ex.Name) {
 		return Finding{}
 	}
-	cands := embeddedCandidates(ex, c.Res)
+	var cands []string
+	if slices.Contains(dataCommands, ex.Name) {
+		// Its arguments are data, but its environment is not: LESSOPEN,
+		// PAGER and friends are run.
+		for _, v := range ex.Env {
+			codeShapes(v, func(s string) {
+				if s = strings.TrimSpace(s); len(cands) < maxEmbedded && shell.Known(s) && !slices.Contains(cands, s) {
+					cands = append(cands, s)
+				}
+			})
+		}
+	} else {
+		cands = embeddedCandidates(ex, c.Res)
+	}
 	if len(cands) == 0 {
 		return Finding{}
 	}
@@ -231,8 +244,8 @@ func codeShapes(w string, add func(string)) {
 	if len(head) > 2 && head[0] == '-' && head[1] != '-' {
 		add(trimLead(w[2:]))
 	}
-	if first, rest, ok := strings.Cut(trimLead(w), " "); ok && strings.HasPrefix(first, ".") {
-		add(rest) // sqlite3 .system cmd, .shell cmd
+	if first, rest, ok := strings.Cut(trimLead(w), " "); ok && (strings.HasPrefix(first, ".") || len(first) <= 5) {
+		add(rest) // sqlite3 .system cmd, sed 1e cmd, expect spawn cmd
 	}
 	if strings.Contains(head, ",") {
 		for _, p := range strings.Split(w, ",") {
