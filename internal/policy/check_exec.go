@@ -219,8 +219,13 @@ func embeddedCandidates(ex *shell.Exec, res *shell.Result) []string {
 			}
 		}
 	}
-	for _, l := range ex.CodeLiterals {
-		codeShapes(l, add)
+	// The string literals of interpreter code count as commands only when
+	// the code runs commands (system, exec, spawn, popen, | "sh"): a
+	// string it only prints is not one.
+	if len(ex.CodeLiterals) > 0 && runsCommandsRe.MatchString(ex.Text) {
+		for _, l := range ex.CodeLiterals {
+			codeShapes(l, add)
+		}
 	}
 	return out
 }
@@ -361,6 +366,9 @@ var (
 	fetchRe = &lazyregexp.Regexp{Expr: `(?i)(urlopen|urlretrieve|requests\.get|httpx\.get|urllib|fetch\s*\(|https?\.get\s*\(|axios|open-uri|URI\.open|Net::HTTP|LWP|HTTP::Tiny|\bget\s*\(\s*["']https?:|file_get_contents\s*\(\s*["']https?:|Invoke-WebRequest|DownloadString|curl|wget)`}
 	evalRe  = &lazyregexp.Regexp{Expr: `(\bexec\s*\(|\beval\b|new\s+Function|\bFunction\s*\(|instance_eval|\bload\s*\(|Invoke-Expression|\biex\b|\brunpy\b|vm\.run)`}
 	urlRe   = &lazyregexp.Regexp{Expr: `https?://`}
+	// runsCommandsRe finds the calls through which interpreter code runs
+	// a command.
+	runsCommandsRe = &lazyregexp.Regexp{Expr: `(?i)(system|exec|spawn|popen|execute|shell|passthru|proc_open|Command|callCommand|getline|\|\s*["'](ba|z|da)?sh\b)`}
 )
 
 // checkFetchEval finds interpreter code that fetches code from the network

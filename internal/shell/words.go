@@ -5,8 +5,8 @@ import (
 	"io"
 	"maps"
 	"path"
-	"strconv"
 	"slices"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"

@@ -21,20 +21,20 @@ func adversarialInputs() map[string]string {
 		nest = "bash -c " + shellQuote(nest)
 	}
 	return map[string]string{
-		"brace bomb":          strings.Repeat("{a,b,c,d}", 30) + " ; rm -rf ~",
-		"brace bomb in arg":   "echo " + strings.Repeat("{a,b}", 64) + " && rm -rf ~",
-		"huge range":          "echo {1..100000000} ; rm -rf ~",
-		"nested ranges":       "echo {1..1000}{1..1000}{1..1000} ; rm -rf ~",
-		"brace bomb in -c":    "bash -c 'echo " + strings.Repeat("{x,y}", 60) + "'; rm -rf ~",
-		"deep nesting":        strings.Repeat("(", 5000) + "rm -rf ~" + strings.Repeat(")", 5000),
-		"deep subst":          strings.Repeat("$(", 3000) + "rm -rf ~" + strings.Repeat(")", 3000),
-		"nested -c layers":    nest,
-		"1 MB command":        strings.Repeat("echo hello world; ", 60_000) + "rm -rf ~",
-		"1 MB word":           "echo " + strings.Repeat("a", 1<<20) + "; rm -rf ~",
-		"many pipes":          strings.Repeat("cat | ", 20_000) + "rm -rf ~",
-		"var doubling":        "x=a; " + strings.Repeat("x=$x$x$x$x; ", 40) + "echo $x; rm -rf ~",
-		"loop over braces":    "for i in " + strings.Repeat("{a,b}", 40) + "; do rm -rf ~; done",
-		"brace in -c layers":  "bash -c \"bash -c 'echo " + strings.Repeat("{a,b}", 30) + "'\"; rm -rf ~",
+		"brace bomb":         strings.Repeat("{a,b,c,d}", 30) + " ; rm -rf ~",
+		"brace bomb in arg":  "echo " + strings.Repeat("{a,b}", 64) + " && rm -rf ~",
+		"huge range":         "echo {1..100000000} ; rm -rf ~",
+		"nested ranges":      "echo {1..1000}{1..1000}{1..1000} ; rm -rf ~",
+		"brace bomb in -c":   "bash -c 'echo " + strings.Repeat("{x,y}", 60) + "'; rm -rf ~",
+		"deep nesting":       strings.Repeat("(", 5000) + "rm -rf ~" + strings.Repeat(")", 5000),
+		"deep subst":         strings.Repeat("$(", 3000) + "rm -rf ~" + strings.Repeat(")", 3000),
+		"nested -c layers":   nest,
+		"1 MB command":       strings.Repeat("echo hello world; ", 60_000) + "rm -rf ~",
+		"1 MB word":          "echo " + strings.Repeat("a", 1<<20) + "; rm -rf ~",
+		"many pipes":         strings.Repeat("cat | ", 20_000) + "rm -rf ~",
+		"var doubling":       "x=a; " + strings.Repeat("x=$x$x$x$x; ", 40) + "echo $x; rm -rf ~",
+		"loop over braces":   "for i in " + strings.Repeat("{a,b}", 40) + "; do rm -rf ~; done",
+		"brace in -c layers": "bash -c \"bash -c 'echo " + strings.Repeat("{a,b}", 30) + "'\"; rm -rf ~",
 	}
 }
 
