@@ -223,8 +223,12 @@ func embeddedCandidates(ex *shell.Exec, res *shell.Result) []string {
 	// the code runs commands (system, exec, spawn, popen, | "sh"): a
 	// string it only prints is not one.
 	if len(ex.CodeLiterals) > 0 && runsCommandsRe.MatchString(ex.Text) {
-		for _, l := range ex.CodeLiterals {
+		for i, l := range ex.CodeLiterals {
 			codeShapes(l, add)
+			if payloadName(shell.CommandName(l)) && i+1 < len(ex.CodeLiterals) {
+				// An argument vector: Deno.Command("rm", {args: ["-rf", …]}).
+				add(quoteArgs(ex.CodeLiterals[i:min(len(ex.CodeLiterals), i+8)]))
+			}
 		}
 	}
 	return out
