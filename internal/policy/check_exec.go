@@ -28,6 +28,9 @@ import (
 // maxEmbedded bounds the candidate commands analysed for one command.
 const maxEmbedded = 48
 
+// maxEmbeddedBytes bounds the candidate text analysed for one decision.
+const maxEmbeddedBytes = 64 << 10
+
 // dataCommands take text as data: a command written in their arguments is
 // printed, searched for or stored, never run.
 var dataCommands = []string{
@@ -115,6 +118,11 @@ func checkEmbeddedCommand(c *Call) Finding {
 	}
 	inner.Strict = false
 	for _, cand := range cands {
+		if c.Ctx.embeddedSpent += len(cand); c.Ctx.embeddedSpent > maxEmbeddedBytes {
+			// Bounded like the analysis itself: past the budget, deny
+			// rather than spend unbounded time or let it through.
+			return hit("hands more command text to other programs than gemini-guard checks in one command")
+		}
 		res := shell.Analyze(cand, shell.Options{Dir: ex.Dir, Home: c.Ctx.Home, MaxDepth: 4})
 		for _, f := range Evaluate(res, &inner, false) {
 			return hit(ex.Name + " runs a command given to it as data, and that command " + f.Describe() + " (" + f.Rule.ID + ")")

@@ -35,6 +35,10 @@ type Context struct {
 	Protected []string
 	// Trusted are absolute directories where recursive deletes are fine.
 	Trusted []string
+
+	// embeddedSpent counts the bytes exec.embedded-command analysed for
+	// this decision, against maxEmbeddedBytes (check_exec.go).
+	embeddedSpent int
 }
 
 // NewContext builds a Context from the settings: protected paths and trusted

@@ -34,6 +34,7 @@ func adversarialInputs() map[string]string {
 		"many pipes":         strings.Repeat("cat | ", 20_000) + "rm -rf ~",
 		"var doubling":       "x=a; " + strings.Repeat("x=$x$x$x$x; ", 40) + "echo $x; rm -rf ~",
 		"loop over braces":   "for i in " + strings.Repeat("{a,b}", 40) + "; do rm -rf ~; done",
+		"embedded commands":  strings.Repeat("tool --hook='make build "+strings.Repeat("x ", 2000)+"' ; ", 150) + "rm -rf ~",
 		"brace in -c layers": "bash -c \"bash -c 'echo " + strings.Repeat("{a,b}", 30) + "'\"; rm -rf ~",
 	}
 }
