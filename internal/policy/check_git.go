@@ -157,6 +157,9 @@ func checkGitPushDelete(c *Call, p shell.Args, g gitCall) Finding {
 	if p.Has("d", "delete") {
 		return hit("git push --delete deletes a branch or tag on the remote")
 	}
+	if p.Has("prune") {
+		return hit("git push --prune deletes every remote branch that has no local counterpart")
+	}
 	ops := p.Operands
 	if len(ops) > 1 {
 		for _, ref := range ops[1:] {
@@ -354,12 +357,95 @@ func checkGitWorktree(c *Call, p shell.Args, g gitCall) Finding {
 }
 
 // checkGitShellAlias: an inline alias that runs a shell command hides the
-// command from review.
+// command from review. One that runs git itself (!git log …) is analysed
+// as the nested shell it is, and judged by the whole policy there.
 func checkGitShellAlias(c *Call) Finding {
 	cfg := shell.GitConfig(c.Args, c.Ex.Env)
 	for k, v := range cfg {
-		if strings.HasPrefix(k, "alias.") && strings.HasPrefix(strings.TrimSpace(v), "!") {
-			return hit("git -c " + k + "=!... defines an alias that runs a shell command")
+		body, ok := strings.CutPrefix(strings.TrimSpace(v), "!")
+		if !strings.HasPrefix(k, "alias.") || !ok {
+			continue
+		}
+		if first, _, _ := strings.Cut(strings.TrimSpace(body), " "); shell.CommandName(first) == "git" && !strings.ContainsAny(body, ";&|`$<>") {
+			continue
+		}
+		return hit("git -c " + k + "=!... defines an alias that runs a shell command")
+	}
+	return Finding{}
+}
+
+// checkGitCodeRunners: git runs programs from places a command can point
+// it at: hooks from core.hooksPath, any command from an ext:: remote.
+func checkGitCodeRunners(c *Call) Finding {
+	g := parseGit(c)
+	cfg := shell.GitConfig(c.Args, c.Ex.Env)
+	if v, ok := cfg["protocol.ext.allow"]; ok && v != "never" {
+		return hit("git -c protocol.ext.allow enables ext:: remotes, which run any command as the transport")
+	}
+	if v, ok := cfg["protocol.allow"]; ok && v == "always" {
+		return hit("git -c protocol.allow=always enables ext:: remotes, which run any command as the transport")
+	}
+	if strings.Contains(c.Ex.Env["GIT_ALLOW_PROTOCOL"], "ext") {
+		return hit("GIT_ALLOW_PROTOCOL enables ext:: remotes, which run any command as the transport")
+	}
+	for _, a := range g.args {
+		if strings.HasPrefix(strings.ToLower(a), "ext::") {
+			return hit("an ext:: remote runs the command it names as git's transport")
+		}
+	}
+	hooks, ok := cfg["core.hookspath"]
+	if !ok && g.sub == "config" {
+		for i, a := range g.args {
+			if strings.EqualFold(a, "core.hooksPath") && i+1 < len(g.args) {
+				hooks, ok = g.args[i+1], true
+			}
+		}
+	}
+	if ok && hooks != "" && shell.Known(hooks) {
+		dir := shell.ResolvePath(c.Ex.Dir, hooks)
+		if c.Ctx.Workspace == "" || dir != c.Ctx.Workspace && !strings.HasPrefix(dir, c.Ctx.Workspace+"/") {
+			return hit("core.hooksPath points git at hooks outside the workspace (" + hooks + "), which git then runs on commit, checkout and merge")
+		}
+	}
+	return Finding{}
+}
+
+// checkGitRefs: plumbing that destroys refs or the work tree: read-tree
+// -u --reset, update-ref -d or moved backwards, symbolic-ref HEAD moved.
+func checkGitRefs(c *Call) Finding {
+	g := parseGit(c)
+	has := func(opts ...string) bool {
+		for _, a := range g.args {
+			if slices.Contains(opts, a) {
+				return true
+			}
+		}
+		return false
+	}
+	var ops []string
+	for _, a := range g.args {
+		if !strings.HasPrefix(a, "-") {
+			ops = append(ops, a)
+		}
+	}
+	switch g.sub {
+	case "read-tree":
+		if has("-u") && has("--reset", "-m") {
+			return hit("git read-tree -u --reset overwrites the work tree and index, discarding uncommitted changes")
+		}
+	case "update-ref":
+		if has("-d", "--delete") {
+			return hit("git update-ref -d deletes a ref without the checks git branch -d makes")
+		}
+		if has("--stdin") {
+			return hit("git update-ref --stdin rewrites refs from input that cannot be reviewed")
+		}
+		if len(ops) >= 2 && strings.ContainsAny(ops[1], "~^@") {
+			return hit("git update-ref moves " + ops[0] + " back in history, dropping the commits after it")
+		}
+	case "symbolic-ref":
+		if has("HEAD") && (has("-d", "--delete") || len(ops) >= 2) {
+			return hit("git symbolic-ref moves or deletes HEAD without checking out: the next commit starts a history of its own")
 		}
 	}
 	return Finding{}

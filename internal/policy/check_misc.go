@@ -165,6 +165,8 @@ func downloads(ex *shell.Exec) []string {
 		switch {
 		case ex.Name == "curl" && (a == "-o" || a == "--output"):
 			out = append(out, shell.ResolvePath(ex.Dir, next()))
+		case ex.Name == "curl" && len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.HasSuffix(a, "o"): // -so, -fsSLo
+			out = append(out, shell.ResolvePath(ex.Dir, next()))
 		case ex.Name == "curl" && strings.HasPrefix(a, "-o") && len(a) > 2 && !strings.HasPrefix(a, "--"):
 			out = append(out, shell.ResolvePath(ex.Dir, a[2:]))
 		case ex.Name == "curl" && (a == "-O" || a == "--remote-name" || a == "--remote-name-all" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "O")):

@@ -38,6 +38,10 @@ type Context struct {
 	// GitleaksConfig is the gitleaks config the settings name (absolute),
 	// protected like .gitleaks.toml (internal/protect).
 	GitleaksConfig string
+
+	// embeddedSpent counts the bytes exec.embedded-command analysed for
+	// this decision, against maxEmbeddedBytes (check_exec.go).
+	embeddedSpent int
 }
 
 // NewContext builds a Context from the settings: protected paths and trusted

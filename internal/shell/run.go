@@ -35,6 +35,21 @@ func (a *analyzer) run(f *frame, st *state, ex *Exec) {
 		a.callFunc(f, st, ex, body)
 		return
 	}
+	if value, ok := st.aliases[ex.Args[0]]; ok && !slices.Contains(ex.Via, "alias "+ex.Args[0]) {
+		a.child(f, st, ex, append(splitWords(value), ex.Args[1:]...), "alias "+ex.Args[0])
+		return
+	}
+	if name := a.renamedName(ex); name != "" && name != ex.Name {
+		// A copy or link of a program made earlier in the command.
+		c := ex.with(ex.Args, "copy of "+name)
+		c.Name = name
+		ex = c
+	}
+	if twin := a.movedTwin(ex); twin != nil {
+		a.emit(f, twin) // what the command does to what was moved
+	}
+	a.rememberCopy(ex)
+	a.pipedCode(f, ex)
 	if strings.Contains(ex.Args[0], "=") && len(ex.Args) > 1 {
 		// `1A=2 cmd` is not an assignment, so bash looks for a command
 		// named "1A=2"; the author meant to run cmd with a variable set.
@@ -139,6 +154,9 @@ func (a *analyzer) run(f *frame, st *state, ex *Exec) {
 		}
 
 	// Builtins that change what later commands see.
+	case "alias":
+		a.emit(f, ex)
+		a.alias(st, ex)
 	case "cd", "pushd", "popd", "chdir":
 		a.emit(f, ex)
 		a.cd(st, ex)
@@ -699,6 +717,14 @@ func (a *analyzer) scriptFile(f *frame, st *state, ex *Exec, file, interp, lang 
 		return
 	}
 	if Known(file) {
+		return
+	}
+	if text, ok := a.echoedFile(file); ok {
+		if lang == "sh" {
+			a.nested(f, st, ex, text, interp+" <(echo)", nil, append([]string{file}, args...)...)
+		} else {
+			a.interpCode(f, st, ex, lang, text, interp+" <(echo)")
+		}
 		return
 	}
 	h := Hazard{Kind: DynamicCode, Text: ex.Text, Via: f.via, Interpreter: interp, Detail: interp + " runs a script that is not known statically: " + a.res.Show(file)}

@@ -47,6 +47,11 @@ type Result struct {
 	Hazards []Hazard
 	// Trace explains the analysis line by line when Options.Trace is set.
 	Trace []string
+	// Written holds the content of the files the command writes with
+	// known text (echo … > f, cat > f <<EOF), by absolute path: a
+	// configuration or script dropped and then handed to a program in the
+	// same command is judged by what it holds.
+	Written map[string]string
 
 	unknowns []Unknown
 }

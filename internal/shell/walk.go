@@ -21,10 +21,16 @@ type analyzer struct {
 	maxDepth int
 	stopped  bool
 	steps    int
+	// fields Count counts the words expanded so far, against maxFields.
+	fieldCount int
 	// written holds the content of files the command writes with known
 	// text (echo ... > f, cat > f <<EOF), by resolved path, so that running
 	// them later in the same command is judged by what they hold.
 	written map[string]string
+	// renamed maps a path the command copied or linked a program to onto
+	// that program's name; moved maps a path something was moved to onto
+	// where it came from (evasion.go).
+	renamed, moved map[string]string
 }
 
 // frame is one piece of shell text being analysed: the command line, or the
@@ -72,6 +78,7 @@ func Analyze(src string, opts Options) (res *Result) {
 	}
 	st := &state{vars: map[string]expand.Variable{}, dir: opts.Dir}
 	a.script(&frame{src: src}, st, src, ioCtx{})
+	a.res.Written = a.written
 	return a.res
 }
 

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -32,6 +33,8 @@ type state struct {
 	funcs     map[string]*syntax.Stmt
 	// calling guards against recursive function calls.
 	calling map[string]bool
+	// aliases are the aliases defined earlier in the text (evasion.go).
+	aliases map[string]string
 }
 
 func (st *state) copy() *state {
@@ -39,6 +42,7 @@ func (st *state) copy() *state {
 	c.vars = maps.Clone(st.vars)
 	c.funcs = maps.Clone(st.funcs)
 	c.calling = maps.Clone(st.calling)
+	c.aliases = maps.Clone(st.aliases)
 	return &c
 }
 
@@ -282,11 +286,106 @@ func (a *analyzer) wordFields(wc *wordCtx, w *syntax.Word) (out []string) {
 			out = []string{a.unknown(Unknown{Kind: Variable, Name: wordSource(wc.f.src, w)})}
 		}
 	}()
+	// Brace expansion is counted before it is done: {a,b}{a,b}... costs
+	// bash nothing to write and the analysis exponential time to expand.
+	if n := braceCount(w); n > maxBraceWords {
+		a.stop(wc.f, wordSource(wc.f.src, w), fmt.Sprintf("a brace expansion of more than %d words", maxBraceWords))
+		return []string{a.unknown(Unknown{Kind: Variable, Name: wordSource(wc.f.src, w)})}
+	}
 	fs, err := expand.Fields(a.config(wc), w)
 	if err != nil {
 		return []string{a.unknown(Unknown{Kind: Variable, Name: wordSource(wc.f.src, w)})}
 	}
+	if a.fieldCount += len(fs); a.fieldCount > maxFields {
+		a.stop(wc.f, wordSource(wc.f.src, w), fmt.Sprintf("more than %d words after expansion", maxFields))
+	}
 	return fs
+}
+
+// maxBraceWords bounds one word's brace expansion, maxFields the words one
+// analysis expands in all (loops and nested shells multiply them). Past
+// either the analysis stops with a TooComplex hazard, which is denied.
+const (
+	maxBraceWords = 4096
+	maxFields     = 100_000
+)
+
+// braceCount is how many words w's brace expansions produce, computed from
+// the syntax without expanding (saturating at maxBraceWords+1).
+func braceCount(w *syntax.Word) int {
+	if !strings.Contains(wordLits(w), "{") {
+		return 1
+	}
+	cp := *w
+	cp.Parts = slices.Clone(w.Parts)
+	if !syntax.SplitBraces(&cp) {
+		return 1
+	}
+	return partsCount(cp.Parts)
+}
+
+func wordLits(w *syntax.Word) string {
+	var b strings.Builder
+	for _, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); ok {
+			b.WriteString(l.Value)
+		}
+	}
+	return b.String()
+}
+
+func partsCount(parts []syntax.WordPart) int {
+	const limit = maxBraceWords + 1
+	n := 1
+	for _, p := range parts {
+		b, ok := p.(*syntax.BraceExp)
+		if !ok {
+			continue
+		}
+		c := 0
+		if b.Sequence {
+			c = seqCount(b)
+		} else {
+			for _, e := range b.Elems {
+				if c += partsCount(e.Parts); c >= limit {
+					break
+				}
+			}
+		}
+		if n = n * max(c, 1); n >= limit {
+			return limit
+		}
+	}
+	return n
+}
+
+// seqCount is the length of {x..y[..incr]}: numbers or single letters.
+func seqCount(b *syntax.BraceExp) int {
+	const limit = maxBraceWords + 1
+	if len(b.Elems) < 2 {
+		return 1
+	}
+	from, to := b.Elems[0].Lit(), b.Elems[1].Lit()
+	incr := 1
+	if len(b.Elems) > 2 {
+		if v, err := strconv.Atoi(b.Elems[2].Lit()); err == nil && v != 0 {
+			incr = max(v, -v)
+		}
+	}
+	x, err1 := strconv.Atoi(from)
+	y, err2 := strconv.Atoi(to)
+	if err1 != nil || err2 != nil {
+		if len(from) == 1 && len(to) == 1 {
+			x, y = int(from[0]), int(to[0])
+		} else {
+			return limit // a number too large for int is too many words
+		}
+	}
+	d := y - x
+	if d < 0 {
+		d = -d
+	}
+	return min(d/incr+1, limit)
 }
 
 // literal expands a word as one string, as bash does for assignment values

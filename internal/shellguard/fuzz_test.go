@@ -28,6 +28,11 @@ func FuzzShellDecide(f *testing.F) {
 	} {
 		f.Add(s, "sub", uint8(1))
 	}
+	for _, s := range adversarialInputs() {
+		if len(s) < 4096 {
+			f.Add(s, "", uint8(0)) // the costly shapes, small enough to mutate
+		}
+	}
 	f.Fuzz(func(t *testing.T, cmd, dir string, mode uint8) {
 		s := settings.Default()
 		s.Mode = settings.Mode(mode % 3)
