@@ -8,7 +8,7 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
 
-// Commands run through other programs (docs/threat-model-exec.md). Many
+// Commands run through other programs (docs/threat-model.md, section 3). Many
 // ordinary programs run a command given to them as data: an option value
 // (tar --checkpoint-action=exec=…, rsync -e, ssh -o ProxyCommand=…, zip -TT,
 // yt-dlp --exec, certbot --pre-hook), an environment variable (PAGER,

@@ -912,7 +912,7 @@ while True: os.fork()"`,
 		Allow:          []string{`$EDITOR file.txt`, `eval "$(ssh-agent -s)"`, `cat script.sh | bash`},
 	},
 	// h-shellexec: code run unread and commands run through other programs
-	// (docs/threat-model-exec.md).
+	// (docs/threat-model.md, section 3).
 	{
 		ID: "exec.embedded-command", Category: "exec",
 		Protects: "everything the other rules protect, from commands handed to another program to run: option values (tar --checkpoint-action=exec=, rsync -e, ssh -o ProxyCommand=, zip -TT, --exec, --pre-hook), *_COMMAND and pager variables, escapes in arguments (!cmd, .system cmd, \\! cmd), system(\"…\") and \\write18{…} in small languages, and wrappers that run the rest of their arguments",

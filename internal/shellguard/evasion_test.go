@@ -132,7 +132,7 @@ func TestReasonsShowUnknownsReadably(t *testing.T) {
 	}
 }
 
-// TestExecEvasions: for each class of docs/threat-model-exec.md, spellings
+// TestExecEvasions: for each class of docs/threat-model.md, section 3, spellings
 // that must be denied (by whichever rule judges what finally runs) and
 // near misses that must not.
 func TestExecEvasions(t *testing.T) {
