@@ -169,6 +169,7 @@ func (d *doctorRun) run() doctorReport {
 	report.Mode = d.settings.Mode.String()
 	d.checkPolicies()
 	d.checkContext()
+	d.checkHost()
 
 	switch {
 	case runtime.GOOS == "windows":

@@ -43,12 +43,16 @@ const MinNodeMajor = 20
 
 // CLIDir is where the pinned CLI is installed:
 // <user cache dir>/gemini-guard/gemini-cli-<version>.
-func CLIDir() (string, error) {
+func CLIDir() (string, error) { return CLIDirFor(CLIVersion) }
+
+// CLIDirFor is where Gemini CLI version is installed:
+// <user cache dir>/gemini-guard/gemini-cli-<version>.
+func CLIDirFor(version string) (string, error) {
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		return "", fmt.Errorf("e2e: no user cache directory: %w", err)
 	}
-	return filepath.Join(cache, "gemini-guard", "gemini-cli-"+CLIVersion), nil
+	return filepath.Join(cache, "gemini-guard", "gemini-cli-"+version), nil
 }
 
 // ErrNoNode says node or npm is missing. The end-to-end tests fail on it:
@@ -60,12 +64,16 @@ var ErrNoNode = errors.New("e2e: node and npm are required to run the real Gemin
 // version. A file lock keeps parallel test processes from installing at the
 // same time. It fails with ErrNoNode when node or npm is not on PATH, and
 // when node is older than MinNodeMajor.
-func EnsureCLI(ctx context.Context) (string, error) {
-	dir, err := CLIDir()
+func EnsureCLI(ctx context.Context) (string, error) { return EnsureCLIVersion(ctx, CLIVersion) }
+
+// EnsureCLIVersion is EnsureCLI for any published version (the version
+// matrix), each cached in its own CLIDirFor directory.
+func EnsureCLIVersion(ctx context.Context, version string) (string, error) {
+	dir, err := CLIDirFor(version)
 	if err != nil {
 		return "", err
 	}
-	return ensurePackage(ctx, CLIPackage, CLIVersion, dir, "gemini")
+	return ensurePackage(ctx, CLIPackage, version, dir, "gemini")
 }
 
 // ensurePackage returns node_modules/.bin/<program> under dir, installing

@@ -45,7 +45,11 @@ var sharedHarness = sync.OnceValues(func() (*Harness, error) {
 	if err != nil {
 		return nil, err
 	}
-	return New(ctx, root, filepath.Join(testDir, "harness"))
+	version := CLIVersion
+	if v := os.Getenv(VersionEnv); v != "" {
+		version = v
+	}
+	return NewVersion(ctx, root, filepath.Join(testDir, "harness"), version)
 })
 
 // harness returns the shared Harness, failing the test (never skipping) when
