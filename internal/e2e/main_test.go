@@ -45,11 +45,7 @@ var sharedHarness = sync.OnceValues(func() (*Harness, error) {
 	if err != nil {
 		return nil, err
 	}
-	version := CLIVersion
-	if v := os.Getenv(VersionEnv); v != "" {
-		version = v
-	}
-	return NewVersion(ctx, root, filepath.Join(testDir, "harness"), version)
+	return NewVersion(ctx, root, filepath.Join(testDir, "harness"), CLIVersionUnderTest())
 })
 
 // harness returns the shared Harness, failing the test (never skipping) when

@@ -29,6 +29,7 @@ var sharedQwen = sync.OnceValues(func() (*Session, error) {
 // qwenSession is a fresh Qwen Code user with gemini-guard installed.
 func qwenSession(t *testing.T) *Session {
 	t.Helper()
+	skipUnlessPinned(t)
 	tmpl, err := sharedQwen()
 	require.NoError(t, err, "the Qwen Code harness could not start the real Qwen Code")
 	s, err := tmpl.Clone(t.TempDir())

@@ -16,11 +16,13 @@ const FloorVersion = "0.32.1"
 // MatrixVersions is every Gemini CLI release `make test-matrix` runs the
 // end-to-end tests on: the newest patch of each minor version from the
 // floor to the pinned CLIVersion, as published on npm (no nightlies).
+// Spelled out (the Makefile reads the list); a test keeps its ends equal
+// to FloorVersion and CLIVersion.
 var MatrixVersions = []string{
 	"0.32.1", "0.33.2", "0.34.0", "0.35.3", "0.36.0", "0.37.2", "0.38.2", "0.39.1",
 	"0.40.1", "0.41.2", "0.42.0", "0.43.0", "0.44.0", "0.45.2", "0.47.0", "0.51.0",
 	"0.52.0", "0.53.0", "0.54.4", "0.55.1", "0.56.0", "0.57.0", "0.58.0", "0.59.0",
-	"0.60.0", CLIVersion,
+	"0.60.0", "0.61.0",
 }
 
 // VersionEnv names the Gemini CLI version the end-to-end tests run on
@@ -84,4 +86,13 @@ func copyInstall(ext string, s *Session) error {
 		return fmt.Errorf("e2e: copy the extension into %s: %w", s.ExtensionDir(), err)
 	}
 	return nil
+}
+
+// CLIVersionUnderTest is the Gemini CLI version VersionEnv asks for, or
+// CLIVersion.
+func CLIVersionUnderTest() string {
+	if v := os.Getenv(VersionEnv); v != "" {
+		return v
+	}
+	return CLIVersion
 }
