@@ -9,13 +9,21 @@ STAGE    := $(DIST)/gemini-guard
 LDFLAGS  := -s -w
 TAGS     := gore2regex
 
-.PHONY: all help build install uninstall test lint demo bench dist clean
+# Gemini CLI versions the end-to-end tests run on besides the pinned one
+# (internal/e2e/versions.go): the floor in `make test`, every version of
+# the range in `make test-matrix`.
+E2E_FLOOR  := $(shell sed -n 's/^const FloorVersion = "\(.*\)"/\1/p' internal/e2e/versions.go)
+E2E_FLOOR_TESTS := ^(TestWriteFileWithGitHubTokenIsBlocked|TestReplaceAddingAWSKeyIsBlocked|TestShellCommandWritingTokenIsBlocked|TestGitResetHardIsBlocked|TestHarmlessWorkGoesThrough|TestStreamedTokenSplitOverThreeChunksIsRedacted|TestPoliciesHoldWithHooksDisabled)$$
+E2E_MATRIX := $(shell sed -n '/^var MatrixVersions/,/^}/p' internal/e2e/versions.go | grep -o '"[0-9][0-9.]*"' | tr -d '"')
+
+.PHONY: all help build install uninstall test test-matrix lint demo bench dist clean
 
 all: build
 
 help:
 	@echo "make demo       run the real Gemini CLI with a scripted model and watch the guard (throwaway HOME)"
 	@echo "make test       every test, including end to end against the real Gemini CLI $(shell sed -n 's/^\tCLIVersion = "\(.*\)"/\1/p' internal/e2e/cli.go)"
+	@echo "make test-matrix  the end-to-end tests on every Gemini CLI from $(E2E_FLOOR) to the pinned one"
 	@echo "make build      host binaries into bin/ (what hooks/hooks.json runs)"
 	@echo "make install    build and install into your Gemini CLI (~/.gemini/extensions/gemini-guard)"
 	@echo "make uninstall  remove it from your Gemini CLI"
@@ -55,10 +63,17 @@ uninstall:
 ## CLI (installed with npm into your cache directory on first use)
 test: build
 	$(GO) vet ./...
-	$(GO) test -count=1 ./...
-	@# The shell guard's scorecard against the peer corpora (go test hides
-	@# the output of passing packages).
-	@$(GO) test -count=1 -run '^TestScorecard$$' -v ./internal/shellguard | grep '^scorecard' || true
+	$(GO) test -count=1 -timeout 30m ./...
+	@# The guard scenarios and the policy wall again on the oldest Gemini
+	@# CLI gemini-guard supports. Not the doctor, session-start, audit and
+	@# tool-output tests: their output shapes differ on old CLIs (0.32 keeps
+	@# no .jsonl transcript; make test-matrix runs everything); the Qwen
+	@# Code tests run once, above.
+	GEMINI_GUARD_E2E_CLI=$(E2E_FLOOR) $(GO) test -count=1 -timeout 30m -run '$(E2E_FLOOR_TESTS)' ./internal/e2e
+	@# The shell guard's scorecards: the peer corpora, the project's own
+	@# corpus and the development sets (go test hides the output of passing
+	@# packages).
+	@$(GO) test -count=1 -run '^(TestScorecard|TestOwnCorpus|TestDevSets)$$' -v ./internal/shellguard | grep '^scorecard' || true
 
 ## lint: golangci-lint, pinned by tools/lint/go.mod (its own module, so
 ## its dependencies stay out of the product's go.mod); the checks and the
@@ -66,6 +81,14 @@ test: build
 lint:
 	$(GO) mod tidy -diff
 	$(GO) tool -modfile=tools/lint/go.mod golangci-lint run ./...
+
+## test-matrix: the end-to-end tests on every Gemini CLI version of the
+## stated range, each installed once with npm into the user cache
+test-matrix: build
+	@set -e; for v in $(E2E_MATRIX); do \
+		echo "== Gemini CLI $$v"; \
+		GEMINI_GUARD_E2E_CLI=$$v $(GO) test -count=1 -timeout 30m ./internal/e2e; \
+	done
 
 ## demo: the real Gemini CLI, a scripted model, a throwaway HOME
 demo:

@@ -50,7 +50,8 @@ func decide(in hook.BeforeToolInput, getenv func(string) string, newScanner func
 	var out hook.Output
 	switch {
 	case d.Verdict.Action == verdict.Rewrite && !warnOnly:
-		out = hook.ReplaceToolInput(d.ToolInput, joinNotes(d.UserMessage, d.Verdict.Notes))
+		// A host that cannot change a call's arguments blocks it instead.
+		out = hook.ReplaceToolInputOrDeny(d.ToolInput, joinNotes(d.UserMessage, d.Verdict.Notes), hook.FromVerdict(d.Blocked, false))
 	case d.Verdict.Action == verdict.Rewrite:
 		// Warn mode changes nothing: tell the user what would have happened.
 		out = hook.FromVerdict(d.Blocked, true)

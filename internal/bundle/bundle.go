@@ -142,7 +142,8 @@ func Stage(ctx context.Context, root, dir string, p Platform) error {
 			return fmt.Errorf("bundle: %w", err)
 		}
 	}
-	return nil
+	// Qwen Code's manifest, from the staged (for Windows, PowerShell) hooks.
+	return writeQwenManifest(dir)
 }
 
 // Build compiles every main package under root/cmd for p into binDir, with

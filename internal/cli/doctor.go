@@ -170,6 +170,7 @@ func (d *doctorRun) run() doctorReport {
 	report.Mode = d.settings.Mode.String()
 	d.checkPolicies()
 	d.checkContext()
+	d.checkHost()
 
 	switch {
 	case runtime.GOOS == "windows":

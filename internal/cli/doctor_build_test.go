@@ -96,6 +96,9 @@ func TestDoctorOnTheBuiltExtension(t *testing.T) {
 	ext := realExtension(t)
 	code, r, raw := doctorJSON(t, map[string]string{"HOME": t.TempDir()}, ext)
 	for _, c := range r.Checks {
+		if c.Name == "gemini cli" && c.Status == statusSkip {
+			continue // no gemini on PATH here: its version cannot be told
+		}
 		assert.Equal(t, statusOK, c.Status, "%s: %s", c.Name, c.Detail)
 	}
 	assert.True(t, r.Healthy, raw)

@@ -21,7 +21,12 @@ type policyRule struct {
 	CommandRegex string `toml:"commandRegex"`
 	Decision     string `toml:"decision"`
 	Priority     int    `toml:"priority"`
-	DenyMessage  string `toml:"denyMessage"`
+	// DenyMessage is deny_message: every Gemini CLI from 0.32 reads that
+	// key, while denyMessage is read only from 0.36 (older versions show a
+	// generic message). Either is accepted; the shipped rules use
+	// deny_message (a test checks).
+	DenyMessage      string `toml:"deny_message"`
+	DenyMessageCamel string `toml:"denyMessage"`
 
 	file string
 	re   *regexp.Regexp
@@ -64,6 +69,9 @@ func loadPolicies(dir string) ([]policyRule, error) {
 		}
 		for i, r := range doc.Rule {
 			r.file = filepath.Base(file)
+			if r.DenyMessage == "" {
+				r.DenyMessage = r.DenyMessageCamel
+			}
 			if err := r.compile(); err != nil {
 				return nil, fmt.Errorf("%s: rule #%d: %w", r.file, i+1, err)
 			}
@@ -84,7 +92,7 @@ func (r *policyRule) compile() error {
 	case r.CommandRegex == "":
 		return errors.New("commandRegex is empty")
 	case !strings.HasPrefix(r.DenyMessage, "gemini-guard blocked policy."):
-		return errors.New("denyMessage must start with `gemini-guard blocked policy.<name>:`")
+		return errors.New("deny_message must start with `gemini-guard blocked policy.<name>:`")
 	}
 	pattern := `"command":"` + r.CommandRegex
 	if len(pattern) > 2048 || nestedQuantifier.MatchString(pattern) {

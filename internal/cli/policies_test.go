@@ -88,6 +88,8 @@ func TestPoliciesLoadAsGeminiCLIWould(t *testing.T) {
 		assert.False(t, ids[r.id()], "duplicate rule %s", r.id())
 		ids[r.id()] = true
 		assert.Contains(t, r.DenyMessage, "Do not try to run this another way", r.id())
+		// Gemini CLI 0.32-0.35 read only deny_message.
+		assert.Empty(t, r.DenyMessageCamel, "%s: write the message as deny_message, which every Gemini CLI from 0.32 reads", r.id())
 	}
 	for id := range policyMustMatch {
 		assert.True(t, ids[id], "no rule %s in policies/", id)

@@ -43,12 +43,16 @@ const MinNodeMajor = 20
 
 // CLIDir is where the pinned CLI is installed:
 // <user cache dir>/gemini-guard/gemini-cli-<version>.
-func CLIDir() (string, error) {
+func CLIDir() (string, error) { return CLIDirFor(CLIVersion) }
+
+// CLIDirFor is where Gemini CLI version is installed:
+// <user cache dir>/gemini-guard/gemini-cli-<version>.
+func CLIDirFor(version string) (string, error) {
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		return "", fmt.Errorf("e2e: no user cache directory: %w", err)
 	}
-	return filepath.Join(cache, "gemini-guard", "gemini-cli-"+CLIVersion), nil
+	return filepath.Join(cache, "gemini-guard", "gemini-cli-"+version), nil
 }
 
 // ErrNoNode says node or npm is missing. The end-to-end tests fail on it:
@@ -60,12 +64,23 @@ var ErrNoNode = errors.New("e2e: node and npm are required to run the real Gemin
 // version. A file lock keeps parallel test processes from installing at the
 // same time. It fails with ErrNoNode when node or npm is not on PATH, and
 // when node is older than MinNodeMajor.
-func EnsureCLI(ctx context.Context) (string, error) {
-	dir, err := CLIDir()
+func EnsureCLI(ctx context.Context) (string, error) { return EnsureCLIVersion(ctx, CLIVersion) }
+
+// EnsureCLIVersion is EnsureCLI for any published version (the version
+// matrix), each cached in its own CLIDirFor directory.
+func EnsureCLIVersion(ctx context.Context, version string) (string, error) {
+	dir, err := CLIDirFor(version)
 	if err != nil {
 		return "", err
 	}
-	bin := filepath.Join(dir, "node_modules", ".bin", "gemini")
+	return ensurePackage(ctx, CLIPackage, version, dir, "gemini")
+}
+
+// ensurePackage returns node_modules/.bin/<program> under dir, installing
+// pkg@version there with npm first when it is absent or another version,
+// under a file lock.
+func ensurePackage(ctx context.Context, pkg, version, dir, program string) (string, error) {
+	bin := filepath.Join(dir, "node_modules", ".bin", program)
 	if runtime.GOOS == "windows" {
 		bin += ".cmd"
 	}
@@ -80,7 +95,7 @@ func EnsureCLI(ctx context.Context) (string, error) {
 	if err := checkNodeVersion(ctx, node); err != nil {
 		return "", err
 	}
-	if installedVersion(dir) == CLIVersion {
+	if installedVersion(dir, pkg) == version {
 		return bin, nil
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -91,38 +106,38 @@ func EnsureCLI(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("e2e: lock %s: %w", dir+".lock", err)
 	}
 	defer unlock()
-	if installedVersion(dir) == CLIVersion { // another process installed it meanwhile
+	if installedVersion(dir, pkg) == version { // another process installed it meanwhile
 		return bin, nil
 	}
 	cmd := exec.CommandContext(ctx, npm, "install", "--prefix", dir, "--save-exact", "--no-audit", "--no-fund",
-		"--loglevel=error", CLIPackage+"@"+CLIVersion)
+		"--loglevel=error", pkg+"@"+version)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("e2e: npm install %s@%s into %s: %w\n%s", CLIPackage, CLIVersion, dir, err, out.String())
+		return "", fmt.Errorf("e2e: npm install %s@%s into %s: %w\n%s", pkg, version, dir, err, out.String())
 	}
-	if v := installedVersion(dir); v != CLIVersion {
-		return "", fmt.Errorf("e2e: npm installed %s version %q into %s, want %s", CLIPackage, v, dir, CLIVersion)
+	if v := installedVersion(dir, pkg); v != version {
+		return "", fmt.Errorf("e2e: npm installed %s version %q into %s, want %s", pkg, v, dir, version)
 	}
 	return bin, nil
 }
 
-// installedVersion is the version of the CLI package under dir, or "".
-func installedVersion(dir string) string {
-	data, err := os.ReadFile(filepath.Join(dir, "node_modules", "@google", "gemini-cli", "package.json"))
+// installedVersion is the version of npm package pkg under dir, or "".
+func installedVersion(dir, pkg string) string {
+	data, err := os.ReadFile(filepath.Join(dir, "node_modules", filepath.FromSlash(pkg), "package.json"))
 	if err != nil {
 		return ""
 	}
-	var pkg struct {
+	var p struct {
 		Version string `json:"version"`
 	}
-	if json.Unmarshal(data, &pkg) != nil {
+	if json.Unmarshal(data, &p) != nil {
 		return ""
 	}
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", ".bin")); err != nil {
 		return ""
 	}
-	return pkg.Version
+	return p.Version
 }
 
 var nodeVersion = regexp.MustCompile(`^v(\d+)\.`)

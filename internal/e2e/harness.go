@@ -20,8 +20,12 @@ import (
 type Harness struct {
 	// Root is the repository the extension was built from.
 	Root string
-	// Gemini is the pinned gemini program.
+	// Gemini is the gemini program of Version.
 	Gemini string
+	// Version is the Gemini CLI version (CLIVersion unless NewVersion was
+	// asked for another) and Flags the flags it has.
+	Version string
+	Flags   Flags
 	// Extension is the staged extension directory that was installed.
 	Extension string
 	// Template is the session whose HOME has the extension installed; New
@@ -35,7 +39,20 @@ type Harness struct {
 // the repository at root (bundle.Stage) and installs it into a fresh HOME
 // with `gemini extensions install`.
 func New(ctx context.Context, root, dir string) (*Harness, error) {
-	gemini, err := EnsureCLI(ctx)
+	return NewVersion(ctx, root, dir, CLIVersion)
+}
+
+// NewVersion is New with Gemini CLI version instead of the pinned one; the
+// flags the harness passes follow what that version has (DetectFlags).
+func NewVersion(ctx context.Context, root, dir, version string) (*Harness, error) {
+	gemini, err := EnsureCLIVersion(ctx, version)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "help"), 0o755); err != nil {
+		return nil, fmt.Errorf("e2e: %w", err)
+	}
+	flags, err := DetectFlags(ctx, gemini, filepath.Join(dir, "help"))
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +60,7 @@ func New(ctx context.Context, root, dir string) (*Harness, error) {
 	if err := bundle.Stage(ctx, root, ext, bundle.Host()); err != nil {
 		return nil, err
 	}
-	h := &Harness{Root: root, Gemini: gemini, Extension: ext, dir: dir}
+	h := &Harness{Root: root, Gemini: gemini, Version: version, Flags: flags, Extension: ext, dir: dir}
 	h.Template, err = h.Install(ctx, ext, filepath.Join(dir, "template"))
 	if err != nil {
 		return nil, err
@@ -60,6 +77,10 @@ func (h *Harness) Install(ctx context.Context, ext, dir string) (*Session, error
 	s, err := newSession(h.Gemini, dir)
 	if err != nil {
 		return nil, err
+	}
+	s.flags = h.Flags
+	if !h.Flags.SkipSettings {
+		return s, copyInstall(ext, s)
 	}
 	cmd := exec.CommandContext(ctx, h.Gemini, "extensions", "install", ext, "--consent", "--skip-settings")
 	cmd.Dir = s.Workspace
@@ -86,6 +107,7 @@ type Session struct {
 	Home      string
 	Workspace string
 	runs      int
+	flags     Flags
 }
 
 func newSession(gemini, dir string) (*Session, error) {
@@ -106,6 +128,7 @@ func (s *Session) Clone(dir string) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.flags = s.flags
 	if err := copyDir(s.Home, c.Home); err != nil {
 		return nil, fmt.Errorf("e2e: copy HOME: %w", err)
 	}
@@ -187,13 +210,17 @@ func (s *Session) Run(ctx context.Context, sc Script) (*Result, error) {
 	}
 	before := s.transcriptFiles()
 
-	args := []string{"-m", "gemini-2.5-flash", "--fake-responses", fakePath, "--skip-trust",
-		"--approval-mode", "yolo", "-o", format}
+	args := []string{"-m", "gemini-2.5-flash"}
 	env := append(s.env(), "GEMINI_API_KEY=dummy")
 	if sc.API != nil {
-		args = append(args[:2], args[4:]...)
 		env = append(env, "GOOGLE_GEMINI_BASE_URL="+sc.API.URL)
+	} else {
+		args = append(args, "--fake-responses", fakePath)
 	}
+	if s.flags.SkipTrust {
+		args = append(args, "--skip-trust")
+	}
+	args = append(args, "--approval-mode", "yolo", "-o", format)
 	args = append(args, sc.Args...)
 	args = append(args, "-p", prompt)
 	cmd := exec.CommandContext(ctx, s.Gemini, args...)

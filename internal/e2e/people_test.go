@@ -21,7 +21,8 @@ func gemini(t *testing.T, s *Session, args ...string) string {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, s.Gemini, args...)
 	cmd.Dir = s.Workspace
-	cmd.Env = s.env()
+	// Older Gemini CLIs ask for an auth method even to list things.
+	cmd.Env = append(s.env(), "GEMINI_API_KEY=dummy")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	require.NoError(t, cmd.Run(), out.String())
@@ -71,7 +72,8 @@ func TestDoctorOnTheInstalledExtension(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, filepath.Join(s.ExtensionDir(), "bin", "gemini-guard"), "doctor", "--json")
 	cmd.Dir = s.Workspace
-	cmd.Env = s.env()
+	// The session's gemini on PATH, as a user's is: doctor checks its version.
+	cmd.Env = append(s.env(), "PATH="+filepath.Dir(s.Gemini)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()

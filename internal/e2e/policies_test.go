@@ -43,6 +43,10 @@ func setUserSetting(t *testing.T, s *Session, key string, value any) {
 // HOME a temporary directory holding a sentinel file; the disk rules (mkfs,
 // dd) are never run for real (these tests may run as root) and are covered by
 // the regex tests in internal/cli.
+// nestedShellPolicyGap are the Gemini CLI versions measured to let
+// `bash -c 'rm -rf $HOME'` past the policy wall (with hooks disabled).
+var nestedShellPolicyGap = map[string]bool{"0.32.1": true}
+
 func TestPoliciesHoldWithHooksDisabled(t *testing.T) {
 	s := session(t)
 	require.True(t, strings.HasPrefix(s.Home, os.TempDir()), "HOME must be a temporary directory: %s", s.Home)
@@ -52,6 +56,10 @@ func TestPoliciesHoldWithHooksDisabled(t *testing.T) {
 
 	for _, cmd := range []string{"rm -rf ~", "cd /tmp && rm -rf ~/", "bash -c 'rm -rf $HOME'", "sudo rm -rf ~"} {
 		t.Run(cmd, func(t *testing.T) {
+			if v := CLIVersionUnderTest(); strings.HasPrefix(cmd, "bash -c") && nestedShellPolicyGap[v] {
+				// It would really delete the test's HOME and break the cases after it.
+				t.Skipf("Gemini CLI %s's policy engine does not look inside bash -c '...' (measured; see the README's Supported versions): only the hooks stop this there", v)
+			}
 			r := run(t, s, Shell("clean up", cmd), Say("done"))
 			calls := r.ToolCalls()
 			require.Len(t, calls, 1, r.Stdout)

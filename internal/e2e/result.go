@@ -139,9 +139,16 @@ type ToolCall struct {
 	Result Event
 }
 
-// Blocked reports whether the call was stopped by a hook or policy.
+// Blocked reports whether the call was stopped by a hook or policy. Older
+// Gemini CLIs (0.32 among them) type such an error execution_failed and
+// say so only in the output.
 func (c ToolCall) Blocked() bool {
-	return c.Result.Status == "error" && c.Result.Error != nil && c.Result.Error.Type == "policy_violation"
+	if c.Result.Status != "error" || c.Result.Error == nil {
+		return false
+	}
+	return c.Result.Error.Type == "policy_violation" ||
+		strings.HasPrefix(c.Result.Output, "Tool execution blocked:") ||
+		strings.HasPrefix(c.Result.Output, "Tool execution denied by policy")
 }
 
 // Reason is the error message the call ended with ("" when it succeeded):

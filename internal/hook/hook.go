@@ -43,7 +43,16 @@ type Base struct {
 	Cwd           string `json:"cwd"`
 	HookEventName string `json:"hook_event_name"`
 	Timestamp     string `json:"timestamp"`
+	// Host is the CLI that sent the call (see Dialect). The input is
+	// already translated into Gemini CLI's shape; guards need Host only to
+	// tell the user what that CLI cannot do.
+	Host Dialect `json:"-"`
 }
+
+func (b *Base) setHost(d Dialect) { b.Host = d }
+
+// hostSetter is every input type: they all embed Base.
+type hostSetter interface{ setHost(Dialect) }
 
 // BeforeToolInput is the input of a BeforeTool call.
 type BeforeToolInput struct {
@@ -102,6 +111,14 @@ type Output struct {
 	Content *string `json:"content,omitempty"`
 	// Specific is hookSpecificOutput.
 	Specific *Specific `json:"hookSpecificOutput,omitempty"`
+	// Continue false with StopReason ends the agent loop in Gemini CLI;
+	// Qwen Code's PostToolUse uses it to replace a tool's result (set by
+	// the dialect translation, not by guards).
+	Continue   *bool  `json:"continue,omitempty"`
+	StopReason string `json:"stopReason,omitempty"`
+	// fallback is sent instead of a tool-input rewrite to a host that
+	// cannot rewrite (ReplaceToolInputOrDeny).
+	fallback *Output
 }
 
 // Specific is the event-specific part of an answer.
@@ -137,6 +154,15 @@ func ReplaceToolInput(toolInput json.RawMessage, systemMessage string) Output {
 		SystemMessage: systemMessage,
 		Specific:      &Specific{HookEventName: BeforeTool, ToolInput: toolInput},
 	}
+}
+
+// ReplaceToolInputOrDeny is ReplaceToolInput for a host that can rewrite a
+// call's arguments, and denial for one that cannot (Qwen Code): the call
+// must not run unchanged.
+func ReplaceToolInputOrDeny(toolInput json.RawMessage, systemMessage string, denial Output) Output {
+	out := ReplaceToolInput(toolInput, systemMessage)
+	out.fallback = &denial
+	return out
 }
 
 // ReplaceChunk builds an AfterModel answer that shows llmResponse instead of

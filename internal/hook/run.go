@@ -18,7 +18,8 @@ import (
 // in decide all become FailSafe(ev, err). The caller exits 0 afterwards:
 // with Gemini CLI the JSON carries the decision, not the exit code.
 func Run[In any](ev Event, r io.Reader, w io.Writer, decide func(In) (Output, error)) {
-	out := answer(ev, r, decide)
+	out, host := answer(ev, r, decide)
+	out = answerIn(host, ev, out)
 	// Marshalling an Output cannot fail: it holds strings and RawMessages
 	// that came from valid JSON or from json.Marshal.
 	b, err := marshal(out)
@@ -28,45 +29,57 @@ func Run[In any](ev Event, r io.Reader, w io.Writer, decide func(In) (Output, er
 	w.Write(append(b, '\n'))
 }
 
-func answer[In any](ev Event, r io.Reader, decide func(In) (Output, error)) (out Output) {
+func answer[In any](ev Event, r io.Reader, decide func(In) (Output, error)) (out Output, host Dialect) {
 	defer func() {
 		if p := recover(); p != nil {
 			out = FailSafe(ev, &PanicError{Value: p, Stack: debug.Stack()})
 		}
 	}()
 	var in In
-	if err := Decode(r, &in); err != nil {
-		return FailSafe(ev, err)
-	}
-	out, err := decide(in)
+	host, err := decodeFrom(r, &in)
 	if err != nil {
-		return FailSafe(ev, err)
+		return FailSafe(ev, err), host
 	}
-	return out
+	if hs, ok := any(&in).(hostSetter); ok {
+		hs.setHost(host)
+	}
+	out, err = decide(in)
+	if err != nil {
+		return FailSafe(ev, err), host
+	}
+	return out, host
 }
 
 // Decode reads at most MaxInput bytes from r and decodes one JSON object into
 // v. Unknown fields are ignored (newer Gemini CLIs add some); anything else
 // wrong returns an *InputError.
 func Decode(r io.Reader, v any) error {
+	_, err := decodeFrom(r, v)
+	return err
+}
+
+// decodeFrom is Decode that also tells which host sent the call, after
+// translating the call into Gemini CLI's shape (see normalise).
+func decodeFrom(r io.Reader, v any) (Dialect, error) {
 	data, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
 	if err != nil {
-		return &InputError{Size: int64(len(data)), Err: err}
+		return Gemini, &InputError{Size: int64(len(data)), Err: err}
 	}
 	if len(data) > MaxInput {
-		return &InputError{Size: int64(len(data)), TooLarge: true}
+		return Gemini, &InputError{Size: int64(len(data)), TooLarge: true}
 	}
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
-		return &InputError{}
+		return Gemini, &InputError{}
 	}
 	if trimmed[0] != '{' {
-		return &InputError{Size: int64(len(data)), Err: errors.New("not an object")}
+		return Gemini, &InputError{Size: int64(len(data)), Err: errors.New("not an object")}
 	}
+	trimmed, host := normalise(trimmed)
 	if err := json.Unmarshal(trimmed, v); err != nil {
-		return &InputError{Size: int64(len(data)), Err: err}
+		return host, &InputError{Size: int64(len(data)), Err: err}
 	}
-	return nil
+	return host, nil
 }
 
 // PanicError is a panic recovered in a guard. Its message holds the panic

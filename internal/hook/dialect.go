@@ -1,0 +1,173 @@
+package hook
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// Dialect is the hook protocol a host CLI speaks. Gemini CLI is the
+// reference; Qwen Code (a Gemini CLI fork) uses Claude-Code event names and
+// its own tool arguments. Every difference is translated here, at the edge,
+// so that the guards see one shape of call and answer one shape of Output.
+type Dialect int
+
+const (
+	// Gemini is Gemini CLI: BeforeTool / AfterTool / AfterModel events,
+	// write_file, replace (allow_multiple), run_shell_command (dir_path).
+	Gemini Dialect = iota
+	// Qwen is Qwen Code 0.24: PreToolUse / PostToolUse events, edit
+	// (replace_all) instead of replace, run_shell_command (directory). A
+	// PreToolUse answer cannot change the tool's arguments, and a
+	// PostToolUse deny is ignored: only continue:false with stopReason
+	// replaces a tool's result.
+	Qwen
+)
+
+// qwenEvents maps Qwen Code's event names to the Gemini CLI events whose
+// input they carry.
+var qwenEvents = map[string]Event{
+	"PreToolUse":   BeforeTool,
+	"PostToolUse":  AfterTool,
+	"SessionStart": SessionStart,
+}
+
+// DialectOf tells the host from hook_event_name: a Claude-Code style name
+// (PreToolUse, PostToolUse) is Qwen Code. SessionStart has the same name
+// in both; a Qwen SessionStart carries permission_mode, which Gemini CLI
+// never sends.
+func DialectOf(eventName string, hasPermissionMode bool) Dialect {
+	switch eventName {
+	case "PreToolUse", "PostToolUse":
+		return Qwen
+	case "SessionStart":
+		if hasPermissionMode {
+			return Qwen
+		}
+	}
+	return Gemini
+}
+
+// sniff is the part of every input that tells the dialect.
+type sniff struct {
+	HookEventName  string          `json:"hook_event_name"`
+	PermissionMode json.RawMessage `json:"permission_mode"`
+	ToolName       string          `json:"tool_name"`
+	ToolInput      json.RawMessage `json:"tool_input"`
+}
+
+// normalise rewrites a host's raw input into Gemini CLI's shape: the event
+// name, the tool name and the tool's argument names. Input it cannot read is
+// returned as it is (Decode then reports it).
+func normalise(data []byte) ([]byte, Dialect) {
+	var s sniff
+	if json.Unmarshal(data, &s) != nil {
+		return data, Gemini
+	}
+	d := DialectOf(s.HookEventName, len(s.PermissionMode) > 0)
+	if d == Gemini {
+		return data, d
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(data, &obj) != nil {
+		return data, d
+	}
+	if ev, ok := qwenEvents[s.HookEventName]; ok {
+		obj["hook_event_name"], _ = json.Marshal(string(ev))
+	}
+	if s.ToolName != "" {
+		name, args := qwenTool(s.ToolName, s.ToolInput)
+		obj["tool_name"], _ = json.Marshal(name)
+		if args != nil {
+			obj["tool_input"] = args
+		}
+	}
+	out, err := json.Marshal(obj)
+	if err != nil {
+		return data, d
+	}
+	return out, d
+}
+
+// qwenTool maps a Qwen Code tool call onto the Gemini CLI tool the guards
+// know: edit (file_path, old_string, new_string, replace_all) is replace
+// (allow_multiple); run_shell_command's directory is dir_path. Other tools
+// have the same names and arguments. args is nil when unchanged.
+func qwenTool(name string, input json.RawMessage) (string, json.RawMessage) {
+	rename := map[string]string{}
+	switch name {
+	case "edit":
+		name = "replace"
+		rename["replace_all"] = "allow_multiple"
+	case "run_shell_command":
+		rename["directory"] = "dir_path"
+	default:
+		return name, nil
+	}
+	var args map[string]json.RawMessage
+	if len(bytes.TrimSpace(input)) == 0 || json.Unmarshal(input, &args) != nil || args == nil {
+		return name, nil
+	}
+	changed := false
+	for from, to := range rename {
+		if v, ok := args[from]; ok {
+			if _, taken := args[to]; !taken {
+				args[to] = v
+			}
+			delete(args, from)
+			changed = true
+		}
+	}
+	if !changed {
+		return name, nil
+	}
+	out, err := json.Marshal(args)
+	if err != nil {
+		return name, nil
+	}
+	return name, out
+}
+
+// QwenLimits is what gemini-guard cannot do in Qwen Code, told at session
+// start (and in the README).
+const QwenLimits = "gemini-guard in Qwen Code: shell commands, file writes and edits are checked and secrets in tool output are hidden from the model, " +
+	"but the model's streamed answer is NOT redacted (Qwen Code's hooks cannot change it), there is no policy wall (Qwen Code has no policy engine for extensions), " +
+	"and the secrets action `redact` blocks instead (a Qwen Code hook cannot change a tool call)."
+
+// answerIn turns an answer given in Gemini CLI's shape into the host's.
+//
+// Qwen Code: a BeforeTool answer that rewrites the arguments cannot be
+// carried out (PreToolUse has no such output), so its Fallback (a deny)
+// is sent instead: failing closed. An AfterTool deny becomes continue:false
+// with the reason as stopReason, which replaces the tool's result with the
+// reason (the redacted output) as Gemini CLI's deny does.
+func answerIn(d Dialect, ev Event, out Output) Output {
+	if d == Gemini {
+		out.fallback = nil
+		return out
+	}
+	switch ev {
+	case BeforeTool:
+		if out.Specific != nil && len(out.Specific.ToolInput) > 0 {
+			if out.fallback != nil {
+				return *out.fallback
+			}
+			return Deny("gemini-guard blocked hook.rewrite-unsupported: this tool call would have been changed before it ran, which this CLI cannot do, so it was stopped.",
+				"gemini-guard blocked a tool call it would have changed (this CLI cannot change a tool call's arguments).")
+		}
+	case SessionStart:
+		// Said at every session start: a user must not believe they have
+		// what this CLI cannot give them.
+		msg := QwenLimits
+		if out.SystemMessage != "" {
+			msg += "\n" + out.SystemMessage
+		}
+		return Output{SystemMessage: msg, Specific: &Specific{HookEventName: SessionStart, AdditionalContext: msg}}
+	case AfterTool:
+		if out.Decision == "deny" {
+			f := false
+			return Output{Continue: &f, StopReason: out.Reason, SystemMessage: out.SystemMessage}
+		}
+	}
+	out.fallback = nil
+	return out
+}
