@@ -58,6 +58,9 @@ test: build
 	@# The shell guard's scorecard against the peer corpora (go test hides
 	@# the output of passing packages).
 	@$(GO) test -count=1 -run '^TestScorecard$$' -v ./internal/shellguard | grep '^scorecard' || true
+	@# The secrets guard's scorecards: its own corpus, the TruffleHog dev set,
+	@# false blocks on real source files.
+	@$(GO) test -count=1 -run '^TestScorecard' -v ./internal/secrets/detector | grep '^scorecard' || true
 
 ## demo: the real Gemini CLI, a scripted model, a throwaway HOME
 demo:
