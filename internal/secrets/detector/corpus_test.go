@@ -59,7 +59,7 @@ func ownCorpus() []familyCase {
 		{"keyword", "shell export", "export WIDGET_PASSWORD='" + key(20) + "'", kw},
 		{"keyword", "header pair", `req.Header.Set("X-Acme-Key", "` + key(40) + `")`, kw},
 		{"keyword", "log line", "[DEBUG] Using API_KEY=" + key(32), kw},
-		{"keyword", "long token", "widget token = '" + key(300) + "'", kw},
+		{"keyword", "long token", "widget token = '" + key(240) + "'", kw},
 		{"keyword", "xml jenkins", "<com.cloudbees.plugins.credentials.impl.StringCredentialsImpl>\n  <secret>{AQAAABAAAAAQ" + b64(60) + "}</secret>\n</com.cloudbees.plugins.credentials.impl.StringCredentialsImpl>", "xml-secret-element"},
 		{"keyword", "xml maven", "<server>\n  <id>central</id>\n  <password>" + key(24) + "</password>\n</server>", "xml-secret-element"},
 		{"keyword", "authorization header", `curl -H "Authorization: Bearer ` + key(40) + `" https://api.acme.io/v1/me`, "authorization-header-token|curl-auth-header"},
