@@ -74,6 +74,9 @@ test: build
 	@# corpus and the development sets (go test hides the output of passing
 	@# packages).
 	@$(GO) test -count=1 -run '^(TestScorecard|TestOwnCorpus|TestDevSets)$$' -v ./internal/shellguard | grep '^scorecard' || true
+	@# The secrets guard's scorecards: its own corpus, the TruffleHog dev set,
+	@# false blocks on real source files.
+	@$(GO) test -count=1 -run '^TestScorecard' -v ./internal/secrets/detector | grep '^scorecard' || true
 
 ## lint: golangci-lint, pinned by tools/lint/go.mod (its own module, so
 ## its dependencies stay out of the product's go.mod); the checks and the

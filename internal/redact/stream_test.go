@@ -43,7 +43,7 @@ func plant(rng *rand.Rand, kind int) planted {
 		return planted{"aws id " + s + ".", s, "aws-access-token"}
 	case 2:
 		s := alnum(rng, 28)
-		return planted{`api_key = "` + s + `"`, s, "generic-api-key"}
+		return planted{`auth = "` + s + `"`, s, "generic-api-key"}
 	case 3:
 		var b strings.Builder
 		for range 6 {

@@ -39,7 +39,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) == "1" {
 		os.Exit(child())
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	printScorecard()
+	os.Exit(code)
 }
 
 func child() int {

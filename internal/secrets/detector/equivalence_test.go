@@ -76,6 +76,11 @@ func TestEquivalence(t *testing.T) {
 
 	defaults, err := secrets.ParseConfig([]byte(config.DefaultConfig))
 	require.NoError(t, err)
+	// The guard's detectors are built before gitleaks loads the additions
+	// by [extend]: that load leaves gitleaks' global extend depth at 1, and
+	// every later Translate skips [[allowlists]] with targetRules.
+	builtin := builtinDetector(secrets.Options{})(t)
+	builtinTrust := builtinDetector(secrets.Options{TrustAllowComments: true})(t)
 	// gitleaks' own [extend] useDefault: loadable once per process.
 	additions := filepath.Join(t.TempDir(), "additions.toml")
 	require.NoError(t, os.WriteFile(additions, []byte(detector.Additions), 0o600))
@@ -105,8 +110,8 @@ func TestEquivalence(t *testing.T) {
 				d.MaxDecodeDepth, d.IgnoreGitleaksAllow = secrets.MaxDecodeDepth, true
 				return d
 			}},
-		{"built-in rules", false, builtinDetector(secrets.Options{}), extendedDetector(extended, false)},
-		{"built-in rules trusting gitleaks:allow", true, builtinDetector(secrets.Options{TrustAllowComments: true}), extendedDetector(extended, true)},
+		{"built-in rules", false, func(*testing.T) *detector.Detector { return builtin }, extendedDetector(extended, false)},
+		{"built-in rules trusting gitleaks:allow", true, func(*testing.T) *detector.Detector { return builtinTrust }, extendedDetector(extended, true)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ours, ref := c.ours(t), c.ref(t)
