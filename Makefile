@@ -60,8 +60,9 @@ uninstall:
 	$(GEMINI) extensions uninstall gemini-guard
 
 ## test: every test, including the end-to-end tests against the real Gemini
-## CLI (installed with npm into your cache directory on first use)
-test: build
+## CLI (installed with npm into your cache directory on first use), after
+## make lint
+test: build lint
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 30m ./...
 	@# The guard scenarios and the policy wall again on the oldest Gemini

@@ -58,7 +58,7 @@ func TestRunWithinInTime(t *testing.T) {
 	// A panic in the decision's goroutine is recovered too.
 	got = runWithin(t, BeforeTool, time.Minute, `{}`, func(BeforeToolInput) (Output, error) {
 		var m map[string]int
-		m["x"] = 1
+		m["x"] = 1 //nolint:staticcheck // the nil map write panics on purpose
 		return Output{}, nil
 	}, nil)
 	assert.Equal(t, "deny", got["decision"])

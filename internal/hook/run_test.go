@@ -96,7 +96,7 @@ func TestRunTooLarge(t *testing.T) {
 func TestRunRecoversPanicsAndErrors(t *testing.T) {
 	got := runOnce(t, BeforeTool, strings.NewReader(`{}`), func(BeforeToolInput) (Output, error) {
 		var m map[string]int
-		m["x"] = 1 // nil map write panics
+		m["x"] = 1 //nolint:staticcheck // the nil map write panics on purpose
 		return Output{}, nil
 	})
 	assert.Equal(t, "deny", got["decision"])

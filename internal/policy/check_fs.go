@@ -192,8 +192,6 @@ func (c *Call) allSelectiveStarts(starts []string) bool {
 var findFilters = []string{"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-type",
 	"-empty", "-mindepth", "-prune", "-newer", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-size", "-user", "-group", "-perm", "-links"}
 
-var findDeleteExecRe = &lazyregexp.Regexp{Expr: `^-(exec|execdir|ok|okdir)$`}
-
 // checkFindDelete: find -delete removes whatever the expression matches at
 // run time (and -delete before the tests removes everything); only literal
 // paths inside temporary directories or trusted roots are allowed.

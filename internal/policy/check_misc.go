@@ -208,7 +208,7 @@ func remoteNames(u string) []string {
 		return nil
 	}
 	slash := strings.IndexByte(rest, '/')
-	if slash < 0 || strings.IndexAny(rest[:slash], "?#") >= 0 {
+	if slash < 0 || strings.ContainsAny(rest[:slash], "?#") {
 		return nil // no path
 	}
 	p := rest[slash:]
@@ -463,7 +463,9 @@ func checkKubectl(c *Call) Finding {
 	if hasArg(c.Args, "--all", "-A", "--all-namespaces") {
 		return hit(c.Ex.Name + " delete --all deletes every resource of that kind")
 	}
-	for _, o := range ops[i+1:] {
+	if i+1 < len(ops) {
+		// The first operand names the kinds (kubectl delete KIND[,KIND] NAME).
+		o := ops[i+1]
 		kind, _, _ := strings.Cut(strings.ToLower(o), "/")
 		for _, k := range strings.Split(kind, ",") {
 			switch k {
@@ -471,7 +473,6 @@ func checkKubectl(c *Call) Finding {
 				return hit(c.Ex.Name + " delete " + o + " deletes everything in it or stored by it")
 			}
 		}
-		break
 	}
 	return hit(c.Ex.Name + " delete " + strings.Join(ops[i+1:min(len(ops), i+3)], " ") + " deletes cluster resources")
 }

@@ -153,7 +153,7 @@ func TestPushHoldsOnlyWhatCouldBecomeASecret(t *testing.T) {
 		// A word under way may be the start of a secret whose keyword
 		// comes later (hashicorp-tf-api-token's 14 characters before
 		// ".atlasv1."): it waits for the next chunk.
-		{"ends mid word", "Hello ther", "Hello "},
+		{"ends mid word", "Hello ther", "Hello "}, //nolint:misspell // a word cut short
 		{"a token prefix", "your token is gh", "your token is "},
 		{"token under way", "your token is ghp_abc", "your token is "},
 		{"generic value under way", `api_key = "abcdef`, `api_key = "`},

@@ -1077,7 +1077,7 @@ func (a *analyzer) find(f *frame, st *state, ex *Exec) {
 		}
 	})
 	FindExpr(expr, func(p, _ string, cmd []string) {
-		if cmd == nil || len(cmd) == 0 {
+		if len(cmd) == 0 {
 			return
 		}
 		found := a.unknown(Unknown{Kind: Input, Name: pattern})

@@ -151,10 +151,12 @@ func (a *analyzer) script(f *frame, st *state, src string, io ioCtx) []*Exec {
 	a.res.Hazards = append(a.res.Hazards, Hazard{Kind: ParseError, Text: src, Detail: err.Error(), Via: f.via})
 	a.tracef(f, "parse error: %v; analysing the statements before it", err)
 	var before []*syntax.Stmt
-	syntax.NewParser(syntax.Variant(syntax.LangBash)).Stmts(strings.NewReader(src), func(s *syntax.Stmt) bool {
+	for s, err := range syntax.NewParser(syntax.Variant(syntax.LangBash)).StmtsSeq(strings.NewReader(src)) {
+		if err != nil {
+			break
+		}
 		before = append(before, s)
-		return true
-	})
+	}
 	return a.stmts(f, st, before, io)
 }
 

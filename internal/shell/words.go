@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -544,21 +543,4 @@ func echoOutput(args []string) (string, bool) {
 		return b.String(), true
 	}
 	return "", false
-}
-
-// resolvePath joins p to dir the way the kernel would: absolute paths stay,
-// relative ones are taken from dir. Unknown dirs keep the result unknown.
-// It cleans the path lexically (.. of a symlink is not followed: the guard
-// sees what was written).
-func resolvePath(dir, p string) string {
-	if p == "" {
-		return ""
-	}
-	if strings.HasPrefix(p, "/") {
-		return path.Clean(p)
-	}
-	if dir == "" {
-		return ""
-	}
-	return path.Clean(dir + "/" + p)
 }

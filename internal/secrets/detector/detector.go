@@ -270,6 +270,7 @@ func (d *Detector) Scan(ctx context.Context, text string) []secrets.Finding {
 	if text == "" {
 		return nil
 	}
+	//nolint:staticcheck // gitleaks v8 DetectContext takes detect.Fragment; sources.Fragment is v9's
 	found := d.d.DetectContext(ctx, detect.Fragment{Raw: text})
 	var nl []int
 	for i := 0; i < len(text); i++ {
