@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -76,7 +77,10 @@ func newWorld(t *testing.T) world {
 	// Short: socket paths hold at most 103 bytes.
 	base, err := os.MkdirTemp("", "gga")
 	require.NoError(t, err)
-	t.Cleanup(func() { os.RemoveAll(base) })
+	t.Cleanup(func() {
+		killDaemons(filepath.Join(base, "r"))
+		os.RemoveAll(base)
+	})
 	w := world{home: filepath.Join(base, "h"), workspace: filepath.Join(base, "w"), runtime: filepath.Join(base, "r")}
 	for _, d := range []string{w.home, w.workspace, w.runtime} {
 		require.NoError(t, os.Mkdir(d, 0o700))
@@ -350,5 +354,23 @@ func TestDeadlinesFitHooksJSON(t *testing.T) {
 		"gemini-guard-redact-stream":      hook.AfterModelDeadline,
 	} {
 		assert.LessOrEqual(t, deadline, hooksJSONTimeout(t, name)*2/5, name)
+	}
+}
+
+// killDaemons kills the scanner daemons a test started under dir (their
+// pids are in the lock files beside their sockets). A daemon busy with an
+// adversarial scan outlives the hook that asked for it and would otherwise
+// spin for minutes after the test, slowing every test after it.
+func killDaemons(dir string) {
+	locks, _ := filepath.Glob(filepath.Join(dir, "*", "*.lock"))
+	more, _ := filepath.Glob(filepath.Join(dir, "*.lock"))
+	for _, l := range append(locks, more...) {
+		b, err := os.ReadFile(l)
+		if err != nil {
+			continue
+		}
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && pid > 0 {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
 	}
 }

@@ -256,6 +256,7 @@ func oneShot(binary string, header []byte, text string, deadline time.Time, time
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binary, "scan")
+	dieWithCaller(cmd)
 	cmd.Stdin = io.MultiReader(bytes.NewReader(header), strings.NewReader(text))
 	out := &limitedBuffer{max: MaxResponse}
 	cmd.Stdout = out
