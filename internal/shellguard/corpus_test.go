@@ -147,6 +147,10 @@ func TestOwnCorpus(t *testing.T) {
 	report(t, total, 0.99, 0.01)
 }
 
+// devWorkspace and devHome are where the development sets were written:
+// the agent in /home/dev/proj with HOME=/home/dev.
+const devWorkspace, devHome = "/home/dev/proj", "/home/dev"
+
 // TestDevSets scores the public-source development sets in ../shared/corpora
 // (tldr-pages examples labelled by a written rubric, and GTFOBins-derived
 // command-execution payloads). They are written with the agent in
@@ -156,7 +160,6 @@ func TestDevSets(t *testing.T) {
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("%s not present (the development sets live next to the repository on the project's machines and CI): %v", dir, err)
 	}
-	const workspace, home = "/home/dev/proj", "/home/dev"
 	for _, set := range []struct {
 		name, file          string
 		minRecall, maxFalse float64
@@ -169,7 +172,7 @@ func TestDevSets(t *testing.T) {
 			t.Logf("%s not present: %v", path, err)
 			continue
 		}
-		sc := scoreSet(set.name, readLabelled(t, path), workspace, home, settings.Default())
+		sc := scoreSet(set.name, readLabelled(t, path), devWorkspace, devHome, settings.Default())
 		report(t, sc, set.minRecall, set.maxFalse)
 	}
 }
