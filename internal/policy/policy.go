@@ -272,3 +272,25 @@ func Evaluate(res *shell.Result, ctx *Context, all bool) []Finding {
 	}
 	return out
 }
+
+// operands returns the arguments that do not start with "-".
+func operands(args []string) []string {
+	var out []string
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func hasArg(args []string, want ...string) bool {
+	for _, a := range args {
+		for _, w := range want {
+			if a == w {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -297,6 +297,10 @@ func (a *analyzer) stmt(f *frame, st *state, s *syntax.Stmt, io ioCtx) []*Exec {
 		return a.stmt(f, st, c.Stmt, io)
 	case *syntax.CoprocClause:
 		return a.stmt(f, st.copy(), c.Stmt, io)
+	default:
+		// A construct this walk does not know (a newer mvdan/sh, bats'
+		// @test) could hide any command: the text cannot be judged.
+		a.stop(f, source(f.src, s), fmt.Sprintf("unknown shell construct %T", c))
 	}
 	return nil
 }
@@ -346,8 +350,10 @@ func (a *analyzer) forClause(f *frame, st *state, c *syntax.ForClause, io ioCtx)
 	case *syntax.CStyleLoop:
 		out := a.nodeSubsts(f, st, loop)
 		return append(out, a.stmts(f, st, c.Do, io)...)
+	default:
+		a.stop(f, source(f.src, c), fmt.Sprintf("unknown loop %T", loop))
+		return nil
 	}
-	return a.stmts(f, st, c.Do, io)
 }
 
 // funcDecl records a function; calls to it run its body. A function that

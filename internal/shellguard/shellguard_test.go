@@ -1,6 +1,7 @@
 package shellguard
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -106,4 +107,14 @@ func TestMask(t *testing.T) {
 	assert.NotContains(t, Mask("curl -H 'Authorization: Bearer "+pw+"'"), pw)
 	plain := "rm -rf /home/user/projects/some-long-directory-name/build"
 	assert.Equal(t, plain, Mask(plain))
+}
+
+// testDirs makes a fresh workspace and a separate home.
+func testDirs(t testing.TB) (workspace, home string) {
+	t.Helper()
+	root := t.TempDir()
+	workspace, home = filepath.Join(root, "project"), filepath.Join(root, "home")
+	require.NoError(t, os.MkdirAll(workspace, 0o755))
+	require.NoError(t, os.MkdirAll(home, 0o755))
+	return workspace, home
 }

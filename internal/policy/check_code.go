@@ -1,0 +1,289 @@
+package policy
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/gemini-guard/gemini-guard/internal/shell"
+)
+
+// networkFetchers print data from the network on their standard output (or
+// into files).
+var networkFetchers = []string{
+	"curl", "wget", "fetch", "http", "https", "xh", "xhs", "aria2c",
+	"lwp-request", "lwp-download", "get", "nc", "ncat", "netcat", "socat",
+	"telnet", "ftp", "tftp", "ssh", "invoke-webrequest", "iwr", "irm",
+	"invoke-restmethod", "gh", "s3cmd",
+}
+
+// isDecoder reports whether ex turns encoded or compressed input into
+// something else: piped into a shell, it hides the code from review.
+func isDecoder(ex *shell.Exec) bool {
+	args := ex.Args
+	has := func(flags ...string) bool {
+		for _, a := range args[1:] {
+			for _, f := range flags {
+				if a == f || strings.HasPrefix(f, "-") && !strings.HasPrefix(f, "--") && strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, f[1:]) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	switch ex.Name {
+	case "base64", "base32", "basenc":
+		return has("-d", "-D", "--decode")
+	case "xxd":
+		return has("-r", "-revert")
+	case "openssl":
+		return has("-d", "-base64", "-a", "base64", "enc")
+	case "uudecode", "gunzip", "zcat", "bunzip2", "bzcat", "unxz", "xzcat", "unzstd", "zstdcat", "lzcat", "unlzma":
+		return true
+	case "gzip", "bzip2", "xz", "zstd", "lzma", "brotli", "lz4":
+		return has("-d", "--decompress", "--uncompress")
+	}
+	return false
+}
+
+// sourcesOf lists the commands a hazard's code comes from, following pipes
+// upstream (curl x | tee f | sh: curl and tee).
+func sourcesOf(h *shell.Hazard) []*shell.Exec {
+	var out []*shell.Exec
+	seen := map[*shell.Exec]bool{}
+	var visit func(ex *shell.Exec, depth int)
+	visit = func(ex *shell.Exec, depth int) {
+		if ex == nil || seen[ex] || depth > 16 {
+			return
+		}
+		seen[ex] = true
+		out = append(out, ex)
+		if ex.Stdin != nil {
+			for _, p := range ex.Stdin.Producers {
+				visit(p, depth+1)
+			}
+		}
+	}
+	for _, s := range h.Sources {
+		visit(s, 0)
+	}
+	return out
+}
+
+func checkRemoteCode(h *shell.Hazard, _ *Context) Finding {
+	if h.Kind != shell.DynamicCode {
+		return Finding{}
+	}
+	for _, s := range sourcesOf(h) {
+		if slices.Contains(networkFetchers, s.Name) {
+			return hit(fmt.Sprintf("runs code fetched from the network by %s without anyone reading it", s.Name))
+		}
+	}
+	return Finding{}
+}
+
+func checkDecodedCode(h *shell.Hazard, _ *Context) Finding {
+	if h.Kind != shell.DynamicCode {
+		return Finding{}
+	}
+	for _, s := range sourcesOf(h) {
+		if isDecoder(s) {
+			return hit(fmt.Sprintf("runs code decoded by %s, hidden from review", s.Name))
+		}
+	}
+	return Finding{}
+}
+
+func checkInputAsCode(h *shell.Hazard, _ *Context) Finding {
+	if h.Kind == shell.DynamicCode && h.FromInput {
+		return hit("runs data read at run time as shell code (" + h.Detail + "): a file name or line like $(rm -rf ~) would execute")
+	}
+	return Finding{}
+}
+
+func checkDynamicCode(h *shell.Hazard, _ *Context) Finding {
+	if h.Kind == shell.DynamicCode {
+		return maybe(h.Detail)
+	}
+	return Finding{}
+}
+
+func checkInterpreterCode(h *shell.Hazard, _ *Context) Finding {
+	if h.Kind == shell.InterpreterCode {
+		return maybe(h.Detail)
+	}
+	return Finding{}
+}
+
+func checkForkBomb(h *shell.Hazard, _ *Context) Finding {
+	if h.Kind == shell.ForkBomb {
+		return hit(h.Detail + ": a fork bomb that exhausts the machine's processes")
+	}
+	return Finding{}
+}
+
+func checkParseError(h *shell.Hazard, _ *Context) Finding {
+	if h.Kind != shell.ParseError {
+		return Finding{}
+	}
+	if h.Repaired {
+		return maybe("the command is not valid bash (" + h.Detail + ")")
+	}
+	return hit("the command is not valid bash (" + h.Detail + "), so what it would run cannot be checked")
+}
+
+func checkTooDeep(h *shell.Hazard, _ *Context) Finding {
+	if h.Kind == shell.TooDeep || h.Kind == shell.TooComplex {
+		return hit(h.Detail)
+	}
+	return Finding{}
+}
+
+// downloads returns the files a curl or wget call writes.
+func downloads(ex *shell.Exec) []string {
+	var out []string
+	for _, r := range ex.Redirs {
+		if r.Writes() && r.Target != "" {
+			out = append(out, shell.ResolvePath(ex.Dir, r.Target))
+		}
+	}
+	args := ex.Args[1:]
+	var urls []string
+	remoteName := false
+	dir := ex.Dir
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		next := func() string {
+			if i+1 < len(args) {
+				i++
+				return args[i]
+			}
+			return ""
+		}
+		switch {
+		case ex.Name == "curl" && (a == "-o" || a == "--output"):
+			out = append(out, shell.ResolvePath(ex.Dir, next()))
+		case ex.Name == "curl" && len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.HasSuffix(a, "o"): // -so, -fsSLo
+			out = append(out, shell.ResolvePath(ex.Dir, next()))
+		case ex.Name == "curl" && strings.HasPrefix(a, "-o") && len(a) > 2 && !strings.HasPrefix(a, "--"):
+			out = append(out, shell.ResolvePath(ex.Dir, a[2:]))
+		case ex.Name == "curl" && (a == "-O" || a == "--remote-name" || a == "--remote-name-all" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "O")):
+			remoteName = true
+		case ex.Name == "curl" && a == "--output-dir":
+			dir = shell.ResolvePath(ex.Dir, next())
+		case ex.Name == "wget" && (a == "-O" || a == "--output-document"):
+			out = append(out, shell.ResolvePath(ex.Dir, next()))
+		case ex.Name == "wget" && strings.HasPrefix(a, "--output-document="):
+			out = append(out, shell.ResolvePath(ex.Dir, strings.TrimPrefix(a, "--output-document=")))
+		case ex.Name == "wget" && strings.HasPrefix(a, "-O") && len(a) > 2:
+			out = append(out, shell.ResolvePath(ex.Dir, a[2:]))
+		case ex.Name == "wget" && (a == "-P" || a == "--directory-prefix"):
+			dir = shell.ResolvePath(ex.Dir, next())
+		case strings.Contains(a, "://"):
+			urls = append(urls, a)
+		}
+	}
+	if remoteName || ex.Name == "wget" && len(out) == 0 {
+		for _, u := range urls {
+			for _, name := range remoteNames(u) {
+				out = append(out, shell.ResolvePath(dir, name))
+			}
+		}
+	}
+	return out
+}
+
+// remoteNames returns the names a download of u may be saved under: the
+// last segment of its path as written (curl -O) and percent-decoded (wget).
+//
+// It splits the URL itself rather than calling net/url: linking net/url
+// runs net/netip's package initialisation in every shell hook process
+// (~0.05 ms, a tenth of what the whole analysis may cost), for a split at
+// '/', '?' and '#' and a percent-decoding.
+func remoteNames(u string) []string {
+	_, rest, ok := strings.Cut(u, "://")
+	if !ok {
+		return nil
+	}
+	slash := strings.IndexByte(rest, '/')
+	if slash < 0 || strings.ContainsAny(rest[:slash], "?#") {
+		return nil // no path
+	}
+	p := rest[slash:]
+	if end := strings.IndexAny(p, "?#"); end >= 0 {
+		p = p[:end]
+	}
+	var names []string
+	for _, cand := range []string{p, percentDecode(p)} {
+		name := path.Base(cand)
+		if name != "/" && name != "." && !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// percentDecode decodes %XX escapes, leaving malformed ones as they are.
+func percentDecode(s string) string {
+	if !strings.Contains(s, "%") {
+		return s
+	}
+	unhex := func(c byte) (byte, bool) {
+		switch {
+		case '0' <= c && c <= '9':
+			return c - '0', true
+		case 'a' <= c && c <= 'f':
+			return c - 'a' + 10, true
+		case 'A' <= c && c <= 'F':
+			return c - 'A' + 10, true
+		}
+		return 0, false
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) {
+			hi, ok1 := unhex(s[i+1])
+			lo, ok2 := unhex(s[i+2])
+			if ok1 && ok2 {
+				b.WriteByte(hi<<4 | lo)
+				i += 2
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// checkDownloadRun: a file downloaded by one command and run by a later one
+// is remote code execution in two steps.
+func checkDownloadRun(res *shell.Result, _ *Context) (Finding, *shell.Exec) {
+	downloaded := map[string]bool{}
+	for _, ex := range res.Execs {
+		if ex.Name == "curl" || ex.Name == "wget" {
+			for _, p := range downloads(ex) {
+				if p != "" && shell.Known(p) {
+					downloaded[p] = true
+				}
+			}
+			continue
+		}
+		if len(downloaded) == 0 || len(ex.Args) == 0 {
+			continue
+		}
+		if strings.Contains(ex.Args[0], "/") && downloaded[shell.ResolvePath(ex.Dir, ex.Args[0])] {
+			return hit("runs " + ex.Args[0] + ", a file just downloaded from the network, without anyone reading it"), ex
+		}
+		runsScripts := shell.IsShell(ex.Name) || ex.Name == "source" || ex.Name == "." || shell.Interpreter(ex.Name) != ""
+		if !runsScripts {
+			continue
+		}
+		for _, a := range ex.Args[1:] {
+			if a != "" && !strings.HasPrefix(a, "-") && downloaded[shell.ResolvePath(ex.Dir, a)] {
+				return hit(ex.Name + " runs " + a + ", a file just downloaded from the network, without anyone reading it"), ex
+			}
+		}
+	}
+	return Finding{}, nil
+}

@@ -1,0 +1,207 @@
+package policy
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
+)
+
+func checkTerraform(c *Call) Finding {
+	ops := operands(c.Args)
+	if len(ops) == 0 || hasArg(c.Args, "-help", "--help", "-h") {
+		return Finding{}
+	}
+	switch c.Ex.Name {
+	case "terraform", "tofu", "terragrunt":
+		for i, o := range ops {
+			if o == "destroy" || o == "destroy-all" || o == "apply" && hasArg(c.Args, "-destroy", "--destroy") {
+				return hit(c.Ex.Name + " " + o + " destroys the infrastructure the configuration manages")
+			}
+			if i > 0 && ops[0] != "run-all" && ops[0] != "run" {
+				break
+			}
+		}
+	case "pulumi", "cdk", "cdktf":
+		if ops[0] == "destroy" {
+			return hit(c.Ex.Name + " destroy deletes every resource of the stack")
+		}
+		if len(ops) > 1 && ops[0] == "stack" && (ops[1] == "rm" || ops[1] == "remove") {
+			return hit("pulumi stack rm deletes the stack")
+		}
+	case "serverless", "sls":
+		if ops[0] == "remove" {
+			return hit(c.Ex.Name + " remove deletes the deployed service")
+		}
+	}
+	return Finding{}
+}
+
+// kubectlOther are subcommands that delete nothing, even when a later word
+// is "delete" (kubectl wait --for delete pod/x).
+var kubectlOther = []string{"wait", "get", "describe", "logs", "explain", "events", "top", "edit", "apply", "create", "run", "exec",
+	"port-forward", "rollout", "label", "annotate", "scale", "patch", "config", "auth", "diff", "cp", "api-resources", "version", "cluster-info"}
+
+func checkKubectl(c *Call) Finding {
+	ops := operands(c.Args)
+	if hasPrefixArg(c.Args, "--dry-run") || hasArg(c.Args, "--help", "-h") {
+		return Finding{}
+	}
+	if len(ops) > 0 && slices.Contains(kubectlOther, ops[0]) {
+		return Finding{}
+	}
+	i := -1
+	for j, o := range ops[:min(len(ops), 3)] {
+		switch o {
+		case "delete":
+			i = j
+		case "drain":
+			return hit(c.Ex.Name + " drain evicts every pod from the node")
+		case "replace":
+			if hasArg(c.Args, "--force") {
+				return hit(c.Ex.Name + " replace --force deletes and recreates the resources")
+			}
+		}
+		if i >= 0 {
+			break
+		}
+	}
+	if i < 0 {
+		return Finding{}
+	}
+	if hasArg(c.Args, "--all", "-A", "--all-namespaces") {
+		return hit(c.Ex.Name + " delete --all deletes every resource of that kind")
+	}
+	if i+1 < len(ops) {
+		// The first operand names the kinds (kubectl delete KIND[,KIND] NAME).
+		o := ops[i+1]
+		kind, _, _ := strings.Cut(strings.ToLower(o), "/")
+		for _, k := range strings.Split(kind, ",") {
+			switch k {
+			case "namespace", "namespaces", "ns", "all", "pv", "persistentvolume", "persistentvolumes", "pvc", "persistentvolumeclaim", "persistentvolumeclaims", "crd", "crds", "customresourcedefinition", "customresourcedefinitions", "node", "nodes":
+				return hit(c.Ex.Name + " delete " + o + " deletes everything in it or stored by it")
+			}
+		}
+	}
+	return hit(c.Ex.Name + " delete " + strings.Join(ops[i+1:min(len(ops), i+3)], " ") + " deletes cluster resources")
+}
+
+// cloudDeletes lists, per CLI, the first operand (a service; nil for any)
+// and the verbs among the later operands that destroy data or whole
+// projects.
+var cloudDeletes = []struct {
+	cli             string
+	services, verbs []string
+}{
+	{"aws", []string{"s3", "s3api", "cloudformation", "rds", "dynamodb", "ec2", "eks", "ecr", "efs", "organizations", "lambda", "route53", "kms", "secretsmanager", "backup", "redshift", "elasticache", "opensearch", "es", "glacier"},
+		[]string{"rb", "delete-bucket", "delete-stack", "delete-db-instance", "delete-db-cluster", "delete-table", "terminate-instances", "delete-cluster", "delete-repository", "delete-file-system", "delete-organization", "close-account", "delete-function", "delete-hosted-zone", "schedule-key-deletion", "delete-secret", "delete-backup-vault", "delete-domain", "delete-vault"}},
+	{"gcloud", []string{"projects", "sql", "container", "compute", "storage", "firestore", "spanner", "bigtable", "redis", "filestore", "alloydb", "run", "functions", "kms", "secrets"},
+		[]string{"delete"}},
+	{"az", []string{"group", "storage", "sql", "cosmosdb", "aks", "vm", "keyvault", "webapp", "postgres", "mysql"}, []string{"delete", "purge"}},
+	{"doctl", []string{"databases", "kubernetes", "compute", "apps", "projects"}, []string{"delete", "rm"}},
+	{"wrangler", nil, []string{"delete"}},
+	{"vercel", nil, []string{"remove", "rm"}},
+	{"fly", nil, []string{"destroy"}},
+	{"flyctl", nil, []string{"destroy"}},
+	{"heroku", nil, []string{"apps:destroy", "pg:reset", "addons:destroy", "destroy"}},
+	{"firebase", nil, []string{"projects:delete", "database:remove", "firestore:delete", "hosting:disable"}},
+	{"supabase", nil, []string{"delete"}},
+}
+
+func checkCloud(c *Call) Finding {
+	ops := operands(c.Args)
+	if hasArg(c.Args, "--help", "-h", "help") {
+		return Finding{}
+	}
+	if c.Ex.Name == "gsutil" {
+		for i, o := range ops {
+			if o == "rb" || o == "rm" && (hasArg(c.Args, "-r", "-R", "-rf", "-fr") || i >= 0 && hasArg(c.Args, "-m") && hasArg(c.Args, "-r")) {
+				return hit("gsutil " + o + " deletes a bucket or everything in it")
+			}
+		}
+		return Finding{}
+	}
+	i := 0
+	for i < len(cloudDeletes) && cloudDeletes[i].cli != c.Ex.Name {
+		i++
+	}
+	if i == len(cloudDeletes) || len(ops) == 0 {
+		return Finding{}
+	}
+	spec := cloudDeletes[i]
+	if spec.services != nil && !slices.Contains(spec.services, ops[0]) {
+		return Finding{}
+	}
+	for _, o := range ops {
+		if slices.Contains(spec.verbs, o) {
+			return hit(c.Ex.Name + " " + strings.Join(ops[:min(len(ops), 4)], " ") + " deletes cloud resources or their data")
+		}
+	}
+	if c.Ex.Name == "aws" && len(ops) > 1 && ops[0] == "s3" && ops[1] == "rm" && hasArg(c.Args, "--recursive") {
+		return hit("aws s3 rm --recursive deletes everything under that prefix")
+	}
+	if c.Ex.Name == "gcloud" && len(ops) > 1 && ops[0] == "storage" && ops[1] == "rm" && hasArg(c.Args, "-r", "--recursive") {
+		return hit("gcloud storage rm -r deletes everything under that path")
+	}
+	return Finding{}
+}
+
+var sqlDropRe = &lazyregexp.Regexp{Expr: `(?i)\bdrop\s+(database|table|schema|keyspace|collection|index|user|role|owned)\b|\btruncate\s+(table\s+)?[\w."\x60]+\s*(;|$|'|")|\.drop(Database)?\s*\(\s*\)|\bdropDatabase\b|\bdelete\s+from\s+[\w."\x60\[\]]+\s*(;|$|'|")|\.(deleteMany|remove)\s*\(\s*\{\s*\}\s*\)|\bFLUSHALL\b|\bFLUSHDB\b`}
+
+// codeText is everything a command reads as its own input: its arguments,
+// heredoc body and the output of echo/printf piped into it.
+func codeText(c *Call) string {
+	var b strings.Builder
+	for _, a := range c.Args {
+		b.WriteString(a)
+		b.WriteByte(' ')
+	}
+	if in := c.Ex.Stdin; in != nil {
+		b.WriteString(in.Text)
+		for _, p := range in.Producers {
+			b.WriteString(strings.Join(p.Args, " "))
+		}
+	}
+	return b.String()
+}
+
+func checkSQLDrop(c *Call) Finding {
+	switch c.Ex.Name {
+	case "dropdb":
+		return hit("dropdb deletes a whole database")
+	case "mysqladmin":
+		if hasArg(c.Args, "drop") {
+			return hit("mysqladmin drop deletes a whole database")
+		}
+		return Finding{}
+	}
+	if m := sqlDropRe.FindString(codeText(c)); m != "" {
+		return hit(c.Ex.Name + " runs " + strings.ToUpper(m) + ", deleting data")
+	}
+	return Finding{}
+}
+
+func checkRedisFlush(c *Call) Finding {
+	t := strings.ToUpper(codeText(c))
+	for _, w := range []string{"FLUSHALL", "FLUSHDB"} {
+		if strings.Contains(t, w) {
+			return hit(c.Ex.Name + " " + w + " deletes every key")
+		}
+	}
+	return Finding{}
+}
+
+func checkDockerPrune(c *Call) Finding {
+	ops := operands(c.Args)
+	for i := 0; i+1 < len(ops); i++ {
+		switch ops[i] + " " + ops[i+1] {
+		case "system prune", "volume prune", "volume rm", "volume remove", "system reset", "machine rm", "volume delete":
+			return hit(c.Ex.Name + " " + ops[i] + " " + ops[i+1] + " deletes volumes or everything unused, including data")
+		case "compose down":
+		}
+	}
+	if hasArg(ops, "down") && (hasArg(c.Args, "-v", "--volumes") || c.Ex.Name == "docker-compose" && hasArg(c.Args, "-v")) {
+		return hit("compose down -v deletes the project's volumes and their data")
+	}
+	return Finding{}
+}

@@ -1,0 +1,92 @@
+package policy
+
+import (
+	"strings"
+)
+
+// checkKill: kill -9 -1 (every process), kill 1 (init).
+func checkKill(c *Call) Finding {
+	args := c.Args
+	sigDone := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-l" || a == "-L" || a == "--list" || a == "--help":
+			return Finding{}
+		case a == "--":
+			sigDone = true
+		case (a == "-s" || a == "-n") && !sigDone:
+			i++
+			sigDone = true
+		case strings.HasPrefix(a, "-") && !sigDone && len(a) > 1 && a != "-1":
+			sigDone = true
+		case a == "-1" && !sigDone && i == len(args)-1:
+			// kill -1 alone: signal 1, no process.
+		case a == "-1":
+			return hit("kill -1 sends the signal to every process the user may signal")
+		case a == "1":
+			return hit("kill 1 signals init, the process every other one depends on")
+		default:
+			sigDone = true
+		}
+	}
+	return Finding{}
+}
+
+func checkKillall(c *Call) Finding {
+	if c.Ex.Name == "killall5" {
+		return hit("killall5 signals every process")
+	}
+	var names []string
+	everyone := false
+	for i := 0; i < len(c.Args); i++ {
+		a := c.Args[i]
+		switch {
+		case a == "-u" || a == "--user" || a == "-U" || a == "--euid" || a == "--uid":
+			everyone = true
+			i++
+		case a == "-s" || a == "--signal" || a == "-o" || a == "-y" || a == "--older-than" || a == "--younger-than" || a == "-n" || a == "--ns" || a == "-g" || a == "-G" || a == "-P" || a == "-t" || a == "-F":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			names = append(names, a)
+		}
+	}
+	for _, n := range names {
+		if n == "." || n == ".*" || n == "^" || n == "" {
+			return hit(c.Ex.Name + " " + n + " matches every process")
+		}
+	}
+	if everyone && len(names) == 0 {
+		return hit(c.Ex.Name + " -u kills every process of the user")
+	}
+	return Finding{}
+}
+
+func checkShutdown(c *Call) Finding {
+	for _, a := range c.Args {
+		if a == "--help" || a == "-h" && c.Ex.Name != "shutdown" || a == "-c" && c.Ex.Name == "shutdown" || a == "--version" {
+			return Finding{}
+		}
+	}
+	switch c.Ex.Name {
+	case "shutdown", "reboot", "halt", "poweroff":
+		return hit(c.Ex.Name + " stops the machine")
+	case "init", "telinit":
+		if len(c.Args) > 0 && (c.Args[0] == "0" || c.Args[0] == "6" || c.Args[0] == "1" || c.Args[0] == "s" || c.Args[0] == "S") {
+			return hit(c.Ex.Name + " " + c.Args[0] + " changes the run level: shutdown, reboot or single-user")
+		}
+	case "dnf", "yum":
+		if ops := operands(c.Args); len(ops) > 1 && ops[0] == "system-upgrade" && ops[1] == "reboot" || len(ops) > 0 && ops[0] == "offline-upgrade" && hasArg(ops, "reboot") {
+			return hit(c.Ex.Name + " reboots the machine into an upgrade")
+		}
+	case "systemctl", "loginctl":
+		for _, a := range c.Args {
+			switch a {
+			case "poweroff", "reboot", "halt", "kexec", "suspend", "hibernate", "hybrid-sleep", "suspend-then-hibernate", "rescue", "emergency", "soft-reboot", "isolate", "default", "switch-root":
+				return hit(c.Ex.Name + " " + a + " stops or suspends the machine")
+			}
+		}
+	}
+	return Finding{}
+}
