@@ -182,7 +182,16 @@ func downloads(ex *shell.Exec) []string {
 			dir = shell.ResolvePath(ex.Dir, next())
 		case strings.Contains(a, "://"):
 			urls = append(urls, a)
+		case ex.Name != "curl" && ex.Name != "wget" && (a == "-o" || a == "-O" || a == "--output" || a == "--out" || a == "--output-document" || a == "--output-file"):
+			out = append(out, shell.ResolvePath(dir, next())) // aria2c -o, xh -o, http --output
+		case ex.Name != "curl" && ex.Name != "wget" && (a == "-d" || a == "--dir" || a == "--directory") && ex.Name == "aria2c":
+			dir = shell.ResolvePath(ex.Dir, next())
+		case ex.Name != "curl" && ex.Name != "wget" && !strings.HasPrefix(a, "-") && len(urls) > 0:
+			out = append(out, shell.ResolvePath(dir, a)) // lwp-download URL FILE, fetch URL FILE
 		}
+	}
+	if ex.Name != "curl" && ex.Name != "wget" && len(out) == 0 {
+		remoteName = true // downloaders that keep the remote name by default
 	}
 	if remoteName || ex.Name == "wget" && len(out) == 0 {
 		for _, u := range urls {
@@ -256,12 +265,31 @@ func percentDecode(s string) string {
 	return b.String()
 }
 
+// compilesOnly reports a python -m of a module that reads its file
+// operands without running them (py_compile, compileall, tokenize, ...).
+func compilesOnly(ex *shell.Exec) bool {
+	if shell.Interpreter(ex.Name) != "python" {
+		return false
+	}
+	for i, a := range ex.Args[1:] {
+		mod, ok := strings.CutPrefix(a, "-m")
+		if !ok {
+			continue
+		}
+		if mod == "" && i+2 < len(ex.Args) {
+			mod = ex.Args[i+2]
+		}
+		return slices.Contains([]string{"py_compile", "compileall", "tokenize", "tabnanny", "pyclbr", "json.tool", "base64", "zipfile", "tarfile", "gzip", "hashlib"}, mod)
+	}
+	return false
+}
+
 // checkDownloadRun: a file downloaded by one command and run by a later one
 // is remote code execution in two steps.
 func checkDownloadRun(res *shell.Result, _ *Context) (Finding, *shell.Exec) {
 	downloaded := map[string]bool{}
 	for _, ex := range res.Execs {
-		if ex.Name == "curl" || ex.Name == "wget" {
+		if slices.Contains(networkFetchers, ex.Name) {
 			for _, p := range downloads(ex) {
 				if p != "" && shell.Known(p) {
 					downloaded[p] = true
@@ -276,7 +304,7 @@ func checkDownloadRun(res *shell.Result, _ *Context) (Finding, *shell.Exec) {
 			return hit("runs " + ex.Args[0] + ", a file just downloaded from the network, without anyone reading it"), ex
 		}
 		runsScripts := shell.IsShell(ex.Name) || ex.Name == "source" || ex.Name == "." || shell.Interpreter(ex.Name) != ""
-		if !runsScripts {
+		if !runsScripts || compilesOnly(ex) {
 			continue
 		}
 		for _, a := range ex.Args[1:] {

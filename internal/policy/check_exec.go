@@ -191,14 +191,18 @@ func embeddedCandidates(ex *shell.Exec, res *shell.Result) []string {
 	}
 	if in := ex.Stdin; in != nil {
 		for _, p := range in.Producers {
-			if p.Name != "echo" && p.Name != "printf" {
+			text, ok := shell.ProducedText(p)
+			if !ok {
 				continue
 			}
-			for _, a := range p.Args[1:] {
-				for _, line := range strings.Split(strings.ReplaceAll(a, `\n`, "\n"), "\n") {
-					if strings.HasPrefix(strings.TrimSpace(line), "!") {
-						add(trimLead(line))
-					}
+			for _, line := range strings.Split(text, "\n") {
+				switch {
+				case strings.HasPrefix(strings.TrimSpace(line), "!"):
+					add(trimLead(line))
+				case shell.RunsStdin(ex.Name):
+					// tclsh, expect, jshell: exec/system calls in the code
+					// piped in (echo 'exec rm -rf ~' | tclsh).
+					codeShapes(line, add)
 				}
 			}
 		}
@@ -278,8 +282,15 @@ func codeShapes(w string, add func(string)) {
 		for _, m := range groupRe.Get().FindAllStringSubmatch(w, maxEmbedded) {
 			body := m[1] + m[2] + m[3]
 			add(trimLead(strings.TrimPrefix(body, "shell ")))
+			var lits []string
 			for _, q := range quotedRe.Get().FindAllStringSubmatch(body, maxEmbedded) {
 				add(trimLead(q[1] + q[2]))
+				lits = append(lits, q[1]+q[2])
+			}
+			if len(lits) > 1 && payloadName(shell.CommandName(lits[0])) {
+				// An argument vector in any language: System.cmd("rm",
+				// ["-rf", "/etc"]), ProcessBuilder("rm", "-rf", "/").
+				add(quoteArgs(lits[:min(len(lits), 8)]))
 			}
 		}
 		for _, q := range quotedRe.Get().FindAllStringSubmatch(w, maxEmbedded) {
@@ -376,7 +387,7 @@ var (
 	// evaluates it (issue 12 item 3): urlopen/requests/fetch/open-uri/LWP/
 	// file_get_contents of a URL, then exec/eval/Function/load.
 	fetchRe = &lazyregexp.Regexp{Expr: `(?i)(urlopen|urlretrieve|requests\.get|httpx\.get|urllib|fetch\s*\(|https?\.get\s*\(|axios|open-uri|URI\.open|Net::HTTP|LWP|HTTP::Tiny|\bget\s*\(\s*["']https?:|file_get_contents\s*\(\s*["']https?:|Invoke-WebRequest|DownloadString|curl|wget)`}
-	evalRe  = &lazyregexp.Regexp{Expr: `(\bexec\s*\(|\beval\b|new\s+Function|\bFunction\s*\(|instance_eval|\bload\s*\(|Invoke-Expression|\biex\b|\brunpy\b|vm\.run)`}
+	evalRe  = &lazyregexp.Regexp{Expr: `(\bexec\s*\(|\beval\b|new\s+Function|\bFunction\s*\(|instance_eval|\bload\s*\(|Invoke-Expression|(?i:\biex\b)|\brunpy\b|vm\.run)`}
 	urlRe   = &lazyregexp.Regexp{Expr: `https?://`}
 	// runsCommandsRe finds the calls through which interpreter code runs
 	// a command.

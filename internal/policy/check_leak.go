@@ -22,6 +22,29 @@ var secretWordRe = &lazyregexp.Regexp{Expr: `(?i)passw(or)?d|secret|token|api[_-
 // setting.
 var strongSecretWordRe = &lazyregexp.Regexp{Expr: `(?i)secret|token|api[_-]?key|apikey|private[_ -]?key|credential|BEGIN [A-Z ]*PRIVATE|aws_access|bearer|passw(or)?d\s*[=:]|^passw(or)?d$|\|`}
 
+// secretShapeRe is what a search for credential values by their shape
+// looks for: the prefixes of well-known tokens and key headers.
+var secretShapeRe = &lazyregexp.Regexp{Expr: `^\^?(AKIA|ASIA|ghp_|gho_|ghs_|github_pat_|glpat-|xox[abpr]-?|sk-|sk_live_|rk_live_|AIza|hf_|npm_|pypi-|SG\.|-----BEGIN)`}
+
+// plainPattern is a search pattern without the regular-expression syntax
+// between its letters (api[_-]?key is apikey, pass.?word is password).
+func plainPattern(p string) string {
+	var b strings.Builder
+	depth := 0
+	for _, r := range p {
+		switch {
+		case r == '[':
+			depth++
+		case r == ']' && depth > 0:
+			depth--
+		case depth > 0 || strings.ContainsRune(`\.?*+(){}^$`, r):
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
 // secretFileGlobRe is what a find for credential files names.
 var secretFileGlobRe = &lazyregexp.Regexp{Expr: `(?i)id_(rsa|dsa|ecdsa|ed25519)|\.pem|\.key\b|\.p12|\.pfx|\.kdbx|\.env|credential|secret|passw|token|\.netrc|\.pgpass|wallet|keystore|\.ovpn|\.ppk`}
 
@@ -97,7 +120,7 @@ func checkSecretHunt(c *Call) Finding {
 		if !ok && len(files) > 0 {
 			pattern, files = files[0], files[1:]
 		}
-		if !secretWordRe.MatchString(pattern) {
+		if !secretWordRe.MatchString(pattern) && !secretWordRe.MatchString(plainPattern(pattern)) && !secretShapeRe.MatchString(pattern) {
 			return Finding{}
 		}
 		for _, f := range files {
@@ -211,7 +234,7 @@ func checkSystemStore(c *Call) Finding {
 		return Finding{}
 	}
 	for _, a := range c.Args {
-		if !strings.Contains(a, "shadow") && !strings.Contains(a, "passwd") && !strings.Contains(a, "key") && !strings.Contains(a, "Login") && !strings.Contains(a, "Cookies") && !strings.Contains(a, "spwd") {
+		if !strings.Contains(a, "shadow") && !strings.Contains(a, "passwd") && !strings.Contains(a, "key") && !strings.Contains(a, "Login") && !strings.Contains(a, "login") && !strings.Contains(a, "Cookies") && !strings.Contains(a, "spwd") {
 			continue
 		}
 		if f := check(c.resolve(a)); f.Hit {
@@ -301,14 +324,42 @@ var secretVarRe = &lazyregexp.Regexp{Expr: `(?i)(^|_)(TOKEN|SECRET|PASSWORD|PASS
 // webClients take a URL operand and send their arguments to it.
 var webClients = []string{"curl", "wget", "http", "https", "xh", "httpie", "curlie", "wget2", "aria2c", "nc", "ncat", "netcat", "socat", "telnet", "openssl"}
 
+// remoteRunners send their arguments and standard input to the host they
+// name (ssh user@host 'cmd'), mailers to a recipient whose server is not
+// known.
+var remoteRunners = []string{"ssh", "autossh", "mosh", "sshpass", "mail", "mailx", "s-nail", "sendmail", "mutt", "msmtp", "ftp", "lftp", "tftp", "sftp"}
+
+var mailers = []string{"mail", "mailx", "s-nail", "sendmail", "mutt", "msmtp"}
+
+// dnsLookups resolve the names they are given: a secret in a name is sent
+// to that domain's name server, whatever the answer (DNS exfiltration).
+var dnsLookups = []string{"nslookup", "dig", "host", "drill", "kdig", "delv", "resolvectl", "getent", "ping", "ping6", "traceroute", "tracepath", "mtr", "whois", "arping", "fping"}
+
+// socketAddrRe is a socat address (TCP:host:port, OPENSSL:host:port) or
+// a host:port operand (openssl s_client -connect host:443).
+var socketAddrRe = &lazyregexp.Regexp{Expr: `(?i)^(?:(?:tcp[46]?|udp[46]?|ssl|openssl|sctp|dccp|socks4a?|proxy):)?([a-z0-9][a-z0-9.-]*\.[a-z]{2,}|\d+\.\d+\.\d+\.\d+):\d+`}
+
+// sshValueOptions are ssh's options that take a value, so that the host is
+// the first operand after them.
+var sshValueOptions = []string{"-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-o", "-p", "-Q", "-R", "-S", "-W", "-w", "-B", "-P"}
+
+// destinationVarRe names a variable that holds where a request goes
+// ($API_URL, $SLACK_WEBHOOK_URL, $ENDPOINT): given alone as an argument it
+// is the destination, not content sent.
+var destinationVarRe = &lazyregexp.Regexp{Expr: `(?i)(URL|URI|ENDPOINT|HOST|HOSTNAME|ADDR|ADDRESS|SERVER|DOMAIN)$`}
+
 // checkSecretVarSent: a secret-bearing variable (or the whole environment
-// through $(env)) in the arguments, headers or body of a network client
-// whose host is not that secret's own service. The reason names the
-// variable, never its value.
+// through $(env)) in the arguments, headers, body or standard input of a
+// network client, a remote shell or a mailer whose host is not that
+// secret's own service; in a name looked up in DNS; or in a URL handed to
+// any program (git remote add x https://$TOKEN@host/r.git). The reason
+// names the variable, never its value.
 func checkSecretVarSent(c *Call) Finding {
-	if !slices.Contains(webClients, c.Ex.Name) {
+	name := c.Ex.Name
+	if name == "" || slices.Contains(dataCommands, name) {
 		return Finding{}
 	}
+	web, remote, dns := slices.Contains(webClients, name), slices.Contains(remoteRunners, name), slices.Contains(dnsLookups, name)
 	var vars []string
 	var hosts []string
 	scan := func(word string) {
@@ -330,10 +381,34 @@ func checkSecretVarSent(c *Call) Finding {
 			}
 		}
 	}
-	for _, a := range c.Args {
+	if !web && !remote && !dns {
+		// Any other program: only URLs it is given are requests.
+		for _, a := range c.Args {
+			if strings.Contains(a, "://") {
+				scan(a)
+				if h := urlHost(c.Res, a); h != "" {
+					hosts = append(hosts, h)
+				}
+			}
+		}
+		return sentTo(name, vars, hosts)
+	}
+	for i, a := range c.Args {
+		if parts := c.Res.Parts(a); len(parts) == 1 && parts[0].Unknown != nil && parts[0].Unknown.Kind == shell.Variable && destinationVarRe.MatchString(parts[0].Unknown.Name) && web {
+			hosts = append(hosts, "$"+parts[0].Unknown.Name)
+			continue
+		}
 		scan(a)
+		if remote && !strings.HasPrefix(a, "-") && (i == 0 || !slices.Contains(sshValueOptions, c.Args[i-1])) && len(hosts) == 0 {
+			if h := userHost(a); h != "" {
+				hosts = append(hosts, h)
+				continue
+			}
+		}
 		if h := urlHost(c.Res, a); h != "" {
 			hosts = append(hosts, h)
+		} else if m := socketAddrRe.FindStringSubmatch(a); m != nil && name != "curl" {
+			hosts = append(hosts, strings.ToLower(m[1])) // socat TCP:host:port, openssl -connect host:port
 		}
 	}
 	for _, r := range c.Ex.Redirs {
@@ -341,13 +416,26 @@ func checkSecretVarSent(c *Call) Finding {
 			scan(r.Target)
 		}
 	}
-	if in := c.Ex.Stdin; in != nil && in.HasText {
-		scan(in.Text)
+	if in := c.Ex.Stdin; in != nil {
+		if in.HasText {
+			scan(in.Text)
+		}
+		// echo "$TOKEN" | nc host 80: what a printer writes is sent.
+		for _, p := range in.Producers {
+			if p.Name == "echo" || p.Name == "printf" {
+				for _, a := range p.Args[1:] {
+					scan(a)
+				}
+			}
+		}
 	}
 	if len(vars) == 0 {
 		return Finding{}
 	}
-	if len(hosts) == 0 && (c.Ex.Name == "nc" || c.Ex.Name == "ncat" || c.Ex.Name == "netcat" || c.Ex.Name == "telnet") {
+	if dns {
+		return hit(name + " looks up a name built from " + vars[0] + ", which sends it to that domain's name server")
+	}
+	if len(hosts) == 0 && (name == "nc" || name == "ncat" || name == "netcat" || name == "telnet") {
 		for _, o := range operands(c.Args) {
 			if shell.Known(o) && strings.Contains(o, ".") {
 				hosts = append(hosts, strings.ToLower(o))
@@ -355,19 +443,61 @@ func checkSecretVarSent(c *Call) Finding {
 			}
 		}
 	}
+	if remote && (len(hosts) == 0 || slices.Contains(mailers, name)) {
+		hosts = []string{"?"} // a mail recipient's server is not known
+	}
+	return sentTo(name, vars, hosts)
+}
+
+// sentTo judges vars sent by program name to hosts: each host must be
+// local or the variable's own service. A host "$NAME" (held in a
+// variable) is own when that variable belongs to the same service
+// ($GITHUB_API_URL for $GITHUB_TOKEN).
+func sentTo(name string, vars, hosts []string) Finding {
 	for _, v := range vars {
 		own := ownHosts(v)
 		for _, h := range hosts {
 			if localHost(h) || hostIn(h, own) {
 				continue
 			}
-			return hit(c.Ex.Name + " sends " + v + " to " + h + ", which is not that secret's own service")
+			if strings.HasPrefix(h, "$") {
+				if hv := ownHosts(h[1:]); len(hv) > 0 && len(own) > 0 && hv[0] == own[0] {
+					continue
+				}
+				return hit(name + " sends " + v + " to the host held in " + h + ", which may not be that secret's own service")
+			}
+			if h == "?" {
+				return hit(name + " sends " + v + " to a host that cannot be known before it runs")
+			}
+			return hit(name + " sends " + v + " to " + h + ", which is not that secret's own service")
 		}
 		if len(hosts) == 0 && strings.HasPrefix(v, "the whole environment") {
-			return hit(c.Ex.Name + " sends " + v + " over the network")
+			return hit(name + " sends " + v + " over the network")
 		}
 	}
 	return Finding{}
+}
+
+// userHost returns the host of an ssh-style destination (user@host,
+// host, ssh://user@host:22), "" when a is not one.
+func userHost(a string) string {
+	if strings.Contains(a, "://") {
+		return ""
+	}
+	if !shell.Known(a) {
+		return "?"
+	}
+	h := a
+	if i := strings.LastIndexByte(h, '@'); i >= 0 {
+		h = h[i+1:]
+	}
+	if i := strings.IndexByte(h, ':'); i >= 0 {
+		h = h[:i]
+	}
+	if h == "" || strings.ContainsAny(h, " /'\"=") {
+		return ""
+	}
+	return strings.ToLower(h)
 }
 
 func ownHosts(v string) []string {
@@ -401,7 +531,7 @@ func localHost(h string) bool {
 func urlHost(res *shell.Result, a string) string {
 	_, rest, ok := strings.Cut(a, "://")
 	if !ok {
-		if strings.HasPrefix(a, "-") || strings.Contains(a, "=") || strings.Contains(a, " ") || !strings.Contains(a, ".") || strings.Contains(a, "$") {
+		if strings.HasPrefix(a, "-") || strings.HasPrefix(a, "@") || strings.Contains(a, "=") || strings.Contains(a, " ") || !strings.Contains(a, ".") || strings.Contains(a, "$") {
 			return ""
 		}
 		rest = a // curl example.com/x
@@ -428,6 +558,9 @@ func urlHost(res *shell.Result, a string) string {
 		}
 	}
 	if !shell.Known(rest) {
+		if parts := res.Parts(rest); len(parts) > 0 && parts[0].Unknown != nil && parts[0].Unknown.Kind == shell.Variable && parts[0].Unknown.Name != "?" {
+			return "$" + parts[0].Unknown.Name
+		}
 		return "?"
 	}
 	return strings.ToLower(rest)
@@ -579,4 +712,46 @@ func subcommandWords(args []string) []string {
 		out = append(out, a)
 	}
 	return out
+}
+
+var (
+	// codeEnvReadRe finds interpreter code reading one environment
+	// variable by name: os.environ['X'], os.getenv("X"), process.env.X,
+	// ENV['X'], $ENV{X}, getenv('X'), $env:X, Deno.env.get("X").
+	codeEnvReadRe = &lazyregexp.Regexp{Expr: `(?:os\.environ(?:\.get)?\s*[\[(]\s*|os\.getenv\s*\(\s*|process\.env\.|process\.env\[\s*|\bENV(?:\.fetch)?\s*[\[(]\s*|\$ENV\{\s*|getenv\s*\(\s*|\$env:|Deno\.env\.get\s*\(\s*|System\.getenv\s*\(\s*)["']?([A-Za-z_][A-Za-z0-9_]*)`}
+	// codeEnvAllRe finds code handing over the whole environment.
+	codeEnvAllRe = &lazyregexp.Regexp{Expr: `(?:dict\s*\(\s*os\.environ\s*\)|os\.environ\s*[,)}]|json\.dumps\s*\(\s*(?:dict\s*\()?os\.environ|process\.env\s*[,)}]|ENV\.to_h|%ENV|Deno\.env\.toObject)`}
+	// codeURLHostRe finds the hosts of the URLs in code.
+	codeURLHostRe = &lazyregexp.Regexp{Expr: `(?i)(?:https?|wss?|ftp)://(?:[^/\s'"@]*@)?([^/\s'"?#:]+)`}
+	// codeSendRe finds a network call in code.
+	codeSendRe = &lazyregexp.Regexp{Expr: `(?i)(urlopen|urlretrieve|requests\.|httpx\.|urllib|http\.client|fetch\s*\(|axios|https?\.(get|request)|open-uri|URI\.open|Net::HTTP|LWP|HTTP::Tiny|file_get_contents|curl_|Invoke-WebRequest|Invoke-RestMethod|WebClient|socket|\.post\s*\(|\.send\s*\()`}
+)
+
+// checkCodeSecretSent finds interpreter code that reads a secret-bearing
+// variable (or the whole environment) and sends a request to a host that
+// is not that secret's own service.
+func checkCodeSecretSent(h *shell.Hazard, _ *Context) Finding {
+	if h.Kind != shell.InterpreterCode || !codeSendRe.MatchString(h.Text) {
+		return Finding{}
+	}
+	var vars []string
+	for _, m := range codeEnvReadRe.Get().FindAllStringSubmatch(h.Text, -1) {
+		if secretVarRe.MatchString(m[1]) && !slices.Contains(vars, m[1]) {
+			vars = append(vars, m[1])
+		}
+	}
+	if codeEnvAllRe.MatchString(h.Text) {
+		vars = append(vars, "the whole environment")
+	}
+	if len(vars) == 0 {
+		return Finding{}
+	}
+	var hosts []string
+	for _, m := range codeURLHostRe.Get().FindAllStringSubmatch(h.Text, -1) {
+		hosts = append(hosts, strings.ToLower(m[1]))
+	}
+	if len(hosts) == 0 {
+		hosts = []string{"?"}
+	}
+	return sentTo(h.Interpreter+" code", vars, hosts)
 }

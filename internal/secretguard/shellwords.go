@@ -3,8 +3,6 @@ package secretguard
 import (
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
-
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
 
@@ -90,14 +88,6 @@ func printed(res *shell.Result, ex *shell.Exec) (string, bool) {
 	return shell.EchoOutput(args)
 }
 
-// unescape decodes backslash escapes as echo -e does.
-func unescape(s string) string {
-	if out, _, err := expand.Format(nil, s, nil); err == nil {
-		return out
-	}
-	return s
-}
-
 // transformed is what tr, rev or a simple sed s/// make of the known text
 // piped into them (echo/printf output, a here-string or heredoc).
 func transformed(res *shell.Result, ex *shell.Exec) (string, bool) {
@@ -127,81 +117,9 @@ func transformed(res *shell.Result, ex *shell.Exec) (string, bool) {
 	default:
 		return "", false
 	}
-	args := ex.Args[1:]
-	switch ex.Name {
-	case "rev":
-		r := []rune(text)
-		for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
-			r[i], r[j] = r[j], r[i]
-		}
-		return string(r), true
-	case "tr":
-		if len(args) == 2 && !strings.HasPrefix(args[0], "-") {
-			return trMap(text, trSet(known(res, args[0])), trSet(known(res, args[1]))), true
-		}
-		if len(args) == 2 && args[0] == "-d" {
-			del := trSet(known(res, args[1]))
-			return strings.Map(func(r rune) rune {
-				if strings.ContainsRune(string(del), r) {
-					return -1
-				}
-				return r
-			}, text), true
-		}
-	case "sed":
-		if len(args) == 1 || len(args) == 2 && args[0] == "-e" {
-			return sedSubst(text, known(res, args[len(args)-1]))
-		}
+	args := make([]string, 0, len(ex.Args))
+	for _, a := range ex.Args[1:] {
+		args = append(args, known(res, a))
 	}
-	return "", false
-}
-
-// trSet expands a tr set: ranges (a-z) and backslash escapes.
-func trSet(s string) []rune {
-	r := []rune(unescape(s))
-	var out []rune
-	for i := 0; i < len(r); i++ {
-		if i+2 < len(r) && r[i+1] == '-' && r[i] <= r[i+2] && r[i+2]-r[i] < 1<<16 {
-			for c := r[i]; c <= r[i+2]; c++ {
-				out = append(out, c)
-			}
-			i += 2
-			continue
-		}
-		out = append(out, r[i])
-	}
-	return out
-}
-
-// trMap maps each rune of text in from to the rune at the same place in
-// to (its last rune when to is shorter), as tr does.
-func trMap(text string, from, to []rune) string {
-	if len(to) == 0 {
-		return text
-	}
-	m := map[rune]rune{}
-	for i, c := range from {
-		m[c] = to[min(i, len(to)-1)]
-	}
-	return strings.Map(func(r rune) rune {
-		if v, ok := m[r]; ok {
-			return v
-		}
-		return r
-	}, text)
-}
-
-// sedSubst applies one literal s/old/new/[g] command.
-func sedSubst(text, script string) (string, bool) {
-	if len(script) < 4 || script[0] != 's' {
-		return "", false
-	}
-	parts := strings.Split(script[2:], script[1:2])
-	if len(parts) != 3 || strings.ContainsAny(parts[0], `\.*[]^$`) || parts[0] == "" {
-		return "", false
-	}
-	if strings.Contains(parts[2], "g") {
-		return strings.ReplaceAll(text, parts[0], parts[1]), true
-	}
-	return strings.Replace(text, parts[0], parts[1], 1), true
+	return shell.Transform(ex.Name, args, text)
 }

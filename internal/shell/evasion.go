@@ -141,8 +141,8 @@ func (a *analyzer) echoedFile(file string) (string, bool) {
 	}
 	var b strings.Builder
 	for _, p := range us[0].Execs {
-		out, ok := echoOutput(p.Args)
-		if !ok || p.Stdin != nil && len(p.Stdin.Producers) > 0 {
+		out, ok := producedText(p, maxFilters)
+		if !ok {
 			return "", false
 		}
 		b.WriteString(out)
@@ -159,6 +159,10 @@ var stdinRunners = []string{
 	"ruby", "perl", "irb", "racket", "sbcl", "clisp", "ghci", "scala", "elixir", "crystal", "swift",
 }
 
+// RunsStdin reports whether name runs the code it reads on standard input
+// when given no script (tclsh, jshell, expect, lua, ...).
+func RunsStdin(name string) bool { return slices.Contains(stdinRunners, name) }
+
 // pipedCode reports code piped into a stdin runner from a command whose
 // output is not known (curl … | php): a DynamicCode hazard with the
 // producers as sources, which the policy judges by where the code comes
@@ -174,7 +178,7 @@ func (a *analyzer) pipedCode(f *frame, ex *Exec) {
 		}
 	}
 	for _, p := range in.Producers {
-		if _, ok := echoOutput(p.Args); ok {
+		if _, ok := producedText(p, maxFilters); ok {
 			continue
 		}
 		a.res.Hazards = append(a.res.Hazards, Hazard{Kind: DynamicCode, Text: ex.Text, Via: f.via, Interpreter: ex.Name,

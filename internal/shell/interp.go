@@ -1,11 +1,13 @@
 package shell
 
 import (
+	"encoding/base64"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf16"
 
 	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 )
@@ -18,7 +20,7 @@ func Interpreter(name string) string {
 		return "node"
 	case "perl", "perl5":
 		return "perl"
-	case "ruby", "jruby", "truffleruby":
+	case "ruby", "jruby", "truffleruby", "irb", "jirb":
 		return "ruby"
 	case "php", "php-cli":
 		return "php"
@@ -26,11 +28,27 @@ func Interpreter(name string) string {
 		return "awk"
 	case "deno":
 		return "deno"
+	case "pwsh", "powershell", "pwsh-preview":
+		return "pwsh"
 	}
 	if isPythonName(name) {
 		return "python"
 	}
 	return ""
+}
+
+// decodePwsh decodes pwsh -EncodedCommand (base64 of UTF-16LE); text that
+// does not decode is returned as it is.
+func decodePwsh(s string) string {
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil || len(b)%2 != 0 {
+		return s
+	}
+	u := make([]uint16, len(b)/2)
+	for i := range u {
+		u[i] = uint16(b[2*i]) | uint16(b[2*i+1])<<8
+	}
+	return string(utf16.Decode(u))
 }
 
 // isPythonName matches ^(python|pypy)(\d+(\.\d+)?)?[mtw]?$ (python3,
@@ -211,6 +229,46 @@ func (a *analyzer) interpreter(f *frame, st *state, ex *Exec, lang string) {
 				i++
 			case !strings.HasPrefix(w, "-") && script < 0 && len(codes) == 0:
 				script = i
+			}
+		}
+	case "pwsh":
+		// -Command takes the rest of the line as code, -EncodedCommand
+		// base64 of UTF-16LE code; -File a script. Parameters are
+		// case-insensitive and may be shortened (-c, -co, -enc, -ec).
+	ps:
+		for i := 0; i < len(args); i++ {
+			w := strings.ToLower(args[i])
+			switch {
+			case w == "-" || w == "-command" && i+1 < len(args) && args[i+1] == "-":
+				readsStdin = true
+				break ps
+			case len(w) > 1 && (w[0] == '-' || w[0] == '/') && strings.HasPrefix("-command", "-"+w[1:]) && len(w) >= 2:
+				if i+1 < len(args) {
+					codes = append(codes, strings.Join(args[i+1:], " "))
+					for j := i + 1; j < len(args); j++ {
+						codeIdx[j] = true
+					}
+				}
+				break ps
+			case len(w) > 1 && (w[0] == '-' || w[0] == '/') && (strings.HasPrefix("-encodedcommand", "-"+w[1:]) || w[1:] == "ec"):
+				if i+1 < len(args) {
+					codes = append(codes, decodePwsh(args[i+1]))
+					codeIdx[i+1] = true
+				}
+				break ps
+			case len(w) > 1 && (w[0] == '-' || w[0] == '/') && strings.HasPrefix("-file", "-"+w[1:]):
+				script = i + 1
+				break ps
+			case strings.HasPrefix(w, "-") || strings.HasPrefix(w, "/"):
+				if slices.Contains([]string{"-executionpolicy", "-ep", "-ex", "-windowstyle", "-w", "-workingdirectory", "-wd", "-configurationname", "-settingsfile", "-inputformat", "-outputformat", "-of", "-if", "-version", "-v", "-custompipename"}, w) {
+					i++
+				}
+			default:
+				codes = append(codes, strings.Join(args[i:], " ")) // pwsh 'Get-Item x': -Command is the default
+				for j := i; j < len(args); j++ {
+					codeIdx[j] = true
+				}
+				break ps
 			}
 		}
 	case "awk":

@@ -128,8 +128,8 @@ func (a *analyzer) stdinCode(f *frame, st *state, ex *Exec, lang string) {
 		var b strings.Builder
 		known = true
 		for _, p := range in.Producers {
-			out, ok := echoOutput(p.Args)
-			if !ok || p.Stdin != nil && len(p.Stdin.Producers) > 0 {
+			out, ok := producedText(p, maxFilters)
+			if !ok {
 				known = false
 				break
 			}

@@ -72,6 +72,10 @@ func (a *analyzer) run(f *frame, st *state, ex *Exec) {
 		a.npx(f, st, ex)
 	case "nohup", "builtin", "unbuffer", "catchsegv", "nocache", "proxychains", "proxychains4", "torsocks", "tsocks":
 		a.child(f, st, ex, ex.Args[1:], ex.Name)
+	case "fakeroot", "eatmydata", "torify", "chronic", "dbus-launch":
+		a.child(f, st, ex, ex.Args[1:], ex.Name)
+	case "rlwrap", "xvfb-run", "fakeroot-ng":
+		a.skipDashWords(f, st, ex)
 	case "busybox", "toybox":
 		if len(ex.Args) > 1 && !strings.HasPrefix(ex.Args[1], "-") {
 			a.child(f, st, ex, ex.Args[1:], ex.Name)

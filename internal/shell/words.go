@@ -63,7 +63,7 @@ func (e env) Get(name string) expand.Variable {
 	str := func(s string) expand.Variable { return expand.Variable{Set: true, Kind: expand.String, Str: s} }
 	switch name {
 	case "IFS":
-		return expand.Variable{} // bash's default
+		return str(" \t\n") // bash's default: ${IFS} splits words
 	case "HOME":
 		if e.a.opts.Home != "" {
 			return str(e.a.opts.Home)
