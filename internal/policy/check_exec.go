@@ -95,12 +95,20 @@ func checkEmbeddedCommand(c *Call) Finding {
 	if slices.Contains(dataCommands, ex.Name) {
 		// Its arguments are data, but its environment is not: LESSOPEN,
 		// PAGER and friends are run.
+		add := func(s string) {
+			if s = strings.TrimSpace(s); len(cands) < maxEmbedded && shell.Known(s) && !slices.Contains(cands, s) {
+				cands = append(cands, s)
+			}
+		}
 		for _, v := range ex.Env {
-			codeShapes(v, func(s string) {
-				if s = strings.TrimSpace(s); len(cands) < maxEmbedded && shell.Known(s) && !slices.Contains(cands, s) {
-					cands = append(cands, s)
-				}
-			})
+			codeShapes(v, add)
+		}
+		// A pager's start-up command (less +'!cmd', more +'!cmd') runs
+		// its shell escape before the file is shown.
+		for _, a := range ex.Args[1:] {
+			if rest, ok := strings.CutPrefix(a, "+"); ok && strings.Contains(rest, "!") {
+				codeShapes(rest, add)
+			}
 		}
 	} else {
 		cands = embeddedCandidates(ex, c.Res)
@@ -303,6 +311,8 @@ func codeShapes(w string, add func(string)) {
 // ) : and \! (mysql), and surrounding space.
 func trimLead(s string) string {
 	s = strings.TrimLeft(s, " \t\n!;|&}):\\")
+	// make's recipe prefixes (-rm, @rm, +rm): a command never starts so.
+	s = strings.TrimLeft(s, "-@+")
 	return strings.TrimSpace(s)
 }
 
@@ -329,7 +339,33 @@ func payloadName(name string) bool {
 func firstWordRuns(program, w string) bool {
 	name := shell.CommandName(w)
 	return strings.Contains(w, "/") || shell.IsShell(name) || shell.Interpreter(name) != "" ||
-		name == "dd" || name == "git" && program != "git"
+		name == "dd" || name == "git" && program != "git" ||
+		!slices.Contains(subcommandTools, program) && !slices.Contains(platformCLIs, program)
+}
+
+// subcommandTools name their own subcommands after commands (git rm, npm
+// rm, docker cp, brew install): their first word is not a command they
+// run. Any other program given a command name first runs it (multitime rm
+// -rf ~, distcc rm …, fakeroot rm …), the way the wrappers the analysis
+// knows do.
+var subcommandTools = []string{
+	"git", "hg", "svn", "bzr", "fossil", "darcs", "brew", "port", "apt", "apt-get", "aptitude", "dnf", "yum",
+	"pacman", "yay", "paru", "apk", "snap", "flatpak", "nix", "nix-env", "guix", "pkg", "pkgin", "emerge",
+	"go", "pip", "pip3", "pipx", "conda", "mamba", "micromamba", "uv", "rye", "pdm", "hatch", "opam",
+	"stack", "rustup", "bun", "deno", "composer", "kubectl", "systemctl", "launchctl", "service",
+	"restic", "borg", "rclone", "mc", "gsutil", "virsh", "vboxmanage", "lxc", "incus", "ctr", "crictl",
+	"nerdctl", "buildah", "skopeo", "ostree", "rpm-ostree", "zfs", "zpool", "btrfs", "lvm", "mdadm",
+	"ip", "nmcli", "tc", "bridge", "firewall-cmd", "ufw", "iptables", "nft", "ipset", "redis-cli",
+	"mongosh", "etcdctl", "consul", "vault", "nomad", "terraform", "tofu", "pulumi", "ansible-galaxy",
+	"hadoop", "hdfs", "gcloud", "az", "aws", "doctl", "keyctl", "gpg", "gpg2", "security", "sfdx", "sf",
+	"task", "todo.sh", "trash", "gio", "kioclient", "kde-open", "xdg-mime", "ffmpeg", "sox", "convert",
+	"magick", "jj", "sl", "repo", "west", "idf.py", "platformio", "pio", "arduino-cli", "esptool.py",
+	"adb", "fastboot", "idevice", "xcrun", "simctl", "swift", "dotnet", "mix", "rebar3", "lein", "clj",
+	"sbt", "mvn", "gradle", "ant", "bazel", "buck", "pants", "please", "meson", "ninja", "cmake", "scons",
+	"conan", "vcpkg", "just", "task", "mise", "asdf", "rtx", "nvm", "fnm", "volta", "sdk", "pyenv", "rbenv",
+	"tmux", "screen", "zellij", "abduco", "dtach", "busctl", "loginctl", "machinectl", "coredumpctl",
+	"hostnamectl", "localectl", "timedatectl", "networkctl", "resolvectl", "udevadm", "journalctl",
+	"borgmatic", "duplicity", "rsnapshot", "timeshift", "snapper", "tarsnap", "rdiff-backup",
 }
 
 // inertCommands only move or inspect a file they are given: they never

@@ -407,6 +407,13 @@ func checkCLI(c *Call, args []string) Finding {
 			return hit("starts Gemini CLI with its own " + k + " setting, which the guard's hooks in that session would read")
 		}
 	}
+	for _, k := range c.Res.Assigned {
+		if strings.HasPrefix(strings.ToUpper(k), "GEMINI_GUARD_") {
+			// export GEMINI_GUARD_MODE=warn; gemini …: the child inherits it
+			// (and a plain assignment changes an already exported one).
+			return hit("sets " + k + " in the shell that starts Gemini CLI, whose guard hooks would read it")
+		}
+	}
 	for i, a := range args {
 		v, hasV := "", false
 		switch {
@@ -448,6 +455,10 @@ func extensionListKeepsGuard(args []string, first string) bool {
 	return false
 }
 
+// sessionEnvSetters set variables in the environment of programs the
+// session manager, service manager or terminal multiplexer starts later.
+var sessionEnvSetters = []string{"launchctl", "systemctl", "dbus-update-activation-environment", "tmux", "screen", "setx", "setenv"}
+
 // checkGuardTamper: changing or deleting the guard's or Gemini CLI's
 // configuration (the protect table), or switching the guard off through
 // Gemini CLI however it is spelled.
@@ -456,6 +467,9 @@ func checkGuardTamper(c *Call) Finding {
 		if f := checkCLI(c, args); f.Hit {
 			return f
 		}
+	}
+	if slices.Contains(sessionEnvSetters, c.Ex.Name) && mentionsGuardSetting(c) {
+		return hit(c.Ex.Name + " sets a GEMINI_GUARD_ setting for the programs started later, the next Gemini CLI session among them")
 	}
 	r := c.Ctx.roots()
 	writes, deletes := changes(c)

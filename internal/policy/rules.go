@@ -32,6 +32,8 @@ var table = []*Rule{
 			`sed -i 's/strict/warn/' .gemini/settings.json`,
 			`cp /dev/null .gitleaksignore`,
 			`gemini extensions disable gemini-guard`,
+			`export GEMINI_GUARD_MODE=warn; gemini -p x`,
+			`launchctl setenv GEMINI_GUARD_MODE warn`,
 			`python3 -c "open('.gitleaks.toml','w').write('')"`,
 			`echo x > sub/.gitleaks.toml`,
 			`sort -o .gitleaks.toml /tmp/rules`,

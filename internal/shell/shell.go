@@ -52,6 +52,10 @@ type Result struct {
 	// configuration or script dropped and then handed to a program in the
 	// same command is judged by what it holds.
 	Written map[string]string
+	// Assigned names the shell variables the command line assigns or
+	// exports (X=1; export X=1; declare -x X=1), in order, once each:
+	// a later program inherits an exported one.
+	Assigned []string
 
 	unknowns []Unknown
 }

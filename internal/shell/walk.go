@@ -463,6 +463,9 @@ func declPrinting(c *syntax.DeclClause) (bool, []string) {
 // assign applies one assignment to st.
 func (a *analyzer) assign(wc *wordCtx, st *state, as *syntax.Assign) {
 	name := as.Name.Value
+	if !slices.Contains(a.res.Assigned, name) && len(a.res.Assigned) < 256 {
+		a.res.Assigned = append(a.res.Assigned, name)
+	}
 	switch {
 	case as.Array != nil:
 		var list []string
