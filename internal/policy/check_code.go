@@ -289,6 +289,9 @@ func compilesOnly(ex *shell.Exec) bool {
 func checkDownloadRun(res *shell.Result, _ *Context) (Finding, *shell.Exec) {
 	downloaded := map[string]bool{}
 	for _, ex := range res.Execs {
+		if ex.Name == "yadm" && hasArg(ex.Args, "clone") && hasArg(ex.Args, "--bootstrap", "-b") {
+			return hit("yadm clone --bootstrap runs the bootstrap script of a repository it has just cloned, without anyone reading it"), ex
+		}
 		if slices.Contains(networkFetchers, ex.Name) {
 			for _, p := range downloads(ex) {
 				if p != "" && shell.Known(p) {

@@ -51,6 +51,18 @@ var messageOptions = []string{
 	"--note", "--summary", "--reason", "-t", "--text", "--msg", "-b",
 }
 
+// shortBodyTools use -b and -t for a body and a title (gh issue create -b);
+// elsewhere -b and -t are ordinary options (gimp -b runs a batch script).
+var shortBodyTools = []string{"gh", "glab", "hub", "tea", "jira", "git", "hg", "svn", "notify-send", "mail", "mailx", "mutt", "osascript", "terminal-notifier", "gitea", "lab", "bitbucket"}
+
+// isMessageOption reports whether opt of program carries human text.
+func isMessageOption(program, opt string) bool {
+	if opt == "-b" || opt == "-t" {
+		return slices.Contains(shortBodyTools, program)
+	}
+	return slices.Contains(messageOptions, opt)
+}
+
 // containerCommands run their command inside a container, which is
 // isolated unless --privileged or a bind of the host's / says otherwise.
 var containerCommands = []string{"docker", "podman", "nerdctl", "ctr", "lxc", "kubectl", "oc", "incus", "systemd-nspawn", "machinectl"}
@@ -165,7 +177,7 @@ func embeddedCandidates(ex *shell.Exec, res *shell.Result) []string {
 		if i == 0 && !firstWordRuns(ex.Name, w) {
 			continue // a subcommand: git rm, npm rm, brew install
 		}
-		if i > 0 && slices.Contains(messageOptions, args[i-1]) {
+		if i > 0 && isMessageOption(ex.Name, args[i-1]) {
 			continue
 		}
 		if rest := quoteArgs(args[i:]); shell.Known(rest) {
@@ -174,11 +186,11 @@ func embeddedCandidates(ex *shell.Exec, res *shell.Result) []string {
 		break
 	}
 	for i, w := range args {
-		if i > 0 && slices.Contains(messageOptions, args[i-1]) {
+		if i > 0 && isMessageOption(ex.Name, args[i-1]) {
 			continue
 		}
 		if strings.HasPrefix(w, "--") {
-			if k, v, ok := strings.Cut(w, "="); ok && slices.Contains(messageOptions, k) {
+			if k, v, ok := strings.Cut(w, "="); ok && isMessageOption(ex.Name, k) {
 				continue
 			} else if ok {
 				w = v
@@ -198,10 +210,19 @@ func embeddedCandidates(ex *shell.Exec, res *shell.Result) []string {
 		}
 	}
 	if in := ex.Stdin; in != nil {
+		// split --filter=sh, or any option naming a bare shell: the
+		// program hands its input to that shell.
+		filtersToShell := slices.ContainsFunc(args, func(a string) bool {
+			_, v, ok := strings.Cut(a, "=")
+			return ok && strings.HasPrefix(a, "-") && shell.IsShell(shell.CommandName(v))
+		})
 		for _, p := range in.Producers {
 			text, ok := shell.ProducedText(p)
 			if !ok {
 				continue
+			}
+			if filtersToShell {
+				add(text)
 			}
 			for _, line := range strings.Split(text, "\n") {
 				switch {

@@ -575,12 +575,7 @@ func callArgs(code string, lits []literal, at int) (args []string, dynamic bool)
 		i = skipBlank(code, i+1)
 	}
 	if i < len(code) && code[i] == '[' {
-		end := matching(code, i, '[', ']')
-		for _, l := range lits {
-			if l.start > i && l.end <= end {
-				args = append(args, l.val)
-			}
-		}
+		args = listArgs(code, lits, i)
 		return args, len(args) == 0
 	}
 	if h := homeExprRe.FindString(code[i:]); h != "" {
@@ -603,9 +598,48 @@ func callArgs(code string, lits []literal, at int) (args []string, dynamic bool)
 				i = k
 				continue
 			}
+			if k < len(code) && code[k] == '[' {
+				// execFileSync("rm", ["-rf", os.homedir()]): the program,
+				// then its argument list.
+				args = append(args, listArgs(code, lits, k)...)
+			}
 		}
 		return args, false
 	}
+}
+
+// listArgs returns the elements of the bracketed list at code[i] ('['):
+// string literals as they are, home expressions as ~, anything else as
+// an unknown value.
+func listArgs(code string, lits []literal, i int) []string {
+	end := matching(code, i, '[', ']')
+	var args []string
+	for j := skipBlank(code, i+1); j < end && len(args) < 64; {
+		switch l, ok := literalAt(lits, j); {
+		case ok:
+			args = append(args, l.val)
+			j = l.end
+		case homeExprRe.FindString(code[j:end]) != "":
+			args = append(args, "~")
+			j += len(homeExprRe.FindString(code[j:end]))
+		default:
+			args = append(args, "\uFFFD")
+		}
+		// On to the next element, past nested brackets.
+		depth := 0
+		for ; j < end; j++ {
+			c := code[j]
+			if c == '(' || c == '[' || c == '{' {
+				depth++
+			} else if (c == ')' || c == ']' || c == '}') && depth > 0 {
+				depth--
+			} else if c == ',' && depth == 0 {
+				break
+			}
+		}
+		j = skipBlank(code, j+1)
+	}
+	return args
 }
 
 func skipBlank(s string, i int) int {

@@ -72,6 +72,8 @@ func (a *analyzer) run(f *frame, st *state, ex *Exec) {
 		a.npx(f, st, ex)
 	case "nohup", "builtin", "unbuffer", "catchsegv", "nocache", "proxychains", "proxychains4", "torsocks", "tsocks":
 		a.child(f, st, ex, ex.Args[1:], ex.Name)
+	case "start-stop-daemon":
+		a.startStopDaemon(f, st, ex)
 	case "fakeroot", "eatmydata", "torify", "chronic", "dbus-launch":
 		a.child(f, st, ex, ex.Args[1:], ex.Name)
 	case "rlwrap", "xvfb-run", "fakeroot-ng":
@@ -198,6 +200,10 @@ func (a *analyzer) run(f *frame, st *state, ex *Exec) {
 			default:
 				a.scriptFile(f, st, ex, ex.Args[1], ex.Name, "sh", ex.Args[2:]...)
 			}
+		} else if ex.Stdin != nil {
+			// fish (and zsh's source with no file) read the code from
+			// standard input: ssh host cmd | source.
+			a.stdinCode(f, st, ex, "sh")
 		}
 	case "trap":
 		a.emit(f, ex)
@@ -231,4 +237,34 @@ func (a *analyzer) run(f *frame, st *state, ex *Exec) {
 			}
 		}
 	}
+}
+
+// startStopDaemon: start-stop-daemon -S -x PROG [-- ARGS] runs PROG (or
+// the --startas one) with the arguments after --.
+func (a *analyzer) startStopDaemon(f *frame, st *state, ex *Exec) {
+	args := ex.Args[1:]
+	prog, rest := "", []string(nil)
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		switch {
+		case w == "--":
+			rest = args[i+1:]
+			i = len(args)
+		case (w == "-x" || w == "--exec" || w == "-a" || w == "--startas") && i+1 < len(args):
+			if prog == "" || w == "-a" || w == "--startas" {
+				prog = args[i+1]
+			}
+			i++
+		case strings.HasPrefix(w, "--exec=") || strings.HasPrefix(w, "--startas="):
+			_, prog, _ = strings.Cut(w, "=")
+		case w == "-K" || w == "--stop" || w == "-T" || w == "--status":
+			a.emit(f, ex)
+			return
+		}
+	}
+	if prog == "" {
+		a.emit(f, ex)
+		return
+	}
+	a.child(f, st, ex, append([]string{prog}, rest...), "start-stop-daemon")
 }

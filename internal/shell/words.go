@@ -262,6 +262,21 @@ func (a *analyzer) cmdSubst(f *frame, st *state, cs *syntax.CmdSubst, evalStatic
 			}
 		}
 	}
+	if len(cs.Stmts) == 1 && len(execs) > 1 && len(execs) <= maxFilters+1 {
+		// $(echo '~ fr- mr' | rev): a filter chain over literal text.
+		last := execs[len(execs)-1]
+		chain := 1
+		for p := last; p.Stdin != nil && len(p.Stdin.Producers) == 1; p = p.Stdin.Producers[0] {
+			chain++
+		}
+		if out, ok := producedText(last, maxFilters); ok && chain == len(execs) && last.Depth == f.depth && Known(out) {
+			out = strings.TrimRight(out, "\n")
+			if evalStatic {
+				return out
+			}
+			return a.unknown(Unknown{Kind: Computed, Name: out, Execs: execs})
+		}
+	}
 	return a.unknown(Unknown{Kind: CommandOutput, Execs: execs})
 }
 
