@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
 
@@ -84,6 +85,10 @@ func checkRemoteCode(h *shell.Hazard, _ *Context) Finding {
 }
 
 func checkDecodedCode(h *shell.Hazard, _ *Context) Finding {
+	if h.Kind == shell.InterpreterCode && codeDecodeRe.MatchString(h.Text) && (runsCommandsRe.MatchString(h.Text) || evalRe.MatchString(h.Text)) {
+		// os.system(base64.b64decode('…').decode()), eval(atob('…')).
+		return hit(h.Interpreter + " code decodes text and runs or evaluates it, hidden from review")
+	}
 	if h.Kind != shell.DynamicCode {
 		return Finding{}
 	}
@@ -284,6 +289,49 @@ func compilesOnly(ex *shell.Exec) bool {
 	return false
 }
 
+// fedByFetcher reports whether ex reads the output of a network fetcher,
+// directly or through filters.
+func fedByFetcher(ex *shell.Exec) bool {
+	for depth := 0; ex != nil && ex.Stdin != nil && depth < 8; depth++ {
+		if len(ex.Stdin.Producers) != 1 {
+			return false
+		}
+		ex = ex.Stdin.Producers[0]
+		if slices.Contains(networkFetchers, ex.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+// writtenFiles returns the files a filter writes: its redirections, tee's
+// operands, dd's of=.
+func writtenFiles(ex *shell.Exec) []string {
+	var out []string
+	for _, r := range ex.Redirs {
+		if r.Writes() && r.Target != "" {
+			out = append(out, shell.ResolvePath(ex.Dir, r.Target))
+		}
+	}
+	switch ex.Name {
+	case "tee":
+		for _, o := range operands(ex.Args[1:]) {
+			out = append(out, shell.ResolvePath(ex.Dir, o))
+		}
+	case "dd":
+		for _, a := range ex.Args[1:] {
+			if v, ok := strings.CutPrefix(a, "of="); ok {
+				out = append(out, shell.ResolvePath(ex.Dir, v))
+			}
+		}
+	}
+	return out
+}
+
+// codeDecodeRe finds interpreter code decoding base64, hex or compressed
+// text.
+var codeDecodeRe = &lazyregexp.Regexp{Expr: `(?i)(b64decode|b32decode|a85decode|base64\.decode|decodebytes|atob\s*\(|Buffer\.from\s*\([^)]*['"](base64|hex)['"]|base64_decode|decode_base64|unpack\s*\(\s*['"]m|Base64\.decode64|strict_decode64|FromBase64String|bytes\.fromhex|unhexlify|zlib\.decompress|codecs\.decode\s*\([^)]*rot)`}
+
 // checkDownloadRun: a file downloaded by one command and run by a later one
 // is remote code execution in two steps.
 func checkDownloadRun(res *shell.Result, _ *Context) (Finding, *shell.Exec) {
@@ -299,6 +347,15 @@ func checkDownloadRun(res *shell.Result, _ *Context) (Finding, *shell.Exec) {
 				}
 			}
 			continue
+		}
+		if fedByFetcher(ex) {
+			// curl … | tee f, curl … | cat > f, curl … | dd of=f: what it
+			// writes is the download.
+			for _, p := range writtenFiles(ex) {
+				if p != "" && shell.Known(p) {
+					downloaded[p] = true
+				}
+			}
 		}
 		if len(downloaded) == 0 || len(ex.Args) == 0 {
 			continue

@@ -103,8 +103,18 @@ func checkSecretHunt(c *Call) Finding {
 		recursive := c.Ex.Name == "rg" || c.Ex.Name == "ag" || c.Ex.Name == "ack" || hasArg(c.Args, "-r", "-R", "--recursive", "--dereference-recursive") || hasShortFlag(c.Args, 'r') || hasShortFlag(c.Args, 'R')
 		history := false
 		for _, o := range operands(c.Args) {
-			if slices.Contains(historyFiles, path.Base(o)) {
+			if isHistoryFile(o) {
 				history = true
+			}
+		}
+		// cat ~/.bash_history | grep -i token: the history piped in.
+		if in := c.Ex.Stdin; in != nil && len(operands(c.Args)) <= 1 {
+			for _, p := range in.Producers {
+				for _, a := range p.Args[1:] {
+					if isHistoryFile(a) {
+						history = true
+					}
+				}
 			}
 		}
 		if !recursive && !history {
@@ -120,11 +130,14 @@ func checkSecretHunt(c *Call) Finding {
 		if !ok && len(files) > 0 {
 			pattern, files = files[0], files[1:]
 		}
-		if !secretWordRe.MatchString(pattern) && !secretWordRe.MatchString(plainPattern(pattern)) && !secretShapeRe.MatchString(pattern) {
+		if !secretWordRe.MatchString(pattern) && !secretWordRe.MatchString(plainPattern(pattern)) && !secretShapeRe.MatchString(pattern) && !(history && passWordRe.MatchString(pattern)) {
 			return Finding{}
 		}
+		if history && len(files) == 0 {
+			return hit(c.Ex.Name + " searches the shell history piped into it for secrets (" + pattern + ")")
+		}
 		for _, f := range files {
-			if slices.Contains(historyFiles, path.Base(c.resolve(f))) {
+			if isHistoryFile(c.resolve(f)) {
 				return hit(c.Ex.Name + " searches the shell history " + c.resolve(f) + " for secrets (" + pattern + ")")
 			}
 			if l, ok := wide(f); ok {
@@ -136,6 +149,17 @@ func checkSecretHunt(c *Call) Finding {
 		}
 	}
 	return Finding{}
+}
+
+// passWordRe: "pass" alone, as a search of the history for passwords
+// (grep -i pass) spells it.
+var passWordRe = &lazyregexp.Regexp{Expr: `(?i)pass|secret|token|key`}
+
+// isHistoryFile reports whether p names a shell or REPL history file
+// (~/.bash_history, ~/.*history).
+func isHistoryFile(p string) bool {
+	b := path.Base(p)
+	return slices.Contains(historyFiles, b) || strings.HasPrefix(b, ".") && strings.HasSuffix(b, "history")
 }
 
 // historyFiles keep the commands typed, with the secrets typed in them.

@@ -589,7 +589,14 @@ func callArgs(code string, lits []literal, at int) (args []string, dynamic bool)
 		val := l.val
 		j := skipBlank(code, l.end)
 		if j < len(code) && (code[j] == '+' || code[j] == '.' && lits != nil && !strings.HasPrefix(code[j:], "..") || code[j] == '%') {
-			val += "\uFFFD" // concatenated with something unknown
+			if h := homeExprRe.FindString(code[skipBlank(code, j+1):]); h != "" && code[j] != '%' {
+				val += "~" // "rm -rf " + os.homedir()
+				if k := skipBlank(code, skipBlank(code, j+1)+len(h)); k < len(code) && (code[k] == '+' || code[k] == '.') {
+					val += "/\uFFFD"
+				}
+			} else {
+				val += "\uFFFD" // concatenated with something unknown
+			}
 		}
 		args = append(args, val)
 		if j < len(code) && code[j] == ',' {
