@@ -203,8 +203,9 @@ func isFindExec(p string) bool {
 // findSelective judges what a find expression acts on before its first
 // action (isAction): "" when the selection is selective, otherwise why
 // not. Selective is: every start a literal path (no .., no glob) inside a
-// temporary directory or a trusted root; or inside the workspace (not .git)
-// with a test before the action; or the workspace root itself with a name
+// temporary directory, a trusted root or the workspace (not .git); a
+// temporary directory itself with a test before the action; or the
+// workspace root itself with a name
 // or path test in every -o branch that no file of .git matches (or .git
 // pruned), so that the repository's own history is never selected.
 func (c *Call) findSelective(starts, expr []string, isAction func(string) bool) string {
@@ -228,12 +229,14 @@ func (c *Call) findSelective(starts, expr []string, isAction func(string) bool) 
 		literal := shell.Known(s) && !strings.ContainsAny(s, globChars) && !l.Maybe && !l.Computed &&
 			!slices.Contains(strings.Split(s, "/"), "..")
 		switch {
-		case literal && (l.Place == InTemp || l.Place == Trusted):
-		case literal && filtered && (l.Place == InWorkspace || l.Place == TempRoot):
+		case literal && (l.Place == InTemp || l.Place == Trusted || l.Place == InWorkspace):
+			// Inside the workspace (not .git) a find delete is what rm -rf
+			// of the same directory is: allowed.
+		case literal && filtered && l.Place == TempRoot:
 		case literal && l.Place == Workspace && keepsOutGit(s, tests):
 		case l.Place == Workspace && filtered:
 			return fmt.Sprintf("its tests could select files of the repository's own history (.git) under %s", l.Path)
-		case l.Place == Workspace || l.Place == TempRoot || l.Place == InWorkspace && literal:
+		case l.Place == Workspace || l.Place == TempRoot:
 			return fmt.Sprintf("nothing before the action narrows it: it acts on everything under %s, %s", l.Path, l.Place)
 		default:
 			return fmt.Sprintf("it acts on whatever its expression matches under %s, %s", l.Path, l.Place)

@@ -252,6 +252,10 @@ func checkVolumeVerb(c *Call) Finding {
 		if slices.Contains(ops, "terminate") {
 			return hit("VBoxManage terminates a cloud instance")
 		}
+	case "btrfs":
+		if len(ops) > 1 && (ops[0] == "subvolume" || ops[0] == "sub" || ops[0] == "device" || ops[0] == "dev") && (ops[1] == "delete" || ops[1] == "del" || ops[1] == "remove") {
+			return hit("btrfs " + ops[0] + " " + ops[1] + " deletes a subvolume or removes a device with its data")
+		}
 	case "qmrestore", "pct-restore":
 		if hasArg(c.Args, "--force", "-force") {
 			return hit(c.Ex.Name + " --force restores over an existing machine, destroying it")
@@ -603,6 +607,7 @@ var permWorldWritable = &lazyregexp.Regexp{Expr: `^(0?[0-7]?[0-7][0-7][2367]|([u
 var permWorldReadable = &lazyregexp.Regexp{Expr: `^(0?[0-7]?[0-7][0-7][4567]|[0-7]?[0-7][4567][0-7]|([ugoa]*[aog][ugoa]*|)[+=][rwxXst]*r[rwxXst]*)$`}
 var permNone = &lazyregexp.Regexp{Expr: `^(0?0?00|[ugoa]*=)$`}
 var permOthersReadable = &lazyregexp.Regexp{Expr: `^(0?[0-7]?[0-7][0-7][4567]|([ugoa]*[ao][ugoa]*|)[+=][rwxXst]*r[rwxXst]*)$`}
+var dangerousCaps = &lazyregexp.Regexp{Expr: `(?i)\bcap_(setuid|setgid|sys_admin|sys_module|sys_ptrace|sys_rawio|dac_override|dac_read_search|chown|fowner|setfcap|net_admin|bpf|all)\b|^(all|=ep)`}
 var permSetID = &lazyregexp.Regexp{Expr: `^(0?[2-7][0-7]{3}|[ugoa]*\+[rwxX]*s[rwxXt]*)$`}
 
 // setIDTargets are programs that, setuid, hand a root shell to anyone.
@@ -627,6 +632,16 @@ func checkPermWiden(c *Call) Finding {
 			mode, ops = ops[0], ops[1:]
 		}
 		targets = ops
+	case "setcap":
+		// Capabilities are setuid in pieces: cap_setuid on python is a
+		// root shell for anyone who can run it.
+		ops := operands(c.Args)
+		for i, o := range ops {
+			if i+1 < len(ops) && dangerousCaps.MatchString(o) && strings.ContainsAny(o, "+=") && strings.Contains(o[strings.IndexAny(o, "+="):], "e") {
+				return hit("setcap " + o + " lets " + ops[i+1] + " act as root for whoever runs it")
+			}
+		}
+		return Finding{}
 	case "install":
 		// install -m 4755 /bin/bash /tmp/x is chmod u+s on a copy.
 		p := shell.ParseArgs(c.Args, installSpec)
