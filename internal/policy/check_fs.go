@@ -2,6 +2,8 @@ package policy
 
 import (
 	"fmt"
+	"path"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -28,11 +30,19 @@ func parseRm(c *Call) rmArgs {
 	case "rsync":
 		// rsync --delete makes the destination a copy of the source:
 		// whatever else the destination holds is deleted.
-		del := false
+		del, dry := false, false
 		for _, a := range c.Args {
 			if strings.HasPrefix(a, "--del") || a == "--remove-source-files" {
 				del = true
 			}
+			// A dry run (-n in a cluster of short options) or a listing
+			// deletes nothing.
+			if a == "--dry-run" || a == "--list-only" || len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a, 'n') {
+				dry = true
+			}
+		}
+		if dry {
+			return rmArgs{}
 		}
 		ops := operands(c.Args)
 		if !del || len(ops) < 2 || strings.Contains(ops[len(ops)-1], ":") {
@@ -148,7 +158,7 @@ func checkRmOutside(c *Call) Finding {
 }
 
 // selectiveFindExec reports whether the call is run by find -exec or
-// -execdir over a workspace subdirectory with a test before it: the same
+// -execdir whose selection is selective (findSelective): the same
 // selective delete fs.find-delete allows (find src -name '*.o' -exec rm -f
 // {} +).
 func (c *Call) selectiveFindExec() bool {
@@ -162,39 +172,190 @@ func (c *Call) selectiveFindExec() bool {
 			continue
 		}
 		starts, expr := shell.FindStart(f.Args[1:])
-		filtered, done := false, false
-		shell.FindExpr(expr, func(p, _ string, _ []string) {
-			if p == "-exec" || p == "-execdir" || p == "-ok" || p == "-okdir" {
-				done = true
-			}
-			if !done && slices.Contains(findFilters, p) {
-				filtered = true
-			}
-		})
-		return filtered && len(starts) > 0 && c.allSelectiveStarts(starts)
+		return len(starts) > 0 && c.findSelective(starts, expr, isFindExec) == ""
 	}
 	return false
-}
-
-// allSelectiveStarts: every start is a literal subdirectory of the
-// workspace (not its root, not .git, no ..).
-func (c *Call) allSelectiveStarts(starts []string) bool {
-	for _, s := range starts {
-		l := c.Loc(s)
-		if !shell.Known(s) || strings.ContainsAny(s, globChars) || l.Maybe || l.Computed || l.Place != InWorkspace || slices.Contains(strings.Split(s, "/"), "..") {
-			return false
-		}
-	}
-	return true
 }
 
 // findFilters are find tests that select what -delete deletes.
 var findFilters = []string{"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-type",
 	"-empty", "-mindepth", "-prune", "-newer", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-size", "-user", "-group", "-perm", "-links"}
 
-// checkFindDelete: find -delete removes whatever the expression matches at
-// run time (and -delete before the tests removes everything); only literal
-// paths inside temporary directories or trusted roots are allowed.
+// findNameTests are the tests that select by name or path: from the
+// workspace root, only they can keep a delete out of .git.
+var findNameTests = []string{"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex"}
+
+// gitDirSamples are names and paths found in any repository's .git: a name
+// or path test that matches none of them keeps a delete out of .git.
+var gitDirSamples = []string{
+	".git", ".git/HEAD", ".git/config", ".git/index", ".git/index.lock", ".git/packed-refs", ".git/description",
+	".git/ORIG_HEAD", ".git/FETCH_HEAD", ".git/COMMIT_EDITMSG", ".git/objects", ".git/objects/ab",
+	".git/objects/ab/cdef0123456789abcdef0123456789abcdef01", ".git/objects/pack", ".git/objects/pack/pack-1a2b.pack",
+	".git/objects/pack/pack-1a2b.idx", ".git/objects/pack/pack-1a2b.rev", ".git/objects/info", ".git/refs", ".git/refs/heads",
+	".git/refs/heads/main", ".git/refs/heads/master", ".git/refs/tags", ".git/refs/remotes/origin/HEAD", ".git/hooks",
+	".git/hooks/pre-commit.sample", ".git/info", ".git/info/exclude", ".git/logs", ".git/logs/HEAD", ".git/modules",
+}
+
+func isFindExec(p string) bool {
+	return p == "-exec" || p == "-execdir" || p == "-ok" || p == "-okdir"
+}
+
+// findSelective judges what a find expression acts on before its first
+// action (isAction): "" when the selection is selective, otherwise why
+// not. Selective is: every start a literal path (no .., no glob) inside a
+// temporary directory, a trusted root or the workspace (not .git); a
+// temporary directory itself with a test before the action; or the
+// workspace root itself with a name
+// or path test in every -o branch that no file of .git matches (or .git
+// pruned), so that the repository's own history is never selected.
+func (c *Call) findSelective(starts, expr []string, isAction func(string) bool) string {
+	filtered, acted := false, false
+	var tests []findTest // the expression before the action
+	shell.FindExpr(expr, func(p, v string, _ []string) {
+		if acted {
+			return
+		}
+		if isAction(p) {
+			acted = true
+			return
+		}
+		if slices.Contains(findFilters, p) {
+			filtered = true // a test before the action narrows what it acts on
+		}
+		tests = append(tests, findTest{p, v})
+	})
+	for _, s := range starts {
+		l := c.Loc(s)
+		literal := shell.Known(s) && !strings.ContainsAny(s, globChars) && !l.Maybe && !l.Computed &&
+			!slices.Contains(strings.Split(s, "/"), "..")
+		switch {
+		case literal && (l.Place == InTemp || l.Place == Trusted || l.Place == InWorkspace):
+			// Inside the workspace (not .git) a find delete is what rm -rf
+			// of the same directory is: allowed.
+		case literal && filtered && l.Place == TempRoot:
+		case literal && l.Place == Workspace && keepsOutGit(s, tests):
+		case l.Place == Workspace && filtered:
+			return fmt.Sprintf("its tests could select files of the repository's own history (.git) under %s", l.Path)
+		case l.Place == Workspace || l.Place == TempRoot:
+			return fmt.Sprintf("nothing before the action narrows it: it acts on everything under %s, %s", l.Path, l.Place)
+		default:
+			return fmt.Sprintf("it acts on whatever its expression matches under %s, %s", l.Path, l.Place)
+		}
+	}
+	return ""
+}
+
+// findTest is one primary of a find expression with its value, if any.
+type findTest struct{ primary, value string }
+
+func (t findTest) negates() bool { return t.primary == "!" || t.primary == "-not" }
+
+// keepsOutGit reports whether a find expression started at the workspace
+// root (start) cannot select a file of .git: .git is pruned or excluded,
+// or every -o branch holds a positive name or path test that matches no
+// .git sample.
+func keepsOutGit(start string, tests []findTest) bool {
+	for i, t := range tests {
+		if !slices.Contains(findNameTests, t.primary) {
+			continue
+		}
+		pruned := i+1 < len(tests) && tests[i+1].primary == "-prune" && findTestMatches(t, start, gitDirSamples[:1])
+		excluded := i > 0 && tests[i-1].negates() && findTestMatches(t, start, gitDirSamples[1:])
+		if pruned || excluded {
+			return true
+		}
+	}
+	branch, safe := false, true
+	for i := 0; i <= len(tests); i++ {
+		if i == len(tests) || tests[i].primary == "-o" || tests[i].primary == "-or" || tests[i].primary == "," {
+			safe = safe && branch
+			branch = false
+			continue
+		}
+		t := tests[i]
+		negated := i > 0 && tests[i-1].negates()
+		if slices.Contains(findNameTests, t.primary) && !negated && !findTestMatches(t, start, gitDirSamples) {
+			branch = true
+		}
+	}
+	return safe
+}
+
+// findTestMatches reports whether find's name or path test would match one
+// of the .git samples (relative paths) under start.
+func findTestMatches(t findTest, start string, samples []string) bool {
+	pattern := t.value
+	fold := strings.HasPrefix(t.primary, "-i")
+	if fold {
+		pattern = strings.ToLower(pattern)
+	}
+	for _, sample := range samples {
+		full := strings.TrimSuffix(start, "/") + "/" + sample
+		name := path.Base(sample)
+		if fold {
+			full, name = strings.ToLower(full), strings.ToLower(name)
+		}
+		switch t.primary {
+		case "-name", "-iname":
+			if ok, err := path.Match(pattern, name); ok || err != nil {
+				return true
+			}
+		case "-regex", "-iregex":
+			re, err := regexp.Compile("^(?:" + pattern + ")$")
+			if err != nil || re.MatchString(full) {
+				return true
+			}
+		default: // -path, -wholename: * and ? match / too
+			if findPathGlob(pattern).MatchString(full) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// findPathGlob turns a -path pattern into a regexp (* and ? cross /). An
+// unreadable pattern matches everything.
+func findPathGlob(pattern string) *regexp.Regexp {
+	var b strings.Builder
+	b.WriteString("^")
+	for i := 0; i < len(pattern); i++ {
+		switch ch := pattern[i]; ch {
+		case '*':
+			b.WriteString(".*")
+		case '?':
+			b.WriteString(".")
+		case '[':
+			j := strings.IndexByte(pattern[i:], ']')
+			if j < 0 {
+				return regexp.MustCompile("")
+			}
+			b.WriteString(strings.Replace(pattern[i:i+j+1], "[!", "[^", 1))
+			i += j
+		case '\\':
+			if i+1 < len(pattern) {
+				i++
+				b.WriteString(regexp.QuoteMeta(pattern[i : i+1]))
+			}
+		default:
+			b.WriteString(regexp.QuoteMeta(string(ch)))
+		}
+	}
+	b.WriteString("$")
+	re, err := regexp.Compile(b.String())
+	if err != nil {
+		return regexp.MustCompile("")
+	}
+	return re
+}
+
+// findDeleters are programs that, run by find -exec on {}, delete what
+// find selected.
+var findDeleters = []string{"rm", "unlink", "shred", "srm"}
+
+// checkFindDelete: find -delete, or -exec of a deleting program, removes
+// whatever the expression matches at run time; only a selective selection
+// (findSelective) is allowed.
 func checkFindDelete(c *Call) Finding {
 	starts, expr := shell.FindStart(c.Args)
 	for _, a := range c.Args {
@@ -206,13 +367,10 @@ func checkFindDelete(c *Call) Finding {
 			}
 		}
 	}
-	deletes, filtered := false, false
-	shell.FindExpr(expr, func(p, _ string, _ []string) {
-		if p == "-delete" {
+	deletes := false
+	shell.FindExpr(expr, func(p, _ string, cmd []string) {
+		if p == "-delete" || isFindExec(p) && len(cmd) > 0 && slices.Contains(findDeleters, shell.CommandName(cmd[0])) {
 			deletes = true
-		}
-		if !deletes && slices.Contains(findFilters, p) {
-			filtered = true // a test before -delete narrows what it deletes
 		}
 	})
 	if !deletes {
@@ -221,25 +379,9 @@ func checkFindDelete(c *Call) Finding {
 	if len(starts) == 0 {
 		starts = []string{"."}
 	}
-	for _, s := range starts {
-		l := c.Loc(s)
-		literal := shell.Known(s) && !strings.ContainsAny(s, globChars) && !l.Maybe && !l.Computed
-		hasDotDot := false
-		for _, seg := range strings.Split(s, "/") {
-			if seg == ".." {
-				hasDotDot = true
-			}
-		}
-		if literal && !hasDotDot && (l.Place == InTemp || l.Place == Trusted) {
-			continue
-		}
-		// A selective delete under a subdirectory of the workspace (not
-		// its root, not .git) is the everyday cleanup of caches and
-		// build output.
-		if literal && !hasDotDot && filtered && l.Place == InWorkspace {
-			continue
-		}
-		return hit(fmt.Sprintf("find -delete deletes whatever its expression matches under %s, %s", l.Path, l.Place))
+	isDelete := func(p string) bool { return p == "-delete" || isFindExec(p) }
+	if why := c.findSelective(starts, expr, isDelete); why != "" {
+		return hit("find deletes what it selects, and " + why)
 	}
 	return Finding{}
 }
@@ -307,6 +449,10 @@ func checkPartition(c *Call) Finding {
 		switch a {
 		case "-l", "--list", "print", "-p", "--print", "--help", "-h", "-V", "--version", "--dry-run", "-n", "--noact":
 			return Finding{}
+		case "-d", "--dump", "-J", "--json", "-s", "--show-size", "-g", "--show-geometry", "--verify", "--list-free", "-F", "--list-types", "-T":
+			if c.Ex.Name == "sfdisk" {
+				return Finding{} // sfdisk's dumps and listings only read
+			}
 		}
 	}
 	if c.Ex.Name == "wipefs" {
@@ -335,9 +481,17 @@ func checkShred(c *Call) Finding {
 		}
 	}
 	for _, a := range c.Args {
-		if !strings.HasPrefix(a, "-") || a == "-" {
-			return hit("shred overwrites " + c.Show(a) + " so that it can never be recovered")
+		if strings.HasPrefix(a, "-") && a != "-" {
+			continue
 		}
+		// A file of the workspace or a temporary directory is a delete
+		// there, like rm; anything else (a device, home, the system,
+		// .git, a path not known) is destroyed beyond recovery.
+		l := c.Loc(a)
+		if !l.Maybe && !l.Computed && (l.Place == InWorkspace || l.Place == InTemp || l.Place == Trusted) {
+			continue
+		}
+		return hit("shred overwrites " + c.Show(a) + " (" + l.Place.String() + ") so that it can never be recovered")
 	}
 	return Finding{}
 }
@@ -348,6 +502,28 @@ var (
 	setfaclSpec = &shell.OptSpec{Short: "m:M:x:X:bkndRLPtvh", Long: []string{"modify=", "modify-file=", "remove=", "remove-file=", "remove-all", "remove-default", "set=", "set-file=", "mask", "no-mask", "default", "restore=", "test", "recursive", "logical", "physical", "version", "help"}, Abbrev: true}
 	modeWordRe  = &lazyregexp.Regexp{Expr: `^-[rwxXstugoa0-7,+=-]+$`}
 )
+
+// permRemovesWrite is a symbolic mode that only takes write, setuid,
+// setgid or sticky bits away (go-w, a-w,o-t).
+var permRemovesWrite = &lazyregexp.Regexp{Expr: `^[ugoa]*-[wst]+(,[ugoa]*-[wst]+)*$`}
+
+// onlyRemovesWrite reports whether chmod's mode (its first operand, or a
+// mode word such as -w) only takes write or set-id bits away.
+func onlyRemovesWrite(args []string) bool {
+	for _, a := range args {
+		if a == "-R" || a == "--recursive" || a == "-v" || a == "-c" || a == "-f" {
+			continue
+		}
+		if strings.HasPrefix(a, "-") && modeWordRe.MatchString(a) {
+			return permRemovesWrite.MatchString(a)
+		}
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		return permRemovesWrite.MatchString(a)
+	}
+	return false
+}
 
 // checkPermRecursive: recursive permission or ownership changes of system
 // paths, home, or a directory holding them; any change of / or home itself.
@@ -384,6 +560,9 @@ func checkPermRecursive(c *Call) Finding {
 		return Finding{}
 	}
 	recursive := p.Has("R", "recursive")
+	if c.Ex.Name == "chmod" && onlyRemovesWrite(c.Args) {
+		return Finding{} // taking write or set-id bits away harms nobody
+	}
 	for _, t := range targets {
 		l := c.Loc(t)
 		bad := l.Place == Root || l.Place == Home && !l.Maybe
@@ -400,7 +579,7 @@ func checkPermRecursive(c *Call) Finding {
 			}
 			return hit(what)
 		}
-		if recursive && l.Place == InHome {
+		if recursive && l.Place == InHome && c.Ctx.Strict {
 			return maybe(fmt.Sprintf("%s -R changes everything under %s, %s", c.Ex.Name, l.Path, l.Place))
 		}
 	}

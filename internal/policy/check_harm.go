@@ -252,6 +252,10 @@ func checkVolumeVerb(c *Call) Finding {
 		if slices.Contains(ops, "terminate") {
 			return hit("VBoxManage terminates a cloud instance")
 		}
+	case "btrfs":
+		if len(ops) > 1 && (ops[0] == "subvolume" || ops[0] == "sub" || ops[0] == "device" || ops[0] == "dev") && (ops[1] == "delete" || ops[1] == "del" || ops[1] == "remove") {
+			return hit("btrfs " + ops[0] + " " + ops[1] + " deletes a subvolume or removes a device with its data")
+		}
 	case "qmrestore", "pct-restore":
 		if hasArg(c.Args, "--force", "-force") {
 			return hit(c.Ex.Name + " --force restores over an existing machine, destroying it")
@@ -313,6 +317,12 @@ func checkKernelControl(c *Call) Finding {
 				return hit("sysctl changes kernel settings of the running system")
 			}
 		}
+	case "efibootmgr":
+		for _, a := range c.Args {
+			if efibootChanges.MatchString(a) {
+				return hit("efibootmgr " + a + " changes the firmware's boot entries: what the machine boots next, or whether it boots")
+			}
+		}
 	case "insmod", "rmmod":
 		if len(operands(c.Args)) > 0 {
 			return hit(c.Ex.Name + " changes the modules of the running kernel")
@@ -324,6 +334,11 @@ func checkKernelControl(c *Call) Finding {
 	}
 	return Finding{}
 }
+
+// efibootChanges are efibootmgr's options that write the firmware's boot
+// entries (create, delete, order, next boot, active flag), in short
+// clusters or long form.
+var efibootChanges = &lazyregexp.Regexp{Expr: `^(-[a-zA-Z]*[cBoOnNaAD][a-zA-Z]*|--(create|create-only|delete-bootnum|bootorder|delete-bootorder|bootnext|delete-bootnext|active|inactive|remove-dups)(=.*)?)$`}
 
 // privileged persistence: files that run code as root or at every login or
 // boot, or that grant privileges.
@@ -591,6 +606,8 @@ func checkVCSDiscard(c *Call) Finding {
 var permWorldWritable = &lazyregexp.Regexp{Expr: `^(0?[0-7]?[0-7][0-7][2367]|([ugoa]*[ao][ugoa]*|)[+=][rwxXst]*w[rwxXst]*)$`}
 var permWorldReadable = &lazyregexp.Regexp{Expr: `^(0?[0-7]?[0-7][0-7][4567]|[0-7]?[0-7][4567][0-7]|([ugoa]*[aog][ugoa]*|)[+=][rwxXst]*r[rwxXst]*)$`}
 var permNone = &lazyregexp.Regexp{Expr: `^(0?0?00|[ugoa]*=)$`}
+var permOthersReadable = &lazyregexp.Regexp{Expr: `^(0?[0-7]?[0-7][0-7][4567]|([ugoa]*[ao][ugoa]*|)[+=][rwxXst]*r[rwxXst]*)$`}
+var dangerousCaps = &lazyregexp.Regexp{Expr: `(?i)\bcap_(setuid|setgid|sys_admin|sys_module|sys_ptrace|sys_rawio|dac_override|dac_read_search|chown|fowner|setfcap|net_admin|bpf|all)\b|^(all|=ep)`}
 var permSetID = &lazyregexp.Regexp{Expr: `^(0?[2-7][0-7]{3}|[ugoa]*\+[rwxX]*s[rwxXt]*)$`}
 
 // setIDTargets are programs that, setuid, hand a root shell to anyone.
@@ -615,9 +632,35 @@ func checkPermWiden(c *Call) Finding {
 			mode, ops = ops[0], ops[1:]
 		}
 		targets = ops
+	case "setcap":
+		// Capabilities are setuid in pieces: cap_setuid on python is a
+		// root shell for anyone who can run it.
+		ops := operands(c.Args)
+		for i, o := range ops {
+			if i+1 < len(ops) && dangerousCaps.MatchString(o) && strings.ContainsAny(o, "+=") && strings.Contains(o[strings.IndexAny(o, "+="):], "e") {
+				return hit("setcap " + o + " lets " + ops[i+1] + " act as root for whoever runs it")
+			}
+		}
+		return Finding{}
+	case "install":
+		// install -m 4755 /bin/bash /tmp/x is chmod u+s on a copy.
+		p := shell.ParseArgs(c.Args, installSpec)
+		mode, _ = p.Value("m", "mode")
+		if !permSetID.MatchString(mode) {
+			return Finding{}
+		}
+		for _, t := range p.Operands {
+			if slices.Contains(setIDTargets, path.Base(c.resolve(t))) {
+				return hit("install -m " + mode + " makes a copy of " + t + " run as its owner for anyone: a root shell for every user")
+			}
+		}
+		return Finding{}
 	case "chown", "chgrp", "chattr", "setfacl":
 		ops := operands(c.Args)
 		if (name == "chown" || name == "chgrp") && len(ops) > 0 {
+			if toRoot(name, ops[0]) {
+				return Finding{} // handing a path to root takes rights away from users
+			}
 			ops = ops[1:]
 		}
 		if name == "chattr" {
@@ -645,12 +688,20 @@ func checkPermWiden(c *Call) Finding {
 			// system path writable by all, setuid, unreadable, or another
 			// user's, is not.
 			return hit(name + " changes the permissions, owner or attributes of the system path " + l.Path)
+		case name == "chmod" && permSetID.MatchString(mode) && !shell.Known(t):
+			return hit("chmod " + mode + " makes " + c.Show(t) + ", a program decided at run time, run as its owner for anyone")
 		case name == "chmod" && permSetID.MatchString(mode) && slices.Contains(setIDTargets, path.Base(p)):
 			return hit("chmod " + mode + " makes " + p + " run as its owner for anyone: a root shell for every user")
 		case name == "chmod" && permWorldWritable.MatchString(mode) && (l.homeLike() || l.critical()):
 			return hit("chmod " + mode + " makes " + l.Path + " writable by every user")
 		}
-		if name == "chmod" && (permWorldWritable.MatchString(mode) || permWorldReadable.MatchString(mode)) {
+		// A key of the workspace may be shared with its group (640 for a
+		// service's certificate); anywhere else group access widens too.
+		readable := permWorldReadable
+		if l.Place == InWorkspace {
+			readable = permOthersReadable
+		}
+		if name == "chmod" && (permWorldWritable.MatchString(mode) || readable.MatchString(mode)) {
 			if what, ok := c.Ctx.credential(c.Res, p); ok || strings.HasSuffix(p, "/.ssh") || strings.HasSuffix(p, "/.gnupg") || strings.HasSuffix(p, "/.aws") {
 				if !ok {
 					what = p
@@ -660,6 +711,19 @@ func checkPermWiden(c *Call) Finding {
 		}
 	}
 	return Finding{}
+}
+
+var installSpec = &shell.OptSpec{Short: "bcCdDg:m:o:pPsS:t:TvZ", Long: []string{"backup=?", "compare", "directory", "group=", "mode=", "owner=", "preserve-timestamps", "strip", "strip-program=", "suffix=", "target-directory=", "no-target-directory", "verbose", "preserve-context", "context=?", "debug", "help", "version"}, Abbrev: true}
+
+// toRoot reports whether chown/chgrp's owner word hands the paths to root
+// (root, 0, root:root, :root, 0:0).
+func toRoot(name, owner string) bool {
+	user, group, hasGroup := strings.Cut(owner, ":")
+	if name == "chgrp" {
+		user, group, hasGroup = "", owner, true
+	}
+	isRoot := func(s string) bool { return s == "root" || s == "0" || s == "wheel" }
+	return (user == "" || isRoot(user)) && (!hasGroup || group == "" || isRoot(group)) && (user != "" || group != "")
 }
 
 // checkFindPerm: find over a system directory or home running chmod,

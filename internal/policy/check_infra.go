@@ -18,6 +18,9 @@ func checkTerraform(c *Call) Finding {
 			if o == "destroy" || o == "destroy-all" || o == "apply" && hasArg(c.Args, "-destroy", "--destroy") {
 				return hit(c.Ex.Name + " " + o + " destroys the infrastructure the configuration manages")
 			}
+			if o == "apply" && hasPrefixArg(c.Args, "-replace") {
+				return hit(c.Ex.Name + " apply -replace destroys the resource and creates a new one: its data is lost")
+			}
 			if i > 0 && ops[0] != "run-all" && ops[0] != "run" {
 				break
 			}
@@ -106,11 +109,18 @@ var cloudDeletes = []struct {
 	{"heroku", nil, []string{"apps:destroy", "pg:reset", "addons:destroy", "destroy"}},
 	{"firebase", nil, []string{"projects:delete", "database:remove", "firestore:delete", "hosting:disable"}},
 	{"supabase", nil, []string{"delete"}},
+	{"vault", []string{"secrets", "auth", "kv"}, []string{"disable", "destroy"}},
 }
 
 func checkCloud(c *Call) Finding {
 	ops := operands(c.Args)
-	if hasArg(c.Args, "--help", "-h", "help") {
+	if hasArg(c.Args, "--help", "-h", "help") || slices.ContainsFunc(c.Args, func(a string) bool { return slices.Contains(platformReadOnly, a) }) {
+		return Finding{} // aws ... --dry-run checks permissions and deletes nothing
+	}
+	if c.Ex.Name == "nomad" {
+		if len(ops) > 1 && ops[0] == "job" && ops[1] == "stop" && hasArg(c.Args, "-purge", "--purge") {
+			return hit("nomad job stop -purge stops the job and deletes it and its history")
+		}
 		return Finding{}
 	}
 	if c.Ex.Name == "gsutil" {
@@ -146,7 +156,7 @@ func checkCloud(c *Call) Finding {
 	return Finding{}
 }
 
-var sqlDropRe = &lazyregexp.Regexp{Expr: `(?i)\bdrop\s+(database|table|schema|keyspace|collection|index|user|role|owned)\b|\btruncate\s+(table\s+)?[\w."\x60]+\s*(;|$|'|")|\.drop(Database)?\s*\(\s*\)|\bdropDatabase\b|\bdelete\s+from\s+[\w."\x60\[\]]+\s*(;|$|'|")|\.(deleteMany|remove)\s*\(\s*\{\s*\}\s*\)|\bFLUSHALL\b|\bFLUSHDB\b`}
+var sqlDropRe = &lazyregexp.Regexp{Expr: `(?i)\bdrop\s+(database|table|schema|keyspace|collection|index|user|role|owned)\b|\btruncate\s+(table\s+)?[\w."\x60]+\s*(;|$|'|")|\btruncate\s+table\s+[\w."\x60]+|\btruncate\s+(only\s+)?[\w."\x60]+(\s*,\s*[\w."\x60]+)*(\s+(restart|continue)\s+identity)?(\s+(cascade|restrict))\b|\.drop(Database)?\s*\(\s*\)|\bdropDatabase\b|\bdelete\s+from\s+[\w."\x60\[\]]+\s*(;|$|'|")|\.(deleteMany|remove)\s*\(\s*\{\s*\}\s*\)|\bFLUSHALL\b|\bFLUSHDB\b`}
 
 // codeText is everything a command reads as its own input: its arguments,
 // heredoc body and the output of echo/printf piped into it.

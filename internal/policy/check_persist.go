@@ -49,7 +49,29 @@ func checkShellRC(c *Call) Finding {
 	return Finding{}
 }
 
+// systemdRunTimers are systemd-run's options that make a transient timer:
+// the command runs later, on its own.
+var systemdRunTimers = []string{"--on-active", "--on-boot", "--on-startup", "--on-unit-active", "--on-unit-inactive", "--on-calendar", "--on-clock-change", "--on-timezone-change", "--timer-property"}
+
 func checkCron(c *Call) Finding {
+	switch c.Ex.Name {
+	case "systemd-run":
+		for _, a := range c.Args {
+			name, _, _ := strings.Cut(a, "=")
+			if slices.Contains(systemdRunTimers, name) {
+				return hit("systemd-run " + name + " schedules a command that runs later on its own")
+			}
+		}
+		return Finding{}
+	case "at", "batch":
+		// at -l/-d/-r/-c only list, remove or show queued jobs.
+		for _, a := range c.Args {
+			if a == "-l" || a == "-d" || a == "-r" || a == "-c" || a == "-V" || a == "--help" {
+				return Finding{}
+			}
+		}
+		return hit(c.Ex.Name + " queues a job that runs later on its own")
+	}
 	if c.Ex.Name == "crontab" {
 		onlyList := len(c.Args) > 0
 		for _, a := range c.Args {

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -63,6 +64,10 @@ func checkKillall(c *Call) Finding {
 	return Finding{}
 }
 
+// machineTargets are systemd targets that stop, reboot, suspend or
+// isolate the machine when reached.
+var machineTargets = []string{"poweroff", "reboot", "halt", "kexec", "suspend", "hibernate", "hybrid-sleep", "suspend-then-hibernate", "rescue", "emergency", "soft-reboot", "ctrl-alt-del", "exit"}
+
 func checkShutdown(c *Call) Finding {
 	for _, a := range c.Args {
 		if a == "--help" || a == "-h" && c.Ex.Name != "shutdown" || a == "-c" && c.Ex.Name == "shutdown" || a == "--version" {
@@ -85,6 +90,10 @@ func checkShutdown(c *Call) Finding {
 			switch a {
 			case "poweroff", "reboot", "halt", "kexec", "suspend", "hibernate", "hybrid-sleep", "suspend-then-hibernate", "rescue", "emergency", "soft-reboot", "isolate", "default", "switch-root":
 				return hit(c.Ex.Name + " " + a + " stops or suspends the machine")
+			}
+			// systemctl start reboot.target is systemctl reboot.
+			if unit := strings.TrimSuffix(a, ".target"); unit != a && slices.Contains(machineTargets, unit) {
+				return hit(c.Ex.Name + " reaches " + a + ", which stops, reboots or suspends the machine")
 			}
 		}
 	}

@@ -1,8 +1,6 @@
 package policy_test
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -11,18 +9,8 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/policy"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 	"github.com/gemini-guard/gemini-guard/internal/shell"
+	"github.com/gemini-guard/gemini-guard/internal/testdirs"
 )
-
-// policyDirs makes a fresh workspace and a separate home (the policy reads
-// what exists there: directories, the current text of a file written).
-func policyDirs(t testing.TB) (workspace, home string) {
-	t.Helper()
-	root := t.TempDir()
-	workspace, home = filepath.Join(root, "project"), filepath.Join(root, "home")
-	require.NoError(t, os.MkdirAll(workspace, 0o755))
-	require.NoError(t, os.MkdirAll(home, 0o755))
-	return workspace, home
-}
 
 // findings analyses cmd run in workspace and returns every finding, denying
 // or not, with the context that judges them (what shellguard.Findings does
@@ -47,7 +35,7 @@ func decision(workspace, home string, s settings.Settings, cmd string) string {
 // TestRuleExamples runs every rule's must-match and must-not-match examples
 // through the real analysis and policy; a rule lacking either kind fails.
 func TestRuleExamples(t *testing.T) {
-	workspace, home := policyDirs(t)
+	workspace, home := testdirs.New(t)
 	ids := map[string]bool{}
 	for _, r := range policy.Rules() {
 		t.Run(r.ID, func(t *testing.T) {

@@ -17,13 +17,20 @@ import (
 // devSetDisagreements reads the table between the devset-disagreements
 // markers of docs/shell-policy.md: set name -> commands.
 func devSetDisagreements(t *testing.T) map[string][]string {
+	return disagreementTable(t, "devset-disagreements")
+}
+
+// disagreementTable reads the table between the <!-- marker:begin --> and
+// <!-- marker:end --> lines of docs/shell-policy.md (rows: | set | `cmd` |
+// label | reason |): set name -> commands.
+func disagreementTable(t *testing.T, marker string) map[string][]string {
 	t.Helper()
 	doc, err := os.ReadFile(filepath.Join(repoRoot(t), "docs", "shell-policy.md"))
 	require.NoError(t, err)
-	_, rest, ok := strings.Cut(string(doc), "<!-- devset-disagreements:begin -->")
-	require.True(t, ok, "docs/shell-policy.md has no devset-disagreements table")
-	table, _, ok := strings.Cut(rest, "<!-- devset-disagreements:end -->")
-	require.True(t, ok, "docs/shell-policy.md: devset-disagreements table not closed")
+	_, rest, ok := strings.Cut(string(doc), "<!-- "+marker+":begin -->")
+	require.True(t, ok, "docs/shell-policy.md has no %s table", marker)
+	table, _, ok := strings.Cut(rest, "<!-- "+marker+":end -->")
+	require.True(t, ok, "docs/shell-policy.md: %s table not closed", marker)
 	out := map[string][]string{}
 	for _, row := range strings.Split(table, "\n") {
 		cells := strings.Split(row, " | ")

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -85,6 +86,24 @@ type corpusScore struct {
 	wrongCmds []string
 }
 
+// without leaves out the listed commands that the guard decides against
+// the corpus (deliberate disagreements).
+func (s corpusScore) without(listed []string) corpusScore {
+	out := s
+	out.wrong, out.wrongCmds = nil, nil
+	for i, cmd := range s.wrongCmds {
+		if slices.Contains(listed, cmd) {
+			out.total--
+			if !s.block {
+				out.blocked-- // a listed false block
+			}
+			continue
+		}
+		out.wrong, out.wrongCmds = append(out.wrong, s.wrong[i]), append(out.wrongCmds, cmd)
+	}
+	return out
+}
+
 func (s corpusScore) rate() float64 {
 	if s.total == 0 {
 		return 0
@@ -96,8 +115,11 @@ func (s corpusScore) rate() float64 {
 // and its secret-path sets) with cwd = a fresh project directory and HOME =
 // a separate directory, prints recall and false-block rate per corpus, and
 // fails below the targets: safety-net recall >= 0.99 and false blocks <=
-// 0.01, dcg false blocks <= 0.02. Disagreements are listed in
-// docs/shell-policy.md.
+// 0, dcg false blocks 0, secret-path recall >= 0.98 and false blocks 0.
+// Disagreements are listed in docs/shell-policy.md; the lines of its
+// peer-disagreements table (deliberate, decided from the threat model) are
+// checked to be decided against the peer and left out of the figure the
+// targets apply to.
 func TestScorecard(t *testing.T) {
 	dir := corporaDir(t)
 	if _, err := os.Stat(dir); err != nil {
@@ -115,6 +137,7 @@ func TestScorecard(t *testing.T) {
 			}
 			if denied != block {
 				sc.wrong = append(sc.wrong, fmt.Sprintf("%q (%s)", cmd, v.RuleID))
+				sc.wrongCmds = append(sc.wrongCmds, cmd)
 			}
 		}
 		return sc
@@ -130,10 +153,11 @@ func TestScorecard(t *testing.T) {
 		block, allow string
 		target       target
 	}{
-		{"safety-net", "safetynet-block.txt", "safetynet-allow.txt", target{0.99, 0.01}},
-		{"dcg", "dcg-block.txt", "dcg-allow.txt", target{0, 0.02}},
-		{"secret-path", "safetynet-secretpath-block.txt", "safetynet-secretpath-allow.txt", target{0, 1}},
+		{"safety-net", "safetynet-block.txt", "safetynet-allow.txt", target{0.99, 0}},
+		{"dcg", "dcg-block.txt", "dcg-allow.txt", target{0, 0}},
+		{"secret-path", "safetynet-secretpath-block.txt", "safetynet-secretpath-allow.txt", target{0.98, 0}},
 	}
+	deliberate := disagreementTable(t, "peer-disagreements")
 	doc, err := os.ReadFile(filepath.Join(repoRoot(t), "docs", "shell-policy.md"))
 	require.NoError(t, err)
 	listed := func(cmds []string) {
@@ -158,6 +182,16 @@ func TestScorecard(t *testing.T) {
 		}
 		for _, w := range a.wrong {
 			t.Logf("  %s false block: %s", c.name, w)
+		}
+		for _, cmd := range deliberate[c.name] {
+			if !slices.Contains(b.wrongCmds, cmd) && !slices.Contains(a.wrongCmds, cmd) {
+				t.Errorf("%s: listed disagreement %q is not in the corpus or the guard agrees with it: remove it from the list", c.name, cmd)
+			}
+		}
+		b, a = b.without(deliberate[c.name]), a.without(deliberate[c.name])
+		if len(deliberate[c.name]) > 0 {
+			t.Logf("scorecard %-12s without the %d deliberate disagreements: recall %.3f (%d/%d)  false blocks %.3f (%d/%d)",
+				c.name, len(deliberate[c.name]), b.rate(), b.blocked, b.total, a.rate(), a.blocked, a.total)
 		}
 		if b.rate() < c.target.minRecall {
 			t.Errorf("%s recall %.3f is below the target %.2f", c.name, b.rate(), c.target.minRecall)

@@ -1,7 +1,6 @@
 package shellguard
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemini-guard/gemini-guard/internal/settings"
+	"github.com/gemini-guard/gemini-guard/internal/testdirs"
 	"github.com/gemini-guard/gemini-guard/internal/verdict"
 )
 
@@ -110,11 +110,4 @@ func TestMask(t *testing.T) {
 }
 
 // testDirs makes a fresh workspace and a separate home.
-func testDirs(t testing.TB) (workspace, home string) {
-	t.Helper()
-	root := t.TempDir()
-	workspace, home = filepath.Join(root, "project"), filepath.Join(root, "home")
-	require.NoError(t, os.MkdirAll(workspace, 0o755))
-	require.NoError(t, os.MkdirAll(home, 0o755))
-	return workspace, home
-}
+func testDirs(t testing.TB) (workspace, home string) { return testdirs.New(t) }
