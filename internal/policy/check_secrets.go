@@ -230,7 +230,31 @@ func readArgs(c *Call) []string {
 		}
 		return out
 	case "find":
-		starts, _ := shell.FindStart(c.Args)
+		starts, expr := shell.FindStart(c.Args)
+		// find ~/.ssh -name '*.pub' -exec chmod 644 {} +: the files are
+		// given to a program that only changes or shows their metadata.
+		// find ~/.ssh -exec chmod 600 {} +: the files are given to a
+		// program that only changes or shows their metadata, and either
+		// the filter leaves the credentials out (-name '*.pub') or the
+		// change only tightens (widening is perm.*'s to judge).
+		execs, metaOnly, tightens, excludesCreds := 0, true, true, false
+		shell.FindExpr(expr, func(primary, value string, cmd []string) {
+			if (primary == "-name" || primary == "-iname") && !slices.ContainsFunc(globProbes, func(p string) bool {
+				ok, _ := path.Match(value, p)
+				return ok
+			}) {
+				excludesCreds = true
+			}
+			if len(cmd) > 0 {
+				execs++
+				name := shell.CommandName(cmd[0])
+				metaOnly = metaOnly && slices.Contains([]string{"chmod", "chown", "chgrp", "chattr", "setfacl", "touch", "stat", "ls"}, name)
+				tightens = tightens && name == "chmod" && len(cmd) > 1 && tighteningMode(cmd[1])
+			}
+		})
+		if execs > 0 && metaOnly && (excludesCreds || tightens) {
+			return nil
+		}
 		return starts
 	case "cp", "mv", "install", "rsync", "scp":
 		// The last operand is written, not read.
@@ -494,4 +518,14 @@ func checkExfiltrate(c *Call) Finding {
 		}
 	}
 	return Finding{}
+}
+
+// tighteningMode reports a chmod mode that grants nothing to group and
+// others (600, 0400, 700, go-rwx).
+func tighteningMode(m string) bool {
+	if m != "" && m[0] >= '0' && m[0] <= '7' {
+		return len(m) >= 3 && strings.HasSuffix(m, "00")
+	}
+	who, _, ok := strings.Cut(m, "-")
+	return ok && who != "" && strings.Trim(who, "go") == ""
 }
