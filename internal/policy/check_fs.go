@@ -430,6 +430,12 @@ func checkDeviceRedirect(c *Call) Finding {
 }
 
 func checkMkfs(c *Call) Finding {
+	ext := c.Ex.Name == "mke2fs" || strings.HasPrefix(c.Ex.Name, "mkfs.ext")
+	for _, a := range c.Args {
+		if ext && a == "-n" {
+			return Finding{} // mke2fs -n shows what it would do and writes nothing
+		}
+	}
 	for _, a := range c.Args {
 		if strings.HasPrefix(a, "-") {
 			continue
@@ -447,7 +453,7 @@ func checkMkfs(c *Call) Finding {
 func checkPartition(c *Call) Finding {
 	for _, a := range c.Args {
 		switch a {
-		case "-l", "--list", "print", "-p", "--print", "--help", "-h", "-V", "--version", "--dry-run", "-n", "--noact":
+		case "-l", "--list", "print", "-p", "--print", "--help", "-h", "-V", "--version", "--dry-run", "-n", "--noact", "--no-act":
 			return Finding{}
 		case "-d", "--dump", "-J", "--json", "-s", "--show-size", "-g", "--show-geometry", "--verify", "--list-free", "-F", "--list-types", "-T":
 			if c.Ex.Name == "sfdisk" {
