@@ -509,7 +509,7 @@ while True: os.fork()"`,
 		Unknown:  noUnknownStory,
 		Commands: []string{"shred"}, exec: checkShred,
 		Block: []string{`shred -u ~/.ssh/id_rsa`, `shred /dev/sda`, `sudo shred -u /etc/passwd`, `shred -u .git/index`},
-		Allow: []string{`shred --help`, `echo shred -u x`, `shred -u secret.txt`, `shred -n 1 -u ./tmp/key.bin`, `sfdisk -d /dev/sda`, `mkfs.ext4 -n /dev/sdb1`, `wipefs --no-act -a /dev/sdb`},
+		Allow: []string{`shred --help`, `echo shred -u x`, `shred -u secret.txt`, `shred -n 1 -u ./tmp/key.bin`, `sfdisk -d /dev/sda`, `wipefs --no-act -a /dev/sdb`},
 	},
 	{
 		ID: "disk.device-target", Category: "disk",
