@@ -58,6 +58,9 @@ const (
 	stallInDaemon = "STALL-IN-DAEMON" // a daemon waits until its scan is cancelled
 	stallAlways   = "STALL-ALWAYS"    // every scanner does
 	panicWord     = "PANIC-NOW"       // the detector panics
+	// A daemon's scan ignores its cancellation for a minute, as gitleaks
+	// does inside one rule over an adversarial text.
+	stallStubborn = "STALL-STUBBORN"
 )
 
 // failServe makes daemons fail to build their detector (not a config
@@ -112,6 +115,18 @@ func (d testDetector) Scan(ctx context.Context, text string) []secrets.Finding {
 	if strings.Contains(text, stallAlways) || (d.daemon && strings.Contains(text, stallInDaemon)) {
 		logLine("stalling")
 		<-ctx.Done()
+		// Why it stopped: "canceled" (the daemon saw its client hang up) or
+		// "deadline" (a time limit passed).
+		why := "canceled"
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			why = "deadline"
+		}
+		logLine("stopped-" + why)
+		return nil
+	}
+	if d.daemon && strings.Contains(text, stallStubborn) {
+		logLine("stalling")
+		time.Sleep(time.Minute)
 		return nil
 	}
 	if strings.Contains(text, panicWord) {
