@@ -20,6 +20,7 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/bundle"
 	"github.com/gemini-guard/gemini-guard/internal/hook"
 	"github.com/gemini-guard/gemini-guard/internal/scanner"
+	"github.com/gemini-guard/gemini-guard/internal/scanner/scannertest"
 	"github.com/gemini-guard/gemini-guard/internal/secretguard"
 	"github.com/gemini-guard/gemini-guard/internal/secrets/secrettest"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
@@ -78,7 +79,7 @@ func newWorld(t *testing.T) world {
 	base, err := os.MkdirTemp("", "gga")
 	require.NoError(t, err)
 	t.Cleanup(func() {
-		killDaemons(filepath.Join(base, "r"))
+		scannertest.KillDaemons(filepath.Join(base, "r"))
 		os.RemoveAll(base)
 	})
 	w := world{home: filepath.Join(base, "h"), workspace: filepath.Join(base, "w"), runtime: filepath.Join(base, "r")}
@@ -357,23 +358,6 @@ func TestDeadlinesFitHooksJSON(t *testing.T) {
 	}
 }
 
-// killDaemons kills the scanner daemons a test started under dir (their
-// pids are in the lock files beside their sockets). A daemon busy with an
-// adversarial scan outlives the hook that asked for it and would otherwise
-// spin for minutes after the test, slowing every test after it.
-func killDaemons(dir string) {
-	locks, _ := filepath.Glob(filepath.Join(dir, "*", "*.lock"))
-	more, _ := filepath.Glob(filepath.Join(dir, "*.lock"))
-	for _, l := range append(locks, more...) {
-		b, err := os.ReadFile(l)
-		if err != nil {
-			continue
-		}
-		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && pid > 0 {
-			syscall.Kill(pid, syscall.SIGKILL)
-		}
-	}
-}
 
 // denseKeys is a text of n bytes dense with key-shaped values: the
 // detector's cost over it grows faster than its size (1 MiB: tens of
@@ -387,14 +371,9 @@ func denseKeys(n int) string {
 	return b.String()[:n]
 }
 
-// daemonPID is the pid in the lock file of w's scanner daemon, 0 if none.
+// daemonPID is the pid of w's scanner daemon, 0 if none.
 func (w world) daemonPID(t *testing.T) int {
-	b, err := os.ReadFile(scanner.LockPath(w.socket(t)))
-	if err != nil {
-		return 0
-	}
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-	return pid
+	return scannertest.LockHolder(scanner.LockPath(w.socket(t)))
 }
 
 // exited reports whether process pid is gone (or a zombie nobody reaped).
