@@ -180,6 +180,9 @@ func TestChunkWithTextAndFunctionCallStillRuns(t *testing.T) {
 // which stores what the model saw, holds no secret.
 func TestSecretInToolOutputIsRedactedForTheModel(t *testing.T) {
 	t.Parallel()
+	// Before 0.39 the session is stored as one .json file, not the .jsonl
+	// transcript this test reads.
+	requireCLI(t, "0.39.1", ".jsonl session transcript")
 	s := session(t)
 	token := GitHubToken(5)
 	writeWorkspaceFile(t, s, "deploy.env", "REGION=eu\nGITHUB_TOKEN="+token+"\n")
