@@ -36,6 +36,7 @@ func qwenSession(t *testing.T) *Session {
 	require.NoError(t, err, "the Qwen Code harness could not start the real Qwen Code")
 	s, err := tmpl.Clone(t.TempDir())
 	require.NoError(t, err)
+	t.Cleanup(s.Close)
 	return s
 }
 
@@ -112,7 +113,7 @@ func warmScanner(t *testing.T, s *Session, extDir string) {
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	require.Eventually(t, func() bool {
-		socks, _ := filepath.Glob(filepath.Join(s.Home, "gemini-guard", "scan-*.sock"))
+		socks, _ := filepath.Glob(filepath.Join(s.Runtime, "gemini-guard", "scan-*.sock"))
 		return len(socks) > 0
 	}, 2*time.Minute, 20*time.Millisecond, "session-start started no scanner daemon")
 }
