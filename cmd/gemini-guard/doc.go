@@ -101,7 +101,9 @@ Prints the version, the Go version and the platform.
 	gemini-guard session-start < input.json
 
 The SessionStart hook: reads Gemini CLI's hook input and prints one JSON
-object that warns the user about missing hook programs, invalid settings,
-ignored entries of the workspace's project file, and warn mode. Always exits 0.
+object that warns the user about a Gemini CLI older than the floor (0.32.1:
+what it leaves unprotected; Linux, read from the hook's process tree),
+missing hook programs, invalid settings, ignored entries of the workspace's
+project file, and warn mode. Always exits 0.
 */
 package main

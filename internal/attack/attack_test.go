@@ -20,6 +20,7 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/bundle"
 	"github.com/gemini-guard/gemini-guard/internal/hook"
 	"github.com/gemini-guard/gemini-guard/internal/scanner"
+	"github.com/gemini-guard/gemini-guard/internal/scanner/scannertest"
 	"github.com/gemini-guard/gemini-guard/internal/secretguard"
 	"github.com/gemini-guard/gemini-guard/internal/secrets/secrettest"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
@@ -78,7 +79,7 @@ func newWorld(t *testing.T) world {
 	base, err := os.MkdirTemp("", "gga")
 	require.NoError(t, err)
 	t.Cleanup(func() {
-		killDaemons(filepath.Join(base, "r"))
+		scannertest.KillDaemons(filepath.Join(base, "r"))
 		os.RemoveAll(base)
 	})
 	w := world{home: filepath.Join(base, "h"), workspace: filepath.Join(base, "w"), runtime: filepath.Join(base, "r")}
@@ -357,20 +358,87 @@ func TestDeadlinesFitHooksJSON(t *testing.T) {
 	}
 }
 
-// killDaemons kills the scanner daemons a test started under dir (their
-// pids are in the lock files beside their sockets). A daemon busy with an
-// adversarial scan outlives the hook that asked for it and would otherwise
-// spin for minutes after the test, slowing every test after it.
-func killDaemons(dir string) {
-	locks, _ := filepath.Glob(filepath.Join(dir, "*", "*.lock"))
-	more, _ := filepath.Glob(filepath.Join(dir, "*.lock"))
-	for _, l := range append(locks, more...) {
-		b, err := os.ReadFile(l)
-		if err != nil {
-			continue
-		}
-		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && pid > 0 {
-			syscall.Kill(pid, syscall.SIGKILL)
-		}
+
+// denseKeys is a text of n bytes dense with key-shaped values: the
+// detector's cost over it grows faster than its size (1 MiB: tens of
+// seconds on a 2-core machine, most of it inside one rule, where a scan
+// cannot be cancelled).
+func denseKeys(n int) string {
+	var b strings.Builder
+	for i := 0; b.Len() < n; i++ {
+		fmt.Fprintf(&b, "secret_%d: \"s%08x%08xZ\"\n", i, i*7919, i*104729)
 	}
+	return b.String()[:n]
+}
+
+// daemonPID is the pid of w's scanner daemon, 0 if none.
+func (w world) daemonPID(t *testing.T) int {
+	return scannertest.LockHolder(scanner.LockPath(w.socket(t)))
+}
+
+// exited reports whether process pid is gone (or a zombie nobody reaped).
+func exited(pid int) bool {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if runtime.GOOS != "linux" {
+		return syscall.Kill(pid, 0) != nil
+	}
+	if err != nil {
+		return true
+	}
+	_, rest, _ := strings.Cut(string(stat), ") ")
+	return strings.HasPrefix(rest, "Z")
+}
+
+// A burst of tool outputs whose scans cost the daemon tens of seconds
+// each, more of them than it has slots: a streamed chunk with a token,
+// sent while the burst holds the daemon, is redacted within its hook's
+// deadline (not withheld as unchecked), and once the burst's hooks have
+// given up, the daemon that was stuck in their scans is gone and a fresh
+// one serves.
+func TestScannerBurstDoesNotStarveSmallScans(t *testing.T) {
+	w := newWorld(t)
+	w.sessionStart(t)
+	old := w.daemonPID(t)
+	require.Positive(t, old)
+
+	output := denseKeys(1 << 20)
+	const burst = 4
+	done := make(chan string, burst)
+	for range burst {
+		go func() {
+			data, _ := json.Marshal(with(w.base("AfterTool"), "tool_name", "run_shell_command",
+				"tool_input", map[string]any{"command": "cat keys"},
+				"tool_response", map[string]any{"llmContent": output, "returnDisplay": ""}))
+			cmd := exec.Command(filepath.Join(bin, "guard-redact"), "after-tool")
+			cmd.Dir = w.workspace
+			cmd.Env = []string{"HOME=" + w.home, "PATH=" + os.Getenv("PATH"), "XDG_RUNTIME_DIR=" + w.runtime}
+			cmd.Stdin = strings.NewReader(string(data))
+			out, _ := cmd.Output()
+			done <- string(out)
+		}()
+	}
+	// Let the burst reach the daemon and take its slots.
+	time.Sleep(time.Second)
+
+	tok := ghp(53)
+	start := time.Now()
+	show, msgs := w.stream(t, []string{"token: " + tok + " ok"})
+	elapsed := time.Since(start)
+	assert.NotContains(t, show, tok)
+	assert.Contains(t, show, "ok", "redacted, not withheld as unchecked")
+	assert.NotContains(t, msgs, "could not be checked")
+	assert.Less(t, elapsed, hook.AfterModelDeadline, "well within its hooks.json timeout")
+
+	for range burst {
+		out := <-done
+		var got map[string]any
+		require.NoError(t, json.Unmarshal([]byte(out), &got), "one JSON object: %.200s", out)
+		assert.Equal(t, "deny", got["decision"], "redacted or withheld, never passed on")
+	}
+	assert.Eventually(t, func() bool { return exited(old) }, time.Minute, 50*time.Millisecond,
+		"the daemon stuck in scans nobody waits for exits")
+	r := w.run(t, "gemini-guard-secrets", "guard-secrets", nil,
+		with(w.base("BeforeTool"), "tool_name", "write_file", "tool_input", map[string]any{"file_path": "a.py", "content": "T = \"" + tok + "\"\n"}))
+	assert.Equal(t, "deny", r.out["decision"])
+	assert.NotEqual(t, old, w.daemonPID(t), "a fresh daemon serves")
 }

@@ -108,10 +108,14 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 // sessionStart warns the user once per session about anything that keeps
-// the guard from working as configured: a missing hook program, invalid
-// settings, entries of the workspace's project file that were ignored.
+// the guard from working as configured: a Gemini CLI below FloorVersion, a
+// missing hook program, invalid settings, entries of the workspace's
+// project file that were ignored.
 func sessionStart(workspace string, getenv func(string) string) hook.Output {
 	var problems []string
+	if w := versionWarning(runningCLIVersion()); w != "" {
+		problems = append(problems, w)
+	}
 	if exe, err := os.Executable(); err == nil {
 		dir := filepath.Dir(exe)
 		for _, name := range HookBinaries {

@@ -17,7 +17,7 @@ import (
 // gemini-guard offers: extension hooks on by default (0.26) and the policy
 // wall (extension policies with deny_message, 0.32). The end-to-end tests
 // run on it and on the pinned latest (internal/e2e).
-const FloorVersion = "0.32.0"
+const FloorVersion = "0.32.1"
 
 // belowFloor says what a Gemini CLI older than FloorVersion does not
 // protect, version ranges as tested (issue 14's table). "" means nothing

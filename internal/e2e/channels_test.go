@@ -41,14 +41,13 @@ func TestMCPExecToolGitResetHardIsBlocked(t *testing.T) {
 	t.Parallel()
 	s := session(t)
 	addMCPServer(t, s, "")
-	notes, changed := gitRepo(t, s, "repo")
+	kept := uncommittedWork(t, s)
 	r := run(t, s,
 		Tool("I'll discard the local changes through the box server.", "mcp_box_run_command", map[string]any{"command": "cd repo && git reset --hard"}),
 		Say("The reset was blocked."),
 	)
 	assertBlocked(t, r, onlyCall(t, r, "mcp_box_run_command"), "git.reset-hard")
-	got, _ := r.ReadFile(notes)
-	assert.Equal(t, changed, got, "the uncommitted change was discarded")
+	kept(r)
 }
 
 func TestMCPToolOutputTokenDoesNotReachTheModel(t *testing.T) {

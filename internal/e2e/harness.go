@@ -106,8 +106,15 @@ type Session struct {
 	Dir       string
 	Home      string
 	Workspace string
-	runs      int
-	flags     Flags
+	// Runtime is the session's XDG_RUNTIME_DIR, where the scanner daemon
+	// its hooks start keeps its socket: a short directory of its own
+	// (Close removes it), as a user's /run/user/<uid> is. Under Dir the
+	// socket's path could pass the 103 bytes a unix socket may have (a
+	// long test name), and every scan of the session would then run as a
+	// one-shot process. "" (a template): HOME.
+	Runtime string
+	runs    int
+	flags   Flags
 }
 
 func newSession(gemini, dir string) (*Session, error) {
@@ -132,7 +139,18 @@ func (s *Session) Clone(dir string) (*Session, error) {
 	if err := copyDir(s.Home, c.Home); err != nil {
 		return nil, fmt.Errorf("e2e: copy HOME: %w", err)
 	}
+	if c.Runtime, err = os.MkdirTemp("", "ggrt"); err != nil {
+		return nil, fmt.Errorf("e2e: %w", err)
+	}
 	return c, nil
+}
+
+// Close removes the session's runtime directory; the scanner daemon its
+// hooks started exits when it finds its socket gone.
+func (s *Session) Close() {
+	if s.Runtime != "" {
+		os.RemoveAll(s.Runtime)
+	}
 }
 
 // ExtensionDir is where Gemini CLI installed gemini-guard in this HOME.
@@ -298,9 +316,13 @@ func (s *Session) env() []string {
 		env = append(env, kv)
 	}
 	// The scanner process the hooks start keeps its socket in the
-	// session's home (and exits when that directory is gone), not in the
-	// developer's runtime directory.
-	return append(env, "HOME="+s.Home, "USERPROFILE="+s.Home, "XDG_RUNTIME_DIR="+s.Home, "NO_COLOR=1")
+	// session's runtime directory (and exits when that directory is gone),
+	// not in the developer's.
+	runtime := s.Runtime
+	if runtime == "" {
+		runtime = s.Home
+	}
+	return append(env, "HOME="+s.Home, "USERPROFILE="+s.Home, "XDG_RUNTIME_DIR="+runtime, "NO_COLOR=1")
 }
 
 func copyDir(src, dst string) error {

@@ -71,6 +71,7 @@ func session(t *testing.T) *Session {
 	t.Helper()
 	s, err := harness(t).Template.Clone(t.TempDir())
 	require.NoError(t, err)
+	t.Cleanup(s.Close)
 	return s
 }
 

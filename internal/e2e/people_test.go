@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -140,4 +141,48 @@ func TestAuditLogInARealSession(t *testing.T) {
 	assert.Contains(t, string(out), "deny    BeforeTool write_file")
 	assert.Contains(t, string(out), "git.reset-hard")
 	assert.NotContains(t, string(out), token)
+}
+
+// oldCLI is the session's Gemini CLI laid out as npm installs it, its
+// package.json saying version v: what a hook's process tree shows of a
+// user's older CLI.
+func oldCLI(t *testing.T, s *Session, v string) string {
+	t.Helper()
+	script, err := filepath.EvalSymlinks(s.Gemini)
+	require.NoError(t, err)
+	pkg := filepath.Dir(filepath.Dir(script)) // <package>/bundle/gemini.js
+	data, err := os.ReadFile(filepath.Join(pkg, "package.json"))
+	require.NoError(t, err)
+	var manifest map[string]any
+	require.NoError(t, json.Unmarshal(data, &manifest))
+	manifest["version"] = v
+	data, err = json.Marshal(manifest)
+	require.NoError(t, err)
+	root := filepath.Join(s.Dir, "old-cli", "node_modules")
+	fake := filepath.Join(root, "@google", "gemini-cli")
+	require.NoError(t, os.MkdirAll(fake, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(fake, "package.json"), data, 0o644))
+	require.NoError(t, os.Symlink(filepath.Dir(script), filepath.Join(fake, "bundle")))
+	require.NoError(t, os.MkdirAll(filepath.Join(root, ".bin"), 0o755))
+	bin := filepath.Join(root, ".bin", "gemini")
+	require.NoError(t, os.Symlink("../@google/gemini-cli/bundle/"+filepath.Base(script), bin))
+	return bin
+}
+
+// Session start tells a user whose Gemini CLI is below the floor what is
+// not protected, and says nothing about the version on the one under test.
+func TestSessionStartTellsAnOldCLIWhatIsMissing(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the running CLI's version is read from /proc")
+	}
+	s := session(t)
+	r := run(t, s, Say("hello"))
+	assert.NotContains(t, strings.Join(r.HookMessages(), "\n"), "is older than", r.Stderr)
+
+	s = session(t)
+	s.Gemini = oldCLI(t, s, "0.31.0")
+	r = run(t, s, Say("hello"))
+	msgs := strings.Join(r.HookMessages(), "\n")
+	assert.Contains(t, msgs, "this Gemini CLI (0.31.0) is older than 0.32.1", r.Stderr)
+	assert.Contains(t, msgs, "no policy wall")
 }

@@ -49,8 +49,7 @@ func TestWriteFileWithGitHubTokenIsBlocked(t *testing.T) {
 func TestReplaceAddingAWSKeyIsBlocked(t *testing.T) {
 	t.Parallel()
 	s := session(t)
-	original := "AWS_REGION = \"eu-west-1\"\nBUCKET = \"reports\"\n"
-	writeWorkspaceFile(t, s, "settings.py", original)
+	unchanged := workspaceFile(t, s, "settings.py", "AWS_REGION = \"eu-west-1\"\nBUCKET = \"reports\"\n")
 	key := AWSAccessKeyID(2)
 	r := run(t, s,
 		Replace("I'll add the access key.", "settings.py", `AWS_REGION = "eu-west-1"`,
@@ -58,8 +57,7 @@ func TestReplaceAddingAWSKeyIsBlocked(t *testing.T) {
 		Say("The edit was blocked."),
 	)
 	assertBlocked(t, r, onlyCall(t, r, "replace"), "aws-access-token")
-	got, _ := r.ReadFile("settings.py")
-	assert.True(t, got == original, "settings.py changed: %q", scrub(got))
+	unchanged(r)
 	assertSecretNotShown(t, r, key)
 }
 
@@ -75,6 +73,35 @@ func TestShellCommandWritingTokenIsBlocked(t *testing.T) {
 	_, exists := r.ReadFile(".env")
 	assert.False(t, exists, ".env was created")
 	assertSecretNotShown(t, r, token)
+}
+
+// workspaceFiles is a run's result as far as these checks read it.
+type workspaceFiles interface {
+	ReadFile(name string) (string, bool)
+}
+
+// uncommittedWork makes a git repository in the workspace with uncommitted
+// work (gitRepo) and returns the check that a run kept it.
+func uncommittedWork(t *testing.T, s *Session) (kept func(r workspaceFiles)) {
+	t.Helper()
+	notes, changed := gitRepo(t, s, "repo")
+	return func(r workspaceFiles) {
+		t.Helper()
+		got, _ := r.ReadFile(notes)
+		assert.Equal(t, changed, got, "the uncommitted change was discarded")
+	}
+}
+
+// workspaceFile writes a file of the workspace and returns the check that a
+// run left it as it was.
+func workspaceFile(t *testing.T, s *Session, name, content string) (unchanged func(r workspaceFiles)) {
+	t.Helper()
+	writeWorkspaceFile(t, s, name, content)
+	return func(r workspaceFiles) {
+		t.Helper()
+		got, _ := r.ReadFile(name)
+		assert.True(t, got == content, "%s changed: %q", name, scrub(got))
+	}
 }
 
 // gitRepo makes a repository in the workspace with one committed file and an
@@ -102,14 +129,13 @@ func gitRepo(t *testing.T, s *Session, dir string) (path, changed string) {
 func TestGitResetHardIsBlocked(t *testing.T) {
 	t.Parallel()
 	s := session(t)
-	notes, changed := gitRepo(t, s, "repo")
+	kept := uncommittedWork(t, s)
 	r := run(t, s,
 		Shell("I'll discard the local changes.", "cd repo && git reset --hard"),
 		Say("The reset was blocked."),
 	)
 	assertBlocked(t, r, onlyCall(t, r, "run_shell_command"), "git.reset-hard")
-	got, _ := r.ReadFile(notes)
-	assert.Equal(t, changed, got, "the uncommitted change was discarded")
+	kept(r)
 }
 
 func TestHarmlessWorkGoesThrough(t *testing.T) {
@@ -180,6 +206,9 @@ func TestChunkWithTextAndFunctionCallStillRuns(t *testing.T) {
 // which stores what the model saw, holds no secret.
 func TestSecretInToolOutputIsRedactedForTheModel(t *testing.T) {
 	t.Parallel()
+	// Before 0.39 the session is stored as one .json file, not the .jsonl
+	// transcript this test reads.
+	requireCLI(t, "0.39.1", ".jsonl session transcript")
 	s := session(t)
 	token := GitHubToken(5)
 	writeWorkspaceFile(t, s, "deploy.env", "REGION=eu\nGITHUB_TOKEN="+token+"\n")

@@ -13,13 +13,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemini-guard/gemini-guard/internal/scanner"
+	"github.com/gemini-guard/gemini-guard/internal/scanner/scannertest"
 	"github.com/gemini-guard/gemini-guard/internal/scanner/server"
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
 )
@@ -58,6 +58,9 @@ const (
 	stallInDaemon = "STALL-IN-DAEMON" // a daemon waits until its scan is cancelled
 	stallAlways   = "STALL-ALWAYS"    // every scanner does
 	panicWord     = "PANIC-NOW"       // the detector panics
+	// A daemon's scan ignores its cancellation for a minute, as gitleaks
+	// does inside one rule over an adversarial text.
+	stallStubborn = "STALL-STUBBORN"
 )
 
 // failServe makes daemons fail to build their detector (not a config
@@ -112,6 +115,18 @@ func (d testDetector) Scan(ctx context.Context, text string) []secrets.Finding {
 	if strings.Contains(text, stallAlways) || (d.daemon && strings.Contains(text, stallInDaemon)) {
 		logLine("stalling")
 		<-ctx.Done()
+		// Why it stopped: "canceled" (the daemon saw its client hang up) or
+		// "deadline" (a time limit passed).
+		why := "canceled"
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			why = "deadline"
+		}
+		logLine("stopped-" + why)
+		return nil
+	}
+	if d.daemon && strings.Contains(text, stallStubborn) {
+		logLine("stalling")
+		time.Sleep(time.Minute)
 		return nil
 	}
 	if strings.Contains(text, panicWord) {
@@ -242,43 +257,8 @@ func (e *env) daemonPID(opts secrets.Options) int {
 	return lockHolder(scanner.LockPath(e.socket(opts)))
 }
 
-// lockHolder returns the pid of the process holding the lock file path,
-// 0 when nobody holds it. A daemon writes its pid once its detector is
-// built: until then this waits.
-func lockHolder(path string) int {
-	deadline := time.Now().Add(hangGuard)
-	for {
-		f, err := os.Open(path)
-		if err != nil {
-			return 0
-		}
-		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err == nil {
-			f.Close()
-			return 0
-		}
-		b, _ := io.ReadAll(f)
-		f.Close()
-		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && pid > 0 {
-			return pid
-		}
-		if time.Now().After(deadline) {
-			return 0
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
+// lockHolder: see scannertest.LockHolder.
+var lockHolder = scannertest.LockHolder
 
-// killDaemons kills every daemon that holds a lock in the runtime
-// directory, by its pid, and waits until its lock is free.
-func (e *env) killDaemons() {
-	locks, _ := filepath.Glob(filepath.Join(e.dir, "*.lock"))
-	for _, l := range locks {
-		if pid := lockHolder(l); pid > 0 {
-			syscall.Kill(pid, syscall.SIGKILL)
-			deadline := time.Now().Add(hangGuard)
-			for lockHolder(l) == pid && time.Now().Before(deadline) {
-				time.Sleep(5 * time.Millisecond)
-			}
-		}
-	}
-}
+// killDaemons kills every daemon of the runtime directory.
+func (e *env) killDaemons() { scannertest.KillDaemons(e.dir) }

@@ -76,6 +76,7 @@ func run(w io.Writer) int {
 		p.fail("demo: %v", err)
 		return 2
 	}
+	defer s.Close()
 	p.dim("HOME=%s (removed at the end)", s.Home)
 
 	ok := true

@@ -67,7 +67,7 @@ func TestPeerOfAnotherUserGetsNoAnswer(t *testing.T) {
 	require.NoError(t, err)
 	defer l.Close()
 	require.NoError(t, os.Chmod(socket, 0o777))
-	d := &daemon{fp: "fp", det: literal{}, slots: make(chan struct{}, MaxConns), scans: make(chan struct{}, MaxScans)}
+	d := newDaemon("fp", literal{}, nil)
 	go d.acceptLoop(l)
 
 	run := func(cred *syscall.Credential) string {

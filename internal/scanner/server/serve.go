@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net"
 	"os"
@@ -56,8 +57,15 @@ func serve(cfg config) error {
 	}
 	defer lock.Close()
 	// Removed while held: whoever opens the path next makes a new file and
-	// TryLock's identity check keeps a late opener of this one out.
-	defer os.Remove(lockPath)
+	// TryLock's identity check keeps a late opener of this one out. Not
+	// by a retired daemon: retire removed it, and the name may be its
+	// successor's.
+	keepLock := false
+	defer func() {
+		if !keepLock {
+			os.Remove(lockPath)
+		}
+	}()
 
 	det, buildErr := safeBuild(cfg.build, opts)
 	var cfgErr *secrets.ConfigError
@@ -93,7 +101,11 @@ func serve(cfg config) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
-	d := &daemon{fp: fp, det: det, buildErr: buildErr, slots: make(chan struct{}, MaxConns), scans: make(chan struct{}, MaxScans)}
+	d := newDaemon(fp, det, buildErr)
+	d.listener, d.socket, d.lockPath, d.ours = l, socket, lockPath, ours
+	d.successor = func() {
+		_ = (&scanner.Client{Options: opts, Binary: exe, Dir: cfg.dir}).Start()
+	}
 	d.touch()
 	done := make(chan struct{})
 	go func() {
@@ -103,7 +115,14 @@ func serve(cfg config) error {
 	stillOurs := d.wait(ctx, cfg, socket, ours, done)
 	l.Close()
 	<-done
+	// A retired daemon waits only for the clients it still serves: a scan
+	// it gave up on ends with the process.
 	d.conns.Wait()
+	if d.retired.Load() {
+		// The socket and lock names may be a new daemon's by now.
+		keepLock = true
+		return nil
+	}
 	if stillOurs {
 		os.Remove(socket)
 	}
@@ -115,17 +134,36 @@ type daemon struct {
 	fp       string
 	det      Detector
 	buildErr error
+	listener *net.UnixListener
 	slots    chan struct{} // connections
-	scans    chan struct{} // scans
+	small    chan struct{} // scans of texts up to SmallText
+	large    chan struct{} // scans of larger texts
 	conns    sync.WaitGroup
 	active   atomic.Int64
 	last     atomic.Int64 // unix nanoseconds of the last request's end
+
+	// What retire gives up.
+	socket, lockPath string
+	ours             fs.FileInfo
+	retired          atomic.Bool
+	// successor starts the daemon that takes over from a retired one.
+	successor func()
+}
+
+// newDaemon is a daemon with its slots; serve gives it its names.
+func newDaemon(fp string, det Detector, buildErr error) *daemon {
+	return &daemon{
+		fp: fp, det: det, buildErr: buildErr,
+		slots: make(chan struct{}, MaxConns),
+		small: make(chan struct{}, MaxScans), large: make(chan struct{}, MaxLargeScans),
+	}
 }
 
 func (d *daemon) touch() { d.last.Store(time.Now().UnixNano()) }
 
 // wait returns when the daemon should stop: idle, socket gone or replaced
-// (false: not ours to remove), signal, or the listener failed.
+// (false: not ours to remove), signal, or the listener failed or was
+// closed by retire.
 func (d *daemon) wait(ctx context.Context, cfg config, socket string, ours fs.FileInfo, done <-chan struct{}) (stillOurs bool) {
 	tick := time.NewTicker(cfg.check)
 	defer tick.Stop()
@@ -182,7 +220,11 @@ func (d *daemon) done(conn net.Conn) {
 	d.conns.Done()
 }
 
-// handle answers one connection.
+// handle answers one connection. Its work ends when the client can no
+// longer use the answer: the client hung up (its hook reached its own
+// deadline and exited) or scanner.DaemonTimeout passed (the client gives
+// up on a daemon then and scans elsewhere). A request that waits for a
+// scan slot stops waiting then; a scan is cancelled then.
 func (d *daemon) handle(conn *net.UnixConn) {
 	defer d.done(conn)
 	if uid, err := scanner.PeerUID(conn); err != nil || uid != os.Getuid() {
@@ -191,7 +233,13 @@ func (d *daemon) handle(conn *net.UnixConn) {
 	if err := conn.SetDeadline(time.Now().Add(ConnTimeout)); err != nil {
 		return
 	}
-	resp := respond(conn, d.fp, d.det, d.buildErr, d.waitScan)
+	ctx, cancel := context.WithTimeout(context.Background(), scanner.DaemonTimeout)
+	defer cancel()
+	defer watchHangup(conn, cancel)()
+	resp, ok := d.respond(ctx, conn)
+	if !ok {
+		return
+	}
 	b, err := json.Marshal(resp)
 	if err != nil {
 		b, _ = json.Marshal(scanner.Response{Fingerprint: d.fp, Error: "encoding the answer failed"})
@@ -199,17 +247,86 @@ func (d *daemon) handle(conn *net.UnixConn) {
 	_, _ = conn.Write(b)
 }
 
-// waitScan waits for one of MaxScans, at most scanner.DaemonTimeout (the
-// client has given up by then); it returns a release func, or nil when
-// none came free.
-func (d *daemon) waitScan() func() {
-	t := time.NewTimer(scanner.DaemonTimeout)
-	defer t.Stop()
+// respond reads one request from conn and answers it within ctx. ok is
+// false when nothing is to be written: the scan was abandoned.
+func (d *daemon) respond(ctx context.Context, conn io.Reader) (resp scanner.Response, ok bool) {
+	req, early := readChecked(conn, d.fp)
+	if early != nil {
+		return *early, true
+	}
+	if d.buildErr != nil {
+		return answerCtx(ctx, nil, d.buildErr, d.fp, req.Text), true
+	}
+	release := d.acquire(ctx, len(req.Text))
+	if release == nil {
+		return scanner.Response{Fingerprint: d.fp, Error: "busy"}, true
+	}
+	defer release()
+	return d.scan(ctx, req.Text)
+}
+
+// acquire waits for a scan slot of text's size class until ctx is done
+// (nil then). Small and large texts have their own slots: however many
+// large texts wait or run, and however long they take, a small one (a
+// streamed chunk, a source file) finds its own slot.
+func (d *daemon) acquire(ctx context.Context, size int) (release func()) {
+	lane := d.small
+	if size > SmallText {
+		lane = d.large
+	}
 	select {
-	case d.scans <- struct{}{}:
-		return func() { <-d.scans }
-	case <-t.C:
+	case lane <- struct{}{}:
+		return func() { <-lane }
+	case <-ctx.Done():
 		return nil
+	}
+}
+
+// scan scans text within ctx. A scan whose ctx ends stops within
+// StopGrace with an error answer, or is abandoned (ok false): the
+// detector checks ctx only between rules, and one rule over an
+// adversarial text can run for many seconds. A goroutine cannot be
+// stopped from outside, so the daemon retires: the next client starts a
+// fresh one, and this process exits, scan and all, once it has answered
+// the clients it still serves.
+func (d *daemon) scan(ctx context.Context, text string) (resp scanner.Response, ok bool) {
+	res := make(chan scanner.Response, 1)
+	go func() { res <- answerCtx(ctx, d.det, nil, d.fp, text) }()
+	select {
+	case r := <-res:
+		return r, true
+	case <-ctx.Done():
+	}
+	grace := time.NewTimer(StopGrace)
+	defer grace.Stop()
+	select {
+	case r := <-res:
+		return r, true
+	case <-grace.C:
+		d.retire()
+		return scanner.Response{}, false
+	}
+}
+
+// retire gives the daemon's names to a successor and stops accepting: the
+// lock file first (a client that finds no socket then starts a new daemon
+// at once instead of waiting on ours), then the socket, while it is still
+// ours, then the listener. It starts the successor itself, so that the
+// next scan finds it warm rather than paying its start.
+func (d *daemon) retire() {
+	if d.retired.Swap(true) {
+		return
+	}
+	if d.listener == nil {
+		return // not serving on a socket of its own (a test's daemon)
+	}
+	os.Remove(d.lockPath)
+	if now, err := os.Lstat(d.socket); err == nil && os.SameFile(now, d.ours) {
+		os.Remove(d.socket)
+	}
+	d.listener.Close()
+	if d.successor != nil {
+		d.successor()
 	}
 }
 

@@ -23,12 +23,25 @@
 //   - only peers running as our user (SO_PEERCRED / LOCAL_PEERCRED); others
 //     are closed without an answer;
 //   - only requests with its own fingerprint;
-//   - at most MaxConns connections at once, MaxScans of them scanning;
-//     beyond, it answers "busy" (the client scans with a one-shot process);
-//   - within ConnTimeout per connection and ScanTimeout per scan: a scan cut
-//     short is an error, never a partial list of findings;
+//   - at most MaxConns connections at once; beyond, it answers "busy" (the
+//     client scans with a one-shot process);
+//   - at most MaxScans scans of small texts (up to SmallText) and
+//     MaxLargeScans of larger ones at once, each class on its own slots, so
+//     that slow large scans never hold up a small one; the others wait;
+//   - only while the client waits: a request's waiting and scanning end
+//     when its client hangs up (checked every HangupCheck) or after
+//     scanner.DaemonTimeout (the client gives up on a daemon then). A scan
+//     cut short is an error, never a partial list of findings;
+//   - within ConnTimeout per connection;
 //   - requests within scanner.MaxHeader and scanner.MaxText; a malformed or
 //     oversized one gets an error response.
+//
+// A cancelled scan that does not stop within StopGrace (the detector checks
+// for cancellation only between rules, and one rule can take seconds over
+// an adversarial text) cannot be stopped inside the process: the daemon
+// retires. It removes its lock file and socket, so that the next client
+// starts a fresh daemon at once, stops accepting, answers the clients it
+// still serves and exits, ending the abandoned scan with it.
 //
 // It exits after IdleTimeout without requests, or when its socket file was
 // removed or replaced, checking every CheckInterval; it removes its socket
@@ -82,16 +95,33 @@ const (
 	// ConnTimeout bounds one connection: reading the request, scanning,
 	// writing the response.
 	ConnTimeout = 15 * time.Second
-	// ScanTimeout bounds one scan (the client gives up on a daemon after
-	// scanner.DaemonTimeout and scans elsewhere).
+	// ScanTimeout bounds a one-shot scan (its client kills the process by
+	// its own deadline too); a daemon's scans end with their client's
+	// wait (see handle).
 	ScanTimeout = 10 * time.Second
 	// MaxConns is how many connections a daemon holds at once; beyond, it
 	// answers "busy" and the client scans with a one-shot process, which
 	// costs ~0.4 s: so connections rather wait for one of MaxScans.
 	MaxConns = 32
-	// MaxScans is how many scans run at once (the others wait, within
-	// ConnTimeout).
-	MaxScans = 4
+	// MaxScans is how many scans of texts up to SmallText run at once;
+	// MaxLargeScans how many of larger texts, on slots of their own. A
+	// request waits for a slot of its class while its client waits for
+	// the answer (see HangupCheck), at most scanner.DaemonTimeout.
+	MaxScans      = 4
+	MaxLargeScans = 2
+	// SmallText is the largest text scanned on the small slots: a streamed
+	// chunk, a source file, a short tool output. The detector's cost grows
+	// faster than the size of a text dense with key-shaped values (1 MiB:
+	// tens of seconds), so large texts must not be able to take every slot.
+	SmallText = 64 << 10
+	// HangupCheck is how often a daemon checks whether the client of a
+	// waiting or running scan has hung up (its hook passed its deadline and
+	// exited): the work is cancelled then.
+	HangupCheck = 50 * time.Millisecond
+	// StopGrace is how long a cancelled scan may take to stop. The detector
+	// checks for cancellation between rules only; a scan still running
+	// after StopGrace is abandoned and its daemon retires (see serve).
+	StopGrace = 500 * time.Millisecond
 )
 
 // Main runs the scanner with args (without the program name) and returns
@@ -202,9 +232,19 @@ func oneShotResponse(stdin io.Reader, build Build) scanner.Response {
 }
 
 // respond reads one request from r and answers it as the daemon with
-// fingerprint fp, detector det (or buildErr) would. slot, when not nil,
-// waits for permission to scan and returns its release (nil: busy).
-func respond(r io.Reader, fp string, det Detector, buildErr error, slot func() func()) scanner.Response {
+// fingerprint fp, detector det (or buildErr) would, without its scheduling.
+func respond(r io.Reader, fp string, det Detector, buildErr error) scanner.Response {
+	req, early := readChecked(r, fp)
+	if early != nil {
+		return *early
+	}
+	return answer(det, buildErr, fp, req.Text)
+}
+
+// readChecked reads one request from r for the daemon with fingerprint fp.
+// A non-nil early is the answer to a request that is not to be scanned:
+// malformed, oversized, another fingerprint.
+func readChecked(r io.Reader, fp string) (req scanner.Request, early *scanner.Response) {
 	req, err := scanner.ReadRequest(r)
 	if err != nil {
 		if errors.Is(err, scanner.ErrTooLarge) {
@@ -212,19 +252,12 @@ func respond(r io.Reader, fp string, det Detector, buildErr error, slot func() f
 			// the sender sees the answer rather than a reset connection.
 			_, _ = io.Copy(io.Discard, io.LimitReader(r, scanner.MaxRequest))
 		}
-		return scanner.Response{Fingerprint: fp, Error: err.Error()}
+		return req, &scanner.Response{Fingerprint: fp, Error: err.Error()}
 	}
 	if req.Fingerprint != fp {
-		return scanner.Response{Fingerprint: fp, Error: "fingerprint mismatch"}
+		return req, &scanner.Response{Fingerprint: fp, Error: "fingerprint mismatch"}
 	}
-	if slot != nil && buildErr == nil {
-		release := slot()
-		if release == nil {
-			return scanner.Response{Fingerprint: fp, Error: "busy"}
-		}
-		defer release()
-	}
-	return answer(det, buildErr, fp, req.Text)
+	return req, nil
 }
 
 // safeBuild calls build; a panic is an error.

@@ -102,16 +102,16 @@ func TestPanicsAreErrors(t *testing.T) {
 
 func TestRespond(t *testing.T) {
 	t.Run("own fingerprint", func(t *testing.T) {
-		resp := respond(bytes.NewReader(request(t, "fp", secrets.Options{}, "x"+word)), "fp", literal{}, nil, nil)
+		resp := respond(bytes.NewReader(request(t, "fp", secrets.Options{}, "x"+word)), "fp", literal{}, nil)
 		assert.Empty(t, resp.Error)
 		assert.Len(t, resp.Findings, 1)
 	})
 	t.Run("other fingerprint", func(t *testing.T) {
-		resp := respond(bytes.NewReader(request(t, "other", secrets.Options{}, word)), "fp", literal{}, nil, nil)
+		resp := respond(bytes.NewReader(request(t, "other", secrets.Options{}, word)), "fp", literal{}, nil)
 		assert.Equal(t, scanner.Response{Fingerprint: "fp", Error: "fingerprint mismatch"}, resp)
 	})
 	t.Run("malformed", func(t *testing.T) {
-		resp := respond(strings.NewReader(`{"text": "`+word+`"`+"\n"), "fp", literal{}, nil, nil)
+		resp := respond(strings.NewReader(`{"text": "`+word+`"`+"\n"), "fp", literal{}, nil)
 		assert.Contains(t, resp.Error, "malformed")
 		assert.NotContains(t, resp.Error, word)
 	})
@@ -208,7 +208,7 @@ func FuzzRequest(f *testing.F) {
 	f.Add([]byte("[\n"))
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		resp := respond(bytes.NewReader(data), "fp", literal{}, nil, nil)
+		resp := respond(bytes.NewReader(data), "fp", literal{}, nil)
 		assert.Equal(t, "fp", resp.Fingerprint)
 		if resp.Error != "" {
 			assert.Empty(t, resp.Findings)
