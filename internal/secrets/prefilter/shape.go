@@ -1,4 +1,4 @@
-package redact
+package prefilter
 
 import (
 	"regexp/syntax"

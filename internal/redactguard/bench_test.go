@@ -1,4 +1,4 @@
-package main
+package redactguard
 
 import (
 	"bytes"
@@ -19,7 +19,7 @@ func benchChunk(b *testing.B, text string) {
 	for b.Loop() {
 		in := chunkInput("bench", "explain how to rotate keys", text, "")
 		out.Reset()
-		run([]string{"after-model"}, strings.NewReader(in), &out, e)
+		Run([]string{"after-model"}, strings.NewReader(in), &out, e)
 	}
 }
 
@@ -63,6 +63,6 @@ func BenchmarkBeforeModel1MB(b *testing.B) {
 	var out bytes.Buffer
 	for b.Loop() {
 		out.Reset()
-		run([]string{"before-model"}, bytes.NewReader(in), &out, e)
+		Run([]string{"before-model"}, bytes.NewReader(in), &out, e)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package redactguard
 
 import (
 	"encoding/json"
@@ -97,7 +97,7 @@ func hookInput(t *testing.T, event string, msgs []message, extra map[string]any)
 
 // send runs the BeforeModel hook on contents and returns what the model
 // would get and the hook's answer.
-func send(t *testing.T, e env, contents []content) ([]content, hook.Output) {
+func send(t *testing.T, e Env, contents []content) ([]content, hook.Output) {
 	t.Helper()
 	raw := runHook(t, e, "before-model", hookInput(t, "BeforeModel", toHook(contents), nil))
 	var out hook.Output
@@ -117,7 +117,7 @@ func send(t *testing.T, e env, contents []content) ([]content, hook.Output) {
 // streamed tells the AfterModel hook that the answer to contents streamed a
 // chunk with only an empty text cpart (as a function call beside an empty
 // text cpart with a thought signature does).
-func streamed(t *testing.T, e env, contents []content, text string) {
+func streamed(t *testing.T, e Env, contents []content, text string) {
 	t.Helper()
 	resp := map[string]any{"text": text, "candidates": []any{map[string]any{
 		"content": map[string]any{"role": "model", "parts": []string{text}}, "index": 0,

@@ -1,4 +1,4 @@
-package main
+package redactguard
 
 import (
 	"time"
@@ -6,13 +6,13 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/hook"
 	"github.com/gemini-guard/gemini-guard/internal/redact"
 	scan "github.com/gemini-guard/gemini-guard/internal/scanner"
-	"github.com/gemini-guard/gemini-guard/internal/secretguard"
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
+	"github.com/gemini-guard/gemini-guard/internal/secrets/prefilter"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 )
 
 // scanner is gemini-guard's scanner process (internal/scanner) as a
-// redact.Scanner. Most chunks never need it: the redactor asks only when a
+// secrets.Scanner. Most chunks never need it: the redactor asks only when a
 // rule's pattern may match.
 type scanner struct {
 	opts secrets.Options
@@ -46,43 +46,39 @@ const (
 	afterToolScanTimeout  = hook.AfterToolDeadline - 2*time.Second
 )
 
-func (sc *scanner) Scan(text string) ([]redact.Finding, error) {
+func (sc *scanner) Scan(text string) ([]secrets.Finding, error) {
 	// A broken user config: the built-in rules still apply (the
 	// session-start hook tells the user about the file).
 	found, _, err := secrets.ScanOrBuiltin(sc.with, sc.opts, text)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]redact.Finding, 0, len(found))
-	for _, f := range found {
-		out = append(out, redact.Finding{RuleID: f.RuleID, Start: f.Start, End: f.End, Secret: f.Secret})
-	}
-	return out, nil
+	return found, nil
 }
 
 // newRedactor is the redactor for settings s in workspace cwd: the rules in
 // force are watched, and the scanner is asked only when one matches. When
 // the user's gitleaks config does not load, the built-in rules still apply
 // (as in the secrets guard) and the config's error is returned beside them.
-func newRedactor(s settings.Settings, cwd string, e env) (*redact.Redactor, error) {
-	opts := secretguard.ScanOptions(s, cwd)
-	rules, cfgErr := redact.WatchRules(opts.ConfigPath)
+func newRedactor(s settings.Settings, cwd string, e Env) (*redact.Redactor, error) {
+	opts := secrets.ScanOptions(s, cwd)
+	rules, cfgErr := prefilter.WatchRules(opts.ConfigPath)
 	if cfgErr != nil {
-		rules, opts.ConfigPath = redact.BuiltinRules(), ""
+		rules, opts.ConfigPath = prefilter.BuiltinRules(), ""
 	}
 	return &redact.Redactor{
-		Watch:   redact.NewWatch(rules, s.DisabledRules),
-		Scanner: &scanner{opts: opts, scanner: e.scanner, until: scanUntil(e)},
+		Watch:   prefilter.NewWatch(rules, s.DisabledRules),
+		Scanner: &scanner{opts: opts, scanner: e.Scanner, until: scanUntil(e)},
 		Marker:  marker(s),
 	}, cfgErr
 }
 
 // scanUntil is when the scans of this call must be done.
-func scanUntil(e env) time.Time {
-	if e.scanTimeout <= 0 {
+func scanUntil(e Env) time.Time {
+	if e.ScanTimeout <= 0 {
 		return time.Time{}
 	}
-	return time.Now().Add(e.scanTimeout)
+	return time.Now().Add(e.ScanTimeout)
 }
 
 func marker(s settings.Settings) func(string) string {

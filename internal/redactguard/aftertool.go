@@ -1,12 +1,12 @@
-package main
+package redactguard
 
 import (
 	"encoding/json"
 	"fmt"
 	"strings"
 
-	"github.com/gemini-guard/gemini-guard/internal/audit"
 	"github.com/gemini-guard/gemini-guard/internal/hook"
+	"github.com/gemini-guard/gemini-guard/internal/hookcall"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 )
 
@@ -65,9 +65,9 @@ func toolText(raw json.RawMessage) (pieces []string, isText []bool, err error) {
 	return pieces, isText, nil
 }
 
-func afterTool(in hook.AfterToolInput, e env) (hook.Output, error) {
-	s, _ := settings.Load(e.getenv)
-	s, _ = settings.ApplyProject(s, in.Cwd)
+func afterTool(in hook.AfterToolInput, e Env) (hook.Output, error) {
+	call := hookcall.Load(e.Getenv, hook.AfterTool, "redact", in.Base)
+	s := call.Settings
 	if !s.RedactToolOutput {
 		return hook.Output{}, nil
 	}
@@ -111,13 +111,15 @@ func afterTool(in hook.AfterToolInput, e env) (hook.Output, error) {
 		return hook.Output{}, nil
 	}
 	what := fmt.Sprintf("%d secret(s) (%s) in the output of %s", count, strings.Join(rules, ", "), in.ToolName)
-	if s.Mode == settings.WarnOnly {
+	if call.WarnOnly() {
 		return hook.Allow("gemini-guard would have hidden " + what + " from the model (warn mode)."), nil
 	}
 	reason := "gemini-guard redacted " + what + " before it reached you. This is the tool's real output, not an error: " +
 		"each secret is replaced by " + markerExample(s) + " and everything else is unchanged. " +
 		"Do not try to read the secret another way; if the user needs it, they can look at it themselves.\n\n" + out.String()
-	recordTool(in, s, e, rules)
+	entry := call.Entry(in.ToolName)
+	entry.Rules, entry.Decision = rules, "redact"
+	call.Record(entry)
 	return hook.Deny(reason, "gemini-guard hid "+what+" from the model."), nil
 }
 
@@ -135,16 +137,4 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// recordTool writes the redaction to the audit log when it is on.
-func recordTool(in hook.AfterToolInput, s settings.Settings, e env, rules []string) {
-	path := audit.Path(s, e.getenv)
-	if path == "" {
-		return
-	}
-	audit.Record(path, audit.Entry{
-		Session: in.SessionID, Hook: string(hook.AfterTool), Guard: "redact", Tool: in.ToolName,
-		Rules: rules, Decision: "redact", Mode: s.Mode.String(), Cwd: in.Cwd,
-	})
 }

@@ -1,4 +1,4 @@
-package main
+package redactguard
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package main
+package redactguard
 
 // BeforeModel: secrets in the text of a request to the model are replaced
 // before the request leaves the machine.
@@ -31,10 +31,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gemini-guard/gemini-guard/internal/audit"
 	"github.com/gemini-guard/gemini-guard/internal/hook"
+	"github.com/gemini-guard/gemini-guard/internal/hookcall"
 	"github.com/gemini-guard/gemini-guard/internal/redact"
-	"github.com/gemini-guard/gemini-guard/internal/settings"
+	"github.com/gemini-guard/gemini-guard/internal/secrets"
 	"github.com/gemini-guard/gemini-guard/internal/state"
 	"github.com/gemini-guard/gemini-guard/internal/verdict"
 )
@@ -67,11 +67,11 @@ func (f found) hash() string { return state.Key("told", f.rule, f.secret) }
 // recordingScanner passes scans on and keeps what they found, so the user
 // can be told which secrets were removed (masked).
 type recordingScanner struct {
-	redact.Scanner
+	secrets.Scanner
 	found []found
 }
 
-func (r *recordingScanner) Scan(text string) ([]redact.Finding, error) {
+func (r *recordingScanner) Scan(text string) ([]secrets.Finding, error) {
 	fs, err := r.Scanner.Scan(text)
 	for _, f := range fs {
 		r.found = append(r.found, found{f.RuleID, f.Secret})
@@ -91,9 +91,9 @@ type beforeModelInput struct {
 // starts the scanner process on a loaded machine.
 const beforeModelScanTimeout = 20 * time.Second
 
-func beforeModel(in beforeModelInput, e env) (hook.Output, error) {
-	s, _ := settings.Load(e.getenv)
-	s, _ = settings.ApplyProject(s, in.Cwd)
+func beforeModel(in beforeModelInput, e Env) (hook.Output, error) {
+	call := hookcall.Load(e.Getenv, hook.BeforeModel, "redact", in.Base)
+	s := call.Settings
 	if !s.RedactModelRequest || in.LLMRequest == nil {
 		return hook.Output{}, nil
 	}
@@ -135,7 +135,7 @@ func beforeModel(in beforeModelInput, e env) (hook.Output, error) {
 		return hook.Output{}, nil
 	}
 	what := fmt.Sprintf("%d secret(s) (%s)", count, strings.Join(rules, ", "))
-	if s.Mode == settings.WarnOnly {
+	if call.WarnOnly() {
 		return hook.Allow("gemini-guard would have removed " + what + " from the request to the model (warn mode)."), nil
 	}
 	out, err := mergeBack(req.Messages, redacted, limit)
@@ -146,7 +146,9 @@ func beforeModel(in beforeModelInput, e env) (hook.Output, error) {
 	if err != nil {
 		return hook.Output{}, err
 	}
-	recordModelRequest(in, s, e, rules)
+	entry := call.Entry("")
+	entry.Rules, entry.Decision = rules, "redact"
+	call.Record(entry)
 	return hook.Output{
 		SystemMessage: tellOnce(e, in.SessionID, markerExample(s), rec.found),
 		Specific:      &hook.Specific{HookEventName: hook.BeforeModel, LLMRequest: raw},
@@ -238,9 +240,9 @@ func messageHash(m message) string {
 // the contents they came from: those before the first answer known (or not
 // yet known not) to hold a content whose text joins to "". Without state it
 // is every message: the AfterModel hook could not have noted anything either.
-func safeLimit(e env, sessionID string, msgs []message) int {
+func safeLimit(e Env, sessionID string, msgs []message) int {
 	limit := len(msgs)
-	st, err := state.Open(e.stateDir)
+	st, err := state.Open(e.StateDir)
 	if err != nil {
 		return limit
 	}
@@ -305,7 +307,7 @@ func applyAnchors(rec *shapeRecord, msgs []message, limit int) int {
 // noteEmptyText is called by the AfterModel hook for every chunk: a chunk
 // with no text but an empty text part may leave a content whose text joins
 // to "" in the history, which the BeforeModel hook must not rewrite past.
-func noteEmptyText(in hook.AfterModelInput, e env) {
+func noteEmptyText(in hook.AfterModelInput, e Env) {
 	var resp struct {
 		Text       string `json:"text"`
 		Candidates []struct {
@@ -332,7 +334,7 @@ func noteEmptyText(in hook.AfterModelInput, e env) {
 	if n := len(req.Messages); n > 0 {
 		a.Hash = messageHash(req.Messages[n-1])
 	}
-	st, err := state.Open(e.stateDir)
+	st, err := state.Open(e.StateDir)
 	if err != nil {
 		return
 	}
@@ -352,7 +354,7 @@ func noteEmptyText(in hook.AfterModelInput, e env) {
 // tellOnce returns the message to the user about the secrets found that the
 // session has not been told about yet (every request re-sends the history).
 // The state keeps a hash of each, never the secret.
-func tellOnce(e env, sessionID, marker string, fs []found) string {
+func tellOnce(e Env, sessionID, marker string, fs []found) string {
 	var news []string
 	seen := map[string]bool{}
 	for _, f := range fs {
@@ -362,7 +364,7 @@ func tellOnce(e env, sessionID, marker string, fs []found) string {
 		}
 	}
 	told := map[string]bool{}
-	if st, err := state.Open(e.stateDir); err == nil {
+	if st, err := state.Open(e.StateDir); err == nil {
 		_ = st.Update(state.Key("model-request-told", sessionID), func(old []byte) ([]byte, error) {
 			for _, h := range strings.Fields(string(old)) {
 				told[h] = true
@@ -390,16 +392,4 @@ func tellOnce(e env, sessionID, marker string, fs []found) string {
 		return ""
 	}
 	return "gemini-guard removed from the request to the model (it reads " + marker + " instead): " + strings.Join(lines, ", ")
-}
-
-// recordModelRequest writes the redaction to the audit log when it is on.
-func recordModelRequest(in beforeModelInput, s settings.Settings, e env, rules []string) {
-	path := audit.Path(s, e.getenv)
-	if path == "" {
-		return
-	}
-	audit.Record(path, audit.Entry{
-		Session: in.SessionID, Hook: string(hook.BeforeModel), Guard: "redact",
-		Rules: rules, Decision: "redact", Mode: s.Mode.String(), Cwd: in.Cwd,
-	})
 }

@@ -2,9 +2,9 @@
 // (gitleaks' default config extended by
 // internal/secrets/detector/rules.toml):
 //
-//	internal/redact/rules_gen.go  the streaming redactor's rule table, analysis precomputed
+//	internal/secrets/prefilter/rules_gen.go  the prefilter's rule table, analysis precomputed
 //
-// Run it with `go generate ./internal/redact`; tests fail when the
+// Run it with `go generate ./internal/secrets/prefilter`; tests fail when the
 // committed files differ from what it would write.
 package main
 
@@ -16,8 +16,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gemini-guard/gemini-guard/internal/redact"
 	"github.com/gemini-guard/gemini-guard/internal/secrets/detector"
+	"github.com/gemini-guard/gemini-guard/internal/secrets/prefilter"
 )
 
 func main() {
@@ -34,7 +34,7 @@ func run(out string) error {
 	if err != nil {
 		return err
 	}
-	src, err := redact.RulesSource(rules)
+	src, err := prefilter.RulesSource(rules)
 	if err != nil {
 		return err
 	}
@@ -47,12 +47,12 @@ func run(out string) error {
 // builtinRules are the content rules of the built-in set, keywords lower
 // case. Every one must have a keyword: the prefilter could otherwise never
 // say "nothing to find".
-func builtinRules() ([]redact.Rule, error) {
+func builtinRules() ([]prefilter.Rule, error) {
 	cfg, err := detector.Builtin()
 	if err != nil {
 		return nil, err
 	}
-	var rules []redact.Rule
+	var rules []prefilter.Rule
 	for _, r := range cfg.Rules {
 		if r.Regex == "" {
 			continue // path-only rule: never runs on content
@@ -64,9 +64,9 @@ func builtinRules() ([]redact.Rule, error) {
 		for i, k := range r.Keywords {
 			kws[i] = strings.ToLower(k)
 		}
-		rules = append(rules, redact.Rule{ID: r.ID, Pattern: r.Regex, Keywords: kws})
+		rules = append(rules, prefilter.Rule{ID: r.ID, Pattern: r.Regex, Keywords: kws})
 	}
 	// By id, as gitleaks orders rules after extending.
-	slices.SortFunc(rules, func(a, b redact.Rule) int { return strings.Compare(a.ID, b.ID) })
+	slices.SortFunc(rules, func(a, b prefilter.Rule) int { return strings.Compare(a.ID, b.ID) })
 	return rules, nil
 }

@@ -1,4 +1,4 @@
-package main
+package redactguard
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gemini-guard/gemini-guard/internal/hook"
+	"github.com/gemini-guard/gemini-guard/internal/hookcall"
 	"github.com/gemini-guard/gemini-guard/internal/redact"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 	"github.com/gemini-guard/gemini-guard/internal/state"
@@ -76,9 +77,8 @@ func streamID(req []byte) string {
 	return fmt.Sprintf("%016x-%x", h.Sum64(), len(req))
 }
 
-func afterModel(in hook.AfterModelInput, e env) (hook.Output, error) {
-	s, _ := settings.Load(e.getenv)
-	s, _ = settings.ApplyProject(s, in.Cwd)
+func afterModel(in hook.AfterModelInput, e Env) (hook.Output, error) {
+	s := hookcall.Load(e.Getenv, hook.AfterModel, "redact", in.Base).Settings
 	if s.RedactModelRequest {
 		noteEmptyText(in, e)
 	}
@@ -95,7 +95,7 @@ func afterModel(in hook.AfterModelInput, e env) (hook.Output, error) {
 		// to show, nothing to end.
 		return hook.Output{}, nil
 	}
-	now := e.now()
+	now := e.Now()
 	next := nextFunc(s, in.Cwd, e)
 
 	var show, warning string
@@ -125,7 +125,7 @@ func afterModel(in hook.AfterModelInput, e env) (hook.Output, error) {
 		handle(sess)
 		kept = sess
 	}
-	repaired, err := withSession(e.stateDir, in.SessionID, now, keep)
+	repaired, err := withSession(e.StateDir, in.SessionID, now, keep)
 	warning = joinLines(warning, repaired)
 	if errors.Is(err, errNotStored) {
 		// The answer was decided but the record could not be written:
@@ -163,7 +163,7 @@ func afterModel(in hook.AfterModelInput, e env) (hook.Output, error) {
 
 // nextFunc returns how a chunk is handled: the redactor over the rules in
 // force, with the scanner built only if a rule matches.
-func nextFunc(s settings.Settings, cwd string, e env) func(*redact.Session, redact.Chunk, time.Time) (string, bool, error) {
+func nextFunc(s settings.Settings, cwd string, e Env) func(*redact.Session, redact.Chunk, time.Time) (string, bool, error) {
 	r, cfgErr := newRedactor(s, cwd, e)
 	if cfgErr == nil {
 		return r.Next

@@ -1,4 +1,4 @@
-package main
+package redactguard
 
 import (
 	"github.com/gemini-guard/gemini-guard/internal/hook"

@@ -1,4 +1,4 @@
-package main
+package redactguard
 
 import (
 	"bytes"
@@ -49,7 +49,7 @@ func TestMain(m *testing.M) {
 // build builds the hook and, beside it where the hook looks for it, the
 // scanner process it asks (as the release builds it).
 func build(dir string) error {
-	for _, b := range []struct{ name, pkg string }{{"guard-redact", "."}, {"guard-scanner", "../guard-scanner"}} {
+	for _, b := range []struct{ name, pkg string }{{"guard-redact", "../../cmd/guard-redact"}, {"guard-scanner", "../../cmd/guard-scanner"}} {
 		cmd := exec.Command("go", "build", "-tags", bundle.BuildTags, "-trimpath", "-o", filepath.Join(dir, b.name+exe()), b.pkg)
 		cmd.Stderr = os.Stderr
 		if err := cmd.Run(); err != nil {
@@ -96,7 +96,7 @@ func expand(t testing.TB, s string) string {
 
 // testEnv is an environment with a private state directory and a fixed
 // clock; vars are the GEMINI_GUARD_* settings.
-func testEnv(t testing.TB, vars map[string]string) env {
+func testEnv(t testing.TB, vars map[string]string) Env {
 	home := t.TempDir()
 	get := func(k string) string {
 		if v, ok := vars[k]; ok {
@@ -107,18 +107,18 @@ func testEnv(t testing.TB, vars map[string]string) env {
 		}
 		return ""
 	}
-	return env{
-		getenv:   get,
-		now:      func() time.Time { return time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC) },
-		stateDir: state.Dir(get),
-		scanner:  secrettest.CachedScanner,
+	return Env{
+		Getenv:   get,
+		Now:      func() time.Time { return time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC) },
+		StateDir: state.Dir(get),
+		Scanner:  secrettest.CachedScanner,
 	}
 }
 
-func runHook(t testing.TB, e env, event, input string) string {
+func runHook(t testing.TB, e Env, event, input string) string {
 	t.Helper()
 	var out bytes.Buffer
-	code := run([]string{event}, strings.NewReader(input), &out, e)
+	code := Run([]string{event}, strings.NewReader(input), &out, e)
 	require.Equal(t, 0, code)
 	require.Equal(t, 1, strings.Count(out.String(), "\n"), "one line: %q", out.String())
 	var v map[string]any
@@ -178,7 +178,7 @@ func TestGolden(t *testing.T) {
 
 func TestNoStateDirectory(t *testing.T) {
 	e := testEnv(t, nil)
-	e.stateDir = ""
+	e.StateDir = ""
 	in := chunkInput("s1", "req", "your token "+secretsFor["github-pat"]+" ok", "")
 	out := runHook(t, e, "after-model", in)
 	assert.Contains(t, out, "[REDACTED:github-pat]")
