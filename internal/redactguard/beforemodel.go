@@ -159,7 +159,13 @@ func beforeModel(in beforeModelInput, e Env) (hook.Output, error) {
 // whole request costs far less than one per message): only when some rule
 // may match is each message redacted on its own.
 func mayHoldSecret(r *redact.Redactor, msgs []message) bool {
+	n := 0
+	for _, m := range msgs {
+		t, _ := m.text()
+		n += len(t) + 2
+	}
 	var b strings.Builder
+	b.Grow(n) // one copy of a request that can be megabytes
 	for _, m := range msgs {
 		t, ok := m.text()
 		if !ok {

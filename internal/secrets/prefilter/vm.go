@@ -34,6 +34,17 @@ func newQueue(n int) *queue {
 	return &queue{sparse: make([]uint32, n), dense: make([]entry, 0, n)}
 }
 
+// fit makes q hold programs of n instructions, keeping its memory when it
+// is large enough. sparse needs no clearing: has checks every index it
+// reads against dense.
+func (q *queue) fit(n int) {
+	if cap(q.sparse) < n {
+		*q = *newQueue(n)
+	}
+	q.sparse = q.sparse[:n]
+	q.dense = q.dense[:0]
+}
+
 func (q *queue) has(pc uint32) bool {
 	i := q.sparse[pc]
 	return int(i) < len(q.dense) && q.dense[i].pc == pc
@@ -62,6 +73,21 @@ type vm struct {
 func newVM(s *program, text string) *vm {
 	n := len(s.prog.Inst)
 	return &vm{prog: s.prog, groups: s.groups, text: text, q0: newQueue(n), q1: newQueue(n)}
+}
+
+// queues are a VM's two queues, kept by a Watch for the VMs it runs one
+// after another: one rule's program can run to thousands of instructions,
+// and a chunk may try dozens of rules. Allocating fresh queues for each
+// cost a hook process hundreds of KB of new memory per chunk.
+type queues struct{ q0, q1 queue }
+
+// vm returns a VM for s over text that uses qs's memory; the previous VM
+// made from qs must no longer be in use.
+func (qs *queues) vm(s *program, text string) *vm {
+	n := len(s.prog.Inst)
+	qs.q0.fit(n)
+	qs.q1.fit(n)
+	return &vm{prog: s.prog, groups: s.groups, text: text, q0: &qs.q0, q1: &qs.q1}
 }
 
 // pendingSecret reports where the secret of a match that the text received

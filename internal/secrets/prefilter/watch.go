@@ -25,6 +25,7 @@ type Watch struct {
 	ruleKW [][]int // per rule: indexes into words
 	maxKW  int     // longest keyword in bytes
 	comp   []*compiled
+	qs     queues // the memory of the VMs Check runs, one at a time
 }
 
 // compiled holds what one rule needs at run time, each part built on
@@ -224,7 +225,7 @@ func (w *Watch) Check(text string, base int, final bool) Verdict {
 				v.Scan, v.Hold = true, base
 				continue
 			}
-			m := newVM(prog, text)
+			m := w.qs.vm(prog, text)
 			m.final = final
 			w.keywordPositions(ascii, i, from, func(k int) {
 				if v.Scan && (final || k < q-in.anchorPrefix || q == len(text)) {
@@ -277,7 +278,7 @@ func (w *Watch) Check(text string, base int, final bool) Verdict {
 				v.Scan, v.Hold = true, base
 				continue
 			}
-			if p := newVM(prog, text).pendingSecret(from); p >= 0 && p < v.Hold {
+			if p := w.qs.vm(prog, text).pendingSecret(from); p >= 0 && p < v.Hold {
 				v.Hold = p
 			}
 		}

@@ -1,6 +1,9 @@
 package prefilter
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // wordIndex finds which of a sorted list of lower-case keywords occur in a
 // text. It is built from plain arrays (no maps), so building one costs a
@@ -36,7 +39,7 @@ func newWordIndex(words []string) *wordIndex {
 
 // find marks found[i] for every word i that occurs in lower and reports
 // whether any did. With found nil it stops at the first.
-func (x *wordIndex) find(lower string, found []bool) bool {
+func (x *wordIndex) find(lower string, found marks) bool {
 	any := false
 	for i := 0; i < len(lower); i++ {
 		c := lower[i]
@@ -50,14 +53,44 @@ func (x *wordIndex) find(lower string, found []bool) bool {
 			}
 		}
 		r := x.first[c]
-		for j := r[0]; j < r[1]; j++ {
-			if strings.HasPrefix(lower[i:], x.words[j]) {
+		j := int(r[0])
+		if i+1 < len(lower) && r[1]-r[0] > 4 {
+			// Many words start with c ("s", "x"): go straight to those
+			// that also share the second byte (the words are sorted, a
+			// one-byte word first).
+			c1 := lower[i+1]
+			j += sort.Search(int(r[1])-j, func(k int) bool {
+				w := x.words[j+k]
+				return len(w) > 1 && w[1] >= c1
+			})
+			if x.single[c] && !found.has(int(r[0])) {
 				if found == nil {
 					return true
 				}
-				found[j], any = true, true
+				found[r[0]], any = true, true
 			}
+		}
+		for ; j < int(r[1]); j++ {
+			w := x.words[j]
+			if len(w) > 1 && i+1 < len(lower) && w[1] > lower[i+1] {
+				break
+			}
+			// A word found already is not looked for again: in a long
+			// text the common ones (key, auth, s.) occur thousands of times.
+			if found.has(j) || !strings.HasPrefix(lower[i:], w) {
+				continue
+			}
+			if found == nil {
+				return true
+			}
+			found[j], any = true, true
 		}
 	}
 	return any
 }
+
+// marks are the words found so far; nil when the caller only asks
+// whether any word occurs.
+type marks []bool
+
+func (m marks) has(j int) bool { return m != nil && m[j] }
