@@ -474,11 +474,18 @@ func asciiLower(s string) string {
 	if i == len(s) {
 		return s
 	}
-	b := []byte(s)
-	for ; i < len(b); i++ {
-		if 'A' <= b[i] && b[i] <= 'Z' {
-			b[i] += 'a' - 'A'
+	// Built in place: []byte(s) and back would be two copies of a text
+	// that can be megabytes, in new memory a hook process pays for.
+	var b strings.Builder
+	b.Grow(len(s))
+	from := 0
+	for ; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			b.WriteString(s[from:i])
+			b.WriteByte(s[i] + 'a' - 'A')
+			from = i + 1
 		}
 	}
-	return string(b)
+	b.WriteString(s[from:])
+	return b.String()
 }
