@@ -31,8 +31,9 @@ type Rule struct {
 	// whose keywords are everyday words (see commonWords).
 	anchProg *program
 	// fullProg is the compiled whole pattern, generated for the rules whose
-	// secret may start before any keyword with nothing required before it
-	// (leadsKeyword): the end of nearly every chunk is checked against them.
+	// secret may start before any keyword with nothing, or only common
+	// words, required before it (leadsKeyword, requirement.common): the
+	// end of nearly every chunk is checked against them.
 	fullProg *program
 }
 
@@ -55,6 +56,17 @@ func (r *Rule) Lead() (n int, bounded bool) {
 var commonWords = []string{"access", "api", "auth", "key", "credential", "creds", "passwd", "password", "secret", "token"}
 
 func common(k string) bool { return len(k) <= 3 || slices.Contains(commonWords, k) }
+
+// common reports whether ordinary text meets r easily: one of its terms
+// holds only common words (`d"`, `://`, key). The whole pattern of a rule
+// with such a requirement before its secret runs at the end of most
+// chunks, so it is generated as data too (jwk-private-key's program alone
+// took a tenth of a 2 KB chunk's hook process to compile).
+func (r requirement) common() bool {
+	return slices.ContainsFunc(r, func(term []string) bool {
+		return len(term) > 0 && !slices.ContainsFunc(term, func(k string) bool { return !common(k) })
+	})
+}
 
 // ruleInfo is what the redactor derives from a rule's pattern once.
 type ruleInfo struct {
@@ -438,7 +450,7 @@ func RulesSource(rules []Rule) ([]byte, error) {
 			prog = programSource(p)
 		}
 		full := "nil"
-		if !in.kwStart && in.anchored == "" && in.needBefore == nil {
+		if !in.kwStart && in.anchored == "" && (in.needBefore == nil || in.needBefore.common()) {
 			p, err := compileProgram(r.Pattern)
 			if err != nil {
 				return nil, fmt.Errorf("prefilter: rule %s: %w", r.ID, err)
