@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gemini-guard/gemini-guard/internal/jsonenc"
 	"github.com/gemini-guard/gemini-guard/internal/secretguard"
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
@@ -80,9 +81,7 @@ func scan(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 			code = 1
 		}
 		if *asJSON {
-			enc := json.NewEncoder(stdout)
-			enc.SetEscapeHTML(false)
-			enc.Encode(r)
+			jsonenc.NewEncoder(stdout).Encode(r)
 			continue
 		}
 		printScan(stdout, stderr, r)

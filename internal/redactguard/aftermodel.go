@@ -1,7 +1,6 @@
 package redactguard
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/gemini-guard/gemini-guard/internal/hook"
 	"github.com/gemini-guard/gemini-guard/internal/hookcall"
+	"github.com/gemini-guard/gemini-guard/internal/jsonenc"
 	"github.com/gemini-guard/gemini-guard/internal/redact"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 	"github.com/gemini-guard/gemini-guard/internal/state"
@@ -278,11 +278,5 @@ func joinLines(a, b string) string {
 // encodeJSON marshals v without HTML escaping (markers and code keep their
 // < and >).
 func encodeJSON(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+	return jsonenc.Marshal(v)
 }

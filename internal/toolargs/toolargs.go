@@ -85,8 +85,7 @@ func line(b *strings.Builder, key, value string) {
 }
 
 // shellTool matches the tool part of an MCP tool name that plainly runs
-// commands. Compiled on first use: only MCP calls need it, and both
-// BeforeTool hooks link this package.
+// commands.
 var shellTool = &lazyregexp.Regexp{Expr: `(?i)(^|[_\-.])(run|exec|execute|shell|bash|sh|zsh|terminal|cmd|command|powershell)([_\-.]|$)`}
 
 // commandKeys are the argument names that hold the command of such a tool.
