@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gemini-guard/gemini-guard/internal/bounded"
 	"github.com/gemini-guard/gemini-guard/internal/jsonenc"
 	"github.com/gemini-guard/gemini-guard/internal/secretguard"
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
@@ -123,7 +124,7 @@ func scanFile(file string, stdin io.Reader, workspace, scratch string, s setting
 	if file == "-" {
 		content, err = io.ReadAll(io.LimitReader(stdin, maxScanFile+1))
 	} else {
-		content, err = readLimited(file, maxScanFile+1)
+		content, _, err = bounded.ReadAny(file, maxScanFile+1)
 		rel = relativeTo(workspace, file)
 	}
 	if err != nil {
@@ -177,22 +178,6 @@ func relativeTo(workspace, file string) string {
 		return rel
 	}
 	return filepath.Base(abs)
-}
-
-func readLimited(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if info.IsDir() {
-		return nil, fmt.Errorf("is a directory")
-	}
-	return io.ReadAll(io.LimitReader(f, limit))
 }
 
 // workspaceDir is the --workspace flag made absolute, or the current
