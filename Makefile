@@ -16,6 +16,18 @@ E2E_FLOOR  := $(shell sed -n 's/^const FloorVersion = "\(.*\)"/\1/p' internal/e2
 E2E_FLOOR_TESTS := ^(TestWriteFileWithGitHubTokenIsBlocked|TestReplaceAddingAWSKeyIsBlocked|TestShellCommandWritingTokenIsBlocked|TestGitResetHardIsBlocked|TestHarmlessWorkGoesThrough|TestStreamedTokenSplitOverThreeChunksIsRedacted|TestPoliciesHoldWithHooksDisabled)$$
 E2E_MATRIX := $(shell sed -n '/^var MatrixVersions/,/^}/p' internal/e2e/versions.go | grep -o '"[0-9][0-9.]*"' | tr -d '"')
 
+# The packages whose tests `make test` runs under the race detector: those
+# affordable with -race on 2 cores (measured on a loaded machine: each under
+# a minute, internal/scanner's daemon and client tests 2.5 minutes). Not
+# internal/edit (its worst-case replace test takes 7 minutes with -race),
+# internal/secrets/detector, internal/redact, internal/redactguard,
+# internal/cli (minutes already without it) nor the end-to-end tests.
+RACE_PKGS := ./internal/audit ./internal/bounded ./internal/bundle ./internal/hook \
+	./internal/jsonenc ./internal/lazyregexp ./internal/policy ./internal/protect \
+	./internal/scanner ./internal/settings ./internal/state ./internal/toolargs \
+	./internal/verdict ./internal/version
+MODULE := $(shell $(GO) list -m)
+
 .PHONY: all help build install uninstall test test-matrix lint demo bench dist clean
 
 all: build
@@ -67,7 +79,8 @@ test: build lint
 	@# The end-to-end tests run alone, after the rest: the hooks answer by
 	@# their own deadlines, and on 2 cores the unit tests' load beside the
 	@# real CLI makes the stream hook withhold text it would have redacted.
-	$(GO) test -count=1 -timeout 30m $$($(GO) list ./... | grep -v '/internal/e2e$$')
+	$(GO) test -count=1 -race -timeout 30m $(RACE_PKGS)
+	$(GO) test -count=1 -timeout 30m $$($(GO) list ./... | grep -v '/internal/e2e$$' | grep -v -x -F $(foreach p,$(RACE_PKGS),-e $(MODULE)/$(p:./%=%)))
 	$(GO) test -count=1 -timeout 30m ./internal/e2e
 	@# The guard scenarios and the policy wall again on the oldest Gemini
 	@# CLI gemini-guard supports. Not the doctor, session-start, audit and

@@ -9,7 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gemini-guard/gemini-guard/internal/bounded"
+	"github.com/gemini-guard/gemini-guard/internal/jsonenc"
 	"github.com/gemini-guard/gemini-guard/internal/secretguard"
+	"github.com/gemini-guard/gemini-guard/internal/secrets"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 	"github.com/gemini-guard/gemini-guard/internal/verdict"
 )
@@ -61,7 +64,7 @@ func scan(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 	}
 	// A relative gitleaks config is the workspace's; the guard runs in a
 	// scratch directory below (see scanFile), so make it absolute here.
-	s.GitleaksConfig = secretguard.ConfigPath(s, workspace)
+	s.GitleaksConfig = secrets.ConfigPath(s, workspace)
 	scratch, err := os.MkdirTemp("", "gemini-guard-scan-")
 	if err != nil {
 		fmt.Fprintln(stderr, "gemini-guard scan:", err)
@@ -79,9 +82,7 @@ func scan(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 			code = 1
 		}
 		if *asJSON {
-			enc := json.NewEncoder(stdout)
-			enc.SetEscapeHTML(false)
-			enc.Encode(r)
+			jsonenc.NewEncoder(stdout).Encode(r)
 			continue
 		}
 		printScan(stdout, stderr, r)
@@ -123,7 +124,7 @@ func scanFile(file string, stdin io.Reader, workspace, scratch string, s setting
 	if file == "-" {
 		content, err = io.ReadAll(io.LimitReader(stdin, maxScanFile+1))
 	} else {
-		content, err = readLimited(file, maxScanFile+1)
+		content, _, err = bounded.ReadAny(file, maxScanFile+1)
 		rel = relativeTo(workspace, file)
 	}
 	if err != nil {
@@ -177,22 +178,6 @@ func relativeTo(workspace, file string) string {
 		return rel
 	}
 	return filepath.Base(abs)
-}
-
-func readLimited(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if info.IsDir() {
-		return nil, fmt.Errorf("is a directory")
-	}
-	return io.ReadAll(io.LimitReader(f, limit))
 }
 
 // workspaceDir is the --workspace flag made absolute, or the current

@@ -12,15 +12,14 @@ package edit
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf16"
 
+	"github.com/gemini-guard/gemini-guard/internal/bounded"
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
 )
 
@@ -108,25 +107,16 @@ func Resolve(cwd, path string) string {
 // that is a directory or unreadable gives an error. truncated reports that
 // the file is larger than MaxFile.
 func Read(path string) (content string, exists, truncated bool, err error) {
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	data, truncated, err := bounded.ReadAny(path, MaxFile)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return "", false, false, nil
-	}
-	if err != nil {
-		return "", false, false, err
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.IsDir() {
+	case errors.Is(err, bounded.ErrDirectory):
 		return "", true, false, fmt.Errorf("%s is a directory", filepath.Base(path))
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFile+1))
-	if err != nil {
+	case err != nil:
 		return "", true, false, err
 	}
-	if len(data) > MaxFile {
-		return string(data[:MaxFile]), true, true, nil
-	}
-	return string(data), true, false, nil
+	return string(data), true, truncated, nil
 }
 
 // Write is a write_file call: the file becomes content.

@@ -51,6 +51,8 @@ type Base struct {
 
 func (b *Base) setHost(d Dialect) { b.Host = d }
 
+func (b *Base) eventName() string { return b.HookEventName }
+
 // hostSetter is every input type: they all embed Base.
 type hostSetter interface{ setHost(Dialect) }
 

@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"runtime/debug"
+
+	"github.com/gemini-guard/gemini-guard/internal/jsonenc"
 )
 
 // Run answers one hook call of event ev: it reads at most MaxInput bytes from
@@ -75,12 +78,28 @@ func decodeFrom(r io.Reader, v any) (Dialect, error) {
 	if trimmed[0] != '{' {
 		return Gemini, &InputError{Size: int64(len(data)), Err: errors.New("not an object")}
 	}
+	// Gemini CLI's own tool and model events, nearly every call, are
+	// decoded in one pass: a long session's BeforeModel request is
+	// megabytes. Other hosts' events, and SessionStart (whose dialect
+	// hangs on a field no input type holds), are translated first.
+	if b, ok := v.(eventNamer); ok {
+		if err := json.Unmarshal(trimmed, v); err != nil {
+			return Gemini, &InputError{Size: int64(len(data)), Err: err}
+		}
+		if ev := b.eventName(); ev != string(SessionStart) && DialectOf(ev, false) == Gemini {
+			return Gemini, nil
+		}
+		reflect.ValueOf(v).Elem().SetZero()
+	}
 	trimmed, host := normalise(trimmed)
 	if err := json.Unmarshal(trimmed, v); err != nil {
 		return host, &InputError{Size: int64(len(data)), Err: err}
 	}
 	return host, nil
 }
+
+// eventNamer is every input type: they all embed Base.
+type eventNamer interface{ eventName() string }
 
 // PanicError is a panic recovered in a guard. Its message holds the panic
 // value only; the stack is kept for the audit log and tests.
@@ -161,12 +180,6 @@ func marshal(out Output) ([]byte, error) {
 		// encoder's first use costs a hook process ~0.03 ms of reflection.
 		return []byte("{}"), nil
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
 	// Reasons quote shell fragments: keep <, > and & readable in transcripts.
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(out); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+	return jsonenc.Marshal(out)
 }

@@ -4,14 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/gemini-guard/gemini-guard/internal/bounded"
 )
 
 // ProjectFile is where a workspace keeps its overrides, relative to the
@@ -73,7 +73,10 @@ func ApplyProject(s Settings, workspace string) (Settings, []string) {
 		return s, nil
 	}
 	path := filepath.Join(workspace, filepath.FromSlash(ProjectFile))
-	data, err := readBounded(path, MaxProjectFile)
+	data, truncated, err := bounded.ReadFile(path, MaxProjectFile)
+	if err == nil && truncated {
+		err = fmt.Errorf("larger than %d KiB", MaxProjectFile>>10)
+	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return s, nil
@@ -242,30 +245,6 @@ func inWorkspace(workspace, path string) string {
 		return path
 	}
 	return filepath.Join(workspace, path)
-}
-
-// readBounded reads path if it is a regular file of at most limit bytes.
-func readBounded(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, errors.New("not a regular file")
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("larger than %d KiB", limit>>10)
-	}
-	return data, nil
 }
 
 // decodeErrorText is a one-line description of a TOML error with its line.

@@ -19,6 +19,7 @@
 // Usage:
 //
 //	go run ./tools/bench [-n 200] [-json dist/bench.json] [-case substring]
+//	go run ./tools/bench -inputs DIR   # the inputs only, for pprof and strace
 package main
 
 import (
@@ -52,12 +53,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 	n := fs.Int("n", 200, "runs per case (of the hook and of the floor each)")
 	jsonOut := fs.String("json", "", "also write the results as JSON to this file")
 	only := fs.String("case", "", "run only cases whose name contains this")
+	inputs := fs.String("inputs", "", "write each case's hook input to this directory (for profiling) and time nothing")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if *n < 1 {
 		fmt.Fprintln(stderr, "bench: -n must be at least 1")
 		return 2
+	}
+	if *inputs != "" {
+		if err := writeInputs(*inputs, stdout); err != nil {
+			fmt.Fprintln(stderr, "bench:", err)
+			return 1
+		}
+		return 0
 	}
 	report, err := bench(context.Background(), *n, *only, stdout)
 	if err != nil {
@@ -188,6 +197,33 @@ func bench(ctx context.Context, n int, only string, stdout io.Writer) (*Report, 
 	printTable(stdout, report)
 	printWorst(stdout, report.Worst)
 	return report, nil
+}
+
+// writeInputs writes each case's hook input to dir as <hook>.<n>.json,
+// with the workspace it refers to under dir/work, so that a hook can be
+// profiled (pprof, strace) on exactly what make bench times.
+func writeInputs(dir string, stdout io.Writer) error {
+	work := filepath.Join(dir, "work")
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return err
+	}
+	env, err := newEnvironment(work)
+	if err != nil {
+		return err
+	}
+	cases, err := makeCases(env)
+	if err != nil {
+		return err
+	}
+	for i, c := range cases {
+		name := filepath.Join(dir, fmt.Sprintf("%s.%d.json", c.hook, i))
+		if err := os.WriteFile(name, c.input, 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s\t%s\n", name, c.name)
+	}
+	fmt.Fprintf(stdout, "run the hooks with cwd %s and HOME %s\n", env.workspace, env.home)
+	return nil
 }
 
 func buildTool(ctx context.Context, root, pkg, out string) error {

@@ -26,7 +26,6 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -41,6 +40,7 @@ import (
 	"github.com/zricethezav/gitleaks/v8/logging"
 	"github.com/zricethezav/gitleaks/v8/report"
 
+	"github.com/gemini-guard/gemini-guard/internal/bounded"
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
 )
 
@@ -176,9 +176,12 @@ func userConfig(path string) (config.Config, error) {
 	if userLoaded != "" {
 		return config.Config{}, fmt.Errorf("gitleaks loads one extended config per process, and %s is loaded", userLoaded)
 	}
-	data, err := readBounded(path)
+	data, truncated, err := bounded.ReadFile(path, MaxConfigSize)
 	if err != nil {
 		return config.Config{}, err
+	}
+	if truncated {
+		return config.Config{}, fmt.Errorf("larger than %d MiB", MaxConfigSize>>20)
 	}
 	var vc config.ViperConfig
 	if err := toml.Unmarshal(data, &vc); err != nil {
@@ -227,27 +230,6 @@ func translate(vc *config.ViperConfig) (cfg config.Config, err error) {
 		}
 	}()
 	return vc.Translate()
-}
-
-func readBounded(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil {
-		return nil, err
-	} else if !st.Mode().IsRegular() {
-		return nil, errors.New("not a regular file")
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxConfigSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > MaxConfigSize {
-		return nil, fmt.Errorf("larger than %d MiB", MaxConfigSize>>20)
-	}
-	return data, nil
 }
 
 // RuleIDs returns the ids of the rules the detector runs, sorted.
