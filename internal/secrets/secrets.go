@@ -44,6 +44,11 @@ type Finding struct {
 // rather than by a shape a vendor gave it.
 var genericRules = map[string]bool{
 	"keyword-assigned-secret":    true,
+	"keyword-assigned-hex":       true,
+	"password-assigned":          true,
+	"password-directive":         true,
+	"sql-password":               true,
+	"xml-add-key-secret":         true,
 	"xml-secret-element":         true,
 	"authorization-header-token": true,
 	"url-query-credential":       true,
