@@ -125,7 +125,8 @@ type everyRuleSample struct {
 }
 
 // everyRuleSamples makes, for every rule of rules, a text per setting that
-// holds a match of the rule's full pattern the scanner finds. It returns the
+// holds a match of the rule's full pattern the scanner finds; a keyword the
+// match need not hold is put before it or after it. It returns the
 // rules for which no sample could be made.
 func everyRuleSamples(t *testing.T, rules []Rule, sc Scanner) ([]everyRuleSample, []string) {
 	t.Helper()
@@ -148,18 +149,24 @@ func everyRuleSamples(t *testing.T, rules []Rule, sc Scanner) ([]everyRuleSample
 				}
 				// A rule whose keyword the match need not hold (gitleaks
 				// wants it somewhere in the text) gets it just before.
-				before := set.before
+				// In code it comes after the match instead: the
+				// secret must not be shown before the keyword arrives.
+				before, after := set.before, set.after
 				if len(r.Keywords) > 0 && !containsAnyFold(m, r.Keywords) {
-					before += r.Keywords[0] + ": "
+					if si%2 == 0 {
+						before += r.Keywords[0] + ": "
+					} else {
+						after = " (" + r.Keywords[0] + ")" + after
+					}
 				}
-				text := before + m + set.after
+				text := before + m + after
 				finds, err := sc.Scan(text)
 				require.NoError(t, err)
 				var secrets []string
 				for _, f := range finds {
 					// A secret that the text also holds by chance outside
 					// the finding cannot be told apart from ordinary words.
-					if f.Secret == "" || strings.Count(text, f.Secret) > 1 || strings.Contains(before+set.after, f.Secret) {
+					if f.Secret == "" || strings.Count(text, f.Secret) > 1 || strings.Contains(before+after, f.Secret) {
 						continue
 					}
 					if f.RuleID == r.ID {
@@ -169,7 +176,7 @@ func everyRuleSamples(t *testing.T, rules []Rule, sc Scanner) ([]everyRuleSample
 				}
 				if made {
 					out = append(out, everyRuleSample{rule: r.ID + "/" + set.name, text: text, secrets: secrets,
-						words: strings.Fields(before + " " + set.after)})
+						words: strings.Fields(before + " " + after)})
 				}
 			}
 			if !made {

@@ -48,6 +48,7 @@ var genericRules = map[string]bool{
 	"password-assigned":          true,
 	"password-directive":         true,
 	"sql-password":               true,
+	"cli-password-flag":          true,
 	"xml-add-key-secret":         true,
 	"xml-secret-element":         true,
 	"authorization-header-token": true,

@@ -150,6 +150,14 @@ func precisionCases() []precisionCase {
 		{"openvpn static key", "-----BEGIN OpenVPN Static key V1-----\n" + hx(32) + "\n" + hx(32) + "\n-----END OpenVPN Static key V1-----", "openvpn-static-key"},
 		{"instrumentation key", "InstrumentationKey=" + uuid() + ";IngestionEndpoint=https://x.in.applicationinsights.azure.com/", ""},
 		{"unsigned jwt under a token name", "token: eyJhbGciOiJub25lIn0.eyJzdWIiOiIxMjM0NTY3ODkwIn0.", ""},
+		{"acr password", "docker login acme.azurecr.io -u acme --password-stdin <<< " + an(42) + "+ACR" + an(6), "azure-container-registry-password"},
+		{"docker login -p", "docker login registry.acme.io -u ci -p " + an(20) + "4k", "cli-password-flag|azure-container-registry-password"},
+		{"sshpass", "sshpass -p '" + an(12) + "9x' ssh deploy@10.0.0.3", "cli-password-flag"},
+		{"docker login from a variable", `docker login -u ci -p "$REGISTRY_PASSWORD" registry.acme.io`, ""},
+		{"docker login stdin", "echo $TOKEN | docker login -u ci --password-stdin", ""},
+		{"azure sas token", "AZURE_SAS=sv=2022-11-02&ss=b&srt=co&sp=rl&se=2026-01-01T00:00:00Z&sig=" + an(43) + "%3D", "azure-sas-token"},
+		{"sas parameters without a signature", "sv=2022-11-02&ss=b&srt=co&sp=rl&se=2026-01-01T00:00:00Z", ""},
+		{"long token", "acme token = '" + an(300) + "." + an(40) + "'", "keyword-assigned-secret"},
 		{"azure devops pat by name", "AZURE_DEVOPS_PAT=" + r.From("abcdefghijklmnopqrstuvwxyz234567", 52), "keyword-assigned-secret"},
 	}
 }
