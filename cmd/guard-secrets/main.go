@@ -13,9 +13,9 @@ import (
 
 	"github.com/gemini-guard/gemini-guard/internal/audit"
 	"github.com/gemini-guard/gemini-guard/internal/hook"
+	"github.com/gemini-guard/gemini-guard/internal/hookcall"
 	"github.com/gemini-guard/gemini-guard/internal/secretguard"
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
-	"github.com/gemini-guard/gemini-guard/internal/settings"
 	"github.com/gemini-guard/gemini-guard/internal/verdict"
 )
 
@@ -32,11 +32,9 @@ func run(stdin io.Reader, stdout io.Writer, getenv func(string) string, newScann
 }
 
 func decide(in hook.BeforeToolInput, getenv func(string) string, newScanner func(secrets.Options) secrets.Scanner) (hook.Output, error) {
-	s, _ := settings.Load(getenv)
-	// Warnings about settings are shown once per session by session-start.
-	s, _ = settings.ApplyProject(s, in.Cwd)
+	call := hookcall.Load(getenv, hook.BeforeTool, "secrets", in.Base)
 	d, err := secretguard.Check(secretguard.Call{Tool: in.ToolName, Input: in.ToolInput, Cwd: in.Cwd},
-		secretguard.Env{Settings: s, Home: getenv("HOME"), Scanner: newScanner})
+		secretguard.Env{Settings: call.Settings, Home: getenv("HOME"), Scanner: newScanner})
 	var inputErr *secretguard.InputError
 	if errors.As(err, &inputErr) {
 		// Unusable arguments: the hook's bad-input answer asks the model to
@@ -46,7 +44,7 @@ func decide(in hook.BeforeToolInput, getenv func(string) string, newScanner func
 	if err != nil {
 		return hook.Output{}, err
 	}
-	warnOnly := s.Mode == settings.WarnOnly
+	warnOnly := call.WarnOnly()
 	var out hook.Output
 	switch {
 	case d.Verdict.Action == verdict.Rewrite && !warnOnly:
@@ -58,17 +56,14 @@ func decide(in hook.BeforeToolInput, getenv func(string) string, newScanner func
 	default:
 		out = hook.FromVerdict(d.Verdict, warnOnly)
 	}
-	if path := audit.Path(s, getenv); path != "" && d.Verdict.Action != verdict.Allow {
-		e := audit.FromVerdict(audit.Entry{
-			Session: in.SessionID, Hook: string(hook.BeforeTool), Guard: "secrets", Tool: in.ToolName,
-			Mode: s.Mode.String(), Cwd: in.Cwd,
-		}, d.Verdict, warnOnly)
+	if d.Verdict.Action != verdict.Allow {
+		e := audit.FromVerdict(call.Entry(in.ToolName), d.Verdict, warnOnly)
 		e.Rules = d.Rules
 		if d.Verdict.Action == verdict.Rewrite {
 			e.Decision = "redact"
 		}
 		e.Preview = audit.Preview(d.Verdict.What, d.Secrets...)
-		audit.Record(path, e)
+		call.Record(e)
 	}
 	return out, nil
 }

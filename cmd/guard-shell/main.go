@@ -13,7 +13,7 @@ import (
 
 	"github.com/gemini-guard/gemini-guard/internal/audit"
 	"github.com/gemini-guard/gemini-guard/internal/hook"
-	"github.com/gemini-guard/gemini-guard/internal/settings"
+	"github.com/gemini-guard/gemini-guard/internal/hookcall"
 	"github.com/gemini-guard/gemini-guard/internal/shellguard"
 	"github.com/gemini-guard/gemini-guard/internal/toolargs"
 	"github.com/gemini-guard/gemini-guard/internal/verdict"
@@ -58,21 +58,14 @@ func decide(in hook.BeforeToolInput, getenv func(string) string, userHome func()
 			return hook.Output{}, &hook.InputError{Err: errors.New("tool_input.command is missing or not a string")}
 		}
 	}
-	s, _ := settings.Load(getenv)
-	// Warnings about settings are shown once per session by session-start.
-	s, _ = settings.ApplyProject(s, in.Cwd)
+	call := hookcall.Load(getenv, hook.BeforeTool, "shell", in.Base)
 	home, err := userHome()
 	if err != nil || home == "" {
 		home = getenv("HOME")
 	}
-	v := shellguard.Decide(shellguard.Input{Command: command, Dir: ti.DirPath, Cwd: in.Cwd, Home: home, Settings: s})
-	warnOnly := s.Mode == settings.WarnOnly
-	if path := audit.Path(s, getenv); path != "" && v.Action != verdict.Allow {
-		e := audit.FromVerdict(audit.Entry{
-			Session: in.SessionID, Hook: string(hook.BeforeTool), Guard: "shell", Tool: in.ToolName,
-			Mode: s.Mode.String(), Cwd: in.Cwd,
-		}, v, warnOnly)
-		audit.Record(path, e)
+	v := shellguard.Decide(shellguard.Input{Command: command, Dir: ti.DirPath, Cwd: in.Cwd, Home: home, Settings: call.Settings})
+	if v.Action != verdict.Allow {
+		call.Record(audit.FromVerdict(call.Entry(in.ToolName), v, call.WarnOnly()))
 	}
-	return hook.FromVerdict(v, warnOnly), nil
+	return hook.FromVerdict(v, call.WarnOnly()), nil
 }

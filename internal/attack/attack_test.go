@@ -20,7 +20,7 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/bundle"
 	"github.com/gemini-guard/gemini-guard/internal/hook"
 	"github.com/gemini-guard/gemini-guard/internal/scanner"
-	"github.com/gemini-guard/gemini-guard/internal/secretguard"
+	"github.com/gemini-guard/gemini-guard/internal/secrets"
 	"github.com/gemini-guard/gemini-guard/internal/secrets/secrettest"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 	"github.com/gemini-guard/gemini-guard/internal/state"
@@ -258,7 +258,7 @@ func TestAfterModelTamperedState(t *testing.T) {
 func (w world) socket(t *testing.T) string {
 	t.Helper()
 	s, _ := settings.Load(func(string) string { return "" })
-	opts, err := scanner.Normalize(secretguard.ScanOptions(s, w.workspace))
+	opts, err := scanner.Normalize(secrets.ScanOptions(s, w.workspace))
 	require.NoError(t, err)
 	fp, err := scanner.Fingerprint(opts, filepath.Join(bin, "guard-scanner"))
 	require.NoError(t, err)

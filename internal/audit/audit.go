@@ -26,6 +26,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gemini-guard/gemini-guard/internal/jsonenc"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 	"github.com/gemini-guard/gemini-guard/internal/verdict"
 )
@@ -234,9 +235,7 @@ func encode(e Entry) ([]byte, error) {
 
 func marshal(e Entry) ([]byte, error) {
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(e); err != nil {
+	if err := jsonenc.NewEncoder(&buf).Encode(e); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/gemini-guard/gemini-guard/internal/jsonenc"
+	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 )
 
 // HooksFile is hooks/hooks.json as gemini-guard writes it. Decoding rejects
@@ -54,7 +56,7 @@ type Command struct {
 	Fallback string
 }
 
-var bashCommand = regexp.MustCompile(`^b='\$\{extensionPath\}\$\{/\}bin\$\{/\}([A-Za-z0-9_-]+)'; \[ -x "\$b" \] && exec "\$b"((?: [a-z-]+)*) \|\| echo '([^']*)'$`)
+var bashCommand = &lazyregexp.Regexp{Expr: `^b='\$\{extensionPath\}\$\{/\}bin\$\{/\}([A-Za-z0-9_-]+)'; \[ -x "\$b" \] && exec "\$b"((?: [a-z-]+)*) \|\| echo '([^']*)'$`}
 
 // ParseCommand reads a hooks.json command. Any other shape is an error, so
 // a hand edit of hooks.json that the Windows generator does not understand
@@ -106,8 +108,7 @@ func PowerShellHooks(data []byte) ([]byte, error) {
 		}
 	}
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
+	enc := jsonenc.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(f); err != nil {
 		return nil, fmt.Errorf("bundle: %w", err)

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/gemini-guard/gemini-guard/internal/jsonenc"
 )
 
 // QwenManifest is the name of Qwen Code's extension manifest. Gemini CLI
@@ -61,13 +63,12 @@ func QwenManifestFrom(geminiManifest, hooksJSON []byte) ([]byte, error) {
 			hooks[qe] = append(hooks[qe], g)
 		}
 	}
-	var raw bytes.Buffer
-	enc := json.NewEncoder(&raw)
-	enc.SetEscapeHTML(false) // commands hold && and >: keep them readable
-	if err := enc.Encode(hooks); err != nil {
+	// Commands hold && and >: keep them readable.
+	raw, err := jsonenc.Marshal(hooks)
+	if err != nil {
 		return nil, fmt.Errorf("bundle: %w", err)
 	}
-	manifest["hooks"] = bytes.TrimSpace(raw.Bytes())
+	manifest["hooks"] = raw
 	// Keys in a fixed order, the manifest's own first, as a person would
 	// write the file.
 	var buf bytes.Buffer

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -9,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/hook"
+	"github.com/gemini-guard/gemini-guard/internal/jsonenc"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 	"github.com/gemini-guard/gemini-guard/internal/shellguard"
 	"github.com/gemini-guard/gemini-guard/internal/verdict"
@@ -100,8 +100,7 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func
 	}
 	r := report(command, dir, workspace, s, v, trace)
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetEscapeHTML(false)
+		enc := jsonenc.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		enc.Encode(r)
 	} else {

@@ -18,7 +18,7 @@ import (
 
 	"github.com/gemini-guard/gemini-guard/internal/hook"
 	"github.com/gemini-guard/gemini-guard/internal/scanner"
-	"github.com/gemini-guard/gemini-guard/internal/secretguard"
+	"github.com/gemini-guard/gemini-guard/internal/secrets"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 )
 
@@ -130,7 +130,7 @@ func sessionStart(workspace string, getenv func(string) string) hook.Output {
 	// Warm the scanner daemon the hooks will ask, so that the first scan
 	// does not wait for it to start (and run out of its hook's time). A
 	// failure here only costs that first scan its wait.
-	_ = (&scanner.Client{Options: secretguard.ScanOptions(s, workspace)}).Start()
+	_ = (&scanner.Client{Options: secrets.ScanOptions(s, workspace)}).Start()
 	if len(problems) == 0 {
 		return hook.Output{}
 	}

@@ -20,6 +20,8 @@ import (
 
 	"github.com/gemini-guard/gemini-guard/internal/audit"
 	"github.com/gemini-guard/gemini-guard/internal/bundle"
+	"github.com/gemini-guard/gemini-guard/internal/jsonenc"
+	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 	"github.com/gemini-guard/gemini-guard/internal/version"
 )
@@ -111,8 +113,7 @@ func doctor(args []string, stdout, stderr io.Writer, getenv func(string) string)
 	d := &doctorRun{ext: ext, getenv: getenv}
 	report := d.run()
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetEscapeHTML(false)
+		enc := jsonenc.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		enc.Encode(report)
 	} else {
@@ -247,7 +248,7 @@ func (d *doctorRun) checkBinaries() bool {
 	return true
 }
 
-var binaryInCommand = regexp.MustCompile(`bin\$\{/\}([A-Za-z0-9_-]+)`)
+var binaryInCommand = &lazyregexp.Regexp{Expr: `bin\$\{/\}([A-Za-z0-9_-]+)`}
 
 func (d *doctorRun) checkHooks() bool {
 	data, err := os.ReadFile(filepath.Join(d.ext.Dir, "hooks", "hooks.json"))
@@ -383,7 +384,7 @@ func (d *doctorRun) checkPolicies() {
 	d.add("policies", statusOK, fmt.Sprintf("%d deny rules for Gemini CLI's policy engine: %s", len(rules), strings.Join(ids, ", ")), 0)
 }
 
-var frontmatterKey = regexp.MustCompile(`(?m)^(name|description):`)
+var frontmatterKey = &lazyregexp.Regexp{Expr: `(?m)^(name|description):`}
 
 func (d *doctorRun) checkContext() {
 	var notes []string
@@ -398,7 +399,7 @@ func (d *doctorRun) checkContext() {
 	for _, s := range skills {
 		data, err := os.ReadFile(s)
 		name := filepath.Base(filepath.Dir(s))
-		if err != nil || !bytes.HasPrefix(data, []byte("---")) || len(frontmatterKey.FindAll(data, -1)) < 2 {
+		if err != nil || !bytes.HasPrefix(data, []byte("---")) || len(frontmatterKey.Get().FindAll(data, -1)) < 2 {
 			status = statusWarn
 			notes = append(notes, "skill "+name+" has no name/description frontmatter")
 			continue
@@ -562,7 +563,7 @@ func (m merged) specific(key string) (json.RawMessage, bool) {
 }
 
 // ruleOf is the rule id a gemini-guard reason names, or "".
-var ruleOf = regexp.MustCompile(`gemini-guard (?:blocked|would have blocked \(warn mode\)) ([A-Za-z0-9_.:-]+)`)
+var ruleOf = &lazyregexp.Regexp{Expr: `gemini-guard (?:blocked|would have blocked \(warn mode\)) ([A-Za-z0-9_.:-]+)`}
 
 func ruleIn(text string) string {
 	if m := ruleOf.FindStringSubmatch(text); m != nil {

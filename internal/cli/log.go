@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gemini-guard/gemini-guard/internal/audit"
+	"github.com/gemini-guard/gemini-guard/internal/jsonenc"
 	"github.com/gemini-guard/gemini-guard/internal/version"
 )
 
@@ -55,8 +56,7 @@ func showLog(args []string, stdout, stderr io.Writer, getenv func(string) string
 		return 2
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetEscapeHTML(false)
+		enc := jsonenc.NewEncoder(stdout)
 		for _, e := range entries {
 			enc.Encode(e)
 		}

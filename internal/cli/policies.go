@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -12,6 +11,9 @@ import (
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/gemini-guard/gemini-guard/internal/jsonenc"
+	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 )
 
 // policyRule is one [[rule]] of a policies/*.toml file, as far as gemini-guard
@@ -36,7 +38,7 @@ type policyRule struct {
 // a ReDoS risk (packages/core/src/policy/utils.ts isSafeRegExp): a group that
 // holds a quantifier and is itself quantified. Gemini CLI drops such a rule
 // with only a warning, so a wall built on it would silently be missing.
-var nestedQuantifier = regexp.MustCompile(`\([^)]*[*+?{].*\)[*+?{]`)
+var nestedQuantifier = &lazyregexp.Regexp{Expr: `\([^)]*[*+?{].*\)[*+?{]`}
 
 // jsOnly lists regex syntax that means something else, or nothing, in one of
 // JavaScript and Go: a policy regex must mean the same in both, because
@@ -127,9 +129,7 @@ func (r policyRule) matches(command string) bool {
 
 // stableArgs is Gemini CLI's stableStringify({command}) for a shell call.
 func stableArgs(command string) string {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false) // JSON.stringify leaves < > & alone
-	_ = enc.Encode(command)  // a string always encodes
-	return "{\x00\"command\":" + strings.TrimSuffix(buf.String(), "\n") + "\x00}"
+	// JSON.stringify leaves < > & alone; a string always encodes.
+	s, _ := jsonenc.Marshal(command)
+	return "{\x00\"command\":" + string(s) + "\x00}"
 }

@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gemini-guard/gemini-guard/internal/jsonenc"
 	"github.com/gemini-guard/gemini-guard/internal/secretguard"
+	"github.com/gemini-guard/gemini-guard/internal/secrets"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 	"github.com/gemini-guard/gemini-guard/internal/verdict"
 )
@@ -61,7 +63,7 @@ func scan(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 	}
 	// A relative gitleaks config is the workspace's; the guard runs in a
 	// scratch directory below (see scanFile), so make it absolute here.
-	s.GitleaksConfig = secretguard.ConfigPath(s, workspace)
+	s.GitleaksConfig = secrets.ConfigPath(s, workspace)
 	scratch, err := os.MkdirTemp("", "gemini-guard-scan-")
 	if err != nil {
 		fmt.Fprintln(stderr, "gemini-guard scan:", err)
@@ -79,9 +81,7 @@ func scan(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 			code = 1
 		}
 		if *asJSON {
-			enc := json.NewEncoder(stdout)
-			enc.SetEscapeHTML(false)
-			enc.Encode(r)
+			jsonenc.NewEncoder(stdout).Encode(r)
 			continue
 		}
 		printScan(stdout, stderr, r)

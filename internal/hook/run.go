@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+
+	"github.com/gemini-guard/gemini-guard/internal/jsonenc"
 )
 
 // Run answers one hook call of event ev: it reads at most MaxInput bytes from
@@ -161,12 +163,6 @@ func marshal(out Output) ([]byte, error) {
 		// encoder's first use costs a hook process ~0.03 ms of reflection.
 		return []byte("{}"), nil
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
 	// Reasons quote shell fragments: keep <, > and & readable in transcripts.
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(out); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+	return jsonenc.Marshal(out)
 }

@@ -2,17 +2,14 @@ package protect
 
 import (
 	"reflect"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
+	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 )
 
-var guardVariable = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?mi)^[ \t]*(?:export[ \t]+)?GEMINI_GUARD_[A-Za-z0-9_]*[ \t]*=.*$`)
-})
+var guardVariable = &lazyregexp.Regexp{Expr: `(?mi)^[ \t]*(?:export[ \t]+)?GEMINI_GUARD_[A-Za-z0-9_]*[ \t]*=.*$`}
 
 // ChangesGuardSetting reports whether a .env file going from before to
 // after gains or alters a GEMINI_GUARD_* assignment line. Removing one is
@@ -22,10 +19,10 @@ func ChangesGuardSetting(before, after string) bool {
 		return false
 	}
 	had := map[string]bool{}
-	for _, l := range guardVariable().FindAllString(before, -1) {
+	for _, l := range guardVariable.Get().FindAllString(before, -1) {
 		had[strings.TrimSpace(l)] = true
 	}
-	for _, l := range guardVariable().FindAllString(after, -1) {
+	for _, l := range guardVariable.Get().FindAllString(after, -1) {
 		if !had[strings.TrimSpace(l)] {
 			return true
 		}

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/gemini-guard/gemini-guard/internal/secrets/prefilter"
 )
 
 // Benchmarks of the in-process redaction of one chunk, as a hook process
@@ -18,7 +20,7 @@ func benchPush(b *testing.B, chunk string) {
 	sc := newRealRedactor(b).Scanner
 	ctx := lastBytes(prose, ContextSize)
 	for b.Loop() {
-		r := &Redactor{Watch: NewWatch(BuiltinRules(), nil), Scanner: sc}
+		r := &Redactor{Watch: prefilter.NewWatch(prefilter.BuiltinRules(), nil), Scanner: sc}
 		s := Stream{Shown: ctx}
 		if _, err := r.Push(&s, chunk); err != nil {
 			b.Fatal(err)
@@ -46,7 +48,7 @@ func BenchmarkPushSecret(b *testing.B) {
 	sc := newRealRedactor(b).Scanner
 	token := fuzzSecret(0, 9)
 	for b.Loop() {
-		r := &Redactor{Watch: NewWatch(BuiltinRules(), nil), Scanner: sc}
+		r := &Redactor{Watch: prefilter.NewWatch(prefilter.BuiltinRules(), nil), Scanner: sc}
 		s := Stream{Shown: "Your token is ", Held: token[:10]}
 		if _, err := r.Push(&s, token[10:]+" and more text."); err != nil {
 			b.Fatal(err)
@@ -65,7 +67,7 @@ func BenchmarkText10K(b *testing.B) {
 	for _, c := range []struct{ name, text string }{{"clean", text}, {"secret", text + "\nGITHUB_TOKEN=" + fuzzSecret(0, 3) + "\n"}} {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
-				r := &Redactor{Watch: NewWatch(BuiltinRules(), nil), Scanner: sc}
+				r := &Redactor{Watch: prefilter.NewWatch(prefilter.BuiltinRules(), nil), Scanner: sc}
 				if _, err := r.Text(c.text); err != nil {
 					b.Fatal(err)
 				}

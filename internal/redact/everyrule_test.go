@@ -11,6 +11,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gemini-guard/gemini-guard/internal/secrets"
+	"github.com/gemini-guard/gemini-guard/internal/secrets/prefilter"
 )
 
 // sample returns a random string of the language of re (its full pattern,
@@ -128,7 +131,7 @@ type everyRuleSample struct {
 // holds a match of the rule's full pattern the scanner finds; a keyword the
 // match need not hold is put before it or after it. It returns the
 // rules for which no sample could be made.
-func everyRuleSamples(t *testing.T, rules []Rule, sc Scanner) ([]everyRuleSample, []string) {
+func everyRuleSamples(t *testing.T, rules []prefilter.Rule, sc secrets.Scanner) ([]everyRuleSample, []string) {
 	t.Helper()
 	var out []everyRuleSample
 	var missed []string
@@ -194,9 +197,9 @@ func everyRuleSamples(t *testing.T, rules []Rule, sc Scanner) ([]everyRuleSample
 // displays a secret the scanner finds in the whole text, and the ordinary
 // words around it are shown.
 func TestEveryRuleEveryCut(t *testing.T) {
-	rules := BuiltinRules()
+	rules := prefilter.BuiltinRules()
 	sc := &regexpScanner{rules: rules}
-	r := &Redactor{Watch: NewWatch(rules, nil), Scanner: sc}
+	r := &Redactor{Watch: prefilter.NewWatch(rules, nil), Scanner: sc}
 	samples, missed := everyRuleSamples(t, rules, sc)
 	// A rule the generator cannot satisfy in a setting (a lead the setting
 	// breaks) must still be sampled in the other one.

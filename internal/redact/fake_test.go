@@ -4,6 +4,9 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/gemini-guard/gemini-guard/internal/secrets"
+	"github.com/gemini-guard/gemini-guard/internal/secrets/prefilter"
 )
 
 // regexpScanner is a stand-in for gitleaks: every rule whose keyword occurs
@@ -11,13 +14,13 @@ import (
 // (or the whole match). No entropy or allowlists, so it finds at least what
 // gitleaks would.
 type regexpScanner struct {
-	rules []Rule
+	rules []prefilter.Rule
 	once  sync.Once
 	res   []*regexp.Regexp
 	calls int
 }
 
-func (s *regexpScanner) Scan(text string) ([]Finding, error) {
+func (s *regexpScanner) Scan(text string) ([]secrets.Finding, error) {
 	s.once.Do(func() {
 		for _, r := range s.rules {
 			s.res = append(s.res, regexp.MustCompile(r.Pattern))
@@ -25,7 +28,7 @@ func (s *regexpScanner) Scan(text string) ([]Finding, error) {
 	})
 	s.calls++
 	lower := strings.ToLower(text)
-	var out []Finding
+	var out []secrets.Finding
 	for i, r := range s.rules {
 		run := len(r.Keywords) == 0
 		for _, k := range r.Keywords {
@@ -42,7 +45,7 @@ func (s *regexpScanner) Scan(text string) ([]Finding, error) {
 					break
 				}
 			}
-			out = append(out, Finding{RuleID: r.ID, Start: start, End: end, Secret: text[start:end]})
+			out = append(out, secrets.Finding{RuleID: r.ID, Start: start, End: end, Secret: text[start:end]})
 		}
 	}
 	return out, nil
@@ -51,7 +54,7 @@ func (s *regexpScanner) Scan(text string) ([]Finding, error) {
 // failingScanner always fails.
 type failingScanner struct{}
 
-func (failingScanner) Scan(string) ([]Finding, error) { return nil, errScan }
+func (failingScanner) Scan(string) ([]secrets.Finding, error) { return nil, errScan }
 
 var errScan = errorString("scanner broke")
 

@@ -5,28 +5,12 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/gemini-guard/gemini-guard/internal/secrets"
+	"github.com/gemini-guard/gemini-guard/internal/secrets/prefilter"
 	"github.com/gemini-guard/gemini-guard/internal/secrets/secrettest"
 )
 
-// realScanner adapts gemini-guard's detector (in the test process) for
-// tests.
-type realScanner struct{ s secrets.Scanner }
-
-func (r realScanner) Scan(text string) ([]Finding, error) {
-	found, err := r.s.Scan(text)
-	if err != nil {
-		return nil, err
-	}
-	var out []Finding
-	for _, f := range found {
-		out = append(out, Finding{RuleID: f.RuleID, Start: f.Start, End: f.End, Secret: f.Secret})
-	}
-	return out, nil
-}
-
 func newRealRedactor(t testing.TB) *Redactor {
-	return &Redactor{Watch: NewWatch(BuiltinRules(), nil), Scanner: realScanner{secrettest.Builtin()}}
+	return &Redactor{Watch: prefilter.NewWatch(prefilter.BuiltinRules(), nil), Scanner: secrettest.Builtin()}
 }
 
 // fuzzSecret is one of a few planted secrets, made at run time.

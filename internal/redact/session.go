@@ -14,7 +14,7 @@ const StaleStream = 10 * time.Minute
 // Session is what the AfterModel hook keeps between the processes of one
 // Gemini CLI session: the answers being streamed, text waiting to be shown,
 // the secrets seen so far and whether the user was warned. It is plain data
-// (stored as JSON by the hook) and holds unredacted text: keep it private.
+// (stored in its own text format, encode.go) and holds unredacted text: keep it private.
 // The zero Session is a session that has seen nothing.
 type Session struct {
 	// Streams are the answers under way, by stream id (Gemini CLI sends the

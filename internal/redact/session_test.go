@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gemini-guard/gemini-guard/internal/secrets/prefilter"
 )
 
 func TestNextTextlessFinalChunk(t *testing.T) {
@@ -89,7 +91,7 @@ func TestNextSplitSecretAcrossChunksAndAnswers(t *testing.T) {
 }
 
 func TestNextScannerError(t *testing.T) {
-	r := &Redactor{Watch: NewWatch(BuiltinRules(), nil), Scanner: failingScanner{}}
+	r := &Redactor{Watch: prefilter.NewWatch(prefilter.BuiltinRules(), nil), Scanner: failingScanner{}}
 	var sess Session
 	now := time.Now()
 	show, changed, err := r.Next(&sess, Chunk{Stream: "a", Text: "see ghp_"}, now)

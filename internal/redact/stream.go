@@ -7,24 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
+	"github.com/gemini-guard/gemini-guard/internal/secrets/prefilter"
 )
-
-// Finding is one secret a Scanner found: the byte range [Start, End) of the
-// scanned text that holds it and the rule that found it.
-type Finding struct {
-	RuleID string `json:"rule"`
-	Start  int    `json:"start"`
-	End    int    `json:"end"`
-	// Secret is the secret's text, kept so that its later copies in the
-	// stream are hidden too. Never print or log it.
-	Secret string `json:"secret,omitempty"`
-}
-
-// Scanner finds secrets in a text: gemini-guard's gitleaks scanner in
-// production, a fake in tests. Findings may come in any order and overlap.
-type Scanner interface {
-	Scan(text string) ([]Finding, error)
-}
 
 // ContextSize is how many bytes of already shown text a Stream keeps so
 // that a secret whose keyword was shown (`api_key = `) is still recognised
@@ -66,9 +50,9 @@ type Stream struct {
 // still have become part of a secret.
 type Redactor struct {
 	// Watch tells how far text may be shown and when to scan. Required.
-	Watch *Watch
+	Watch *prefilter.Watch
 	// Scanner finds the secrets. Required.
-	Scanner Scanner
+	Scanner secrets.Scanner
 	// Marker is what replaces a secret found by a rule; nil means
 	// RuleMarker.
 	Marker func(ruleID string) string
@@ -158,8 +142,8 @@ func (r *Redactor) Flush(s *Stream) (string, error) {
 }
 
 // find runs the scanner when asked to and adds the copies of known secrets.
-func (r *Redactor) find(text string, base int, scan bool, known []string) ([]Finding, error) {
-	var finds []Finding
+func (r *Redactor) find(text string, base int, scan bool, known []string) ([]secrets.Finding, error) {
+	var finds []secrets.Finding
 	if scan {
 		var err error
 		if finds, err = r.Scanner.Scan(text); err != nil {
@@ -183,12 +167,12 @@ func (r *Redactor) find(text string, base int, scan bool, known []string) ([]Fin
 
 // replace returns text[base:hold] with every finding inside it replaced by
 // a marker; overlapping findings share one marker.
-func (r *Redactor) replace(text string, base, hold int, finds []Finding) string {
+func (r *Redactor) replace(text string, base, hold int, finds []secrets.Finding) string {
 	marker := r.Marker
 	if marker == nil {
 		marker = RuleMarker
 	}
-	var spans []Finding
+	var spans []secrets.Finding
 	for _, f := range finds {
 		start, end := max(f.Start, base), min(f.End, hold)
 		if start < end {
@@ -200,7 +184,7 @@ func (r *Redactor) replace(text string, base, hold int, finds []Finding) string 
 	if len(spans) == 0 {
 		return text[base:hold]
 	}
-	slices.SortFunc(spans, func(a, b Finding) int {
+	slices.SortFunc(spans, func(a, b secrets.Finding) int {
 		if a.Start != b.Start {
 			return a.Start - b.Start
 		}
@@ -230,7 +214,7 @@ func (r *Redactor) replace(text string, base, hold int, finds []Finding) string 
 // better prefers the finding that names the secret best: a rule's finding
 // over a copy of a known secret, a specific rule over a generic one (secrets.GenericRule),
 // then the longer range.
-func better(a, b Finding) bool {
+func better(a, b secrets.Finding) bool {
 	if ak, bk := a.RuleID == knownRule, b.RuleID == knownRule; ak != bk {
 		return bk
 	}
@@ -245,8 +229,8 @@ func better(a, b Finding) bool {
 const knownRule = "known-secret"
 
 // knownCopies finds the copies of known secrets in text that end after base.
-func knownCopies(text string, base int, known []string) []Finding {
-	var out []Finding
+func knownCopies(text string, base int, known []string) []secrets.Finding {
+	var out []secrets.Finding
 	for _, k := range known {
 		if k == "" {
 			continue
@@ -257,7 +241,7 @@ func knownCopies(text string, base int, known []string) []Finding {
 			if i < 0 {
 				break
 			}
-			out = append(out, Finding{RuleID: knownRule, Start: from + i, End: from + i + len(k), Secret: k})
+			out = append(out, secrets.Finding{RuleID: knownRule, Start: from + i, End: from + i + len(k), Secret: k})
 			from += i + 1
 		}
 	}
@@ -280,7 +264,7 @@ func knownTail(text string, base int, known []string) int {
 }
 
 // remember adds the secrets of finds that were shown (redacted) to known.
-func remember(known []string, finds []Finding, hold int) []string {
+func remember(known []string, finds []secrets.Finding, hold int) []string {
 	for _, f := range finds {
 		if f.RuleID == knownRule || f.End > hold || len(f.Secret) < minKnown || slices.Contains(known, f.Secret) {
 			continue
@@ -295,25 +279,25 @@ func remember(known []string, finds []Finding, hold int) []string {
 
 // openPrivateKey finds a private key block that starts at or after base and
 // is not closed by the end of text.
-func openPrivateKey(text string, base int) (Finding, bool) {
+func openPrivateKey(text string, base int) (secrets.Finding, bool) {
 	upper := strings.ToUpper(text[base:])
 	i := strings.LastIndex(upper, "-----BEGIN")
 	if i < 0 {
-		return Finding{}, false
+		return secrets.Finding{}, false
 	}
 	header := upper[i:]
 	if nl := strings.IndexByte(header, '\n'); nl >= 0 {
 		header = header[:nl]
 	}
 	if !strings.Contains(header, "PRIVATE KEY") {
-		return Finding{}, false
+		return secrets.Finding{}, false
 	}
 	rest := upper[i+len("-----BEGIN"):]
 	// Closed when an END line follows the header line.
 	if nl := strings.IndexByte(rest, '\n'); nl >= 0 && strings.Contains(rest[nl:], "KEY-----") {
-		return Finding{}, false
+		return secrets.Finding{}, false
 	}
-	return Finding{RuleID: "private-key", Start: base + i, End: len(text)}, true
+	return secrets.Finding{RuleID: "private-key", Start: base + i, End: len(text)}, true
 }
 
 // lastBytes is the end of s, at most n bytes, cut at a rune boundary.

@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gemini-guard/gemini-guard/internal/secrets/prefilter"
 )
 
 // Test secrets are built at run time so that the repository holds none.
@@ -64,8 +66,8 @@ We keep every ordinary word of this text visible to the user, including words li
 token, key, secret, password and access, which are only keywords.`)
 
 func newTestRedactor() (*Redactor, *regexpScanner) {
-	sc := &regexpScanner{rules: BuiltinRules()}
-	return &Redactor{Watch: NewWatch(BuiltinRules(), nil), Scanner: sc}, sc
+	sc := &regexpScanner{rules: prefilter.BuiltinRules()}
+	return &Redactor{Watch: prefilter.NewWatch(prefilter.BuiltinRules(), nil), Scanner: sc}, sc
 }
 
 // stream pushes chunks through a fresh stream and flushes it, returning
@@ -200,7 +202,7 @@ func TestKnownSecretCopies(t *testing.T) {
 }
 
 func TestScannerError(t *testing.T) {
-	r := &Redactor{Watch: NewWatch(BuiltinRules(), nil), Scanner: failingScanner{}}
+	r := &Redactor{Watch: prefilter.NewWatch(prefilter.BuiltinRules(), nil), Scanner: failingScanner{}}
 	s := Stream{Held: "held"}
 	_, err := r.Push(&s, `api_key = "abcdefghijklmnop1234" and more`)
 	assert.ErrorIs(t, err, errScan)
@@ -273,6 +275,18 @@ func stripSecrets(text string, secrets []planted) string {
 		text = strings.ReplaceAll(text, p.secret, " ")
 	}
 	return text
+}
+
+// TestContextCoversEveryLead: the context a stream keeps covers every
+// bounded lead of a built-in rule, so a secret whose keyword was shown is
+// still recognised when its value arrives.
+func TestContextCoversEveryLead(t *testing.T) {
+	rules := prefilter.BuiltinRules()
+	for i := range rules {
+		if n, ok := rules[i].Lead(); ok {
+			assert.Less(t, n, ContextSize, rules[i].ID)
+		}
+	}
 }
 
 // TestKeywordAfterTheSecret: a rule whose keyword may lie outside its match

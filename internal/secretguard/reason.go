@@ -1,13 +1,13 @@
 package secretguard
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/gemini-guard/gemini-guard/internal/jsonenc"
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
 	"github.com/gemini-guard/gemini-guard/internal/toolargs"
 	"github.com/gemini-guard/gemini-guard/internal/verdict"
@@ -310,13 +310,7 @@ func redactField(input json.RawMessage, field, value string, found []secrets.Fin
 // marshalString encodes s as JSON without escaping <, > and & (code keeps
 // its look in the transcript).
 func marshalString(s string) (json.RawMessage, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(s); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(b.Bytes(), "\n"), nil
+	return jsonenc.Marshal(s)
 }
 
 // rewriteMessage tells the user what the redact action replaced.

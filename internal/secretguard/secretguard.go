@@ -14,14 +14,13 @@ package secretguard
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/edit"
-	"github.com/gemini-guard/gemini-guard/internal/redact"
 	"github.com/gemini-guard/gemini-guard/internal/scanner"
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
+	"github.com/gemini-guard/gemini-guard/internal/secrets/prefilter"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 	"github.com/gemini-guard/gemini-guard/internal/toolargs"
 	"github.com/gemini-guard/gemini-guard/internal/verdict"
@@ -341,7 +340,7 @@ type configured struct {
 }
 
 func newConfigured(call Call, env Env) *configured {
-	return &configured{env: env, cwd: call.Cwd, opts: ScanOptions(env.Settings, call.Cwd)}
+	return &configured{env: env, cwd: call.Cwd, opts: secrets.ScanOptions(env.Settings, call.Cwd)}
 }
 
 func (c *configured) scanner(opts secrets.Options) secrets.Scanner {
@@ -353,8 +352,8 @@ func (c *configured) scanner(opts secrets.Options) secrets.Scanner {
 
 // mayFind reports whether scanning text could find anything: whether some
 // rule of the configured set has its keyword, and its pattern, in text or
-// in a decoded form of it. It is the redactor's Watch, which decides the
-// same for every streamed chunk (a superset of what gitleaks finds; a test
+// in a decoded form of it. It is the prefilter's Watch, which the redactor
+// asks the same for every streamed chunk (a superset of what gitleaks finds; a test
 // checks it on the corpus). Shell commands are short and almost never hold
 // a secret, so most are decided here in tens of microseconds instead of
 // by a round trip to the scanner process (~0.5 ms of a ~2 ms hook). File
@@ -362,11 +361,11 @@ func (c *configured) scanner(opts secrets.Options) secrets.Scanner {
 // (key, token, auth), so the check would cost more than it saves. A config
 // that does not load asks the scanner, which reports it.
 func (c *configured) mayFind(text string) bool {
-	rules, err := redact.WatchRules(c.opts.ConfigPath)
+	rules, err := prefilter.WatchRules(c.opts.ConfigPath)
 	if err != nil {
 		return true
 	}
-	return redact.NewWatch(rules, c.opts.DisabledRules).Check(text, 0, true).Scan
+	return prefilter.NewWatch(rules, c.opts.DisabledRules).Check(text, 0, true).Scan
 }
 
 // scan scans text. An error means it could not be scanned at all: the
@@ -378,34 +377,6 @@ func (c *configured) scan(text string) ([]secrets.Finding, error) {
 		c.opts.ConfigPath = "" // the call's other windows too
 	}
 	return found, err
-}
-
-// ScanOptions are the scanner options for settings s in workspace cwd:
-// ConfigPath, the disabled rules, whether gitleaks:allow is trusted. The
-// redaction hook uses them too, so both scan alike.
-func ScanOptions(s settings.Settings, cwd string) secrets.Options {
-	return secrets.Options{
-		ConfigPath:         ConfigPath(s, cwd),
-		DisabledRules:      s.DisabledRules,
-		TrustAllowComments: s.TrustGitleaksAllow,
-	}
-}
-
-// ConfigPath is the gitleaks config the guard layers onto its built-in
-// rules: the GitleaksConfig setting (relative paths from the workspace),
-// else <workspace>/.gitleaks.toml when it exists, else "".
-func ConfigPath(s settings.Settings, cwd string) string {
-	if s.GitleaksConfig != "" {
-		return edit.Resolve(cwd, s.GitleaksConfig)
-	}
-	if cwd == "" {
-		return ""
-	}
-	p := filepath.Join(cwd, ".gitleaks.toml")
-	if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
-		return p
-	}
-	return ""
 }
 
 // displayPath is path relative to the workspace when inside it.

@@ -10,10 +10,9 @@ package shellguard
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"strings"
-	"sync"
 
+	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 	"github.com/gemini-guard/gemini-guard/internal/policy"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 	"github.com/gemini-guard/gemini-guard/internal/shell"
@@ -168,23 +167,23 @@ var (
 	// tokenRe finds token-like literals: well-known prefixes, JWTs, long
 	// high-entropy runs, and the values of key=value pairs whose key says
 	// secret.
-	knownTokenRe = lazyRegexp(`\b(?:gh[pousr]_[A-Za-z0-9_]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{16,}|xox[abposr]-[A-Za-z0-9-]{10,}|sk-[A-Za-z0-9_-]{20,}|sk_(?:live|test)_[A-Za-z0-9]{16,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{30,}|npm_[A-Za-z0-9]{30,}|eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})`)
-	longRunRe    = lazyRegexp(`[A-Za-z0-9+/_=.-]{32,}`)
-	secretKVRe   = lazyRegexp(`(?i)((?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|auth)[A-Z_]*\s*[=:]\s*["']?(?:(?:bearer|basic|token)\s+)?|bearer\s+)([^\s"']{6,})`)
+	knownTokenRe = &lazyregexp.Regexp{Expr: `\b(?:gh[pousr]_[A-Za-z0-9_]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{16,}|xox[abposr]-[A-Za-z0-9-]{10,}|sk-[A-Za-z0-9_-]{20,}|sk_(?:live|test)_[A-Za-z0-9]{16,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{30,}|npm_[A-Za-z0-9]{30,}|eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})`}
+	longRunRe    = &lazyregexp.Regexp{Expr: `[A-Za-z0-9+/_=.-]{32,}`}
+	secretKVRe   = &lazyregexp.Regexp{Expr: `(?i)((?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|auth)[A-Z_]*\s*[=:]\s*["']?(?:(?:bearer|basic|token)\s+)?|bearer\s+)([^\s"']{6,})`}
 )
 
 // Mask replaces token-like literals in s with verdict.Mask previews, so a
 // reason that quotes a command never repeats a credential in it.
 func Mask(s string) string {
-	s = knownTokenRe().ReplaceAllStringFunc(s, verdict.Mask)
-	s = secretKVRe().ReplaceAllStringFunc(s, func(m string) string {
-		sub := secretKVRe().FindStringSubmatch(m)
+	s = knownTokenRe.Get().ReplaceAllStringFunc(s, verdict.Mask)
+	s = secretKVRe.Get().ReplaceAllStringFunc(s, func(m string) string {
+		sub := secretKVRe.Get().FindStringSubmatch(m)
 		if strings.Contains(sub[2], "…(") {
 			return m
 		}
 		return sub[1] + verdict.Mask(sub[2])
 	})
-	return longRunRe().ReplaceAllStringFunc(s, func(m string) string {
+	return longRunRe.Get().ReplaceAllStringFunc(s, func(m string) string {
 		if strings.Contains(m, "/") && strings.Count(m, "/") > 2 || !mixed(m) {
 			return m // a path or a plain word
 		}
@@ -207,10 +206,4 @@ func mixed(s string) bool {
 		}
 	}
 	return digit && (lower || upper)
-}
-
-// lazyRegexp compiles expr on first use: a hook process starts for every
-// call, and most expressions are never needed by a given command.
-func lazyRegexp(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

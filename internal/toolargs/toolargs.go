@@ -7,11 +7,12 @@ package toolargs
 import (
 	"encoding/json"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 )
 
 // MCPPrefix starts the name of every MCP tool in Gemini CLI 0.61:
@@ -85,7 +86,7 @@ func line(b *strings.Builder, key, value string) {
 
 // shellTool matches the tool part of an MCP tool name that plainly runs
 // commands.
-var shellTool = regexp.MustCompile(`(?i)(^|[_\-.])(run|exec|execute|shell|bash|sh|zsh|terminal|cmd|command|powershell)([_\-.]|$)`)
+var shellTool = &lazyregexp.Regexp{Expr: `(?i)(^|[_\-.])(run|exec|execute|shell|bash|sh|zsh|terminal|cmd|command|powershell)([_\-.]|$)`}
 
 // commandKeys are the argument names that hold the command of such a tool.
 var commandKeys = []string{"command", "cmd", "script"}

@@ -13,11 +13,11 @@ package decode
 import (
 	"bytes"
 	"encoding/base64"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
+
+	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 )
 
 // MaxDecodeDepth is how many base64/hex/percent/unicode decoding passes a
@@ -603,22 +603,17 @@ func decodePercent(v string) string {
 	return string(out[:di])
 }
 
-type unicodePatterns struct {
-	codePoint, multiCodePoint, escape, multiEscape *regexp.Regexp
-}
-
-var unicodeRe = sync.OnceValue(func() unicodePatterns {
-	return unicodePatterns{
-		codePoint:      regexp.MustCompile(`U\+([a-fA-F0-9]{4}).?`),
-		multiCodePoint: regexp.MustCompile(`(?:U\+[a-fA-F0-9]{4}(?:\s|$))+`),
-		escape:         regexp.MustCompile(`(?i)\\{1,2}u([a-fA-F0-9]{4})`),
-		multiEscape:    regexp.MustCompile(`(?i)(?:\\{1,2}u[a-fA-F0-9]{4})+`),
-	}
-})
+// gitleaks' unicode patterns, compiled on first use (most texts hold no
+// escape).
+var (
+	codePointRe      = &lazyregexp.Regexp{Expr: `U\+([a-fA-F0-9]{4}).?`}
+	multiCodePointRe = &lazyregexp.Regexp{Expr: `(?:U\+[a-fA-F0-9]{4}(?:\s|$))+`}
+	escapeRe         = &lazyregexp.Regexp{Expr: `(?i)\\{1,2}u([a-fA-F0-9]{4})`}
+	multiEscapeRe    = &lazyregexp.Regexp{Expr: `(?i)(?:\\{1,2}u[a-fA-F0-9]{4})+`}
+)
 
 func decodeUnicode(v string) string {
-	re := unicodeRe()
-	if matches := re.multiCodePoint.FindAllString(v, -1); len(matches) > 0 {
+	if matches := multiCodePointRe.Get().FindAllString(v, -1); len(matches) > 0 {
 		for _, m := range matches {
 			if d := decodeMultiCodePoint(m); d != "" && d != m {
 				v = strings.Replace(v, m, d, 1)
@@ -626,9 +621,9 @@ func decodeUnicode(v string) string {
 		}
 		return v
 	}
-	if matches := re.multiEscape.FindAllString(v, -1); len(matches) > 0 {
+	if matches := multiEscapeRe.Get().FindAllString(v, -1); len(matches) > 0 {
 		for _, m := range matches {
-			if d := decodeMultiEscape(re, m); d != "" && d != m {
+			if d := decodeMultiEscape(m); d != "" && d != m {
 				v = strings.Replace(v, m, d, 1)
 			}
 		}
@@ -636,14 +631,14 @@ func decodeUnicode(v string) string {
 	}
 	data := []byte(v)
 	var result []byte
-	if re.codePoint.Match(data) {
-		result = decodeIndividualCodePoints(re, data)
+	if codePointRe.Get().Match(data) {
+		result = decodeIndividualCodePoints(data)
 	}
-	if len(result) == 0 || re.escape.Match(data) {
+	if len(result) == 0 || escapeRe.Get().Match(data) {
 		if len(result) > 0 {
-			result = decodeIndividualEscapes(re, result)
+			result = decodeIndividualEscapes(result)
 		} else {
-			result = decodeIndividualEscapes(re, data)
+			result = decodeIndividualEscapes(data)
 		}
 	}
 	if len(result) == 0 || bytes.Equal(result, data) {
@@ -677,11 +672,11 @@ func decodeMultiCodePoint(seq string) string {
 	return string(runes)
 }
 
-func decodeMultiEscape(re unicodePatterns, seq string) string {
+func decodeMultiEscape(seq string) string {
 	if seq == "" {
 		return ""
 	}
-	escapes := re.escape.FindAllStringSubmatch(seq, -1)
+	escapes := escapeRe.Get().FindAllStringSubmatch(seq, -1)
 	if len(escapes) == 0 {
 		return seq
 	}
@@ -701,8 +696,8 @@ func decodeMultiEscape(re unicodePatterns, seq string) string {
 
 // decodeIndividualCodePoints and decodeIndividualEscapes modify input in
 // place, as gitleaks' versions do (the caller's data slice may change).
-func decodeIndividualCodePoints(re unicodePatterns, input []byte) []byte {
-	indices := re.codePoint.FindAllSubmatchIndex(input, -1)
+func decodeIndividualCodePoints(input []byte) []byte {
+	indices := codePointRe.Get().FindAllSubmatchIndex(input, -1)
 	if len(indices) == 0 {
 		return input
 	}
@@ -723,8 +718,8 @@ func decodeIndividualCodePoints(re unicodePatterns, input []byte) []byte {
 	return input
 }
 
-func decodeIndividualEscapes(re unicodePatterns, input []byte) []byte {
-	indices := re.escape.FindAllSubmatchIndex(input, -1)
+func decodeIndividualEscapes(input []byte) []byte {
+	indices := escapeRe.Get().FindAllSubmatchIndex(input, -1)
 	if len(indices) == 0 {
 		return input
 	}

@@ -1,3 +1,0 @@
-package redact
-
-//go:generate go run ./internal/gen

@@ -1,0 +1,395 @@
+package redactguard
+
+// BeforeModel: secrets in the text of a request to the model are replaced
+// before the request leaves the machine.
+//
+// Gemini CLI 0.61 shows the hook the request as text-only messages
+// (hookTranslator.ts toHookLLMRequest): one message per content whose text
+// parts joined are not "", function calls, function responses and other
+// non-text parts left out. A returned llm_request.messages is merged back by
+// position (fromHookLLMRequest): every content that has a text part, even an
+// empty one, takes the next message, its text parts become that one text
+// part (thought parts become plain text), its non-text parts follow; when the
+// messages run out the remaining contents are kept as they were. So:
+//
+//   - the hook returns messages only up to the last one it changed, so every
+//     later content (usually most of them) stays byte for byte as it was;
+//   - a content whose text parts join to "" (an empty text part beside a
+//     function call) is skipped on the way out but takes a message on the
+//     way back, shifting every later message onto the wrong content. The
+//     hook cannot see such a content in the request, so the AfterModel hook
+//     notes every answer that streamed an empty text part (noteEmptyText)
+//     and the hook refuses to rewrite past it (safeLimit): the request is
+//     then sent unchanged and the user is told.
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"strings"
+	"time"
+
+	"github.com/gemini-guard/gemini-guard/internal/hook"
+	"github.com/gemini-guard/gemini-guard/internal/hookcall"
+	"github.com/gemini-guard/gemini-guard/internal/redact"
+	"github.com/gemini-guard/gemini-guard/internal/secrets"
+	"github.com/gemini-guard/gemini-guard/internal/state"
+	"github.com/gemini-guard/gemini-guard/internal/verdict"
+)
+
+// message is one of llm_request.messages. Content is a string in 0.61; it
+// is decoded as any so that anything else is noticed (and never echoed).
+type message struct {
+	Role    string `json:"role"`
+	Content any    `json:"content"`
+}
+
+type llmRequest struct {
+	Messages []message `json:"messages"`
+}
+
+// text is the message's content as a string; ok is false when it is not one.
+func (m message) text() (string, bool) {
+	s, ok := m.Content.(string)
+	return s, ok
+}
+
+// found is one secret found in the request: rule id and masked preview.
+type found struct{ rule, secret string }
+
+// hash names a found secret in the session state without keeping it
+// (FNV-128a, as state.Key: crypto would cost every hook process its
+// package initialisation).
+func (f found) hash() string { return state.Key("told", f.rule, f.secret) }
+
+// recordingScanner passes scans on and keeps what they found, so the user
+// can be told which secrets were removed (masked).
+type recordingScanner struct {
+	secrets.Scanner
+	found []found
+}
+
+func (r *recordingScanner) Scan(text string) ([]secrets.Finding, error) {
+	fs, err := r.Scanner.Scan(text)
+	for _, f := range fs {
+		r.found = append(r.found, found{f.RuleID, f.Secret})
+	}
+	return fs, err
+}
+
+// beforeModelInput is hook.BeforeModelInput with the request decoded in the
+// same pass: a long session's request is megabytes, read once.
+type beforeModelInput struct {
+	hook.Base
+	LLMRequest *llmRequest `json:"llm_request"`
+}
+
+// beforeModelScanTimeout bounds a scan of the request: well within the
+// hook's 30 s timeout in hooks.json, long enough for a first call that
+// starts the scanner process on a loaded machine.
+const beforeModelScanTimeout = 20 * time.Second
+
+func beforeModel(in beforeModelInput, e Env) (hook.Output, error) {
+	call := hookcall.Load(e.Getenv, hook.BeforeModel, "redact", in.Base)
+	s := call.Settings
+	if !s.RedactModelRequest || in.LLMRequest == nil {
+		return hook.Output{}, nil
+	}
+	req := *in.LLMRequest
+	// Answers noted by the AfterModel hook are checked on every request,
+	// secret or not: the first request after such an answer tells whether
+	// its content took a message of its own.
+	limit := safeLimit(e, in.SessionID, req.Messages)
+	// A config that does not load: session-start tells the user about it.
+	r, _ := newRedactor(s, in.Cwd, e)
+	if !mayHoldSecret(r, req.Messages) {
+		return hook.Output{}, nil
+	}
+	rec := &recordingScanner{Scanner: r.Scanner}
+	r.Scanner = rec
+	redacted := make([]string, len(req.Messages))
+	var rules []string
+	count := 0
+	for i, m := range req.Messages {
+		text, ok := m.text()
+		if !ok {
+			continue
+		}
+		red, err := r.Text(text)
+		if err != nil {
+			return hook.Allow("gemini-guard could not check the request to the model for secrets (" + err.Error() + "); it was sent unchanged."), nil
+		}
+		if red.Secrets > 0 && red.Text != text {
+			redacted[i] = red.Text
+			count += red.Secrets
+			for _, id := range red.Rules {
+				if !contains(rules, id) {
+					rules = append(rules, id)
+				}
+			}
+		}
+	}
+	if count == 0 {
+		return hook.Output{}, nil
+	}
+	what := fmt.Sprintf("%d secret(s) (%s)", count, strings.Join(rules, ", "))
+	if call.WarnOnly() {
+		return hook.Allow("gemini-guard would have removed " + what + " from the request to the model (warn mode)."), nil
+	}
+	out, err := mergeBack(req.Messages, redacted, limit)
+	if err != nil {
+		return hook.Allow("gemini-guard found " + what + " in the request to the model but could not remove them safely (" + err.Error() + "); the request was sent unchanged."), nil
+	}
+	raw, err := encodeJSON(llmRequest{Messages: out})
+	if err != nil {
+		return hook.Output{}, err
+	}
+	entry := call.Entry("")
+	entry.Rules, entry.Decision = rules, "redact"
+	call.Record(entry)
+	return hook.Output{
+		SystemMessage: tellOnce(e, in.SessionID, markerExample(s), rec.found),
+		Specific:      &hook.Specific{HookEventName: hook.BeforeModel, LLMRequest: raw},
+	}, nil
+}
+
+// mayHoldSecret watches the messages' text in one pass (one watch over the
+// whole request costs far less than one per message): only when some rule
+// may match is each message redacted on its own.
+func mayHoldSecret(r *redact.Redactor, msgs []message) bool {
+	var b strings.Builder
+	for _, m := range msgs {
+		t, ok := m.text()
+		if !ok {
+			continue
+		}
+		b.WriteString(t)
+		b.WriteString("\n\n")
+	}
+	return r.Watch.Check(b.String(), 0, true).Scan
+}
+
+// mergeBack returns the messages to send back: every message up to the last
+// one redacted ("" in redacted means unchanged), each redacted one with its
+// new text. Messages from limit on must not be changed (see safeLimit); a
+// message that is not a string cannot be echoed and must not be sent back.
+func mergeBack(msgs []message, redacted []string, limit int) ([]message, error) {
+	last := -1
+	for i, r := range redacted {
+		if r != "" {
+			last = i
+		}
+	}
+	if last < 0 {
+		return nil, errors.New("nothing to change")
+	}
+	if last >= limit {
+		return nil, errors.New("an earlier answer of the model holds an empty text part that Gemini CLI would shift the rewritten text onto")
+	}
+	out := make([]message, last+1)
+	for i := range out {
+		m := msgs[i]
+		if _, ok := m.text(); !ok {
+			return nil, fmt.Errorf("message %d is not text", i)
+		}
+		if redacted[i] != "" {
+			m.Content = redacted[i]
+		}
+		out[i] = m
+	}
+	return out, nil
+}
+
+// shapeRecord is what the AfterModel hook noted about a session's answers:
+// the anchors after which an answer streamed an empty text part.
+type shapeRecord struct {
+	Anchors []anchor `json:"anchors"`
+}
+
+// anchor marks an answer that streamed an empty text part: Hash is the hash
+// of the last message of the request that produced it ("" when there was
+// none), so the answer's content sits right after that message. Checked is
+// set once the next request did not show the answer's text as the last
+// message; an unchecked anchor whose answer turns out to have had text is
+// dropped. The check is strict on purpose: after [anchor, model, user] the
+// model message may be the answer's text or, if the request that returned a
+// function result went unchecked, a later answer, so it counts as unsafe.
+type anchor struct {
+	Hash    string `json:"h"`
+	Checked bool   `json:"checked,omitempty"`
+}
+
+func shapeKey(sessionID string) string { return state.Key("model-shape", sessionID) }
+
+func messageHash(m message) string {
+	h := fnv.New128a()
+	h.Write([]byte(m.Role))
+	h.Write([]byte{0})
+	if t, ok := m.text(); ok {
+		h.Write([]byte(t))
+	} else {
+		b, _ := json.Marshal(m.Content)
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// safeLimit is the number of leading messages that Gemini CLI maps back onto
+// the contents they came from: those before the first answer known (or not
+// yet known not) to hold a content whose text joins to "". Without state it
+// is every message: the AfterModel hook could not have noted anything either.
+func safeLimit(e Env, sessionID string, msgs []message) int {
+	limit := len(msgs)
+	st, err := state.Open(e.StateDir)
+	if err != nil {
+		return limit
+	}
+	if b, err := st.Read(shapeKey(sessionID)); err != nil || len(b) == 0 {
+		return limit
+	}
+	_ = st.Update(shapeKey(sessionID), func(old []byte) ([]byte, error) {
+		var rec shapeRecord
+		if json.Unmarshal(old, &rec) != nil {
+			// A damaged record: nothing is known to be safe.
+			limit = 0
+			return old, nil
+		}
+		limit = applyAnchors(&rec, msgs, limit)
+		if len(rec.Anchors) == 0 {
+			return nil, nil
+		}
+		return json.Marshal(rec)
+	})
+	return limit
+}
+
+// applyAnchors checks the record's anchors against msgs and returns limit
+// lowered to the first message after an answer whose content joins to "".
+func applyAnchors(rec *shapeRecord, msgs []message, limit int) int {
+	hashes := make([]string, len(msgs))
+	for i, m := range msgs {
+		hashes[i] = messageHash(m)
+	}
+	kept := rec.Anchors[:0]
+	for _, a := range rec.Anchors {
+		first, last := -1, -1
+		if a.Hash != "" {
+			for i, h := range hashes {
+				if h == a.Hash {
+					last = i
+					if first < 0 {
+						first = i
+					}
+				}
+			}
+			if last < 0 {
+				// Another chat, or compressed away: nothing to do here.
+				kept = append(kept, a)
+				continue
+			}
+		}
+		if !a.Checked {
+			if last+2 == len(msgs) && msgs[last+1].Role == "model" {
+				// The answer had text: its content takes its own message.
+				continue
+			}
+			a.Checked = true
+		}
+		limit = min(limit, first+1)
+		kept = append(kept, a)
+	}
+	rec.Anchors = kept
+	return limit
+}
+
+// noteEmptyText is called by the AfterModel hook for every chunk: a chunk
+// with no text but an empty text part may leave a content whose text joins
+// to "" in the history, which the BeforeModel hook must not rewrite past.
+func noteEmptyText(in hook.AfterModelInput, e Env) {
+	var resp struct {
+		Text       string `json:"text"`
+		Candidates []struct {
+			Content struct {
+				Parts []json.RawMessage `json:"parts"`
+			} `json:"content"`
+		} `json:"candidates"`
+	}
+	if len(in.LLMResponse) == 0 || json.Unmarshal(in.LLMResponse, &resp) != nil || resp.Text != "" {
+		return
+	}
+	empty := false
+	for _, c := range resp.Candidates {
+		for _, p := range c.Content.Parts {
+			empty = empty || string(p) == `""`
+		}
+	}
+	if !empty {
+		return
+	}
+	var req llmRequest
+	_ = json.Unmarshal(in.LLMRequest, &req)
+	a := anchor{}
+	if n := len(req.Messages); n > 0 {
+		a.Hash = messageHash(req.Messages[n-1])
+	}
+	st, err := state.Open(e.StateDir)
+	if err != nil {
+		return
+	}
+	_ = st.Update(shapeKey(in.SessionID), func(old []byte) ([]byte, error) {
+		var rec shapeRecord
+		_ = json.Unmarshal(old, &rec)
+		for _, x := range rec.Anchors {
+			if x.Hash == a.Hash && !x.Checked {
+				return old, nil
+			}
+		}
+		rec.Anchors = append(rec.Anchors, a)
+		return json.Marshal(rec)
+	})
+}
+
+// tellOnce returns the message to the user about the secrets found that the
+// session has not been told about yet (every request re-sends the history).
+// The state keeps a hash of each, never the secret.
+func tellOnce(e Env, sessionID, marker string, fs []found) string {
+	var news []string
+	seen := map[string]bool{}
+	for _, f := range fs {
+		if h := f.hash(); !seen[h] {
+			seen[h] = true
+			news = append(news, h)
+		}
+	}
+	told := map[string]bool{}
+	if st, err := state.Open(e.StateDir); err == nil {
+		_ = st.Update(state.Key("model-request-told", sessionID), func(old []byte) ([]byte, error) {
+			for _, h := range strings.Fields(string(old)) {
+				told[h] = true
+			}
+			all := string(old)
+			for _, h := range news {
+				if !told[h] {
+					all += h + "\n"
+				}
+			}
+			return []byte(all), nil
+		})
+	}
+	var lines []string
+	done := map[string]bool{}
+	for _, f := range fs {
+		h := f.hash()
+		if told[h] || done[h] {
+			continue
+		}
+		done[h] = true
+		lines = append(lines, f.rule+" `"+verdict.Mask(f.secret)+"`")
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	return "gemini-guard removed from the request to the model (it reads " + marker + " instead): " + strings.Join(lines, ", ")
+}

@@ -1,0 +1,69 @@
+// Package redactguard is the redaction hook's decisions, beside shellguard
+// and secretguard: AfterModel (one process per streamed chunk) redacts
+// secrets from what the user sees, also when a secret is split across
+// chunks; AfterTool keeps secrets in tool output from reaching the model;
+// BeforeModel removes secrets from the text of the request to the model.
+//
+// Most chunks need no scan at all: the prefilter
+// (internal/secrets/prefilter) knows the rules' patterns and keywords, and
+// the scanner process (internal/scanner) is asked only when a rule really
+// matches, so the common chunk costs little more than starting a process.
+// The streaming itself is internal/redact. See docs/redaction.md.
+package redactguard
+
+import (
+	"io"
+	"os"
+	"time"
+
+	"github.com/gemini-guard/gemini-guard/internal/hook"
+	"github.com/gemini-guard/gemini-guard/internal/secrets"
+	"github.com/gemini-guard/gemini-guard/internal/state"
+)
+
+// Env is what a hook call depends on beyond its input; tests replace parts.
+type Env struct {
+	Getenv func(string) string
+	Now    func() time.Time
+	// StateDir is where session state lives; "" means no state.
+	StateDir string
+	// Scanner returns the scanner for options; nil means the scanner
+	// process's client (internal/scanner).
+	Scanner func(secrets.Options) secrets.Scanner
+	// ScanTimeout bounds one scan by the scanner process; Run sets it from
+	// the hook's deadline.
+	ScanTimeout time.Duration
+}
+
+// DefaultEnv is the environment of a hook process.
+func DefaultEnv() Env {
+	return Env{Getenv: os.Getenv, Now: time.Now, StateDir: state.Dir(os.Getenv)}
+}
+
+// Run answers one hook call, the hook named by args[0] (after-tool,
+// before-model, else after-model), and returns the exit code, always 0:
+// with Gemini CLI the JSON on stdout carries the decision.
+func Run(args []string, stdin io.Reader, stdout io.Writer, e Env) int {
+	if len(args) > 0 && args[0] == "after-tool" {
+		e.ScanTimeout = afterToolScanTimeout
+		hook.RunWithin(hook.AfterTool, hook.AfterToolDeadline, stdin, stdout, func(in hook.AfterToolInput) (hook.Output, error) {
+			return afterTool(in, e)
+		}, nil)
+		return 0
+	}
+	if len(args) > 0 && args[0] == "before-model" {
+		// No deadline of its own: a request that cannot be scanned in
+		// time goes out unchanged and the user is told (docs/redaction.md);
+		// the scans end well within the hook's 30 s.
+		e.ScanTimeout = beforeModelScanTimeout
+		hook.Run(hook.BeforeModel, stdin, stdout, func(in beforeModelInput) (hook.Output, error) {
+			return beforeModel(in, e)
+		})
+		return 0
+	}
+	e.ScanTimeout = afterModelScanTimeout
+	hook.RunWithin(hook.AfterModel, hook.AfterModelDeadline, stdin, stdout, func(in hook.AfterModelInput) (hook.Output, error) {
+		return afterModel(in, e)
+	}, withheldChunk)
+	return 0
+}

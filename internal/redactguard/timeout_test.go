@@ -1,0 +1,40 @@
+package redactguard
+
+import (
+	"os"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gemini-guard/gemini-guard/internal/bundle"
+	"github.com/gemini-guard/gemini-guard/internal/hook"
+	scan "github.com/gemini-guard/gemini-guard/internal/scanner"
+)
+
+// TestDeadlinesFitTheHooks: each redaction hook answers (its deadline) well
+// before Gemini CLI gives up on it (which would pass the text on
+// unredacted), and its scans end before its deadline.
+func TestDeadlinesFitTheHooks(t *testing.T) {
+	data, err := os.ReadFile("../../hooks/hooks.json")
+	require.NoError(t, err)
+	f, err := bundle.ParseHooks(data)
+	require.NoError(t, err)
+	timeouts := f.Timeouts()
+	for name, l := range map[string]struct{ deadline, scan time.Duration }{
+		"gemini-guard-redact-stream":      {hook.AfterModelDeadline, afterModelScanTimeout},
+		"gemini-guard-redact-tool-output": {hook.AfterToolDeadline, afterToolScanTimeout},
+	} {
+		timeout, ok := timeouts[name]
+		require.True(t, ok, name)
+		assert.LessOrEqual(t, l.deadline, timeout*2/5, name)
+		assert.Less(t, l.scan+200*time.Millisecond, l.deadline, name)
+	}
+	// BeforeModel has no deadline of its own: its scans end well within
+	// its hook's timeout and leave room to wait for a new daemon.
+	timeout, ok := timeouts["gemini-guard-redact-model-request"]
+	require.True(t, ok)
+	assert.Less(t, beforeModelScanTimeout+500*time.Millisecond, timeout)
+	assert.Greater(t, beforeModelScanTimeout, scan.StartTimeout)
+}
