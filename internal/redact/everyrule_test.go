@@ -190,6 +190,9 @@ func everyRuleSamples(t *testing.T, rules []prefilter.Rule, sc secrets.Scanner) 
 	return out, missed
 }
 
+// markerPattern is what the redactor shows in a secret's place.
+var markerPattern = regexp.MustCompile(`\[REDACTED(?::[\w.-]+)?\]`)
+
 // TestEveryRuleEveryCut is the stream's property over the whole rule set
 // (gitleaks' default rules and ours, whatever rules_gen.go holds): for a
 // match of each rule's full pattern, in prose and in code, cut into two
@@ -233,8 +236,11 @@ func TestEveryRuleEveryCut(t *testing.T) {
 		require.NoError(t, err)
 		all.WriteString(out)
 		shown := all.String()
+		// A short secret (a one-character password) can be a letter of a
+		// marker: look for secrets in what is shown outside the markers.
+		unmarked := markerPattern.ReplaceAllString(shown, "\x00")
 		for _, sec := range s.secrets {
-			if strings.Contains(shown, sec) {
+			if strings.Contains(unmarked, sec) {
 				if leaks[s.rule]++; leaks[s.rule] <= 2 {
 					t.Errorf("%s: cut %s displays the secret (%d bytes)", s.rule, how, len(sec))
 				}
