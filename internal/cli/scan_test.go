@@ -58,9 +58,9 @@ func TestScan(t *testing.T) {
 		var r scanResult
 		require.NoError(t, json.Unmarshal([]byte(lines[1]), &r))
 		assert.Equal(t, "deny", r.Decision)
-		// The token also sits in a credential-named assignment, which
-		// keyword-assigned-secret reports beside the token's own rule.
-		assert.Contains(t, r.Rules, "github-pat")
+		// The token also sits in a credential-named assignment
+		// (keyword-assigned-secret): one secret, named by its own rule.
+		assert.Equal(t, []string{"github-pat"}, r.Rules)
 		assert.Contains(t, r.Reason, "gemini-guard blocked github-pat")
 		assert.NotContains(t, stdout, token)
 	})

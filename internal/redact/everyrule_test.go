@@ -128,7 +128,8 @@ type everyRuleSample struct {
 }
 
 // everyRuleSamples makes, for every rule of rules, a text per setting that
-// holds a match of the rule's full pattern the scanner finds. It returns the
+// holds a match of the rule's full pattern the scanner finds; a keyword the
+// match need not hold is put before it or after it. It returns the
 // rules for which no sample could be made.
 func everyRuleSamples(t *testing.T, rules []prefilter.Rule, sc secrets.Scanner) ([]everyRuleSample, []string) {
 	t.Helper()
@@ -151,18 +152,24 @@ func everyRuleSamples(t *testing.T, rules []prefilter.Rule, sc secrets.Scanner) 
 				}
 				// A rule whose keyword the match need not hold (gitleaks
 				// wants it somewhere in the text) gets it just before.
-				before := set.before
+				// In code it comes after the match instead: the
+				// secret must not be shown before the keyword arrives.
+				before, after := set.before, set.after
 				if len(r.Keywords) > 0 && !containsAnyFold(m, r.Keywords) {
-					before += r.Keywords[0] + ": "
+					if si%2 == 0 {
+						before += r.Keywords[0] + ": "
+					} else {
+						after = " (" + r.Keywords[0] + ")" + after
+					}
 				}
-				text := before + m + set.after
+				text := before + m + after
 				finds, err := sc.Scan(text)
 				require.NoError(t, err)
 				var secrets []string
 				for _, f := range finds {
 					// A secret that the text also holds by chance outside
 					// the finding cannot be told apart from ordinary words.
-					if f.Secret == "" || strings.Count(text, f.Secret) > 1 || strings.Contains(before+set.after, f.Secret) {
+					if f.Secret == "" || strings.Count(text, f.Secret) > 1 || strings.Contains(before+after, f.Secret) {
 						continue
 					}
 					if f.RuleID == r.ID {
@@ -172,7 +179,7 @@ func everyRuleSamples(t *testing.T, rules []prefilter.Rule, sc secrets.Scanner) 
 				}
 				if made {
 					out = append(out, everyRuleSample{rule: r.ID + "/" + set.name, text: text, secrets: secrets,
-						words: strings.Fields(before + " " + set.after)})
+						words: strings.Fields(before + " " + after)})
 				}
 			}
 			if !made {
@@ -182,6 +189,9 @@ func everyRuleSamples(t *testing.T, rules []prefilter.Rule, sc secrets.Scanner) 
 	}
 	return out, missed
 }
+
+// markerPattern is what the redactor shows in a secret's place.
+var markerPattern = regexp.MustCompile(`\[REDACTED(?::[\w.-]+)?\]`)
 
 // TestEveryRuleEveryCut is the stream's property over the whole rule set
 // (gitleaks' default rules and ours, whatever rules_gen.go holds): for a
@@ -226,8 +236,11 @@ func TestEveryRuleEveryCut(t *testing.T) {
 		require.NoError(t, err)
 		all.WriteString(out)
 		shown := all.String()
+		// A short secret (a one-character password) can be a letter of a
+		// marker: look for secrets in what is shown outside the markers.
+		unmarked := markerPattern.ReplaceAllString(shown, "\x00")
 		for _, sec := range s.secrets {
-			if strings.Contains(shown, sec) {
+			if strings.Contains(unmarked, sec) {
 				if leaks[s.rule]++; leaks[s.rule] <= 2 {
 					t.Errorf("%s: cut %s displays the secret (%d bytes)", s.rule, how, len(sec))
 				}

@@ -212,13 +212,13 @@ func (r *Redactor) replace(text string, base, hold int, finds []secrets.Finding)
 }
 
 // better prefers the finding that names the secret best: a rule's finding
-// over a copy of a known secret, a specific rule over gitleaks' generic one,
+// over a copy of a known secret, a specific rule over a generic one (secrets.GenericRule),
 // then the longer range.
 func better(a, b secrets.Finding) bool {
 	if ak, bk := a.RuleID == knownRule, b.RuleID == knownRule; ak != bk {
 		return bk
 	}
-	ag, bg := strings.HasPrefix(a.RuleID, "generic"), strings.HasPrefix(b.RuleID, "generic")
+	ag, bg := secrets.GenericRule(a.RuleID), secrets.GenericRule(b.RuleID)
 	if ag != bg {
 		return bg
 	}

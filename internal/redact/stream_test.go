@@ -288,3 +288,18 @@ func TestContextCoversEveryLead(t *testing.T) {
 		}
 	}
 }
+
+// TestKeywordAfterTheSecret: a rule whose keyword may lie outside its match
+// (gitleaks wants it anywhere in the text) finds a secret only once the
+// keyword arrives. The stream holds a complete match until then, so a token
+// followed later by its keyword is never shown; without the keyword it is
+// shown at the end (it is no finding).
+func TestKeywordAfterTheSecret(t *testing.T) {
+	r, _ := newTestRedactor()
+	tok := "MT" + strings.Repeat("a1B2", 6) + ".Xy9_-k." + strings.Repeat("Qw3rT7", 5) + "zz"
+	_, all := stream(t, r, []string{"Run it with bot.run(\"" + tok + "\") and ", "then, as the discord", " docs say, restart."})
+	assert.NotContains(t, all, tok)
+	assert.Contains(t, all, "restart.")
+	_, all = stream(t, r, []string{"Run it with bot.run(\"" + tok + "\") and ", "then restart."})
+	assert.Contains(t, all, tok, "no keyword: no finding, shown at the end")
+}

@@ -32,12 +32,57 @@ type group struct {
 	lines              []int
 }
 
+// moreSpecific reports whether finding a names a secret better than b: a
+// vendor rule over a generic one, then the longer (more precise) secret,
+// then the earlier rule id (a stable answer).
+func moreSpecific(a, b secrets.Finding) bool {
+	if ga, gb := secrets.GenericRule(a.RuleID), secrets.GenericRule(b.RuleID); ga != gb {
+		return gb
+	}
+	if len(a.Secret) != len(b.Secret) {
+		return len(a.Secret) > len(b.Secret)
+	}
+	return a.RuleID < b.RuleID
+}
+
+// sameSecret reports whether two findings of different rules are one
+// secret: their ranges overlap, or one secret holds the other (a copy of it
+// elsewhere in the text).
+func sameSecret(a, b secrets.Finding) bool {
+	if a.Secret == "" || b.Secret == "" {
+		return false
+	}
+	overlap := a.Start < b.End && b.Start < a.End
+	return overlap || strings.Contains(a.Secret, b.Secret) || strings.Contains(b.Secret, a.Secret)
+}
+
+// oneRulePerSecret drops every finding that another finding names better
+// (moreSpecific on the same secret), so that each secret is reported once,
+// under its most specific rule. Order is kept.
+func oneRulePerSecret(found []secrets.Finding) []secrets.Finding {
+	out := make([]secrets.Finding, 0, len(found))
+	for i, f := range found {
+		shadowed := false
+		for j, g := range found {
+			if i != j && g.RuleID != f.RuleID && sameSecret(f, g) && moreSpecific(g, f) {
+				shadowed = true
+				break
+			}
+		}
+		if !shadowed {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // groups folds findings (sorted by position) into distinct (rule, secret)
-// pairs, in order of first appearance.
+// pairs, in order of first appearance, one rule per secret
+// (oneRulePerSecret).
 func groups(found []secrets.Finding) []group {
 	var out []group
 	index := map[[2]string]int{}
-	for _, f := range found {
+	for _, f := range oneRulePerSecret(found) {
 		k := [2]string{f.RuleID, f.Secret}
 		i, ok := index[k]
 		if !ok {
@@ -129,8 +174,18 @@ func blockDecision(tool, target string, found []secrets.Finding, text string, no
 		d.Rules = append(d.Rules, g.rule)
 		d.Secrets = append(d.Secrets, g.secret)
 	}
-	d.Secrets = append(d.Secrets, spanTexts(found, text)...)
+	d.Secrets = append(d.Secrets, allSecrets(found, text)...)
 	return sanitize(d)
+}
+
+// allSecrets are every finding's secret, those another rule names better
+// included, and the raw texts of their ranges: none may be shown.
+func allSecrets(found []secrets.Finding, text string) []string {
+	var out []string
+	for _, f := range found {
+		out = append(out, f.Secret)
+	}
+	return append(out, spanTexts(found, text)...)
 }
 
 // spanTexts are the raw texts of the findings' ranges (the encoded form of
@@ -271,6 +326,6 @@ func rewriteMessage(tool, shown string, found []secrets.Finding, text string) st
 	for _, g := range gs {
 		secretsShown = append(secretsShown, g.secret)
 	}
-	secretsShown = append(secretsShown, spanTexts(found, text)...)
+	secretsShown = append(secretsShown, allSecrets(found, text)...)
 	return maskAll(msg, secretsShown)
 }

@@ -76,7 +76,7 @@ func TestSecretAcrossEditBoundary(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(ws, "a.go"), []byte("package a\n\nconst t = \""+tok[:20]+"PLACEHOLDER\"\n"), 0o644))
 	d := check(t, env, ws, secretguard.Replace, input(t, "file_path", "a.go", "old_string", "PLACEHOLDER", "new_string", tok[20:]))
 	assert.Equal(t, verdict.Deny, d.Verdict.Action, "neither fragment is a secret, the file after the edit is")
-	assert.Contains(t, d.Rules, "github-pat")
+	assert.Equal(t, []string{"github-pat"}, d.Rules)
 
 	// Redact cannot cut a secret that only exists across the boundary.
 	s := settings.Default()

@@ -39,6 +39,35 @@ type Finding struct {
 	Repeat bool
 }
 
+// genericRules find a secret by its surroundings (a credential-named key, an
+// Authorization header, a URL's password or query string, an XML element)
+// rather than by a shape a vendor gave it.
+var genericRules = map[string]bool{
+	"keyword-assigned-secret":    true,
+	"keyword-assigned-hex":       true,
+	"password-assigned":          true,
+	"password-directive":         true,
+	"sql-password":               true,
+	"cli-password-flag":          true,
+	"xml-add-key-secret":         true,
+	"xml-secret-element":         true,
+	"authorization-header-token": true,
+	"url-query-credential":       true,
+	"url-password":               true,
+	"curl-auth-header":           true,
+	"curl-auth-user":             true,
+}
+
+// GenericRule reports whether rule finds secrets by their surroundings
+// rather than by a vendor's shape. When such a rule and a vendor rule find
+// the same secret, the vendor rule names it (it says what the credential is
+// and where to revoke it). gitleaks makes the same choice for rule ids that
+// contain "generic" (detect.filter); the guard's own surrounding-anchored
+// rules are listed here.
+func GenericRule(rule string) bool {
+	return genericRules[rule] || strings.Contains(strings.ToLower(rule), "generic")
+}
+
 // Options configure a scanner. The zero value scans with the built-in rules,
 // ignores `gitleaks:allow` comments and disables nothing.
 type Options struct {

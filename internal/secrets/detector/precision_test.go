@@ -100,6 +100,65 @@ func precisionCases() []precisionCase {
 		{"docker hub pat", "DOCKER_TOKEN=dckr_pat_" + r.From(secrettest.Alnum+"_-", 27), "docker-hub-pat"},
 		{"docker hub org token", "echo dckr_oat_" + r.From(secrettest.Alnum+"_-", 32) + " | docker login -u org --password-stdin", "docker-hub-pat"},
 		{"docker hub pat prefix alone", "tokens start with dckr_pat_ followed by 27 characters", ""},
+
+		// Authorization headers of any scheme.
+		{"authorization splunk", `curl -H "Authorization: Splunk ` + uuid() + `" https://hec.acme.io`, "authorization-header-token"},
+		{"authorization apikey", "Authorization: ApiKey " + b64(60) + "==", "authorization-header-token"},
+		{"authorization from a variable", `req.Header.Set("Authorization", "Bearer "+token)`, ""},
+		{"authorization digest parameters", `Authorization: Digest username="alice", realm="acme"`, ""},
+
+		// URL passwords of any scheme.
+		{"rtsp url", "rtsp://admin:" + an(14) + "@10.0.0.40:554/stream1", "url-password"},
+		{"snowflake url", "snowflake://etl:" + an(16) + "@acme-xy12345/db", "url-password"},
+		{"any scheme, documentation host", "rtsp://user:password@camera.local:554/s", ""},
+		{"any scheme, reference", "cassandra://app:${CASSANDRA_PASSWORD}@cass.acme.io/ks", ""},
+
+		// Hexadecimal keys under a secret name (entropy of hex is low).
+		{"hex secret", "PUSHER_APP_SECRET=" + hx(20), "keyword-assigned-hex"},
+		{"hex app key", `app_key = "` + hx(40) + `"`, "keyword-assigned-hex|keyword-assigned-secret|generic-api-key"},
+		{"repeated hex", "SECRET=" + strings.Repeat("ab12", 8), ""},
+
+		// Short passwords.
+		{"short password in code", `connect(host="db.acme.io", password="Qz` + an(6) + `#42w")`, "password-assigned"},
+		{"short password in compose", "POSTGRES_PASSWORD: Zx" + an(5) + "7!9k", "password-assigned"},
+		{"fixture password", `password: "Passw0rd123"`, ""},
+		{"password with one digit", `password = "correcthorse1"`, ""},
+		{"password policy name", "PASSWORD_MIN_LENGTH=12345678x9", ""},
+
+		// Password directives, SQL and XML settings.
+		{"netrc", "machine api.acme.io login deploy password " + an(18) + "7q", "password-directive"},
+		{"redis requirepass", "requirepass " + an(22) + "4z", "password-directive"},
+		{"netrc reference", "machine api.acme.io\n  login deploy\n  password $NETRC_PASSWORD\n", ""},
+		{"prose password", "The password should be rotated every 90 days.", ""},
+		{"sql create user", "CREATE USER app WITH PASSWORD '" + an(16) + "5x';", "sql-password"},
+		{"sql identified by", "ALTER USER 'app'@'%' IDENTIFIED BY '" + an(14) + "9k';", "sql-password"},
+		{"sql placeholder", "CREATE USER app WITH PASSWORD '${APP_DB_PASSWORD}';", ""},
+		{"nuget cleartext password", `<add key="ClearTextPassword" value="` + an(18) + `4r" />`, "xml-add-key-secret"},
+		{"appsettings secret key", `<add key="StripeSecretKey" value="` + an(30) + `8p" />`, "xml-add-key-secret|keyword-assigned-secret"},
+		{"appsettings ordinary setting", `<add key="ClientValidationEnabled" value="true" />`, ""},
+		{"xml add key reference", `<add key="ClearTextPassword" value="%NUGET_PASSWORD%" />`, ""},
+
+		// Webhooks, bots, RPC URLs, prefixed tokens, key files.
+		{"telegram bot url", "https://api.telegram.org/bot" + r.From("0123456789", 10) + ":AA" + r.From(secrettest.Base64URL, 33) + "/getMe", "webhook-url|telegram-bot-api-token"},
+		{"rocket.chat webhook", "https://chat.acme.io/hooks/" + an(17) + "/" + an(48), "webhook-url"},
+		{"alchemy rpc url", "https://eth-mainnet.g.alchemy.com/v2/" + an(32), "rpc-url-key"},
+		{"infura rpc url", "https://mainnet.infura.io/v3/" + hx(32), "rpc-url-key"},
+		{"discord bot token", `bot.run("MT` + an(24) + "." + an(6) + "." + an(38) + `")  # discord`, "discord-bot-token"},
+		{"dotted ids are not discord tokens", "MTaaaaaaaaaaaaaaaaaaaaaaaa.bbbbbb.cccccccccccccccccccccccccccc discord", ""},
+		{"resend key", `new Resend("re_` + an(8) + "_" + an(24) + `")`, "prefixed-service-token"},
+		{"1password service account", "OP_SERVICE_ACCOUNT_TOKEN=ops_eyJ" + an(120), "prefixed-service-token|keyword-assigned-secret"},
+		{"openvpn static key", "-----BEGIN OpenVPN Static key V1-----\n" + hx(32) + "\n" + hx(32) + "\n-----END OpenVPN Static key V1-----", "openvpn-static-key"},
+		{"instrumentation key", "InstrumentationKey=" + uuid() + ";IngestionEndpoint=https://x.in.applicationinsights.azure.com/", ""},
+		{"unsigned jwt under a token name", "token: eyJhbGciOiJub25lIn0.eyJzdWIiOiIxMjM0NTY3ODkwIn0.", ""},
+		{"acr password", "docker login acme.azurecr.io -u acme --password-stdin <<< " + an(42) + "+ACR" + an(6), "azure-container-registry-password"},
+		{"docker login -p", "docker login registry.acme.io -u ci -p " + an(20) + "4k", "cli-password-flag|azure-container-registry-password"},
+		{"sshpass", "sshpass -p '" + an(12) + "9x' ssh deploy@10.0.0.3", "cli-password-flag"},
+		{"docker login from a variable", `docker login -u ci -p "$REGISTRY_PASSWORD" registry.acme.io`, ""},
+		{"docker login stdin", "echo $TOKEN | docker login -u ci --password-stdin", ""},
+		{"azure sas token", "AZURE_SAS=sv=2022-11-02&ss=b&srt=co&sp=rl&se=2026-01-01T00:00:00Z&sig=" + an(43) + "%3D", "azure-sas-token"},
+		{"sas parameters without a signature", "sv=2022-11-02&ss=b&srt=co&sp=rl&se=2026-01-01T00:00:00Z", ""},
+		{"long token", "acme token = '" + an(300) + "." + an(40) + "'", "keyword-assigned-secret"},
+		{"azure devops pat by name", "AZURE_DEVOPS_PAT=" + r.From("abcdefghijklmnopqrstuvwxyz234567", 52), "keyword-assigned-secret"},
 	}
 }
 

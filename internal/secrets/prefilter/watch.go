@@ -282,6 +282,22 @@ func (w *Watch) Check(text string, base int, final bool) Verdict {
 				v.Hold = p
 			}
 		}
+		if !hasKW && !final && !(useNeed && !in.need.holds(lower)) {
+			// The rule's keyword may lie outside its match (gitleaks wants it
+			// anywhere in the text: facebook-access-token, discord-bot-token).
+			// A complete match shown now would become a secret when the keyword
+			// comes later in the answer, too late to hide: hold it until the
+			// keyword comes (then it is scanned) or the answer ends.
+			if hit := c.full.regexp(r.Pattern); hit != nil {
+				lo := max(0, base-keywordLaterWindow)
+				for _, m := range hit.FindAllStringIndex(text[lo:], -1) {
+					if lo+m[1] > base {
+						v.Hold = min(v.Hold, lo+m[0])
+						break
+					}
+				}
+			}
+		}
 	}
 	if p := encodedTail(text); p < v.Hold && !final {
 		v.Hold = p
@@ -292,6 +308,11 @@ func (w *Watch) Check(text string, base int, final bool) Verdict {
 	v.Hold = max(v.Hold, base)
 	return v
 }
+
+// keywordLaterWindow is how far before the shown text a held match without
+// its keyword is looked for: a match ending in new text starts at most this
+// far back for every rule whose keyword may lie outside it.
+const keywordLaterWindow = 4096
 
 // leadsKeyword reports whether a secret of rule i may start before any of
 // its keywords occurs (hashicorp-tf-api-token's `<14>.atlasv1.<60+>`,
