@@ -185,9 +185,10 @@ var (
 		"-F", "--form", "-T", "--upload-file", "-K", "--config"}
 )
 
-// keyReaders print, copy, encode or send a file's content: a key given to
-// them is read out, whatever the option.
-var keyReaders = []string{"cat", "tac", "less", "more", "head", "tail", "base64", "base32", "basenc", "xxd", "od", "hexdump",
+// keyReaders print, copy, encode, send or destroy a file's content: a key
+// given to them is read out or lost, whatever the option (rm -f key: -f is
+// a flag, not the key-file option of ssh-keygen -f).
+var keyReaders = []string{"rm", "unlink", "shred", "srm", "truncate", "wipe", "cat", "tac", "less", "more", "head", "tail", "base64", "base32", "basenc", "xxd", "od", "hexdump",
 	"strings", "cp", "mv", "scp", "rsync", "tar", "zip", "7z", "gzip", "nc", "ncat", "socat", "sed", "awk",
 	"grep", "dd", "tee", "bat", "vi", "vim", "nano", "emacs", "code", "python", "python3", "node", "perl", "ruby", "php", "pbcopy", "xclip"}
 

@@ -1,0 +1,161 @@
+package policy
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
+)
+
+// The system's own defences and its record of what happened: a firewall,
+// mandatory access control and the audit subsystem switched off, and the
+// system logs emptied or deleted. Neither destroys a file the user made,
+// but both take away what protects or tells about everything else.
+
+// defenceServices are the services that enforce or record security policy.
+var defenceServices = []string{"firewalld", "ufw", "nftables", "iptables", "ip6tables", "netfilter-persistent",
+	"apparmor", "auditd", "selinux", "fail2ban", "crowdsec", "clamav-daemon", "clamav-freshclam", "osqueryd", "falco", "wazuh-agent", "rsyslog", "syslog", "syslog-ng", "systemd-journald"}
+
+// checkDefenceOff: firewall rules flushed or opened, a firewall, MAC or
+// audit service stopped, SELinux permissive, audit rules deleted.
+func checkDefenceOff(c *Call) Finding {
+	name, args := c.Ex.Name, c.Args
+	ops := operands(args)
+	switch name {
+	case "iptables", "ip6tables", "iptables-legacy", "iptables-nft", "ip6tables-legacy", "ip6tables-nft", "ebtables", "arptables":
+		for i, a := range args {
+			switch {
+			case a == "-F" || a == "--flush" || a == "-X" || a == "--delete-chain" || strings.HasPrefix(a, "--flush=") ||
+				len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a[1:], "FX") && !strings.ContainsAny(a[1:], "LSCZ"):
+				return hit(name + " " + a + " deletes the firewall's rules")
+			case (a == "-P" || a == "--policy") && i+2 < len(args) && strings.EqualFold(args[i+2], "ACCEPT"):
+				return hit(name + " " + a + " " + args[i+1] + " ACCEPT opens the firewall to everything")
+			}
+		}
+	case "nft":
+		if len(ops) >= 2 && (ops[0] == "flush" || ops[0] == "delete" || ops[0] == "destroy") && slices.Contains([]string{"ruleset", "table", "chain"}, ops[1]) {
+			return hit("nft " + ops[0] + " " + ops[1] + " deletes the firewall's rules")
+		}
+	case "ufw":
+		if len(ops) >= 1 && (ops[0] == "disable" || ops[0] == "reset") {
+			return hit("ufw " + ops[0] + " turns the firewall off")
+		}
+		if len(ops) >= 2 && ops[0] == "default" && ops[1] == "allow" {
+			return hit("ufw default allow opens the firewall to everything")
+		}
+	case "firewall-cmd":
+		for _, a := range args {
+			if strings.HasPrefix(a, "--set-default-zone=") && strings.TrimPrefix(a, "--set-default-zone=") == "trusted" {
+				return hit("firewall-cmd makes every connection trusted")
+			}
+		}
+		if hasArg(args, "--set-default-zone") && hasArg(args, "trusted") {
+			return hit("firewall-cmd makes every connection trusted")
+		}
+	case "setenforce":
+		if len(ops) == 1 && (ops[0] == "0" || strings.EqualFold(ops[0], "permissive")) {
+			return hit("setenforce " + ops[0] + " stops SELinux enforcing its policy")
+		}
+	case "aa-teardown":
+		return hit("aa-teardown unloads every AppArmor profile")
+	case "auditctl":
+		for i, a := range args {
+			if a == "-D" || a == "-e" && i+1 < len(args) && args[i+1] == "0" {
+				return hit("auditctl " + a + " switches the audit trail off")
+			}
+		}
+	case "systemctl", "service", "rc-service", "launchctl":
+		verbs := []string{"stop", "disable", "mask", "kill", "unload", "bootout"}
+		for i, o := range ops {
+			unit := strings.TrimSuffix(strings.TrimSuffix(path.Base(o), ".service"), ".socket")
+			if !slices.Contains(defenceServices, unit) {
+				continue
+			}
+			for _, v := range ops {
+				if slices.Contains(verbs, v) && (name != "service" && name != "rc-service" || i == 0) {
+					return hit(name + " " + v + " " + unit + " switches off a service that guards or records the system")
+				}
+			}
+		}
+	}
+	return Finding{}
+}
+
+// rotatedLog is the name of a log that rotation already closed (syslog.1,
+// auth.log.2.gz, app.log-20240101, x.old): removing it is routine cleanup.
+var rotatedLog = &lazyregexp.Regexp{Expr: `(\.[0-9]+|\.gz|\.xz|\.bz2|\.zst|\.old|-[0-9]{8})$`}
+
+// checkLogsErased: a live system log (under /var/log, or the login
+// records wtmp, btmp, lastlog, utmp) emptied, deleted, shredded or moved
+// away: the record of what happened on the machine is lost.
+func checkLogsErased(c *Call) Finding {
+	live := func(p string) bool {
+		if !strings.HasPrefix(p, "/") {
+			return false
+		}
+		p = path.Clean(p)
+		switch path.Base(p) {
+		case "wtmp", "btmp", "lastlog", "utmp", "faillog":
+			return under(p, "/var")
+		}
+		return under(p, "/var/log") && !rotatedLog.MatchString(p)
+	}
+	for _, r := range c.Ex.Redirs {
+		if r.Truncates() && r.Target != "" && live(c.resolve(r.Target)) {
+			return hit("empties the system log " + c.resolve(r.Target))
+		}
+	}
+	name := c.Ex.Name
+	switch name {
+	case "rm", "unlink", "shred", "srm", "wipe", "truncate":
+		for _, o := range operands(c.Args) {
+			if p := c.resolve(o); live(p) || path.Clean(p) == "/var/log" {
+				return hit(name + " erases the system log " + p)
+			}
+		}
+	case "tee":
+		if !hasArg(c.Args, "-a", "--append") {
+			for _, o := range operands(c.Args) {
+				if p := c.resolve(o); live(p) {
+					return hit("tee overwrites the system log " + p)
+				}
+			}
+		}
+	case "cp", "mv", "dd", "install", "ln":
+		writes, deletes := changes(c)
+		for _, p := range append(writes, deletes...) {
+			if live(p) {
+				return hit(name + " overwrites or moves away the system log " + p)
+			}
+		}
+		for _, a := range c.Args {
+			if v, ok := strings.CutPrefix(a, "of="); ok && live(c.resolve(v)) {
+				return hit("dd overwrites the system log " + c.resolve(v))
+			}
+		}
+	case "journalctl":
+		for _, a := range c.Args {
+			if strings.HasPrefix(a, "--vacuum-") {
+				if v, ok := strings.CutPrefix(a, "--vacuum-time="); ok && shortTime(v) {
+					return hit("journalctl " + a + " erases the system journal")
+				}
+				if v, ok := strings.CutPrefix(a, "--vacuum-size="); ok && (v == "0" || strings.HasSuffix(v, "K") || strings.HasSuffix(v, "B") || v == "1M") {
+					return hit("journalctl " + a + " erases the system journal")
+				}
+			}
+		}
+	}
+	return Finding{}
+}
+
+// shortTime: a journalctl time span of seconds, minutes or hours, which
+// erases nearly the whole journal (2weeks, 30d keep what matters).
+func shortTime(v string) bool {
+	v = strings.TrimLeft(v, "0123456789")
+	switch v {
+	case "", "s", "sec", "second", "seconds", "m", "min", "minute", "minutes", "h", "hour", "hours", "ms", "us":
+		return true
+	}
+	return false
+}
