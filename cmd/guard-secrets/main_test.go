@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemini-guard/gemini-guard/internal/hook"
+	"github.com/gemini-guard/gemini-guard/internal/secrets"
 	"github.com/gemini-guard/gemini-guard/internal/secrets/detector"
 	"github.com/gemini-guard/gemini-guard/internal/secrets/secrettest"
 )
@@ -248,7 +249,7 @@ func TestDecisions(t *testing.T) {
 			switch c.want {
 			case "deny":
 				assert.Equal(t, "deny", out.Decision)
-				assert.Contains(t, out.Reason, c.rule)
+				assertNamesRuleThatFound(t, c, out.Reason)
 				if !strings.HasPrefix(c.rule, "hook.") {
 					assert.Contains(t, out.Reason, "Safer:")
 				}
@@ -350,4 +351,31 @@ func leakedPiece(text, secret string) string {
 		}
 	}
 	return ""
+}
+
+// assertNamesRuleThatFound: the reason names the case's rule or, when
+// another rule found the same secret and was preferred (two vendor rules
+// of one shape, such as Bittrex's access and secret keys, or two generic
+// rules), a rule that the scanner also reports for the case's text, beside
+// the case's own rule.
+func assertNamesRuleThatFound(t *testing.T, c hookCase, reason string) {
+	t.Helper()
+	if strings.Contains(reason, c.rule) {
+		return
+	}
+	named, _, _ := strings.Cut(strings.TrimPrefix(reason, "gemini-guard blocked "), ":")
+	var text strings.Builder
+	for _, k := range []string{"content", "new_string", "command"} {
+		if s, ok := c.in[k].(string); ok {
+			text.WriteString(s + "\n")
+		}
+	}
+	found, err := secrettest.CachedScanner(secrets.Options{}).Scan(text.String())
+	require.NoError(t, err)
+	var ids []string
+	for _, f := range found {
+		ids = append(ids, f.RuleID)
+	}
+	assert.Contains(t, ids, c.rule, "the case's own rule finds its secret")
+	assert.Contains(t, ids, named, "the reason names a rule that found the secret: %s", reason)
 }

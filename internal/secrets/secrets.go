@@ -54,8 +54,11 @@ var genericRules = map[string]bool{
 	"authorization-header-token": true,
 	"url-query-credential":       true,
 	"url-password":               true,
-	"curl-auth-header":           true,
-	"curl-auth-user":             true,
+	// webhook-url is one shape for many vendors' webhook URLs: a vendor's
+	// own rule for the same URL (microsoft-teams-webhook) names it better.
+	"webhook-url":      true,
+	"curl-auth-header": true,
+	"curl-auth-user":   true,
 }
 
 // GenericRule reports whether rule finds secrets by their surroundings
