@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"path"
 	"slices"
 	"strings"
 
@@ -214,4 +215,80 @@ func checkDockerPrune(c *Call) Finding {
 		return hit("compose down -v deletes the project's volumes and their data")
 	}
 	return Finding{}
+}
+
+// appDBResets are the subcommands of application frameworks' command lines
+// that drop, wipe or re-create the application's database (every row lost),
+// whatever the database server: the ORM does the DROP. Keyed by the
+// program that reads the subcommand.
+var appDBResets = map[string][]string{
+	"manage.py":    {"flush", "reset_db", "sqlflush-and-run"},                        // Django (and django-extensions)
+	"django-admin": {"flush", "reset_db"},                                            //
+	"artisan":      {"migrate:fresh", "migrate:reset", "migrate:refresh", "db:wipe"}, // Laravel
+	"mix":          {"ecto.drop", "ecto.reset"},                                      // Phoenix/Ecto
+	"sequelize":    {"db:drop", "db:migrate:undo:all", "db:seed:undo:all"},           //
+	"knex":         {"migrate:rollback --all"},                                       // handled below
+	"typeorm":      {"schema:drop", "schema:sync --drop"},                            //
+	"mikro-orm":    {"schema:drop", "schema:fresh", "migration:fresh"},               //
+	"symfony":      {"doctrine:database:drop", "doctrine:schema:drop"},               // symfony console
+	"console":      {"doctrine:database:drop", "doctrine:schema:drop"},               // bin/console
+	"alembic":      {"downgrade base"},                                               // handled below
+	"flask":        {"db downgrade base", "db drop"},                                 //
+	"dbmate":       {"drop"},                                                         //
+	"goose":        {"reset"},                                                        //
+	"migrate":      {"drop"},                                                         // golang-migrate
+	"flyway":       {"clean"},                                                        //
+	"liquibase":    {"drop-all", "dropAll"},                                          //
+	"diesel":       {"database reset", "database drop"},                              //
+	"sqlx":         {"database drop", "database reset"},                              //
+	"supabase":     {"db reset --linked", "db reset --db-url"},                       // the local one is a dev reset
+}
+
+// checkAppDBReset: an application framework's command line told to drop or
+// wipe the application's database (manage.py flush, artisan migrate:fresh,
+// mix ecto.reset, prisma db push --force-reset, knex migrate:rollback --all).
+func checkAppDBReset(c *Call) Finding {
+	name := strings.ToLower(c.Ex.Name)
+	args := c.Args
+	// python manage.py flush, php artisan db:wipe, bundle exec rails db:drop,
+	// npx sequelize-cli db:drop: the program that reads the subcommand.
+	for len(args) > 0 {
+		base := strings.ToLower(path.Base(args[0]))
+		switch {
+		case (strings.HasPrefix(name, "python") || name == "php" || name == "bundle" || name == "npx" || name == "pnpm" || name == "yarn") && !strings.HasPrefix(args[0], "-"):
+			if name == "bundle" && base == "exec" {
+				args = args[1:]
+				continue
+			}
+			name, args = base, args[1:]
+			continue
+		}
+		break
+	}
+	name = strings.TrimSuffix(strings.TrimSuffix(name, "-cli"), ".exe")
+	if name == "rails" || name == "rake" {
+		return Finding{} // checkPlatformDestroy judges these
+	}
+	if slices.ContainsFunc(args, func(a string) bool { return slices.Contains(platformReadOnly, a) || a == "--pretend" }) {
+		return Finding{}
+	}
+	if name == "prisma" && hasArg(args, "--force-reset") && slices.Contains(args, "push") {
+		return hit("prisma db push --force-reset drops the database and every row in it")
+	}
+	ops := operands(args)
+	for _, sub := range appDBResets[name] {
+		f := strings.Fields(sub)
+		if len(ops) == 0 || !slices.Contains(ops[:min(len(ops), 3)], f[0]) {
+			continue
+		}
+		if !slices.ContainsFunc(f[1:], func(w string) bool { return !hasArgPrefix(args, w) }) {
+			return hit(c.Ex.Name + " " + sub + " drops or wipes the application's database and every row in it")
+		}
+	}
+	return Finding{}
+}
+
+// hasArgPrefix reports whether an argument is opt or opt=value.
+func hasArgPrefix(args []string, opt string) bool {
+	return slices.ContainsFunc(args, func(a string) bool { return a == opt || strings.HasPrefix(a, opt+"=") })
 }

@@ -932,6 +932,16 @@ while True: os.fork()"`,
 		Block: []string{`aws ec2 delete-volume --volume-id v1`, `aws sqs purge-queue --queue-url u`, `linode-cli linodes delete 42`, `hcloud server delete web`, `helm uninstall web`, `heroku apps:destroy app`, `npm unpublish pkg@1.0.0`, `gem yank pkg -v 1.0`, `doctl databases delete 42`, `openstack server delete s1`},
 		Allow: []string{`aws ec2 describe-volumes`, `linode-cli linodes list`, `hcloud server list`, `helm list`, `npm uninstall lodash`, `doctl compute droplet create web`, `helm upgrade web ./chart`, `gcloud compute instances delete vm --help`},
 	},
+	{
+		ID: "infra.app-db-reset", Category: "infra",
+		Protects: "the application's database, from an application framework's command that drops, wipes or re-creates it (Django, Laravel, Ecto, Sequelize, Knex, TypeORM, MikroORM, Doctrine, Alembic, Flask-Migrate, dbmate, goose, golang-migrate, Flyway, Liquibase, Diesel, sqlx, Prisma, Supabase's linked database)",
+		What:     "drops or wipes the application's database",
+		Safer:    "run the migration the task needs (forward), or ask the user before resetting a database; a test database can be created under another name",
+		Unknown:  noUnknownStory,
+		Commands: allCommands, exec: checkAppDBReset,
+		Block: []string{`python manage.py flush --noinput`, `./manage.py reset_db`, `php artisan migrate:fresh --seed`, `php artisan db:wipe --force`, `mix ecto.reset`, `npx sequelize-cli db:drop`, `knex migrate:rollback --all`, `alembic downgrade base`, `flask db downgrade base`, `npx prisma db push --force-reset`, `flyway clean`, `goose postgres "$DB" reset`, `diesel database reset`, `supabase db reset --linked`, `bin/console doctrine:database:drop --force`},
+		Allow: []string{`python manage.py migrate`, `python manage.py sqlflush`, `php artisan migrate`, `php artisan migrate:status`, `mix ecto.migrate`, `npx sequelize-cli db:migrate`, `knex migrate:rollback`, `alembic downgrade -1`, `alembic upgrade head`, `npx prisma db push`, `flyway migrate`, `supabase db reset`, `diesel migration run`, `php artisan migrate:fresh --pretend`},
+	},
 	// shell: what cannot be read.
 	{
 		ID: "shell.parse-error", Category: "shell",
