@@ -90,7 +90,9 @@ func (h *Harness) Install(ctx context.Context, ext, dir string) (*Session, error
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("e2e: gemini extensions install %s: %w\n%s", ext, err, out.String())
 	}
-	if !strings.Contains(out.String(), "installed successfully") {
+	// 0.36-0.4x print a notice of the settings --skip-settings left unset
+	// instead of the success line; the install itself is checked below.
+	if !strings.Contains(out.String(), "installed successfully") && !strings.Contains(out.String(), "has missing settings") {
 		return nil, fmt.Errorf("e2e: gemini extensions install %s did not report success:\n%s", ext, out.String())
 	}
 	if _, err := os.Stat(filepath.Join(s.ExtensionDir(), "gemini-extension.json")); err != nil {
