@@ -129,11 +129,6 @@ func checkLogsErased(c *Call) Finding {
 				return hit(name + " overwrites or moves away the system log " + p)
 			}
 		}
-		for _, a := range c.Args {
-			if v, ok := strings.CutPrefix(a, "of="); ok && live(c.resolve(v)) {
-				return hit("dd overwrites the system log " + c.resolve(v))
-			}
-		}
 	case "journalctl":
 		for _, a := range c.Args {
 			if strings.HasPrefix(a, "--vacuum-") {

@@ -1,9 +1,10 @@
 package policy
 
 import (
-	"path"
 	"slices"
 	"strings"
+
+	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
 
 // The machine handed to whoever connects: a shell or interpreter bound to
@@ -11,19 +12,18 @@ import (
 // web), or the home directory served over HTTP with every credential in
 // it.
 
-// remoteShells are the programs that, fed from a socket, run whatever the
-// other end sends.
-var remoteShells = []string{"sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "csh", "tcsh", "ash", "busybox",
-	"python", "python2", "python3", "perl", "ruby", "node", "php", "lua", "pwsh", "powershell", "powershell.exe", "cmd", "cmd.exe", "tclsh", "irb"}
-
 // isRemoteShell reports whether a program word (or the first word of a
-// command line) is a shell or interpreter.
+// command line) is a shell or an interpreter: fed from a socket, it runs
+// whatever the other end sends. The shells and the stdin runners are the
+// analysis's own lists; python and busybox read their code elsewhere
+// there, cmd is Windows'.
 func isRemoteShell(word string) bool {
 	f := strings.Fields(word)
 	if len(f) == 0 {
 		return false
 	}
-	return slices.Contains(remoteShells, strings.ToLower(path.Base(f[0])))
+	name := shell.CommandName(f[0])
+	return shell.IsShell(name) || shell.RunsStdin(name) || strings.HasPrefix(name, "python") || name == "busybox" || name == "cmd"
 }
 
 // checkRemoteShell: nc/ncat -e/-c, socat joining a network address to
