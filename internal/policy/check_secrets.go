@@ -411,6 +411,24 @@ func (c *Call) credentialArg(a string) (string, bool) {
 	return c.Ctx.credential(c.Res, c.resolve(a))
 }
 
+// sentSecretFile says whether a file a sender reads (an upload, a body, a
+// redirection) holds secrets: a credential file, or one of the machine's
+// own credential stores (/etc/shadow, keyrings), which checkSystemStore
+// judges for readers but a sender reads through its own options.
+func (c *Call) sentSecretFile(a string) (string, bool) {
+	if what, ok := c.credentialArg(a); ok {
+		return what, true
+	}
+	p := c.resolve(a)
+	if slices.Contains(systemStores, p) {
+		return p + ", the system's password hashes", true
+	}
+	if keyringRe.MatchString(p) {
+		return p + ", a keyring or browser password store", true
+	}
+	return "", false
+}
+
 // resolve makes a path argument absolute where possible (tilde included).
 func (c *Call) resolve(a string) string {
 	if c.Ctx.Home != "" && (a == "~" || strings.HasPrefix(a, "~/")) {
@@ -470,7 +488,7 @@ func checkExfiltrate(c *Call) Finding {
 					readsStdin = true
 					continue
 				}
-				if what, ok := c.credentialArg(file); ok {
+				if what, ok := c.sentSecretFile(file); ok {
 					return send(what)
 				}
 			}
@@ -478,7 +496,7 @@ func checkExfiltrate(c *Call) Finding {
 		if ex.Name == "wget" {
 			for _, pre := range []string{"--post-file=", "--body-file="} {
 				if f, ok := strings.CutPrefix(a, pre); ok {
-					if what, ok := c.credentialArg(f); ok {
+					if what, ok := c.sentSecretFile(f); ok {
 						return send(what)
 					}
 				}
@@ -488,14 +506,14 @@ func checkExfiltrate(c *Call) Finding {
 	if ex.Name == "scp" || ex.Name == "rsync" || ex.Name == "sftp" || ex.Name == "rclone" {
 		ops := operands(c.Args)
 		for _, o := range ops[:max(0, len(ops)-1)] {
-			if what, ok := c.credentialArg(o); ok {
+			if what, ok := c.sentSecretFile(o); ok {
 				return send(what)
 			}
 		}
 	}
 	for _, r := range ex.Redirs {
 		if r.Reads() {
-			if what, ok := c.Ctx.credential(c.Res, c.resolve(r.Target)); ok {
+			if what, ok := c.sentSecretFile(r.Target); ok {
 				return send(what)
 			}
 		}
@@ -511,7 +529,7 @@ func checkExfiltrate(c *Call) Finding {
 			}
 			if p.Name != "" && !slices.Contains(safeWithSecrets, p.Name) {
 				for _, a := range readArgs(pc) {
-					if what, ok := pc.credentialArg(a); ok {
+					if what, ok := pc.sentSecretFile(a); ok {
 						return send(what)
 					}
 				}
