@@ -358,7 +358,6 @@ func TestDeadlinesFitHooksJSON(t *testing.T) {
 	}
 }
 
-
 // denseKeys is a text of n bytes dense with key-shaped values: the
 // detector's cost over it grows faster than its size (1 MiB: tens of
 // seconds on a 2-core machine, most of it inside one rule, where a scan
