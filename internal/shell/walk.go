@@ -592,8 +592,14 @@ func (a *analyzer) call(f *frame, st *state, ce *syntax.CallExpr, s *syntax.Stmt
 		}
 		return slices.Clone(a.res.Execs[start:])
 	}
+	name := args[0]
+	if s, computed := a.res.Substitute(name); computed && Known(s) {
+		// x=$(printf 'r%s' m); $x -rf ~: a name computed from literal
+		// text is that name, as $(printf r)m is.
+		name = s
+	}
 	ex := &Exec{
-		Args: args, Name: CommandName(args[0]), Dir: st.dir, Env: envs,
+		Args: args, Name: CommandName(name), Dir: st.dir, Env: envs,
 		Redirs: io.redirs, Stdin: io.stdin, Via: f.via, Text: source(f.src, s), Depth: f.depth,
 	}
 	a.run(f, st, ex)

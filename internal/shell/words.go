@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -57,10 +58,29 @@ type env struct {
 var tempVars = []string{"TMPDIR", "TMP", "TEMP", "TEMPDIR", "RUNNER_TEMP"}
 
 func (e env) Get(name string) expand.Variable {
-	if v, ok := e.st.vars[name]; ok {
+	if v, ok := e.knownVar(name); ok {
 		return v
 	}
-	str := func(s string) expand.Variable { return expand.Variable{Set: true, Kind: expand.String, Str: s} }
+	if user, ok := strings.CutPrefix(name, "HOME "); ok {
+		return expand.Variable{Set: true, Kind: expand.String, Str: e.a.unknown(Unknown{Kind: OtherHome, Name: user})}
+	}
+	kind := Variable
+	if slices.Contains(tempVars, name) {
+		kind = TempDir
+	}
+	return expand.Variable{Set: true, Kind: expand.String, Str: e.a.unknown(Unknown{Kind: kind, Name: name})}
+}
+
+// knownVar is the value of a variable the analysis knows: one assigned
+// earlier in the text, or HOME, PWD, the shell's own, the positional
+// parameters once set. Anything else is unknown.
+func (e env) knownVar(name string) (expand.Variable, bool) {
+	if v, ok := e.st.vars[name]; ok {
+		return v, true
+	}
+	str := func(s string) (expand.Variable, bool) {
+		return expand.Variable{Set: true, Kind: expand.String, Str: s}, true
+	}
 	switch name {
 	case "IFS":
 		return str(" \t\n") // bash's default: ${IFS} splits words
@@ -84,7 +104,7 @@ func (e env) Get(name string) expand.Variable {
 			if e.st.posMore != "" {
 				list = append(list[:len(list):len(list)], e.st.posMore)
 			}
-			return expand.Variable{Set: true, Kind: expand.Indexed, List: list}
+			return expand.Variable{Set: true, Kind: expand.Indexed, List: list}, true
 		}
 	case "0":
 		if e.st.zeroKnown {
@@ -102,16 +122,9 @@ func (e env) Get(name string) expand.Variable {
 		if e.st.posMore != "" {
 			return str(e.st.posMore)
 		}
-		return expand.Variable{}
+		return expand.Variable{}, true
 	}
-	if user, ok := strings.CutPrefix(name, "HOME "); ok {
-		return str(e.a.unknown(Unknown{Kind: OtherHome, Name: user}))
-	}
-	kind := Variable
-	if slices.Contains(tempVars, name) {
-		kind = TempDir
-	}
-	return str(e.a.unknown(Unknown{Kind: kind, Name: name}))
+	return expand.Variable{}, false
 }
 
 func (e env) Each(fn func(string, expand.Variable) bool) {
@@ -238,6 +251,12 @@ func (a *analyzer) cmdSubst(f *frame, st *state, cs *syntax.CmdSubst, evalStatic
 			}
 		case "mktemp":
 			return a.unknown(Unknown{Kind: TempDir, Name: "mktemp", Execs: execs})
+		case "dirname", "realpath", "readlink":
+			// $(dirname "$HOME") is home's parent: a path computed from a
+			// known one is judged by its value.
+			if p, ok := pathOutput(ex, st.dir); ok {
+				return a.unknown(Unknown{Kind: Computed, Name: p, Execs: execs})
+			}
 		case "which", "command", "type":
 			// $(which rm) is rm, wherever it is.
 			if evalStatic && len(ex.Args) >= 2 {
@@ -280,6 +299,34 @@ func (a *analyzer) cmdSubst(f *frame, st *state, cs *syntax.CmdSubst, evalStatic
 	return a.unknown(Unknown{Kind: CommandOutput, Execs: execs})
 }
 
+// pathOutput is what dirname, realpath or readlink -f prints for its one
+// known path operand; ok is false for anything else.
+func pathOutput(ex *Exec, dir string) (string, bool) {
+	var ops []string
+	canonical := false
+	for _, a := range ex.Args[1:] {
+		switch {
+		case a == "-f" || a == "-e" || a == "-m" || a == "--canonicalize" || a == "--canonicalize-existing" || a == "--canonicalize-missing":
+			canonical = true
+		case strings.HasPrefix(a, "-"):
+			return "", false
+		default:
+			ops = append(ops, a)
+		}
+	}
+	if len(ops) != 1 || !Known(ops[0]) || ex.Name == "readlink" && !canonical {
+		return "", false
+	}
+	p := ResolvePath(dir, ops[0])
+	if p == "" {
+		return "", false
+	}
+	if ex.Name == "dirname" {
+		return path.Dir(p), true
+	}
+	return p, true
+}
+
 // fields expands words as command arguments. A word whose expansion fails
 // (an unsupported construct, an arithmetic error) becomes one unknown
 // field: never silently nothing.
@@ -292,7 +339,7 @@ func (a *analyzer) fields(wc *wordCtx, words ...*syntax.Word) []string {
 }
 
 func (a *analyzer) wordFields(wc *wordCtx, w *syntax.Word) (out []string) {
-	if opaqueWord(wc.st, w) {
+	if opaqueWord(env{a: a, st: wc.st}, w) {
 		return []string{a.unknown(Unknown{Kind: Variable, Name: wordSource(wc.f.src, w)})}
 	}
 	defer func() {
@@ -408,7 +455,7 @@ func (a *analyzer) literal(wc *wordCtx, w *syntax.Word) (out string) {
 	if w == nil {
 		return ""
 	}
-	if opaqueWord(wc.st, w) {
+	if opaqueWord(env{a: a, st: wc.st}, w) {
 		return a.unknown(Unknown{Kind: Variable, Name: wordSource(wc.f.src, w)})
 	}
 	defer func() {
@@ -444,8 +491,10 @@ func (a *analyzer) document(wc *wordCtx, w *syntax.Word) (out string) {
 // opaqueWord reports whether a word applies string operations (${x:1},
 // ${x/a/b}, ${#x}, ${!x}) to a variable that is not known: working on the
 // marker's text would forge known-looking text, so the whole word is
-// unknown. Defaults (${x:-d}) stay: they give the marker itself.
-func opaqueWord(st *state, w *syntax.Word) bool {
+// unknown. Defaults (${x:-d}) stay: they give the marker itself. A known
+// variable's operations are done (${HOME:0:1} is /, ${HOME%/*} home's
+// parent).
+func opaqueWord(e env, w *syntax.Word) bool {
 	opaque := false
 	syntax.Walk(w, func(n syntax.Node) bool {
 		if opaque {
@@ -475,7 +524,7 @@ func opaqueWord(st *state, w *syntax.Word) bool {
 				return true
 			}
 			name := n.Param.Value
-			if _, known := st.vars[name]; known && !n.Excl {
+			if _, known := e.knownVar(name); known && !n.Excl {
 				return true
 			}
 			if n.Index != nil && (name == "@" || name == "*") {
