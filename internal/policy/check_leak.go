@@ -238,7 +238,7 @@ func checkSystemStore(c *Call) Finding {
 		}
 	case "security":
 		ops := operands(c.Args)
-		if len(ops) > 0 && (ops[0] == "dump-keychain" || strings.HasPrefix(ops[0], "find-") && strings.HasSuffix(ops[0], "-password") && (hasArg(c.Args, "-w", "-g"))) {
+		if len(ops) > 0 && (ops[0] == "dump-keychain" || strings.HasPrefix(ops[0], "find-") && strings.HasSuffix(ops[0], "-password") && (hasShortFlag(c.Args, 'w') || hasShortFlag(c.Args, 'g'))) {
 			return hit("security " + ops[0] + " prints passwords from the keychain")
 		}
 	case "secret-tool":
@@ -778,4 +778,166 @@ func checkCodeSecretSent(h *shell.Hazard, _ *Context) Finding {
 		hosts = []string{"?"}
 	}
 	return sentTo(h.Interpreter+" code", vars, hosts)
+}
+
+// checkStoreRead: a secret's value printed from where it is kept — a
+// secret manager, a password manager, the cluster, a CLI's own login —
+// into the transcript, a file or the network. The same reads are allowed
+// when another program takes the value (piped into docker login
+// --password-stdin, $(gcloud auth print-access-token) in a header): the
+// secret is used, not shown.
+func checkStoreRead(c *Call) Finding {
+	what, ok := storeRead(c.Ex.Name, c.Args)
+	if !ok || !c.shows(c.Ex, 0) {
+		return Finding{}
+	}
+	return hit(c.Ex.Name + " prints " + what)
+}
+
+// storeRead says whether a command prints a secret value, and which.
+func storeRead(name string, args []string) (string, bool) {
+	ops := operands(args)
+	at := func(words ...string) bool {
+		return len(ops) >= len(words) && slices.Equal(ops[:len(words)], words)
+	}
+	switch name {
+	case "aws":
+		switch {
+		case at("secretsmanager", "get-secret-value"), at("secretsmanager", "batch-get-secret-value"):
+			return "a secret from AWS Secrets Manager", true
+		case (at("ssm", "get-parameter") || at("ssm", "get-parameters") || at("ssm", "get-parameters-by-path")) && hasArg(args, "--with-decryption"):
+			return "decrypted SSM parameters", true
+		case at("ecr", "get-login-password"), at("ecr-public", "get-login-password"):
+			return "a registry password", true
+		case at("configure", "get") && len(ops) > 2 && (strings.Contains(ops[2], "secret") || strings.Contains(ops[2], "token")):
+			return "the AWS " + ops[2], true
+		case at("configure", "export-credentials"):
+			return "the AWS credentials", true
+		}
+	case "gcloud":
+		switch {
+		case at("secrets", "versions", "access"):
+			return "a secret from Secret Manager", true
+		case at("auth", "print-access-token"), at("auth", "print-identity-token"), at("auth", "application-default", "print-access-token"):
+			return "a Google Cloud access token", true
+		}
+	case "az":
+		switch {
+		case at("keyvault", "secret", "show"), at("keyvault", "secret", "download"):
+			return "a Key Vault secret", true
+		case at("account", "get-access-token"):
+			return "an Azure access token", true
+		}
+	case "vault", "bao":
+		if at("kv", "get") || at("read") || at("kv", "read") {
+			return "a secret from Vault", true
+		}
+	case "kubectl", "oc":
+		// The verb after the global options' values (-n kube-system get).
+		if i := slices.Index(ops, "get"); i >= 0 && i+1 < len(ops) && isSecretResource(ops[i+1]) && secretValuesShown(args) {
+			return "a Kubernetes secret's values", true
+		}
+		if at("view-secret") {
+			return "a Kubernetes secret's values", true
+		}
+	case "gh":
+		if at("auth", "token") || at("auth", "status") && hasArg(args, "--show-token", "-t") {
+			return "the GitHub CLI's token", true
+		}
+	case "glab":
+		if at("auth", "status") && hasArg(args, "--show-token", "-t") {
+			return "the GitLab CLI's token", true
+		}
+	case "op":
+		if at("read") || at("item", "get") && (hasArg(args, "--reveal") || hasArgPrefix(args, "--fields")) {
+			return "a 1Password secret", true
+		}
+	case "bw":
+		if len(ops) >= 2 && ops[0] == "get" && slices.Contains([]string{"password", "totp", "item", "notes"}, ops[1]) {
+			return "a Bitwarden " + ops[1], true
+		}
+	case "lpass":
+		if at("show") && !hasArg(args, "-c", "--clip") {
+			return "a LastPass entry", true
+		}
+	case "pass", "gopass":
+		if hasArg(args, "-c", "--clip") || len(ops) == 0 {
+			return "", false
+		}
+		if ops[0] == "show" || ops[0] == "cat" || !slices.Contains(passCommands, ops[0]) {
+			return "a password store entry", true
+		}
+	case "doppler":
+		if at("secrets", "get") || len(ops) == 1 && ops[0] == "secrets" && !hasArg(args, "--only-names") {
+			return "Doppler secrets", true
+		}
+	case "keyring":
+		if at("get") {
+			return "a keyring password", true
+		}
+	case "git":
+		if at("credential", "fill") {
+			return "a stored git password", true
+		}
+	}
+	return "", false
+}
+
+func isSecretResource(r string) bool {
+	return r == "secret" || r == "secrets" || strings.HasPrefix(r, "secret/") || strings.HasPrefix(r, "secrets/")
+}
+
+// passCommands are pass's and gopass's subcommands; any other first
+// operand is an entry name, which pass shows.
+var passCommands = []string{"init", "ls", "list", "find", "search", "grep", "insert", "add", "edit", "generate", "rm", "remove", "delete",
+	"mv", "rename", "cp", "copy", "git", "help", "version", "otp", "sync", "mounts", "audit", "setup", "recipients", "templates", "config", "fsck", "update", "history", "totp"}
+
+// secretValuesShown says whether kubectl get prints values (an output
+// format that includes data) rather than names.
+func secretValuesShown(args []string) bool {
+	for i, a := range args {
+		v := ""
+		switch {
+		case a == "-o" || a == "--output":
+			if i+1 < len(args) {
+				v = args[i+1]
+			}
+		case strings.HasPrefix(a, "-o"):
+			v = strings.TrimPrefix(strings.TrimPrefix(a, "-o"), "=")
+		case strings.HasPrefix(a, "--output="):
+			v = strings.TrimPrefix(a, "--output=")
+		}
+		if v != "" && v != "name" && v != "wide" && !strings.HasPrefix(v, "custom-columns") {
+			return true
+		}
+	}
+	return false
+}
+
+// showers pass what they read on to their own output (or a file, or the
+// network): a secret piped through them is still shown or sent.
+var showers = []string{"echo", "printf", "cat", "tee", "base64", "base32", "basenc", "xxd", "od", "hexdump", "jq", "yq", "gojq",
+	"grep", "egrep", "fgrep", "rg", "sed", "awk", "gawk", "mawk", "head", "tail", "cut", "tr", "sort", "uniq", "less", "more",
+	"column", "fold", "rev", "paste", "strings", "xargs", "sponge", "gzip", "openssl", "python", "python3", "node", "perl", "ruby"}
+
+// shows says whether ex's output ends up shown, written or sent: nothing
+// takes it, or only commands that pass it on (piped through base64 -d, into
+// curl's body), or echo/printf print it. depth bounds the pipeline walk.
+func (c *Call) shows(ex *shell.Exec, depth int) bool {
+	takers := c.Res.OutputTakers(ex)
+	if len(takers) == 0 || depth > 8 {
+		return true
+	}
+	for _, t := range takers {
+		piped := t.Stdin != nil && slices.Contains(t.Stdin.Producers, ex)
+		switch {
+		case slices.Contains(networkSenders, t.Name) && piped:
+			return true
+		case slices.Contains(showers, t.Name) && (piped || t.Name == "echo" || t.Name == "printf"):
+			if c.shows(t, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -202,7 +202,7 @@ func keyOption(opt string) bool {
 	case "i", "k", "f", "out", "outfile", "output", "o", "genkey", "ssh", "identity", "identity-file", "keystore", "cert", "certfile":
 		return true
 	}
-	return strings.Contains(o, "key")
+	return strings.Contains(o, "key") || strings.HasSuffix(o, "env-file") // kubectl --from-env-file, docker --env-file: loaded, not read out
 }
 
 // readArgs returns the words of a call that name files it reads, copies or

@@ -2,6 +2,8 @@ package shell
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -394,6 +396,32 @@ func (r *Result) Substitute(s string) (out string, changed bool) {
 		b.WriteString(marker)
 	}
 	return b.String(), changed
+}
+
+// OutputTakers returns the commands that take ex's standard output instead
+// of it being shown or written to a file: those it is piped into, and
+// those whose words or environment hold it ($(...) and backticks, also
+// through a variable assigned from one).
+func (r *Result) OutputTakers(ex *Exec) []*Exec {
+	var out []*Exec
+	holds := func(word string) bool {
+		for _, u := range r.Unknowns(word) {
+			if u.Kind == CommandOutput && slices.Contains(u.Execs, ex) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, e := range r.Execs {
+		switch {
+		case e == ex:
+		case e.Stdin != nil && slices.Contains(e.Stdin.Producers, ex),
+			slices.ContainsFunc(e.Args, holds),
+			slices.ContainsFunc(slices.Collect(maps.Values(e.Env)), holds):
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // Unknowns returns the unknown values in s, in order.
