@@ -108,7 +108,7 @@ func checkEmbeddedCommand(c *Call) Finding {
 		// Its arguments are data, but its environment is not: LESSOPEN,
 		// PAGER and friends are run.
 		add := func(s string) {
-			if s = strings.TrimSpace(s); len(cands) < maxEmbedded && shell.Known(s) && !slices.Contains(cands, s) {
+			if s = strings.TrimSpace(s); len(cands) < maxEmbedded && shell.Known(s) && !strings.HasPrefix(s, "-") && !slices.Contains(cands, s) {
 				cands = append(cands, s)
 			}
 		}
@@ -144,6 +144,9 @@ func checkEmbeddedCommand(c *Call) Finding {
 			return hit("hands more command text to other programs than gemini-guard checks in one command")
 		}
 		res := shell.Analyze(cand, shell.Options{Dir: ex.Dir, Home: c.Ctx.Home, MaxDepth: 4})
+		// No program is named "-i": in ssh_command=ssh -i k, read as
+		// shell, the words after an assignment are ssh's options.
+		res.Execs = slices.DeleteFunc(slices.Clone(res.Execs), func(e *shell.Exec) bool { return strings.HasPrefix(e.Name, "-") })
 		for _, f := range Evaluate(res, &inner, false) {
 			return hit(ex.Name + " runs a command given to it as data, and that command " + f.Describe() + " (" + f.Rule.ID + ")")
 		}
@@ -157,7 +160,10 @@ func embeddedCandidates(ex *shell.Exec, res *shell.Result) []string {
 	var out []string
 	add := func(s string) {
 		s = strings.TrimSpace(s)
-		if len(out) >= maxEmbedded || len(s) < 3 || len(s) > 8192 || !shell.Known(s) || slices.Contains(out, s) {
+		// A command never starts with "-": "-i ~/.ssh/k -p 2222" is the
+		// rest of an ssh command line (mosh --ssh='ssh -i k'), options
+		// handed to ssh, not a command.
+		if len(out) >= maxEmbedded || len(s) < 3 || len(s) > 8192 || strings.HasPrefix(s, "-") || !shell.Known(s) || slices.Contains(out, s) {
 			return
 		}
 		out = append(out, s)
@@ -333,8 +339,17 @@ func codeShapes(w string, add func(string)) {
 func trimLead(s string) string {
 	s = strings.TrimLeft(s, " \t\n!;|&}):\\")
 	// make's recipe prefixes (-rm, @rm, +rm): a command never starts so.
-	s = strings.TrimLeft(s, "-@+")
+	// A one-letter option ("-i ~/.ssh/k", handed to ssh) is no prefix.
+	if !shortOption(s) {
+		s = strings.TrimLeft(s, "-@+")
+	}
 	return strings.TrimSpace(s)
+}
+
+// shortOption reports whether s starts with a one-letter option and its
+// value: -i key, -p 2222.
+func shortOption(s string) bool {
+	return len(s) >= 2 && s[0] == '-' && s[1] != '-' && (len(s) == 2 || s[2] == ' ' || s[2] == '=')
 }
 
 // payloadName reports whether name is a command the policy judges.

