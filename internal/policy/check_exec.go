@@ -186,7 +186,11 @@ func embeddedCandidates(ex *shell.Exec, res *shell.Result) []string {
 		if i > 0 && isMessageOption(ex.Name, args[i-1]) {
 			continue
 		}
-		if rest := quoteArgs(args[i:]); shell.Known(rest) {
+		rest := quoteArgs(args[i:])
+		if container {
+			rest = hostPaths(rest, hostRootMounts(args))
+		}
+		if shell.Known(rest) {
 			out = append(out, rest)
 		}
 		break
@@ -440,6 +444,50 @@ func privilegedContainer(args []string) bool {
 		}
 	}
 	return false
+}
+
+// hostRootMounts returns where a container command mounts the host's /
+// (-v /:/host, --volume=/:/mnt:rw, --mount type=bind,source=/,target=/h).
+func hostRootMounts(args []string) []string {
+	var out []string
+	for i, a := range args {
+		v := a
+		if (a == "-v" || a == "--volume" || a == "--mount") && i+1 < len(args) {
+			v = args[i+1]
+		} else if k, val, ok := strings.Cut(a, "="); ok && (k == "--volume" || k == "--mount") {
+			v = val
+		}
+		if rest, ok := strings.CutPrefix(v, "/:"); ok {
+			t, _, _ := strings.Cut(rest, ":")
+			out = append(out, t)
+			continue
+		}
+		if strings.Contains(v, "source=/,") || strings.Contains(v, "src=/,") || strings.HasSuffix(v, "source=/") || strings.HasSuffix(v, "src=/") {
+			for _, f := range strings.Split(v, ",") {
+				if k, t, ok := strings.Cut(f, "="); ok && (k == "target" || k == "dst" || k == "destination") {
+					out = append(out, t)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// hostPaths rewrites paths under the mount points of the host's / in a
+// command run inside the container as the host paths they are: rm -rf
+// /host/etc is rm -rf /etc.
+func hostPaths(cmd string, mounts []string) string {
+	for _, m := range mounts {
+		m = strings.TrimSuffix(m, "/")
+		if m == "" || !strings.HasPrefix(m, "/") {
+			continue
+		}
+		cmd = strings.ReplaceAll(cmd, m+"/", "/")
+		for _, end := range []string{"'", " ", "\"", ";"} {
+			cmd = strings.ReplaceAll(cmd, m+end, "/"+end)
+		}
+	}
+	return cmd
 }
 
 // quoteArgs renders resolved words as shell text for a new analysis.
