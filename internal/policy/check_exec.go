@@ -307,6 +307,7 @@ func codeShapes(w string, add func(string)) {
 	if first, rest, ok := strings.Cut(trimLead(w), " "); ok && (strings.HasPrefix(first, ".") || len(first) <= 5) {
 		add(rest) // sqlite3 .system cmd, sed 1e cmd, expect spawn cmd
 	}
+	splitArgv(w, add)
 	if strings.Contains(head, ",") {
 		for _, p := range strings.Split(w, ",") {
 			if _, v, ok := strings.Cut(p, "="); ok && !strings.Contains(p[:strings.Index(p, "=")], " ") {
@@ -334,7 +335,17 @@ func codeShapes(w string, add func(string)) {
 		}
 		for _, q := range quotedRe.Get().FindAllStringSubmatch(w, maxEmbedded) {
 			add(trimLead(q[1] + q[2]))
+			splitArgv(q[1]+q[2], add)
 		}
+	}
+}
+
+// splitArgv offers a shell command line as Java's Runtime.exec(String)
+// runs it, split on spaces without quoting: exec("sh -c $@|sh _ echo rm
+// -rf ~") is sh -c '$@|sh' _ echo rm -rf ~.
+func splitArgv(s string, add func(string)) {
+	if f := strings.Fields(trimLead(s)); len(f) > 3 && shell.IsShell(shell.CommandName(f[0])) && f[1] == "-c" {
+		add(quoteArgs(f))
 	}
 }
 
@@ -506,7 +517,7 @@ var (
 	// fetchRe and evalRe find interpreter code that downloads code and
 	// evaluates it (issue 12 item 3): urlopen/requests/fetch/open-uri/LWP/
 	// file_get_contents of a URL, then exec/eval/Function/load.
-	fetchRe = &lazyregexp.Regexp{Expr: `(?i)(urlopen|urlretrieve|requests\.get|httpx\.get|urllib|fetch\s*\(|https?\.get\s*\(|axios|open-uri|URI\.open|Net::HTTP|LWP|HTTP::Tiny|\bget\s*\(\s*["']https?:|file_get_contents\s*\(\s*["']https?:|Invoke-WebRequest|DownloadString|curl|wget)`}
+	fetchRe = &lazyregexp.Regexp{Expr: `(?i)(urlopen|urlretrieve|requests\.get|httpx\.get|urllib|fetch\s*\(|https?\.get\s*\(|axios|open-uri|URI\.open|Net::HTTP|LWP|HTTP::Tiny|\bget\s*\(\s*["']https?:|file_get_contents\s*\(\s*["']https?:|Invoke-WebRequest|Invoke-RestMethod|\biwr\b|\birm\b|DownloadString|curl|wget)`}
 	evalRe  = &lazyregexp.Regexp{Expr: `(\bexec\s*\(|\beval\b|new\s+Function|\bFunction\s*\(|instance_eval|\bload\s*\(|Invoke-Expression|(?i:\biex\b)|\brunpy\b|vm\.run)`}
 	urlRe   = &lazyregexp.Regexp{Expr: `https?://`}
 	// runsCommandsRe finds the calls through which interpreter code runs

@@ -258,11 +258,25 @@ func checkSystemStore(c *Call) Finding {
 		}
 		return Finding{}
 	}
-	for _, a := range c.Args {
+	for i, a := range c.Args {
 		if !strings.Contains(a, "shadow") && !strings.Contains(a, "passwd") && !strings.Contains(a, "key") && !strings.Contains(a, "Login") && !strings.Contains(a, "login") && !strings.Contains(a, "Cookies") && !strings.Contains(a, "spwd") {
 			continue
 		}
 		if f := check(c.resolve(a)); f.Hit {
+			return f
+		}
+		if slices.Contains(dataCommands, name) || i > 0 && isMessageOption(name, c.Args[i-1]) {
+			continue // a mention: grep -r '"/etc/shadow"', git commit -m '…'
+		}
+		// Code given to a script engine: jrunscript -e 'cp("/etc/shadow", "s")'.
+		for _, q := range quotedRe.Get().FindAllStringSubmatch(a, maxEmbedded) {
+			if f := check(q[1] + q[2]); f.Hit {
+				return f
+			}
+		}
+	}
+	for _, l := range c.Ex.CodeLiterals {
+		if f := check(l); f.Hit {
 			return f
 		}
 	}
