@@ -269,8 +269,16 @@ var appDBResets = map[string][]string{
 // wipe the application's database (manage.py flush, artisan migrate:fresh,
 // mix ecto.reset, prisma db push --force-reset, knex migrate:rollback --all).
 func checkAppDBReset(c *Call) Finding {
+	if in := containerExec(c); in != nil {
+		// docker compose exec web python manage.py flush: the database
+		// the container serves is the application's, not a scratch copy.
+		return checkAppDBReset(in)
+	}
 	name := strings.ToLower(c.Ex.Name)
 	args := c.Args
+	if m := ormWipeRe.FindString(c.Ex.Text); m != "" && runsAppCode(name, args) {
+		return hit(c.Ex.Name + " code calls " + m + ", deleting every row or table of the application's database")
+	}
 	// python manage.py flush, php artisan db:wipe, bundle exec rails db:drop,
 	// npx sequelize-cli db:drop: the program that reads the subcommand.
 	for len(args) > 0 {
@@ -307,6 +315,67 @@ func checkAppDBReset(c *Call) Finding {
 		}
 	}
 	return Finding{}
+}
+
+// ormWipeRe finds an ORM call that empties the database or a whole table:
+// SQLAlchemy's drop_all(), ActiveRecord's Model.delete_all/destroy_all
+// (not on a where chain), Django's Model.objects.all().delete(), Prisma's
+// deleteMany() without a filter.
+var ormWipeRe = &lazyregexp.Regexp{Expr: `\bdrop_all\s*\(|(?:^|[^.\w])[A-Z]\w*\.(?:delete_all|destroy_all)\b|\.objects\.all\(\)\.delete\(\)|\.deleteMany\(\s*(?:\{\s*\})?\s*\)`}
+
+// runsAppCode reports whether a command runs code given on its command
+// line: an interpreter, or a framework's runner or shell (rails runner,
+// manage.py shell -c, artisan tinker --execute, mix run -e).
+func runsAppCode(name string, args []string) bool {
+	return shell.Interpreter(name) != "" || slices.ContainsFunc(args, func(a string) bool {
+		return slices.Contains([]string{"runner", "r", "shell", "tinker", "-e", "--eval", "-c", "--command", "--execute"}, a)
+	})
+}
+
+// containerExec returns the command a container command runs inside a
+// running or new container (docker exec db psql …, docker compose exec web
+// …, docker run img …, kubectl exec pod -- …), nil if none.
+func containerExec(c *Call) *Call {
+	if !slices.Contains(containerCommands, c.Ex.Name) && c.Ex.Name != "docker-compose" && c.Ex.Name != "podman-compose" {
+		return nil
+	}
+	args := c.Args
+	if len(args) > 0 && args[0] == "compose" {
+		args = args[1:]
+	}
+	// Options before the subcommand (docker -H h, compose -f f -p p).
+	for len(args) > 1 && strings.HasPrefix(args[0], "-") {
+		if strings.Contains(args[0], "=") {
+			args = args[1:]
+		} else {
+			args = args[2:]
+		}
+	}
+	if len(args) == 0 || args[0] != "exec" && args[0] != "run" {
+		return nil
+	}
+	args = args[1:]
+	if i := slices.Index(args, "--"); i >= 0 {
+		args = args[i+1:] // kubectl exec pod -- cmd
+	} else {
+		valueOpts := []string{"-e", "--env", "-u", "--user", "-w", "--workdir", "-v", "--volume", "--name", "--network", "-p", "--publish", "--entrypoint", "--env-file", "-c", "--container", "-n", "--namespace", "--index", "--mount", "-l", "--label"}
+		for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+			if slices.Contains(valueOpts, args[0]) {
+				args = args[1:]
+			}
+			args = args[1:]
+		}
+		if len(args) < 2 {
+			return nil
+		}
+		args = args[1:] // the container, service or image
+	}
+	if len(args) == 0 {
+		return nil
+	}
+	ex := *c.Ex
+	ex.Name, ex.Args = shell.CommandName(args[0]), args
+	return &Call{Ex: &ex, Res: c.Res, Ctx: c.Ctx, Args: args[1:]}
 }
 
 // hasArgPrefix reports whether an argument is opt or opt=value.

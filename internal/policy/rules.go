@@ -956,13 +956,13 @@ while True: os.fork()"`,
 	},
 	{
 		ID: "infra.app-db-reset", Category: "infra",
-		Protects: "the application's database, from an application framework's command that drops, wipes or re-creates it (Django, Laravel, Ecto, Sequelize, Knex, TypeORM, MikroORM, Doctrine, Alembic, Flask-Migrate, dbmate, goose, golang-migrate, Flyway, Liquibase, Diesel, sqlx, Prisma, Supabase's linked database)",
+		Protects: "the application's database, from an application framework's command that drops, wipes or re-creates it (Django, Laravel, Ecto, Sequelize, Knex, TypeORM, MikroORM, Doctrine, Alembic, Flask-Migrate, dbmate, goose, golang-migrate, Flyway, Liquibase, Diesel, sqlx, Prisma, Supabase's linked database), also run inside the application's container (docker compose exec web …), and ORM calls that empty it (drop_all(), Model.delete_all, objects.all().delete())",
 		What:     "drops or wipes the application's database",
 		Safer:    "run the migration the task needs (forward), or ask the user before resetting a database; a test database can be created under another name",
 		Unknown:  noUnknownStory,
 		Commands: allCommands, exec: checkAppDBReset,
-		Block: []string{`python manage.py flush --noinput`, `./manage.py reset_db`, `php artisan migrate:fresh --seed`, `php artisan db:wipe --force`, `mix ecto.reset`, `npx sequelize-cli db:drop`, `knex migrate:rollback --all`, `alembic downgrade base`, `flask db downgrade base`, `npx prisma db push --force-reset`, `flyway clean`, `goose postgres "$DB" reset`, `diesel database reset`, `supabase db reset --linked`, `bin/console doctrine:database:drop --force`},
-		Allow: []string{`python manage.py migrate`, `python manage.py sqlflush`, `php artisan migrate`, `php artisan migrate:status`, `mix ecto.migrate`, `npx sequelize-cli db:migrate`, `knex migrate:rollback`, `alembic downgrade -1`, `alembic upgrade head`, `npx prisma db push`, `flyway migrate`, `supabase db reset`, `diesel migration run`, `php artisan migrate:fresh --pretend`},
+		Block: []string{`python manage.py flush --noinput`, `./manage.py reset_db`, `php artisan migrate:fresh --seed`, `php artisan db:wipe --force`, `mix ecto.reset`, `npx sequelize-cli db:drop`, `knex migrate:rollback --all`, `alembic downgrade base`, `flask db downgrade base`, `npx prisma db push --force-reset`, `flyway clean`, `goose postgres "$DB" reset`, `diesel database reset`, `supabase db reset --linked`, `bin/console doctrine:database:drop --force`, `docker compose exec web python manage.py flush --no-input`, `python -c "from app import db; db.drop_all()"`, `bin/rails runner 'User.delete_all'`},
+		Allow: []string{`python manage.py migrate`, `python manage.py sqlflush`, `php artisan migrate`, `php artisan migrate:status`, `mix ecto.migrate`, `npx sequelize-cli db:migrate`, `knex migrate:rollback`, `alembic downgrade -1`, `alembic upgrade head`, `npx prisma db push`, `flyway migrate`, `supabase db reset`, `diesel migration run`, `php artisan migrate:fresh --pretend`, `docker compose exec web python manage.py migrate`, `bin/rails runner 'User.where(active: false).delete_all'`, `python -c "from app import db; db.create_all()"`},
 	},
 	// shell: what cannot be read.
 	{
