@@ -199,7 +199,8 @@ var keyReaders = []string{"rm", "unlink", "shred", "srm", "truncate", "wipe", "c
 func keyOption(opt string) bool {
 	o := strings.ToLower(strings.TrimLeft(opt, "-/"))
 	switch o {
-	case "i", "k", "f", "out", "outfile", "output", "o", "genkey", "ssh", "identity", "identity-file", "keystore", "cert", "certfile":
+	case "i", "k", "f", "out", "outfile", "output", "o", "genkey", "ssh", "identity", "identity-file", "keystore", "cert", "certfile",
+		"kubeconfig", "credentials", "credentials-file", "credential-file", "token-file", "password-file", "passfile", "netrc-file", "auth-file":
 		return true
 	}
 	return strings.Contains(o, "key")
@@ -260,6 +261,9 @@ func readArgs(c *Call) []string {
 	case "cp", "mv", "install", "rsync", "scp":
 		// The last operand is written, not read.
 		ops := operands(c.Args)
+		if name == "scp" {
+			ops = sshOperands(c.Args) // scp -i key: the key is ssh's
+		}
 		if len(ops) > 1 && !hasArg(c.Args, "-t", "--target-directory") {
 			ops = ops[:len(ops)-1]
 		}
@@ -327,10 +331,14 @@ func readArgs(c *Call) []string {
 		if consumer && strings.HasPrefix(a, "/") && strings.Contains(a, ":") && keyOption(a[:strings.IndexByte(a, ':')]) {
 			continue // csc /keyfile:k.snk
 		}
-		out = append(out, a)
 		if k, v, ok := strings.Cut(a, "="); ok && k != "" && !strings.ContainsAny(k, "/.") {
-			out = append(out, v) // dd if=.env
+			if consumer && keyOption(k) {
+				continue // packer -var ssh_private_key_file=k: used, not read out
+			}
+			out = append(out, a, v) // dd if=.env
+			continue
 		}
+		out = append(out, a)
 	}
 	return out
 }
@@ -427,15 +435,26 @@ func (c *Call) keyHandedToSSH(a string) bool {
 			continue
 		}
 		switch {
-		case i > 0 && words[i-1] == "-i",
+		case i > 0 && slices.Contains(sshFileOptions, words[i-1]),
 			strings.HasPrefix(w, "-i") && !strings.HasPrefix(w, "-i="),
-			strings.Contains(strings.ToLower(w), "identityfile"):
+			sshFileSetting(w):
 			handed = true
 		default:
 			return false
 		}
 	}
 	return handed
+}
+
+// sshFileOptions are ssh's (and scp's, sftp's) options whose value is a
+// file ssh itself uses: identity, config, log, control socket.
+var sshFileOptions = []string{"-i", "-F", "-E", "-S"}
+
+// sshFileSetting reports an ssh -o setting naming a file ssh uses
+// (IdentityFile=k, UserKnownHostsFile=f, CertificateFile=c, -oIdentityFile=k).
+func sshFileSetting(w string) bool {
+	k, _, ok := strings.Cut(strings.ToLower(strings.TrimPrefix(w, "-o")), "=")
+	return ok && (strings.HasSuffix(k, "file") || strings.HasSuffix(k, "path"))
 }
 
 // resolve makes a path argument absolute where possible (tilde included).
@@ -514,6 +533,9 @@ func checkExfiltrate(c *Call) Finding {
 	}
 	if ex.Name == "scp" || ex.Name == "rsync" || ex.Name == "sftp" || ex.Name == "rclone" {
 		ops := operands(c.Args)
+		if ex.Name == "scp" || ex.Name == "sftp" {
+			ops = sshOperands(c.Args)
+		}
 		for _, o := range ops[:max(0, len(ops)-1)] {
 			if what, ok := c.credentialArg(o); ok {
 				return send(what)
@@ -546,6 +568,23 @@ func checkExfiltrate(c *Call) Finding {
 		}
 	}
 	return Finding{}
+}
+
+// sshOperands are scp's and sftp's operands, without the values of their
+// options (-i key, -F config, -o setting, -P port, -J jump host …).
+func sshOperands(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if len(a) == 2 && a[0] == '-' && strings.ContainsRune("BbcDFiJlLoPRSsX", rune(a[1])) {
+			i++
+			continue
+		}
+		if !strings.HasPrefix(a, "-") {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // tighteningMode reports a chmod mode that grants nothing to group and
