@@ -200,7 +200,7 @@ func keyOption(opt string) bool {
 	o := strings.ToLower(strings.TrimLeft(opt, "-/"))
 	switch o {
 	case "i", "k", "f", "out", "outfile", "output", "o", "genkey", "ssh", "identity", "identity-file", "keystore", "cert", "certfile",
-		"kubeconfig", "credentials", "credentials-file", "credential-file", "token-file", "password-file", "passfile", "netrc-file", "auth-file":
+		"kubeconfig", "homedir", "credentials", "credentials-file", "credential-file", "token-file", "password-file", "passfile", "netrc-file", "auth-file":
 		return true
 	}
 	return strings.Contains(o, "key")
