@@ -211,6 +211,22 @@ func embeddedCandidates(ex *shell.Exec, res *shell.Result) []string {
 	for _, v := range ex.Env {
 		codeShapes(v, add)
 	}
+	// A file handed over as <(echo 'code'): nmap --script, a config, a
+	// script; what the substitution prints is what the program reads.
+	for _, a := range args {
+		for _, u := range res.Unknowns(a) {
+			if u.Kind != shell.ProcessFile {
+				continue
+			}
+			for _, p := range u.Execs {
+				if text, ok := shell.ProducedText(p); ok {
+					for _, line := range strings.Split(text, "\n") {
+						codeShapes(line, add)
+					}
+				}
+			}
+		}
+	}
 	if in := ex.Stdin; in != nil && in.HasText {
 		// ed, mysql, gdb and friends read commands on standard input and
 		// run a line starting with ! in a shell; tclsh, jshell, expect run
