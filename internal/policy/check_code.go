@@ -181,6 +181,8 @@ func downloads(ex *shell.Exec) []string {
 			out = append(out, shell.ResolvePath(ex.Dir, next()))
 		case ex.Name == "wget" && strings.HasPrefix(a, "--output-document="):
 			out = append(out, shell.ResolvePath(ex.Dir, strings.TrimPrefix(a, "--output-document=")))
+		case ex.Name == "wget" && len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.HasSuffix(a, "O"): // -qO, -nvO
+			out = append(out, shell.ResolvePath(ex.Dir, next()))
 		case ex.Name == "wget" && strings.HasPrefix(a, "-O") && len(a) > 2:
 			out = append(out, shell.ResolvePath(ex.Dir, a[2:]))
 		case ex.Name == "wget" && (a == "-P" || a == "--directory-prefix"):

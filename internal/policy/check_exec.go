@@ -108,7 +108,7 @@ func checkEmbeddedCommand(c *Call) Finding {
 		// Its arguments are data, but its environment is not: LESSOPEN,
 		// PAGER and friends are run.
 		add := func(s string) {
-			if s = strings.TrimSpace(s); len(cands) < maxEmbedded && shell.Known(s) && !slices.Contains(cands, s) {
+			if s = strings.TrimSpace(s); len(cands) < maxEmbedded && shell.Known(s) && !strings.HasPrefix(s, "-") && !slices.Contains(cands, s) {
 				cands = append(cands, s)
 			}
 		}
@@ -144,6 +144,9 @@ func checkEmbeddedCommand(c *Call) Finding {
 			return hit("hands more command text to other programs than gemini-guard checks in one command")
 		}
 		res := shell.Analyze(cand, shell.Options{Dir: ex.Dir, Home: c.Ctx.Home, MaxDepth: 4})
+		// No program is named "-i": in ssh_command=ssh -i k, read as
+		// shell, the words after an assignment are ssh's options.
+		res.Execs = slices.DeleteFunc(slices.Clone(res.Execs), func(e *shell.Exec) bool { return strings.HasPrefix(e.Name, "-") })
 		for _, f := range Evaluate(res, &inner, false) {
 			return hit(ex.Name + " runs a command given to it as data, and that command " + f.Describe() + " (" + f.Rule.ID + ")")
 		}
@@ -157,7 +160,10 @@ func embeddedCandidates(ex *shell.Exec, res *shell.Result) []string {
 	var out []string
 	add := func(s string) {
 		s = strings.TrimSpace(s)
-		if len(out) >= maxEmbedded || len(s) < 3 || len(s) > 8192 || !shell.Known(s) || slices.Contains(out, s) {
+		// A command never starts with "-": "-i ~/.ssh/k -p 2222" is the
+		// rest of an ssh command line (mosh --ssh='ssh -i k'), options
+		// handed to ssh, not a command.
+		if len(out) >= maxEmbedded || len(s) < 3 || len(s) > 8192 || strings.HasPrefix(s, "-") || !shell.Known(s) || slices.Contains(out, s) {
 			return
 		}
 		out = append(out, s)
@@ -180,7 +186,11 @@ func embeddedCandidates(ex *shell.Exec, res *shell.Result) []string {
 		if i > 0 && isMessageOption(ex.Name, args[i-1]) {
 			continue
 		}
-		if rest := quoteArgs(args[i:]); shell.Known(rest) {
+		rest := quoteArgs(args[i:])
+		if container {
+			rest = hostPaths(rest, hostRootMounts(args))
+		}
+		if shell.Known(rest) {
 			out = append(out, rest)
 		}
 		break
@@ -200,6 +210,22 @@ func embeddedCandidates(ex *shell.Exec, res *shell.Result) []string {
 	}
 	for _, v := range ex.Env {
 		codeShapes(v, add)
+	}
+	// A file handed over as <(echo 'code'): nmap --script, a config, a
+	// script; what the substitution prints is what the program reads.
+	for _, a := range args {
+		for _, u := range res.Unknowns(a) {
+			if u.Kind != shell.ProcessFile {
+				continue
+			}
+			for _, p := range u.Execs {
+				if text, ok := shell.ProducedText(p); ok {
+					for _, line := range strings.Split(text, "\n") {
+						codeShapes(line, add)
+					}
+				}
+			}
+		}
 	}
 	if in := ex.Stdin; in != nil && in.HasText {
 		// ed, mysql, gdb and friends read commands on standard input and
@@ -297,6 +323,7 @@ func codeShapes(w string, add func(string)) {
 	if first, rest, ok := strings.Cut(trimLead(w), " "); ok && (strings.HasPrefix(first, ".") || len(first) <= 5) {
 		add(rest) // sqlite3 .system cmd, sed 1e cmd, expect spawn cmd
 	}
+	splitArgv(w, add)
 	if strings.Contains(head, ",") {
 		for _, p := range strings.Split(w, ",") {
 			if _, v, ok := strings.Cut(p, "="); ok && !strings.Contains(p[:strings.Index(p, "=")], " ") {
@@ -324,7 +351,17 @@ func codeShapes(w string, add func(string)) {
 		}
 		for _, q := range quotedRe.Get().FindAllStringSubmatch(w, maxEmbedded) {
 			add(trimLead(q[1] + q[2]))
+			splitArgv(q[1]+q[2], add)
 		}
+	}
+}
+
+// splitArgv offers a shell command line as Java's Runtime.exec(String)
+// runs it, split on spaces without quoting: exec("sh -c $@|sh _ echo rm
+// -rf ~") is sh -c '$@|sh' _ echo rm -rf ~.
+func splitArgv(s string, add func(string)) {
+	if f := strings.Fields(trimLead(s)); len(f) > 3 && shell.IsShell(shell.CommandName(f[0])) && f[1] == "-c" {
+		add(quoteArgs(f))
 	}
 }
 
@@ -333,8 +370,17 @@ func codeShapes(w string, add func(string)) {
 func trimLead(s string) string {
 	s = strings.TrimLeft(s, " \t\n!;|&}):\\")
 	// make's recipe prefixes (-rm, @rm, +rm): a command never starts so.
-	s = strings.TrimLeft(s, "-@+")
+	// A one-letter option ("-i ~/.ssh/k", handed to ssh) is no prefix.
+	if !shortOption(s) {
+		s = strings.TrimLeft(s, "-@+")
+	}
 	return strings.TrimSpace(s)
+}
+
+// shortOption reports whether s starts with a one-letter option and its
+// value: -i key, -p 2222.
+func shortOption(s string) bool {
+	return len(s) >= 2 && s[0] == '-' && s[1] != '-' && (len(s) == 2 || s[2] == ' ' || s[2] == '=')
 }
 
 // payloadName reports whether name is a command the policy judges.
@@ -427,6 +473,50 @@ func privilegedContainer(args []string) bool {
 	return false
 }
 
+// hostRootMounts returns where a container command mounts the host's /
+// (-v /:/host, --volume=/:/mnt:rw, --mount type=bind,source=/,target=/h).
+func hostRootMounts(args []string) []string {
+	var out []string
+	for i, a := range args {
+		v := a
+		if (a == "-v" || a == "--volume" || a == "--mount") && i+1 < len(args) {
+			v = args[i+1]
+		} else if k, val, ok := strings.Cut(a, "="); ok && (k == "--volume" || k == "--mount") {
+			v = val
+		}
+		if rest, ok := strings.CutPrefix(v, "/:"); ok {
+			t, _, _ := strings.Cut(rest, ":")
+			out = append(out, t)
+			continue
+		}
+		if strings.Contains(v, "source=/,") || strings.Contains(v, "src=/,") || strings.HasSuffix(v, "source=/") || strings.HasSuffix(v, "src=/") {
+			for _, f := range strings.Split(v, ",") {
+				if k, t, ok := strings.Cut(f, "="); ok && (k == "target" || k == "dst" || k == "destination") {
+					out = append(out, t)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// hostPaths rewrites paths under the mount points of the host's / in a
+// command run inside the container as the host paths they are: rm -rf
+// /host/etc is rm -rf /etc.
+func hostPaths(cmd string, mounts []string) string {
+	for _, m := range mounts {
+		m = strings.TrimSuffix(m, "/")
+		if m == "" || !strings.HasPrefix(m, "/") {
+			continue
+		}
+		cmd = strings.ReplaceAll(cmd, m+"/", "/")
+		for _, end := range []string{"'", " ", "\"", ";"} {
+			cmd = strings.ReplaceAll(cmd, m+end, "/"+end)
+		}
+	}
+	return cmd
+}
+
 // quoteArgs renders resolved words as shell text for a new analysis.
 func quoteArgs(args []string) string {
 	var b strings.Builder
@@ -443,7 +533,7 @@ var (
 	// fetchRe and evalRe find interpreter code that downloads code and
 	// evaluates it (issue 12 item 3): urlopen/requests/fetch/open-uri/LWP/
 	// file_get_contents of a URL, then exec/eval/Function/load.
-	fetchRe = &lazyregexp.Regexp{Expr: `(?i)(urlopen|urlretrieve|requests\.get|httpx\.get|urllib|fetch\s*\(|https?\.get\s*\(|axios|open-uri|URI\.open|Net::HTTP|LWP|HTTP::Tiny|\bget\s*\(\s*["']https?:|file_get_contents\s*\(\s*["']https?:|Invoke-WebRequest|DownloadString|curl|wget)`}
+	fetchRe = &lazyregexp.Regexp{Expr: `(?i)(urlopen|urlretrieve|requests\.get|httpx\.get|urllib|fetch\s*\(|https?\.get\s*\(|axios|open-uri|URI\.open|Net::HTTP|LWP|HTTP::Tiny|\bget\s*\(\s*["']https?:|file_get_contents\s*\(\s*["']https?:|Invoke-WebRequest|Invoke-RestMethod|\biwr\b|\birm\b|DownloadString|curl|wget)`}
 	evalRe  = &lazyregexp.Regexp{Expr: `(\bexec\s*\(|\beval\b|new\s+Function|\bFunction\s*\(|instance_eval|\bload\s*\(|Invoke-Expression|(?i:\biex\b)|\brunpy\b|vm\.run)`}
 	urlRe   = &lazyregexp.Regexp{Expr: `https?://`}
 	// runsCommandsRe finds the calls through which interpreter code runs

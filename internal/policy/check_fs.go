@@ -388,7 +388,7 @@ func checkFindDelete(c *Call) Finding {
 
 // Devices: writing to these destroys a disk or partition. The harmless
 // character devices are allowed.
-var safeDevRe = &lazyregexp.Regexp{Expr: `^/dev/(null|zero|full|random|urandom|stdin|stdout|stderr|tty\w*|pts/\d+|fd/\d+|shm(/.*)?|console|ptmx)$`}
+var safeDevRe = &lazyregexp.Regexp{Expr: `^/dev/(null|zero|full|random|urandom|stdin|stdout|stderr|tty\w*|pts/\d+|fd/\d+|shm(/.*)?|console|ptmx|(tcp|udp)/[^/]+/[^/]+)$`}
 
 func isDevice(p string) bool {
 	return strings.HasPrefix(p, "/dev/") && !safeDevRe.MatchString(p)

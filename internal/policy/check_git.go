@@ -456,6 +456,16 @@ var gitNetworkSubs = []string{"fetch", "pull", "push", "clone", "ls-remote",
 
 // checkGitSSH: an ssh command or program given for one git call runs
 // whatever it names when git talks to a remote.
+// plainSSH reports whether an ssh transport setting runs ssh itself with
+// options only (ssh -i ~/.ssh/deploy -o IdentitiesOnly=yes, the usual way
+// to pick a deploy key): no shell syntax, and none of ssh's options that
+// run a command (ProxyCommand, LocalCommand, KnownHostsCommand).
+func plainSSH(v string) bool {
+	words := strings.Fields(v)
+	return len(words) > 0 && shell.CommandName(words[0]) == "ssh" &&
+		!strings.ContainsAny(v, ";|&`$()<>") && !strings.Contains(strings.ToLower(v), "command")
+}
+
 func checkGitSSH(c *Call) Finding {
 	g := parseGit(c)
 	network := slices.Contains(gitNetworkSubs, g.sub)
@@ -478,13 +488,13 @@ func checkGitSSH(c *Call) Finding {
 	}
 	var set []string
 	for _, k := range []string{"GIT_SSH", "GIT_SSH_COMMAND", "GIT_SSH_VARIANT", "GIT_PROXY_COMMAND"} {
-		if _, ok := c.Ex.Env[k]; ok {
+		if v, ok := c.Ex.Env[k]; ok && !(k != "GIT_PROXY_COMMAND" && plainSSH(v)) {
 			set = append(set, k)
 		}
 	}
 	cfg := shell.GitConfig(c.Args, c.Ex.Env)
 	for _, k := range []string{"core.sshcommand", "core.gitproxy", "ssh.variant"} {
-		if _, ok := cfg[k]; ok {
+		if v, ok := cfg[k]; ok && !(k != "core.gitproxy" && plainSSH(v)) {
 			set = append(set, k)
 		}
 	}

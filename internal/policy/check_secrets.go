@@ -199,7 +199,8 @@ var keyReaders = []string{"rm", "unlink", "shred", "srm", "truncate", "wipe", "c
 func keyOption(opt string) bool {
 	o := strings.ToLower(strings.TrimLeft(opt, "-/"))
 	switch o {
-	case "i", "k", "f", "out", "outfile", "output", "o", "genkey", "ssh", "identity", "identity-file", "keystore", "cert", "certfile":
+	case "i", "k", "f", "out", "outfile", "output", "o", "genkey", "ssh", "identity", "identity-file", "keystore", "cert", "certfile",
+		"kubeconfig", "homedir", "credentials", "credentials-file", "credential-file", "token-file", "password-file", "passfile", "netrc-file", "auth-file":
 		return true
 	}
 	return strings.Contains(o, "key") || strings.HasSuffix(o, "env-file") // kubectl --from-env-file, docker --env-file: loaded, not read out
@@ -260,6 +261,9 @@ func readArgs(c *Call) []string {
 	case "cp", "mv", "install", "rsync", "scp":
 		// The last operand is written, not read.
 		ops := operands(c.Args)
+		if name == "scp" {
+			ops = sshOperands(c.Args) // scp -i key: the key is ssh's
+		}
 		if len(ops) > 1 && !hasArg(c.Args, "-t", "--target-directory") {
 			ops = ops[:len(ops)-1]
 		}
@@ -327,10 +331,14 @@ func readArgs(c *Call) []string {
 		if consumer && strings.HasPrefix(a, "/") && strings.Contains(a, ":") && keyOption(a[:strings.IndexByte(a, ':')]) {
 			continue // csc /keyfile:k.snk
 		}
-		out = append(out, a)
 		if k, v, ok := strings.Cut(a, "="); ok && k != "" && !strings.ContainsAny(k, "/.") {
-			out = append(out, v) // dd if=.env
+			if consumer && keyOption(k) {
+				continue // packer -var ssh_private_key_file=k: used, not read out
+			}
+			out = append(out, a, v) // dd if=.env
+			continue
 		}
+		out = append(out, a)
 	}
 	return out
 }
@@ -398,7 +406,7 @@ func checkCredentialFile(c *Call) Finding {
 // credentialArg checks one argument, including the file pattern that a
 // find -exec {} stands for.
 func (c *Call) credentialArg(a string) (string, bool) {
-	if a == "" {
+	if a == "" || c.keyHandedToSSH(a) {
 		return "", false
 	}
 	for _, u := range c.Res.Unknowns(a) {
@@ -427,6 +435,44 @@ func (c *Call) sentSecretFile(a string) (string, bool) {
 		return p + ", a keyring or browser password store", true
 	}
 	return "", false
+}
+
+// keyHandedToSSH reports whether a is an ssh command line or a list of ssh
+// options (rsync -e 'ssh -i k', mosh --ssh='ssh -i k', borg --rsh,
+// --ssh-extra-args='-i k', svn's tunnels:ssh=) in which every credential is
+// the identity file ssh is given (-i k, -ik, IdentityFile=k): the key is
+// handed to the program that uses it, as in ssh -i k, not read out.
+func (c *Call) keyHandedToSSH(a string) bool {
+	words := strings.Fields(a)
+	if len(words) < 2 {
+		return false
+	}
+	handed := false
+	for i, w := range words {
+		if _, ok := c.Ctx.credential(c.Res, c.resolve(w)); !ok {
+			continue
+		}
+		switch {
+		case i > 0 && slices.Contains(sshFileOptions, words[i-1]),
+			strings.HasPrefix(w, "-i") && !strings.HasPrefix(w, "-i="),
+			sshFileSetting(w):
+			handed = true
+		default:
+			return false
+		}
+	}
+	return handed
+}
+
+// sshFileOptions are ssh's (and scp's, sftp's) options whose value is a
+// file ssh itself uses: identity, config, log, control socket.
+var sshFileOptions = []string{"-i", "-F", "-E", "-S"}
+
+// sshFileSetting reports an ssh -o setting naming a file ssh uses
+// (IdentityFile=k, UserKnownHostsFile=f, CertificateFile=c, -oIdentityFile=k).
+func sshFileSetting(w string) bool {
+	k, _, ok := strings.Cut(strings.ToLower(strings.TrimPrefix(w, "-o")), "=")
+	return ok && (strings.HasSuffix(k, "file") || strings.HasSuffix(k, "path"))
 }
 
 // resolve makes a path argument absolute where possible (tilde included).
@@ -505,6 +551,9 @@ func checkExfiltrate(c *Call) Finding {
 	}
 	if ex.Name == "scp" || ex.Name == "rsync" || ex.Name == "sftp" || ex.Name == "rclone" {
 		ops := operands(c.Args)
+		if ex.Name == "scp" || ex.Name == "sftp" {
+			ops = sshOperands(c.Args)
+		}
 		for _, o := range ops[:max(0, len(ops)-1)] {
 			if what, ok := c.sentSecretFile(o); ok {
 				return send(what)
@@ -537,6 +586,23 @@ func checkExfiltrate(c *Call) Finding {
 		}
 	}
 	return Finding{}
+}
+
+// sshOperands are scp's and sftp's operands, without the values of their
+// options (-i key, -F config, -o setting, -P port, -J jump host …).
+func sshOperands(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if len(a) == 2 && a[0] == '-' && strings.ContainsRune("BbcDFiJlLoPRSsX", rune(a[1])) {
+			i++
+			continue
+		}
+		if !strings.HasPrefix(a, "-") {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // tighteningMode reports a chmod mode that grants nothing to group and

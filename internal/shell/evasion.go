@@ -157,6 +157,7 @@ var stdinRunners = []string{
 	"php", "php-cli", "pwsh", "powershell", "lua", "luajit", "tclsh", "wish", "julia", "jshell",
 	"groovy", "guile", "expect", "osascript", "r", "rscript", "node", "nodejs", "bun", "deno",
 	"ruby", "perl", "irb", "racket", "sbcl", "clisp", "ghci", "scala", "elixir", "crystal", "swift",
+	"jjs", "jrunscript", "rhino", "groovysh", "kotlinc", "kotlin", "clojure", "clj", "bsh", "nashorn",
 }
 
 // RunsStdin reports whether name runs the code it reads on standard input

@@ -440,6 +440,9 @@ func (a *analyzer) interpCode(f *frame, st *state, ex *Exec, lang, code, label s
 	if forkLoopRe.MatchString(code) {
 		a.res.Hazards = append(a.res.Hazards, Hazard{Kind: ForkBomb, Text: ex.Text, Via: f.via, Detail: ex.Name + " code forks in a loop"})
 	}
+	if lang == "pwsh" {
+		a.pwshDeletes(f, st, ex, code, label)
+	}
 	var patterns []callPattern
 	if get, ok := interpCalls[lang]; ok {
 		patterns = get()
@@ -846,4 +849,79 @@ func (a *analyzer) awkPipes(f *frame, st *state, ex *Exec, code string, lits []l
 			}
 		}
 	}
+}
+
+// pwshRemovers are PowerShell's Remove-Item and its aliases.
+var pwshRemovers = []string{"remove-item", "ri", "rm", "del", "erase", "rd", "rmdir"}
+
+// pwshListers are Get-ChildItem and its aliases: piped into Remove-Item,
+// what they list is deleted.
+var pwshListers = []string{"get-childitem", "gci", "ls", "dir", "get-item", "gi"}
+
+// pwshDeletes reads PowerShell's deletes as the rm they amount to:
+// Remove-Item -Recurse -Force /etc is rm -rf /etc, Get-ChildItem ~ |
+// Remove-Item -Recurse is rm -rf ~/*. Paths $HOME, ~, $env:HOME and
+// $env:USERPROFILE are home.
+func (a *analyzer) pwshDeletes(f *frame, st *state, ex *Exec, code, label string) {
+	for _, stmt := range strings.FieldsFunc(code, func(r rune) bool { return r == ';' || r == '\n' }) {
+		var listed []string
+		for _, seg := range strings.Split(stmt, "|") {
+			words := strings.Fields(strings.Trim(strings.TrimSpace(seg), "()"))
+			if len(words) == 0 {
+				continue
+			}
+			verb := strings.ToLower(words[0])
+			var paths []string
+			recurse := false
+			for i := 1; i < len(words); i++ {
+				w := strings.Trim(words[i], `"'`)
+				lw := strings.ToLower(w)
+				switch {
+				case lw == "-path" || lw == "-literalpath" || lw == "-lp":
+					if i+1 < len(words) {
+						paths = append(paths, pwshPath(strings.Trim(words[i+1], `"'`)))
+						i++
+					}
+				case strings.HasPrefix(lw, "-r") && strings.HasPrefix("-recurse", lw):
+					recurse = true
+				case strings.HasPrefix(lw, "-"):
+				default:
+					paths = append(paths, pwshPath(w))
+				}
+			}
+			switch {
+			case slices.Contains(pwshListers, verb):
+				listed = nil
+				for _, p := range paths {
+					listed = append(listed, strings.TrimSuffix(p, "/")+"/*")
+				}
+				if len(paths) == 0 {
+					listed = []string{"./*"}
+				}
+			case slices.Contains(pwshRemovers, verb):
+				if len(paths) == 0 {
+					paths = listed
+				}
+				for _, p := range paths {
+					args := []string{"rm", p}
+					if recurse {
+						args = []string{"rm", "-rf", p}
+					}
+					a.synthetic(f, st, ex, args, label+" "+words[0])
+				}
+			default:
+				listed = nil
+			}
+		}
+	}
+}
+
+// pwshPath writes PowerShell's home expressions as ~.
+func pwshPath(p string) string {
+	for _, h := range []string{"$HOME", "$env:HOME", "$env:USERPROFILE", "${env:HOME}", "${env:USERPROFILE}"} {
+		if len(p) >= len(h) && strings.EqualFold(p[:len(h)], h) {
+			return "~" + strings.ReplaceAll(p[len(h):], "\\", "/")
+		}
+	}
+	return p
 }

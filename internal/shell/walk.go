@@ -197,6 +197,19 @@ func repair(src string, err error) (string, bool) {
 			}
 			continue
 		}
+		if errors.As(err, &pe) && strings.Contains(pe.Text, "encountered `(`") {
+			// zsh's glob qualifiers (ls *.log(mh-1), rm -rf ~/.ssh(/)):
+			// judged as the glob they qualify.
+			q, ok := dropGlobQualifier(src, int(pe.Pos.Offset()))
+			if !ok {
+				return "", false
+			}
+			src = q
+			if _, err = parse(src); err == nil {
+				return src, true
+			}
+			continue
+		}
 		m := parseErrorRe.FindStringSubmatch(err.Error())
 		if m == nil {
 			return "", false
@@ -728,4 +741,47 @@ func (ex *Exec) with(args []string, label string) *Exec {
 	c.Via = append(slices.Clip(ex.Via), label)
 	c.Env = maps.Clone(ex.Env)
 	return &c
+}
+
+// globQualifierRe is what a zsh glob qualifier list may hold: file types,
+// permissions, owners, sizes and times, sort orders, [ranges], and the e
+// qualifier's quoted code; no unquoted space or shell operator.
+var globQualifierRe = &lazyregexp.Regexp{Expr: `^(?:[\w.\/@=*%:+\-^,\[\]{}<>!~]|'[^']*'|"[^"$\\]*")*$`}
+
+// dropGlobQualifier removes a zsh glob qualifier list that starts at
+// offset off ("(" right after a word) and ends the word. The code of an e
+// qualifier is kept as a statement of its own, so that it is judged.
+func dropGlobQualifier(src string, off int) (string, bool) {
+	if off <= 0 || off >= len(src) || src[off] != '(' || strings.ContainsRune(" \t\n;|&()<>", rune(src[off-1])) {
+		return "", false
+	}
+	end, depth, quote := -1, 0, byte(0)
+	for i := off + 1; i < len(src) && end < 0; i++ {
+		switch ch := src[i]; {
+		case quote != 0:
+			if ch == quote {
+				quote = 0
+			}
+		case ch == '\'' || ch == '"':
+			quote = ch
+		case ch == '[':
+			depth++
+		case ch == ']':
+			depth--
+		case ch == ')' && depth <= 0:
+			end = i
+		}
+	}
+	if end < 0 || end+1 < len(src) && !strings.ContainsRune(" \t\n;|&)", rune(src[end+1])) {
+		return "", false
+	}
+	body := src[off+1 : end]
+	if !globQualifierRe.MatchString(body) {
+		return "", false
+	}
+	out := src[:off] + src[end+1:]
+	if code, ok := zshECode(body); ok {
+		out += "\n" + code
+	}
+	return out, true
 }

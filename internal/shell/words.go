@@ -353,6 +353,14 @@ func (a *analyzer) wordFields(wc *wordCtx, w *syntax.Word) (out []string) {
 		a.stop(wc.f, wordSource(wc.f.src, w), fmt.Sprintf("a brace expansion of more than %d words", maxBraceWords))
 		return []string{a.unknown(Unknown{Kind: Variable, Name: wordSource(wc.f.src, w)})}
 	}
+	if hasExtGlob(w) {
+		// zsh's glob qualifiers (*(.), *(om[1,3]), ~/*(D)) parse as bash's
+		// extended globs: either way the word names some files where the
+		// glob is, so it is judged as that glob (*), and zsh's e and +
+		// qualifiers run code for each file.
+		a.zshQualifierCode(wc, w)
+		w = extGlobAsStar(w)
+	}
 	fs, err := expand.Fields(a.config(wc), w)
 	if err != nil {
 		return []string{a.unknown(Unknown{Kind: Variable, Name: wordSource(wc.f.src, w)})}
@@ -607,4 +615,65 @@ func echoOutput(args []string) (string, bool) {
 		return b.String(), true
 	}
 	return "", false
+}
+
+func hasExtGlob(w *syntax.Word) bool {
+	return slices.ContainsFunc(w.Parts, func(p syntax.WordPart) bool {
+		_, ok := p.(*syntax.ExtGlob)
+		return ok
+	})
+}
+
+// extGlobAsStar returns w with its extended globs as a plain *.
+func extGlobAsStar(w *syntax.Word) *syntax.Word {
+	parts := make([]syntax.WordPart, len(w.Parts))
+	for i, p := range w.Parts {
+		if _, ok := p.(*syntax.ExtGlob); ok {
+			p = &syntax.Lit{Value: "*"}
+		}
+		parts[i] = p
+	}
+	return &syntax.Word{Parts: parts}
+}
+
+// zshQualifierCode analyses the code of zsh's e qualifier (*(e:'cmd':),
+// *(e['cmd'])) as a nested shell: zsh -c runs it for every file.
+func (a *analyzer) zshQualifierCode(wc *wordCtx, w *syntax.Word) {
+	for _, p := range w.Parts {
+		g, ok := p.(*syntax.ExtGlob)
+		if !ok || g.Pattern == nil {
+			continue
+		}
+		if code, ok := zshECode(g.Pattern.Value); ok {
+			ex := &Exec{Dir: wc.st.dir, Via: wc.f.via, Text: wordSource(wc.f.src, w), Depth: wc.f.depth}
+			a.nested(wc.f, wc.st, ex, code, "zsh glob qualifier e", nil)
+		}
+	}
+}
+
+// zshECode returns the code of an e qualifier: e, a delimiter, the code,
+// the closing delimiter ([ ] { } < > ( ) pair up).
+func zshECode(q string) (string, bool) {
+	i := strings.IndexByte(q, 'e')
+	// Other qualifiers may come first (.e:…:), never an alternative (|).
+	if i < 0 || i+1 >= len(q) || strings.ContainsAny(q[:i], " \t|") {
+		return "", false
+	}
+	open := q[i+1]
+	if !strings.ContainsRune(":'\"[{<", rune(open)) {
+		return "", false
+	}
+	closing := map[byte]byte{'[': ']', '{': '}', '<': '>'}[open]
+	if closing == 0 {
+		closing = open
+	}
+	end := strings.LastIndexByte(q, closing)
+	if end <= i+1 {
+		return "", false
+	}
+	code := strings.TrimSpace(q[i+2 : end])
+	if len(code) >= 2 && (code[0] == '\'' || code[0] == '"') && code[len(code)-1] == code[0] {
+		code = code[1 : len(code)-1]
+	}
+	return code, code != ""
 }
