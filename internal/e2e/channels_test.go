@@ -41,13 +41,8 @@ func TestMCPExecToolGitResetHardIsBlocked(t *testing.T) {
 	t.Parallel()
 	s := session(t)
 	addMCPServer(t, s, "")
-	kept := uncommittedWork(t, s)
-	r := run(t, s,
-		Tool("I'll discard the local changes through the box server.", "mcp_box_run_command", map[string]any{"command": "cd repo && git reset --hard"}),
-		Say("The reset was blocked."),
-	)
-	assertBlocked(t, r, onlyCall(t, r, "mcp_box_run_command"), "git.reset-hard")
-	kept(r)
+	resetHardIsBlocked(t, s, "mcp_box_run_command",
+		Tool("I'll discard the local changes through the box server.", "mcp_box_run_command", map[string]any{"command": "cd repo && git reset --hard"}))
 }
 
 func TestMCPToolOutputTokenDoesNotReachTheModel(t *testing.T) {

@@ -75,8 +75,7 @@ func TestReleaseArchiveInstallsAndGuards(t *testing.T) {
 	require.Len(t, calls, 2, dump(r))
 	assertRan(t, r, calls[0])
 	assertBlocked(t, r, calls[1], "github-pat")
-	_, exists := r.ReadFile("token.txt")
-	assert.False(t, exists, "token.txt was written through the installed archive")
+	assertNotCreated(t, r, "token.txt", "token.txt was written through the installed archive")
 	assertSecretNotShown(t, r, token)
 }
 

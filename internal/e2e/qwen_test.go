@@ -130,8 +130,7 @@ func TestQwenWriteFileWithTokenIsBlocked(t *testing.T) {
 		Say("I could not write the file."),
 	)
 	assertQwenBlocked(t, r, "github-pat")
-	_, exists := r.ReadFile("config.py")
-	assert.False(t, exists, "config.py was created")
+	assertNotCreated(t, r, "config.py", "config.py was created")
 	assert.NotContains(t, qwenToolResults(t, r)[0].Content, token, "the reason holds the secret")
 }
 

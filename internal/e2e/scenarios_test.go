@@ -41,8 +41,7 @@ func TestWriteFileWithGitHubTokenIsBlocked(t *testing.T) {
 		Say("I could not write the file."),
 	)
 	assertBlocked(t, r, onlyCall(t, r, "write_file"), "github-pat")
-	_, exists := r.ReadFile("config.py")
-	assert.False(t, exists, "config.py was created")
+	assertNotCreated(t, r, "config.py", "config.py was created")
 	assertSecretNotShown(t, r, token)
 }
 
@@ -70,14 +69,21 @@ func TestShellCommandWritingTokenIsBlocked(t *testing.T) {
 		Say("That was blocked."),
 	)
 	assertBlocked(t, r, onlyCall(t, r, "run_shell_command"), "github-pat")
-	_, exists := r.ReadFile(".env")
-	assert.False(t, exists, ".env was created")
+	assertNotCreated(t, r, ".env", ".env was created")
 	assertSecretNotShown(t, r, token)
 }
 
 // workspaceFiles is a run's result as far as these checks read it.
 type workspaceFiles interface {
 	ReadFile(name string) (string, bool)
+}
+
+// assertNotCreated: the run left no file name in the workspace; msg says
+// what one would mean.
+func assertNotCreated(t *testing.T, r workspaceFiles, name, msg string) {
+	t.Helper()
+	_, exists := r.ReadFile(name)
+	assert.False(t, exists, msg)
 }
 
 // uncommittedWork makes a git repository in the workspace with uncommitted
@@ -129,12 +135,17 @@ func gitRepo(t *testing.T, s *Session, dir string) (path, changed string) {
 func TestGitResetHardIsBlocked(t *testing.T) {
 	t.Parallel()
 	s := session(t)
+	resetHardIsBlocked(t, s, "run_shell_command", Shell("I'll discard the local changes.", "cd repo && git reset --hard"))
+}
+
+// resetHardIsBlocked runs step, a call of tool that runs
+// `cd repo && git reset --hard` over uncommitted work (uncommittedWork),
+// and checks that the guard blocked it and the work is kept.
+func resetHardIsBlocked(t *testing.T, s *Session, tool string, step Response) {
+	t.Helper()
 	kept := uncommittedWork(t, s)
-	r := run(t, s,
-		Shell("I'll discard the local changes.", "cd repo && git reset --hard"),
-		Say("The reset was blocked."),
-	)
-	assertBlocked(t, r, onlyCall(t, r, "run_shell_command"), "git.reset-hard")
+	r := run(t, s, step, Say("The reset was blocked."))
+	assertBlocked(t, r, onlyCall(t, r, tool), "git.reset-hard")
 	kept(r)
 }
 
@@ -238,8 +249,7 @@ func TestMissingProgramFailsClosedWithRepairHint(t *testing.T) {
 	call := onlyCall(t, r, "run_shell_command")
 	assertBlocked(t, r, call, "guard.not-installed")
 	assertContains(t, call.Reason(), "make build")
-	_, exists := r.ReadFile("x.txt")
-	assert.False(t, exists, "the unchecked command ran")
+	assertNotCreated(t, r, "x.txt", "the unchecked command ran")
 	assert.Contains(t, strings.Join(r.HookMessages(), "\n"), "bin/guard-shell is missing")
 	assert.Contains(t, r.AssistantText(), "All done here.")
 }

@@ -1,6 +1,6 @@
 // Package hookcall is what a guard hook starts each call with besides its
 // input: the settings in force in the call's workspace and the audit log
-// they name. guard-shell, guard-secrets and redactguard share it, so every
+// they name. shellguard, secretguard and redactguard share it, so every
 // hook reads its settings and records its decisions the same way.
 package hookcall
 

@@ -7,7 +7,6 @@ package policy
 // CLI.
 
 import (
-	"path"
 	"slices"
 	"strings"
 
@@ -614,8 +613,20 @@ var permSetID = &lazyregexp.Regexp{Expr: `^(0?[2-7][0-7]{3}|[ugoa]*\+[rwxX]*s[rw
 // which directories take for shared group ownership).
 var permSetUID = &lazyregexp.Regexp{Expr: `^(0?[4-7][0-7]{3}|(u|a|ug|uo|ugo|ua)?\+[rwxX]*s[rwxXt]*)$`}
 
-// setIDTargets are programs that, setuid, hand a root shell to anyone.
-var setIDTargets = []string{"sh", "bash", "dash", "zsh", "ksh", "fish", "csh", "tcsh", "busybox", "python", "python2", "python3", "perl", "ruby", "node", "php", "lua", "find", "vim", "vi", "nano", "less", "more", "env", "awk", "gawk", "cp", "mv", "tar", "nmap", "docker", "bash.exe"}
+// isSetIDTarget reports whether a program (a path), setuid, hands a root
+// shell to anyone: a shell or an interpreter — the analysis's own lists
+// (shell.IsShell, shell.Interpreter, shell.RunsStdin) — busybox, or one of
+// setIDEscapes.
+func isSetIDTarget(program string) bool {
+	name := shell.CommandName(program)
+	return shell.IsShell(name) || shell.Interpreter(name) != "" || shell.RunsStdin(name) || name == "busybox" || slices.Contains(setIDEscapes, name)
+}
+
+// setIDEscapes are programs that are neither shells nor interpreters but
+// run a command for their caller (find -exec, an editor's or pager's !,
+// env, nmap --interactive, docker run -v /:/host) or write any file as
+// their owner (cp, mv, tar over /etc/shadow).
+var setIDEscapes = []string{"find", "vim", "vi", "nano", "less", "more", "env", "cp", "mv", "tar", "nmap", "docker"}
 
 // checkPermWiden: credentials made readable or writable by others, shells
 // and interpreters made setuid, and any permission, owner, attribute or
@@ -654,7 +665,7 @@ func checkPermWiden(c *Call) Finding {
 			return Finding{}
 		}
 		for _, t := range p.Operands {
-			if slices.Contains(setIDTargets, path.Base(c.resolve(t))) {
+			if isSetIDTarget(c.resolve(t)) {
 				return hit("install -m " + mode + " makes a copy of " + t + " run as its owner for anyone: a root shell for every user")
 			}
 		}
@@ -694,7 +705,7 @@ func checkPermWiden(c *Call) Finding {
 			return hit(name + " changes the permissions, owner or attributes of the system path " + l.Path)
 		case name == "chmod" && permSetID.MatchString(mode) && !shell.Known(t):
 			return hit("chmod " + mode + " makes " + c.Show(t) + ", a program decided at run time, run as its owner for anyone")
-		case name == "chmod" && permSetID.MatchString(mode) && slices.Contains(setIDTargets, path.Base(p)):
+		case name == "chmod" && permSetID.MatchString(mode) && isSetIDTarget(p):
 			return hit("chmod " + mode + " makes " + p + " run as its owner for anyone: a root shell for every user")
 		case name == "chmod" && permSetUID.MatchString(mode) && l.Place != InWorkspace:
 			// Any program made setuid outside the project runs as its

@@ -216,18 +216,25 @@ func (c *Context) placeUnknown(res *shell.Result, p string) Loc {
 	}
 	dir = shell.CleanPath(dir)
 	l := c.placeKnown(dir)
-	switch l.Place {
-	case Root:
-		// /$x: some top-level entry, or / itself when $x is empty.
-	case Workspace:
-		l.Place = InWorkspace
-	case Home:
-		l.Place = InHome
-	case TempRoot:
-		l.Place = InTemp
-	}
+	// /$x is some top-level entry, or / itself when $x is empty: Root.
+	l.Place = entryOf(l.Place)
 	l.Path, l.Maybe = show, true
 	return l
+}
+
+// entryOf is the place of an entry of a directory at p: inside the
+// workspace, home or temporary directory for the directory itself, p for
+// everything else.
+func entryOf(p Place) Place {
+	switch p {
+	case Workspace:
+		return InWorkspace
+	case Home:
+		return InHome
+	case TempRoot:
+		return InTemp
+	}
+	return p
 }
 
 // placeKnown places a known absolute path. Globs: a last element that is
@@ -252,17 +259,13 @@ func (c *Context) placeKnown(p string) Loc {
 			if strings.ContainsAny(seg, globChars) && strings.Trim(seg, "*?[]") == "" {
 				l.Place = Root
 			}
-		case Workspace:
-			l.Place = InWorkspace
-		case Home:
-			l.Place = InHome
-		case TempRoot:
-			l.Place = InTemp
 		case Ancestor:
 			l.Place = Outside
 			if c.Home != "" && under(c.Home, base) || c.Workspace != "" && under(c.Workspace, base) {
 				l.Place = Ancestor // a glob in a directory holding home could match it
 			}
+		default:
+			l.Place = entryOf(l.Place)
 		}
 		l.Path = p
 		if more {

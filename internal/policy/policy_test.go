@@ -177,6 +177,19 @@ func TestRemoteNames(t *testing.T) {
 	}
 }
 
+// TestSetIDTargets: every program of the list this check kept before it
+// asked the analysis's own lists is still a target; ordinary tools are not.
+func TestSetIDTargets(t *testing.T) {
+	for _, p := range []string{"sh", "bash", "dash", "zsh", "ksh", "fish", "csh", "tcsh", "busybox", "python", "python2", "python3",
+		"perl", "ruby", "node", "php", "lua", "find", "vim", "vi", "nano", "less", "more", "env", "awk", "gawk", "cp", "mv", "tar",
+		"nmap", "docker", "bash.exe", "/bin/bash", "/usr/bin/python3.12", "/usr/bin/rbash", "/usr/local/bin/bun"} {
+		assert.True(t, isSetIDTarget(p), p)
+	}
+	for _, p := range []string{"./mytool", "/usr/bin/ls", "make", "git", "", "$x"} {
+		assert.False(t, isSetIDTarget(p), p)
+	}
+}
+
 // TestCredentialNamePrefilters: where a mayBe... check says no, its regexp
 // does not match either.
 func TestCredentialNamePrefilters(t *testing.T) {

@@ -78,15 +78,15 @@ func (r *Redactor) Push(s *Stream, chunk string) (string, error) {
 	}
 	text := s.Shown + s.Held + chunk
 	base := len(s.Shown)
-	v := r.Watch.Check(text, base, false)
-	hold := v.Hold
+	gate := r.Watch.Check(text, base, false)
+	hold := gate.Hold
 	if hold-base > MaxHeld {
 		// Give up holding: show all but the end, scanned as it is now.
 		hold = max(base, len(text)-MaxHeld)
 		hold = runeStart(text, hold)
-		v.Scan = true
+		gate.Scan = true
 	}
-	finds, err := r.find(text, base, v.Scan, s.Known)
+	finds, err := r.find(text, base, gate.Scan, s.Known)
 	if err != nil {
 		return "", err
 	}
@@ -127,8 +127,8 @@ func (r *Redactor) Flush(s *Stream) (string, error) {
 		s.Shown, s.Held = "", ""
 		return "", nil
 	}
-	v := r.Watch.Check(text, base, true)
-	finds, err := r.find(text, base, v.Scan, s.Known)
+	gate := r.Watch.Check(text, base, true)
+	finds, err := r.find(text, base, gate.Scan, s.Known)
 	if err != nil {
 		return "", err
 	}

@@ -20,8 +20,8 @@ func (r *Redactor) Text(text string) (Redacted, error) {
 	if r.Watch == nil || r.Scanner == nil {
 		return Redacted{}, ErrNotReady
 	}
-	v := r.Watch.Check(text, 0, true)
-	finds, err := r.find(text, 0, v.Scan, nil)
+	gate := r.Watch.Check(text, 0, true)
+	finds, err := r.find(text, 0, gate.Scan, nil)
 	if err != nil {
 		return Redacted{}, err
 	}

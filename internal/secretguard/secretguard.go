@@ -8,7 +8,10 @@
 // returns a verdict whose reason names each finding by rule, place and a
 // masked preview — never the secret. With the redact action it returns the
 // complete tool input with each new secret replaced by a placeholder
-// instead. It never imports hook: the people's command reuses it.
+// instead. Check knows nothing of the hook protocol, so the people's
+// command reuses it; Run (hook.go) is the guard-secrets hook around it:
+// the call read from stdin, the settings and audit log (hookcall), warn
+// mode, one JSON answer.
 package secretguard
 
 import (

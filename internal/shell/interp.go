@@ -2,11 +2,9 @@ package shell
 
 import (
 	"encoding/base64"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf16"
 
 	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
@@ -324,8 +322,8 @@ func (a *analyzer) interpreter(f *frame, st *state, ex *Exec, lang string) {
 
 // callPattern is a function of an interpreter whose arguments matter.
 type callPattern struct {
-	re   *regexp.Regexp
 	kind callKind
+	re   *lazyregexp.Regexp
 }
 
 type callKind int
@@ -338,68 +336,77 @@ const (
 	callRemoveOpt                     // delete, recursive if "recursive" is among the options
 )
 
-// calls matches a call to one of names with parentheses; bareCalls also
-// without (ruby's and perl's `system "cmd"`).
-func calls(kind callKind, names ...string) callPattern {
-	return callPattern{re: regexp.MustCompile(`(?:^|[^\w$])(?:` + strings.Join(names, "|") + `)\s*(\()`), kind: kind}
+// A call pattern is callStart, the function names as alternatives, then
+// callEnd: a call with parentheses; or bareCallEnd: also without (ruby's
+// and perl's `system "cmd"`). Constants, so that the expressions are laid
+// out by the compiler and each is compiled on first use (lazyregexp): most
+// commands run no interpreter, and one runs one language.
+const (
+	callStart   = `(?:^|[^\w$])(?:`
+	callEnd     = `)\s*(\()`
+	bareCallEnd = `)\s*(\(|\s)`
+)
+
+var pythonCalls = []callPattern{
+	{kind: callShell, re: &lazyregexp.Regexp{Expr: callStart + `os\.system|os\.popen|subprocess\.(?:getoutput|getstatusoutput|run|call|check_call|check_output|Popen)|commands\.getoutput|system|Popen|check_output|pty\.spawn` + callEnd}},
+	{kind: callArgv, re: &lazyregexp.Regexp{Expr: callStart + `os\.exec[lv]p?e?|os\.spawn[lv]p?e?|os\.posix_spawnp?` + callEnd}},
+	{kind: callRemoveAll, re: &lazyregexp.Regexp{Expr: callStart + `shutil\.rmtree|rmtree` + callEnd}},
+	{kind: callRemove, re: &lazyregexp.Regexp{Expr: callStart + `os\.remove|os\.unlink` + callEnd}},
 }
 
-func bareCalls(kind callKind, names ...string) callPattern {
-	return callPattern{re: regexp.MustCompile(`(?:^|[^\w$])(?:` + strings.Join(names, "|") + `)\s*(\(|\s)`), kind: kind}
+var nodeCalls = []callPattern{
+	{kind: callShell, re: &lazyregexp.Regexp{Expr: callStart + `execSync|exec|execaCommand(?:Sync)?` + callEnd}},
+	{kind: callArgv, re: &lazyregexp.Regexp{Expr: callStart + `spawnSync|spawn|execFileSync|execFile|execa(?:Sync)?` + callEnd}},
+	{kind: callRemoveOpt, re: &lazyregexp.Regexp{Expr: callStart + `rmSync|rm|rmdirSync|rmdir|promises\.rm` + callEnd}},
+	{kind: callRemoveAll, re: &lazyregexp.Regexp{Expr: callStart + `rimraf(?:\.sync)?|removeSync|remove|emptyDirSync|emptyDir|del(?:Sync)?` + callEnd}},
+	{kind: callRemove, re: &lazyregexp.Regexp{Expr: callStart + `unlinkSync|unlink` + callEnd}},
 }
 
-// interpCalls lists, per language, the calls whose arguments matter. Each
-// language's patterns are compiled on first use: most commands run no
-// interpreter, and one runs one language.
-var interpCalls = map[string]func() []callPattern{
-	"python": sync.OnceValue(func() []callPattern {
-		return []callPattern{
-			calls(callShell, `os\.system`, `os\.popen`, `subprocess\.(?:getoutput|getstatusoutput|run|call|check_call|check_output|Popen)`, `commands\.getoutput`, `system`, `Popen`, `check_output`, `pty\.spawn`),
-			calls(callArgv, `os\.exec[lv]p?e?`, `os\.spawn[lv]p?e?`, `os\.posix_spawnp?`),
-			calls(callRemoveAll, `shutil\.rmtree`, `rmtree`),
-			calls(callRemove, `os\.remove`, `os\.unlink`),
-		}
-	}),
-	"node": sync.OnceValue(func() []callPattern {
-		return []callPattern{
-			calls(callShell, `execSync`, `exec`, `execaCommand(?:Sync)?`),
-			calls(callArgv, `spawnSync`, `spawn`, `execFileSync`, `execFile`, `execa(?:Sync)?`),
-			calls(callRemoveOpt, `rmSync`, `rm`, `rmdirSync`, `rmdir`, `promises\.rm`),
-			calls(callRemoveAll, `rimraf(?:\.sync)?`, `removeSync`, `remove`, `emptyDirSync`, `emptyDir`, `del(?:Sync)?`),
-			calls(callRemove, `unlinkSync`, `unlink`),
-		}
-	}),
-	"deno": sync.OnceValue(func() []callPattern {
-		return []callPattern{
-			calls(callArgv, `Deno\.Command`, `Deno\.run`),
-			calls(callRemoveOpt, `Deno\.removeSync`, `Deno\.remove`),
-		}
-	}),
-	"ruby": sync.OnceValue(func() []callPattern {
-		return []callPattern{
-			bareCalls(callShell, `system`, `exec`, `spawn`, `IO\.popen`, `Open3\.\w+`, `Kernel\.system`, `Kernel\.exec`, `PTY\.spawn`),
-			calls(callRemoveAll, `FileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmtree)`, `rm_rf`, `rm_r`),
-			calls(callRemove, `FileUtils\.(?:rm|rm_f|remove|safe_unlink)`, `File\.(?:delete|unlink)`),
-		}
-	}),
-	"perl": sync.OnceValue(func() []callPattern {
-		return []callPattern{
-			bareCalls(callShell, `system`, `exec`, `open`),
-			bareCalls(callRemoveAll, `rmtree`, `remove_tree`, `File::Path::rmtree`),
-			bareCalls(callRemove, `unlink`),
-		}
-	}),
-	"php": sync.OnceValue(func() []callPattern {
-		return []callPattern{
-			calls(callShell, `system`, `exec`, `shell_exec`, `passthru`, `popen`, `proc_open`),
-			calls(callRemove, `unlink`),
-		}
-	}),
-	"awk": sync.OnceValue(func() []callPattern {
-		return []callPattern{
-			calls(callShell, `system`),
-		}
-	}),
+var denoCalls = []callPattern{
+	{kind: callArgv, re: &lazyregexp.Regexp{Expr: callStart + `Deno\.Command|Deno\.run` + callEnd}},
+	{kind: callRemoveOpt, re: &lazyregexp.Regexp{Expr: callStart + `Deno\.removeSync|Deno\.remove` + callEnd}},
+}
+
+var rubyCalls = []callPattern{
+	{kind: callShell, re: &lazyregexp.Regexp{Expr: callStart + `system|exec|spawn|IO\.popen|Open3\.\w+|Kernel\.system|Kernel\.exec|PTY\.spawn` + bareCallEnd}},
+	{kind: callRemoveAll, re: &lazyregexp.Regexp{Expr: callStart + `FileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmtree)|rm_rf|rm_r` + callEnd}},
+	{kind: callRemove, re: &lazyregexp.Regexp{Expr: callStart + `FileUtils\.(?:rm|rm_f|remove|safe_unlink)|File\.(?:delete|unlink)` + callEnd}},
+}
+
+var perlCalls = []callPattern{
+	{kind: callShell, re: &lazyregexp.Regexp{Expr: callStart + `system|exec|open` + bareCallEnd}},
+	{kind: callRemoveAll, re: &lazyregexp.Regexp{Expr: callStart + `rmtree|remove_tree|File::Path::rmtree` + bareCallEnd}},
+	{kind: callRemove, re: &lazyregexp.Regexp{Expr: callStart + `unlink` + bareCallEnd}},
+}
+
+var phpCalls = []callPattern{
+	{kind: callShell, re: &lazyregexp.Regexp{Expr: callStart + `system|exec|shell_exec|passthru|popen|proc_open` + callEnd}},
+	{kind: callRemove, re: &lazyregexp.Regexp{Expr: callStart + `unlink` + callEnd}},
+}
+
+var awkCalls = []callPattern{
+	{kind: callShell, re: &lazyregexp.Regexp{Expr: callStart + `system` + callEnd}},
+}
+
+// interpCalls returns, for a language, the calls whose arguments matter.
+func interpCalls(lang string) []callPattern {
+	switch lang {
+	case "python":
+		return pythonCalls
+	case "node":
+		return nodeCalls
+	case "deno":
+		return denoCalls
+	case "ruby":
+		return rubyCalls
+	case "perl":
+		return perlCalls
+	case "php":
+		return phpCalls
+	case "awk":
+		return awkCalls
+	}
+	return nil
 }
 
 var (
@@ -443,11 +450,7 @@ func (a *analyzer) interpCode(f *frame, st *state, ex *Exec, lang, code, label s
 	if lang == "pwsh" {
 		a.pwshDeletes(f, st, ex, code, label)
 	}
-	var patterns []callPattern
-	if get, ok := interpCalls[lang]; ok {
-		patterns = get()
-	}
-	for _, cp := range patterns {
+	for _, cp := range interpCalls(lang) {
 		for _, m := range cp.re.FindAllStringSubmatchIndex(code, -1) {
 			if inLiteral(lits, m[2]) {
 				continue // "system(" inside a string is text

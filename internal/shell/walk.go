@@ -422,21 +422,8 @@ func selfSpawning(name string, body *syntax.Stmt) bool {
 }
 
 func (a *analyzer) declClause(f *frame, st *state, c *syntax.DeclClause, s *syntax.Stmt, io ioCtx) []*Exec {
-	var words []*syntax.Word
-	for _, as := range c.Args {
-		if as.Value != nil {
-			words = append(words, as.Value)
-		}
-		if as.Array != nil {
-			for _, e := range as.Array.Elems {
-				if e.Value != nil {
-					words = append(words, e.Value)
-				}
-			}
-		}
-	}
 	start := len(a.res.Execs)
-	wc := a.prepareWords(f, st, nil, words...)
+	wc := a.prepareWords(f, st, nil, assignedWords(c.Args)...)
 	for _, as := range c.Args {
 		if as.Name == nil {
 			continue
@@ -551,22 +538,29 @@ func (a *analyzer) redirects(f *frame, st *state, rs []*syntax.Redirect, io ioCt
 	return io
 }
 
-// call analyses a simple command.
-func (a *analyzer) call(f *frame, st *state, ce *syntax.CallExpr, s *syntax.Stmt, io ioCtx) []*Exec {
-	start := len(a.res.Execs)
-	var assignWords []*syntax.Word
-	for _, as := range ce.Assigns {
+// assignedWords are the words assignments give values: each value and
+// each array element's, in order.
+func assignedWords(assigns []*syntax.Assign) []*syntax.Word {
+	var words []*syntax.Word
+	for _, as := range assigns {
 		if as.Value != nil {
-			assignWords = append(assignWords, as.Value)
+			words = append(words, as.Value)
 		}
 		if as.Array != nil {
 			for _, e := range as.Array.Elems {
 				if e.Value != nil {
-					assignWords = append(assignWords, e.Value)
+					words = append(words, e.Value)
 				}
 			}
 		}
 	}
+	return words
+}
+
+// call analyses a simple command.
+func (a *analyzer) call(f *frame, st *state, ce *syntax.CallExpr, s *syntax.Stmt, io ioCtx) []*Exec {
+	start := len(a.res.Execs)
+	assignWords := assignedWords(ce.Assigns)
 	var nameWord *syntax.Word
 	var rest []*syntax.Word
 	if len(ce.Args) > 0 {

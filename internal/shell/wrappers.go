@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"maps"
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
@@ -100,13 +101,7 @@ func (a *analyzer) sudo(f *frame, st *state, ex *Exec) {
 		a.child(f, st, ex, append([]string{"sudoedit"}, p.Operands...), "sudo -e", func(c *Exec) { c.Sudo = true })
 		return
 	}
-	ops := p.Operands
-	envs := map[string]string{}
-	for len(ops) > 0 && isAssignment(ops[0]) {
-		name, val, _ := strings.Cut(ops[0], "=")
-		envs[name] = val
-		ops = ops[1:]
-	}
+	envs, ops := leadingAssignments(p.Operands)
 	if len(ops) == 0 {
 		if p.Has("s", "shell", "i", "login") {
 			// A root shell reading its commands from standard input.
@@ -118,12 +113,7 @@ func (a *analyzer) sudo(f *frame, st *state, ex *Exec) {
 	}
 	mod := func(c *Exec) {
 		c.Sudo = true
-		for k, v := range envs {
-			if c.Env == nil {
-				c.Env = map[string]string{}
-			}
-			c.Env[k] = v
-		}
+		setEnv(c, envs)
 		if d, ok := p.Value("D", "chdir"); ok {
 			c.Dir = ResolvePath(c.Dir, d)
 		}
@@ -133,6 +123,29 @@ func (a *analyzer) sudo(f *frame, st *state, ex *Exec) {
 		return
 	}
 	a.child(f, st, ex, ops, "sudo", mod)
+}
+
+// leadingAssignments splits the NAME=value words that start ops (sudo's
+// and env's) from the command that follows them.
+func leadingAssignments(ops []string) (envs map[string]string, rest []string) {
+	envs = map[string]string{}
+	for len(ops) > 0 && isAssignment(ops[0]) {
+		name, val, _ := strings.Cut(ops[0], "=")
+		envs[name] = val
+		ops = ops[1:]
+	}
+	return envs, ops
+}
+
+// setEnv adds envs to the environment a command runs with.
+func setEnv(c *Exec, envs map[string]string) {
+	if len(envs) == 0 {
+		return
+	}
+	if c.Env == nil {
+		c.Env = map[string]string{}
+	}
+	maps.Copy(c.Env, envs)
 }
 
 func isAssignment(s string) bool {
@@ -190,24 +203,14 @@ func (a *analyzer) env(f *frame, st *state, ex *Exec) {
 	if len(ops) > 0 && ops[0] == "-" {
 		ops = ops[1:]
 	}
-	envs := map[string]string{}
-	for len(ops) > 0 && isAssignment(ops[0]) {
-		name, val, _ := strings.Cut(ops[0], "=")
-		envs[name] = val
-		ops = ops[1:]
-	}
+	envs, ops := leadingAssignments(ops)
 	if len(ops) == 0 {
 		a.emit(f, ex) // env alone prints the environment
 		return
 	}
 	a.child(f, st, ex, ops, "env", func(c *Exec) {
 		c.Dir = dir
-		for k, v := range envs {
-			if c.Env == nil {
-				c.Env = map[string]string{}
-			}
-			c.Env[k] = v
-		}
+		setEnv(c, envs)
 	})
 }
 

@@ -2,9 +2,12 @@
 // working directory go through package shell (what would run) and package
 // policy (which of it is dangerous) into one verdict.Verdict.
 //
-// It is pure: it reads no file, no environment and no clock, so the hook,
-// the people's command and the tests all get the same answer for the same
-// Input.
+// Decide is pure: it reads no file, no environment and no clock, so the
+// hook, the people's command and the tests all get the same answer for the
+// same Input. Run (hook.go) is the guard-shell hook around it: the call
+// read from stdin (run_shell_command, or an MCP tool that plainly runs a
+// shell command), the settings and audit log (hookcall), warn mode, one
+// JSON answer.
 package shellguard
 
 import (

@@ -131,8 +131,11 @@ var builtinMaxKW = func() int {
 // The caller must not modify it.
 func BuiltinRules() []Rule { return builtinRules }
 
-// Verdict is what Check says about the text of a stream.
-type Verdict struct {
+// Gate is what Check says about the text of a stream: where it must stop
+// being shown for now, and whether it must go to the scanner. (Not a
+// decision: the scanner finds the secrets; the gate only says what may
+// pass unscanned.)
+type Gate struct {
 	// Hold is the first byte that must not be shown yet: from there on the
 	// text could still become part of a secret. Base <= Hold <= len(text).
 	Hold int
@@ -147,8 +150,8 @@ type Verdict struct {
 // nothing is held then, and a match that needs the end of the text counts.
 // It never fails: a rule whose pattern does not compile makes the text
 // scanned and held from base (the scanner reports the error).
-func (w *Watch) Check(text string, base int, final bool) Verdict {
-	v := Verdict{Hold: len(text)}
+func (w *Watch) Check(text string, base int, final bool) Gate {
+	gate := Gate{Hold: len(text)}
 	if base > len(text) {
 		base = len(text)
 	}
@@ -192,8 +195,8 @@ func (w *Watch) Check(text string, base int, final bool) Verdict {
 			// Only the start of a keyword ends the text, and the rule's
 			// secret starts with its keyword: hold from there, no need to
 			// run the rule.
-			if p := w.partialStart(ascii, i, base, r.info.kwBoundary); p < v.Hold {
-				v.Hold = p
+			if p := w.partialStart(ascii, i, base, r.info.kwBoundary); p < gate.Hold {
+				gate.Hold = p
 			}
 			continue
 		}
@@ -222,44 +225,44 @@ func (w *Watch) Check(text string, base int, final bool) Verdict {
 				prog = c.anch.program(in.anchored)
 			}
 			if prog == nil {
-				v.Scan, v.Hold = true, base
+				gate.Scan, gate.Hold = true, base
 				continue
 			}
 			m := w.qs.vm(prog, text)
 			m.final = final
 			w.keywordPositions(ascii, i, from, func(k int) {
-				if v.Scan && (final || k < q-in.anchorPrefix || q == len(text)) {
+				if gate.Scan && (final || k < q-in.anchorPrefix || q == len(text)) {
 					return // nothing more to learn here
 				}
 				matched, p := m.attempt(k)
 				if matched && k >= base-in.anchorPrefix {
-					v.Scan = true
+					gate.Scan = true
 				}
-				if p >= 0 && p < v.Hold {
-					v.Hold = p
+				if p >= 0 && p < gate.Hold {
+					gate.Hold = p
 				}
 			})
 			continue
 		}
 		useNeed := anchorsOK // requirements assume no Kelvin sign or long s
-		if hasKW && !v.Scan && useNeed && !in.need.holds(lower) {
+		if hasKW && !gate.Scan && useNeed && !in.need.holds(lower) {
 			hasKW = false // no match possible: nothing to scan for
 		}
-		if hasKW && !v.Scan {
+		if hasKW && !gate.Scan {
 			hit := c.full.regexp(r.Pattern)
 			lo := 0
 			if in.maxPrefix != unbounded {
 				lo = max(0, base-in.maxPrefix-utf8.UTFMax)
 			}
 			if hit == nil {
-				v.Scan = true // does not compile: let the scanner report it
+				gate.Scan = true // does not compile: let the scanner report it
 			} else if loc := hit.FindStringIndex(text[lo:]); loc != nil && lo+loc[1] > base {
-				v.Scan = true
+				gate.Scan = true
 			} else if loc != nil && lo+loc[1] <= base {
 				// A match ends before base: others may follow.
 				for _, m := range hit.FindAllStringIndex(text[lo:], -1) {
 					if lo+m[1] > base {
-						v.Scan = true
+						gate.Scan = true
 						break
 					}
 				}
@@ -275,11 +278,11 @@ func (w *Watch) Check(text string, base int, final bool) Verdict {
 				prog = c.full.program(r.Pattern)
 			}
 			if prog == nil {
-				v.Scan, v.Hold = true, base
+				gate.Scan, gate.Hold = true, base
 				continue
 			}
-			if p := w.qs.vm(prog, text).pendingSecret(from); p >= 0 && p < v.Hold {
-				v.Hold = p
+			if p := w.qs.vm(prog, text).pendingSecret(from); p >= 0 && p < gate.Hold {
+				gate.Hold = p
 			}
 		}
 		if !hasKW && !final && !(useNeed && !in.need.holds(lower)) {
@@ -292,21 +295,21 @@ func (w *Watch) Check(text string, base int, final bool) Verdict {
 				lo := max(0, base-keywordLaterWindow)
 				for _, m := range hit.FindAllStringIndex(text[lo:], -1) {
 					if lo+m[1] > base {
-						v.Hold = min(v.Hold, lo+m[0])
+						gate.Hold = min(gate.Hold, lo+m[0])
 						break
 					}
 				}
 			}
 		}
 	}
-	if p := encodedTail(text); p < v.Hold && !final {
-		v.Hold = p
+	if p := encodedTail(text); p < gate.Hold && !final {
+		gate.Hold = p
 	}
-	if !v.Scan && decodedKeyword(text, w.index) {
-		v.Scan = true
+	if !gate.Scan && decodedKeyword(text, w.index) {
+		gate.Scan = true
 	}
-	v.Hold = max(v.Hold, base)
-	return v
+	gate.Hold = max(gate.Hold, base)
+	return gate
 }
 
 // keywordLaterWindow is how far before the shown text a held match without

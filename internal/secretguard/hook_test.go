@@ -1,10 +1,11 @@
-package main
+package secretguard_test
 
 import (
 	"bytes"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,12 +16,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemini-guard/gemini-guard/internal/hook"
+	"github.com/gemini-guard/gemini-guard/internal/secretguard"
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
 	"github.com/gemini-guard/gemini-guard/internal/secrets/detector"
 	"github.com/gemini-guard/gemini-guard/internal/secrets/secrettest"
 )
 
-// hookCase is one BeforeTool call through the whole hook (run), as Gemini
+// hookCase is one BeforeTool call through the whole hook (Run), as Gemini
 // CLI makes it.
 type hookCase struct {
 	name string
@@ -41,8 +43,6 @@ type hookCase struct {
 	// unchanged lists files (workspace-relative) that must still hold
 	// their content afterwards (the hook never writes).
 }
-
-func ghp(seed uint64) string { return secrettest.Token(seed, "ghp_", 36) }
 
 func awsKey(seed uint64) string {
 	return "AKIA" + secrettest.NewRand(seed).From("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16)
@@ -191,6 +191,13 @@ func findSecrets(text string) []string {
 	return out
 }
 
+// runHook runs the hook on stdin with the environment getenv and the
+// built-in rules' scanner.
+func runHook(t testing.TB, stdin io.Reader, stdout io.Writer, getenv func(string) string) {
+	t.Helper()
+	assert.Zero(t, secretguard.Run(stdin, stdout, secretguard.HookEnv{Getenv: getenv, Scanner: secrettest.CachedScanner}))
+}
+
 // runCase runs c in fresh directories and returns the raw answer.
 func runCase(t *testing.T, c hookCase) (string, hook.Output) {
 	t.Helper()
@@ -225,7 +232,7 @@ func runCase(t *testing.T, c hookCase) (string, hook.Output) {
 		env[k] = v
 	}
 	var stdout bytes.Buffer
-	run(bytes.NewReader(call), &stdout, func(k string) string { return env[k] }, secrettest.CachedScanner)
+	runHook(t, bytes.NewReader(call), &stdout, func(k string) string { return env[k] })
 	raw := stdout.String()
 	var out hook.Output
 	require.NoError(t, json.Unmarshal([]byte(raw), &out), raw)
@@ -242,7 +249,7 @@ func runCase(t *testing.T, c hookCase) (string, hook.Output) {
 	return raw, out
 }
 
-func TestDecisions(t *testing.T) {
+func TestHookDecisions(t *testing.T) {
 	for _, c := range append(cases(), providerCases()...) {
 		t.Run(c.name, func(t *testing.T) {
 			_, out := runCase(t, c)

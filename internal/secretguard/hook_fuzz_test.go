@@ -1,4 +1,4 @@
-package main
+package secretguard_test
 
 import (
 	"bytes"
@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemini-guard/gemini-guard/internal/hook"
-	"github.com/gemini-guard/gemini-guard/internal/secrets/secrettest"
 )
 
 // FuzzHookInput: any stdin gives exactly one JSON object and no panic.
@@ -25,7 +24,7 @@ func FuzzHookInput(f *testing.F) {
 	f.Add([]byte(`{"tool_name":"replace","tool_input":{"file_path":"/","old_string":"","new_string":""}}`))
 	f.Fuzz(func(t *testing.T, stdin []byte) {
 		var out bytes.Buffer
-		run(bytes.NewReader(stdin), &out, func(string) string { return "" }, secrettest.CachedScanner)
+		runHook(t, bytes.NewReader(stdin), &out, func(string) string { return "" })
 		var o hook.Output
 		require.NoError(t, json.Unmarshal(out.Bytes(), &o), out.String())
 		assert.Equal(t, 1, strings.Count(out.String(), "\n"))
@@ -49,7 +48,7 @@ func FuzzPlantedSecret(f *testing.F) {
 		call, err := json.Marshal(map[string]any{"cwd": ws, "tool_name": tool, "tool_input": in})
 		require.NoError(t, err)
 		var out bytes.Buffer
-		run(bytes.NewReader(call), &out, func(string) string { return "" }, secrettest.CachedScanner)
+		runHook(t, bytes.NewReader(call), &out, func(string) string { return "" })
 		var o hook.Output
 		require.NoError(t, json.Unmarshal(out.Bytes(), &o))
 		if !strings.Contains(string(call), token) {

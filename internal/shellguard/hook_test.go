@@ -1,4 +1,4 @@
-package main
+package shellguard_test
 
 import (
 	"bytes"
@@ -15,37 +15,39 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemini-guard/gemini-guard/internal/bundle"
+	"github.com/gemini-guard/gemini-guard/internal/shellguard"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/BeforeTool/*.out.json")
 
-// testEnv is the environment of the in-process runs: settings from the map,
-// HOME fixed so that answers do not depend on the machine.
-func testEnv(vars map[string]string) func(string) string {
-	return func(k string) string {
-		if v, ok := vars[k]; ok {
-			return v
-		}
-		if k == "HOME" {
-			return "/home/user"
-		}
-		return ""
+// hookEnv is the environment of the in-process runs: settings from the
+// map, HOME fixed so that answers do not depend on the machine.
+func hookEnv(vars map[string]string) shellguard.Env {
+	return shellguard.Env{
+		Getenv: func(k string) string {
+			if v, ok := vars[k]; ok {
+				return v
+			}
+			if k == "HOME" {
+				return "/home/user"
+			}
+			return ""
+		},
+		UserHome: func() (string, error) { return "", errors.New("no home in tests") },
 	}
 }
-
-func noUserHome() (string, error) { return "", errors.New("no home in tests") }
 
 func runHook(t *testing.T, in []byte, vars map[string]string) []byte {
 	t.Helper()
 	var out bytes.Buffer
-	run(bytes.NewReader(in), &out, testEnv(vars), noUserHome)
+	assert.Zero(t, shellguard.Run(bytes.NewReader(in), &out, hookEnv(vars)))
 	return out.Bytes()
 }
 
-// TestGolden runs testdata/BeforeTool/<case>.in.json through run and
+// TestGolden runs testdata/BeforeTool/<case>.in.json through Run and
 // compares the answer byte for byte with <case>.out.json; -update rewrites
 // the answers.
-func TestGolden(t *testing.T) {
+func TestHookGolden(t *testing.T) {
 	ins, err := filepath.Glob(filepath.Join("testdata", "BeforeTool", "*.in.json"))
 	require.NoError(t, err)
 	require.NotEmpty(t, ins)
@@ -92,7 +94,7 @@ func decode(t *testing.T, b []byte) answer {
 	return a
 }
 
-func TestRun(t *testing.T) {
+func TestHookRun(t *testing.T) {
 	cases := []struct {
 		name     string
 		in       []byte
@@ -149,12 +151,12 @@ func TestHookDependencies(t *testing.T) {
 	if err != nil {
 		t.Skip("go not on PATH")
 	}
-	for _, pkg := range []string{".", "../guard-secrets", "../guard-redact", "../gemini-guard"} {
+	for _, pkg := range []string{"../../cmd/guard-shell", "../../cmd/guard-secrets", "../../cmd/guard-redact", "../../cmd/gemini-guard"} {
 		out, err := exec.Command(goBin, "list", "-tags", bundle.BuildTags, "-deps", pkg).CombinedOutput()
 		require.NoError(t, err, "%s", out)
 		assert.NotContains(t, string(out), "github.com/zricethezav/gitleaks", pkg)
 		assert.NotContains(t, string(out), "wasilibs", pkg)
-		if pkg != "../gemini-guard" {
+		if pkg != "../../cmd/gemini-guard" {
 			// Started per call or per chunk: no package whose start-up
 			// costs every process (net, net/netip, crypto) without use.
 			deps := strings.Fields(string(out))
@@ -162,14 +164,14 @@ func TestHookDependencies(t *testing.T) {
 			assert.NotContains(t, deps, "crypto/sha256", pkg)
 		}
 	}
-	out, err := exec.Command(goBin, "list", "-deps", ".").CombinedOutput()
+	out, err := exec.Command(goBin, "list", "-deps", "../../cmd/guard-shell").CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	assert.Contains(t, string(out), "mvdan.cc/sh/v3/syntax")
 }
 
-// TestBinary builds guard-shell and runs it the way Gemini CLI does:
+// TestHookBinary builds guard-shell and runs it the way Gemini CLI does:
 // `bash -c '<binary>'` with the call as JSON on stdin.
-func TestBinary(t *testing.T) {
+func TestHookBinary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
@@ -183,7 +185,7 @@ func TestBinary(t *testing.T) {
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "guard-shell")
-	out, err := exec.Command(goBin, "build", "-o", bin, ".").CombinedOutput()
+	out, err := exec.Command(goBin, "build", "-o", bin, "../../cmd/guard-shell").CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	home := filepath.Join(dir, "home")
 	require.NoError(t, os.MkdirAll(home, 0o755))
