@@ -142,21 +142,23 @@ func beforeModel(in beforeModelInput, e Env) (hook.Output, error) {
 	r, _ := newRedactor(s, in.Cwd, e)
 	// Only the text messages not found clean by an earlier request of the
 	// session are scanned (clean.go).
-	clean, _ := loadClean(e, in.SessionID, rulesFingerprint(secrets.ScanOptions(s, in.Cwd)))
+	clean := loadClean(e, in.SessionID, secrets.ScanOptions(s, in.Cwd))
 	texts := make([]string, len(req.Messages))
+	hashes := make([]string, len(req.Messages))
 	var todo []int
 	for i, m := range req.Messages {
-		if clean.known(m.raw) {
+		h, seen := clean.seen(m.raw)
+		if seen {
 			continue
 		}
 		if t, ok := m.text(); ok {
-			texts[i] = t
+			texts[i], hashes[i] = t, h
 			todo = append(todo, i)
 		}
 	}
 	if !mayHoldSecret(r, texts, todo) {
 		for _, i := range todo {
-			clean.add(req.Messages[i].raw)
+			clean.add(hashes[i])
 		}
 		clean.save(e, in.SessionID)
 		return hook.Output{}, nil
@@ -174,7 +176,7 @@ func beforeModel(in beforeModelInput, e Env) (hook.Output, error) {
 			return hook.Allow("gemini-guard could not check the request to the model for secrets (" + err.Error() + "); it was sent unchanged."), nil
 		}
 		if red.Secrets == 0 {
-			clean.add(req.Messages[i].raw)
+			clean.add(hashes[i])
 		}
 		if red.Secrets > 0 && red.Text != text {
 			redacted[i] = red.Text

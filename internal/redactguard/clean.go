@@ -61,18 +61,20 @@ func rulesFingerprint(opts secrets.Options) string {
 }
 
 // loadClean reads the session's record; a missing, damaged or outdated one
-// reads as empty with a new key. Without a state directory nothing is
-// remembered (ok false).
-func loadClean(e Env, sessionID, fingerprint string) (c *cleanSet, ok bool) {
-	c = &cleanSet{has: map[string]bool{}}
+// reads as empty with a new key. Without a state directory nothing can be
+// remembered, and it returns nil (a nil cleanSet knows nothing and adds
+// nothing, without hashing a byte).
+func loadClean(e Env, sessionID string, opts secrets.Options) *cleanSet {
 	st, err := state.Open(e.StateDir)
 	if err != nil {
-		return c, false
+		return nil
 	}
 	data, err := st.Read(cleanKey(sessionID))
 	if err != nil {
-		return c, false
+		return nil
 	}
+	fingerprint := rulesFingerprint(opts)
+	c := &cleanSet{has: map[string]bool{}}
 	lines := strings.Split(string(data), "\n")
 	if f := strings.Fields(lines[0]); len(f) == 3 && f[0] == "clean-v1" && f[1] == fingerprint && len(f[2]) == 32 {
 		c.header, c.key = lines[0], f[2]
@@ -82,11 +84,11 @@ func loadClean(e Env, sessionID, fingerprint string) (c *cleanSet, ok bool) {
 				c.hashes = append(c.hashes, l)
 			}
 		}
-		return c, true
+		return c
 	}
 	c.key = fmt.Sprintf("%016x%016x", rand.Uint64(), rand.Uint64())
 	c.header = "clean-v1 " + fingerprint + " " + c.key
-	return c, true
+	return c
 }
 
 // hash is the keyed hash of a message's content as it came (raw JSON):
@@ -98,10 +100,19 @@ func (c *cleanSet) hash(raw []byte) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-func (c *cleanSet) known(raw []byte) bool { return len(raw) > 0 && c.has[c.hash(raw)] }
+// seen reports whether a message with content raw was found clean, and
+// returns its hash for add ("" without a record).
+func (c *cleanSet) seen(raw []byte) (hash string, clean bool) {
+	if c == nil || len(raw) == 0 {
+		return "", false
+	}
+	h := c.hash(raw)
+	return h, c.has[h]
+}
 
-func (c *cleanSet) add(raw []byte) {
-	if h := c.hash(raw); !c.has[h] {
+// add remembers the message of hash h (from seen) as clean.
+func (c *cleanSet) add(h string) {
+	if c != nil && h != "" && !c.has[h] {
 		c.has[h] = true
 		c.added = append(c.added, h)
 	}
@@ -111,7 +122,7 @@ func (c *cleanSet) add(raw []byte) {
 // additions made meanwhile are kept when the record is still of the same
 // key.
 func (c *cleanSet) save(e Env, sessionID string) {
-	if len(c.added) == 0 {
+	if c == nil || len(c.added) == 0 {
 		return
 	}
 	st, err := state.Open(e.StateDir)

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gemini-guard/gemini-guard/internal/secrets"
 	"github.com/gemini-guard/gemini-guard/internal/state"
 )
 
@@ -96,18 +97,31 @@ func TestBeforeModelDamagedCleanRecord(t *testing.T) {
 
 func TestCleanSetKeyedAndBounded(t *testing.T) {
 	e := testEnv(t, nil)
-	a, ok := loadClean(e, "s1", "fp")
-	require.True(t, ok)
-	b, _ := loadClean(e, "s2", "fp")
-	assert.NotEqual(t, a.hash([]byte(`"x"`)), b.hash([]byte(`"x"`)), "each record has its own key")
+	opts := secrets.Options{}
+	a := loadClean(e, "s1", opts)
+	require.NotNil(t, a)
+	b := loadClean(e, "s2", opts)
+	ha, _ := a.seen([]byte(`"x"`))
+	hb, _ := b.seen([]byte(`"x"`))
+	assert.NotEqual(t, ha, hb, "each record has its own key")
 	for i := range maxClean + 10 {
-		a.add([]byte(strings.Repeat("y", i)))
+		h, _ := a.seen([]byte(strings.Repeat("y", i+1)))
+		a.add(h)
 	}
 	a.save(e, "s1")
-	again, _ := loadClean(e, "s1", "fp")
+	again := loadClean(e, "s1", opts)
 	assert.Len(t, again.hashes, maxClean)
-	assert.True(t, again.known([]byte(strings.Repeat("y", maxClean+9))))
-	assert.False(t, again.known([]byte(strings.Repeat("y", 3))), "the oldest are forgotten")
-	other, _ := loadClean(e, "s1", "another fingerprint")
-	assert.Empty(t, other.hashes)
+	_, seen := again.seen([]byte(strings.Repeat("y", maxClean+10)))
+	assert.True(t, seen)
+	_, seen = again.seen([]byte(strings.Repeat("y", 3)))
+	assert.False(t, seen, "the oldest are forgotten")
+	other := loadClean(e, "s1", secrets.Options{DisabledRules: []string{"github-pat"}})
+	assert.Empty(t, other.hashes, "another fingerprint starts again")
+
+	var none *cleanSet // no state directory
+	h, seen := none.seen([]byte(`"x"`))
+	assert.Empty(t, h)
+	assert.False(t, seen)
+	none.add("0123")
+	none.save(e, "s1")
 }
