@@ -41,9 +41,29 @@ import (
 
 // message is one of llm_request.messages. Content is a string in 0.61; it
 // is decoded as any so that anything else is noticed (and never echoed).
+// A request comes in with each content kept as it came (raw) and decoded
+// only where needed: most of a long session's messages were found clean
+// by an earlier request (clean.go).
 type message struct {
 	Role    string `json:"role"`
 	Content any    `json:"content"`
+	raw     json.RawMessage
+}
+
+// rawRequest is llm_request as it comes in, each content kept as it came.
+type rawRequest struct {
+	Messages []struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	} `json:"messages"`
+}
+
+func (r rawRequest) messages() []message {
+	out := make([]message, len(r.Messages))
+	for i, m := range r.Messages {
+		out[i] = message{Role: m.Role, raw: m.Content}
+	}
+	return out
 }
 
 type llmRequest struct {
@@ -52,8 +72,24 @@ type llmRequest struct {
 
 // text is the message's content as a string; ok is false when it is not one.
 func (m message) text() (string, bool) {
+	if m.Content == nil && len(m.raw) > 0 {
+		var s string
+		if m.raw[0] != '"' || json.Unmarshal(m.raw, &s) != nil {
+			return "", false
+		}
+		return s, true
+	}
 	s, ok := m.Content.(string)
 	return s, ok
+}
+
+// decoded is m with its content decoded.
+func (m message) decoded() message {
+	if m.Content == nil && len(m.raw) > 0 {
+		_ = json.Unmarshal(m.raw, &m.Content)
+	}
+	m.raw = nil
+	return m
 }
 
 // found is one secret found in the request: rule id and masked preview.
@@ -83,7 +119,7 @@ func (r *recordingScanner) Scan(text string) ([]secrets.Finding, error) {
 // same pass: a long session's request is megabytes, read once.
 type beforeModelInput struct {
 	hook.Base
-	LLMRequest *llmRequest `json:"llm_request"`
+	LLMRequest *rawRequest `json:"llm_request"`
 }
 
 // beforeModelScanTimeout bounds a scan of the request: well within the
@@ -97,14 +133,34 @@ func beforeModel(in beforeModelInput, e Env) (hook.Output, error) {
 	if !s.RedactModelRequest || in.LLMRequest == nil {
 		return hook.Output{}, nil
 	}
-	req := *in.LLMRequest
+	req := llmRequest{Messages: in.LLMRequest.messages()}
 	// Answers noted by the AfterModel hook are checked on every request,
 	// secret or not: the first request after such an answer tells whether
 	// its content took a message of its own.
 	limit := safeLimit(e, in.SessionID, req.Messages)
 	// A config that does not load: session-start tells the user about it.
 	r, _ := newRedactor(s, in.Cwd, e)
-	if !mayHoldSecret(r, req.Messages) {
+	// Only the text messages not found clean by an earlier request of the
+	// session are scanned (clean.go).
+	clean := loadClean(e, in.SessionID, secrets.ScanOptions(s, in.Cwd))
+	texts := make([]string, len(req.Messages))
+	hashes := make([]string, len(req.Messages))
+	var todo []int
+	for i, m := range req.Messages {
+		h, seen := clean.seen(m.raw)
+		if seen {
+			continue
+		}
+		if t, ok := m.text(); ok {
+			texts[i], hashes[i] = t, h
+			todo = append(todo, i)
+		}
+	}
+	if !mayHoldSecret(r, texts, todo) {
+		for _, i := range todo {
+			clean.add(hashes[i])
+		}
+		clean.save(e, in.SessionID)
 		return hook.Output{}, nil
 	}
 	rec := &recordingScanner{Scanner: r.Scanner}
@@ -112,14 +168,15 @@ func beforeModel(in beforeModelInput, e Env) (hook.Output, error) {
 	redacted := make([]string, len(req.Messages))
 	var rules []string
 	count := 0
-	for i, m := range req.Messages {
-		text, ok := m.text()
-		if !ok {
-			continue
-		}
+	for _, i := range todo {
+		text := texts[i]
 		red, err := r.Text(text)
 		if err != nil {
+			clean.save(e, in.SessionID)
 			return hook.Allow("gemini-guard could not check the request to the model for secrets (" + err.Error() + "); it was sent unchanged."), nil
+		}
+		if red.Secrets == 0 {
+			clean.add(hashes[i])
 		}
 		if red.Secrets > 0 && red.Text != text {
 			redacted[i] = red.Text
@@ -131,6 +188,7 @@ func beforeModel(in beforeModelInput, e Env) (hook.Output, error) {
 			}
 		}
 	}
+	clean.save(e, in.SessionID)
 	if count == 0 {
 		return hook.Output{}, nil
 	}
@@ -155,23 +213,21 @@ func beforeModel(in beforeModelInput, e Env) (hook.Output, error) {
 	}, nil
 }
 
-// mayHoldSecret watches the messages' text in one pass (one watch over the
-// whole request costs far less than one per message): only when some rule
-// may match is each message redacted on its own.
-func mayHoldSecret(r *redact.Redactor, msgs []message) bool {
+// mayHoldSecret watches the texts[i] for i in todo in one pass (one watch
+// over the whole request costs far less than one per message): only when
+// some rule may match is each message redacted on its own.
+func mayHoldSecret(r *redact.Redactor, texts []string, todo []int) bool {
+	if len(todo) == 0 {
+		return false
+	}
 	n := 0
-	for _, m := range msgs {
-		t, _ := m.text()
-		n += len(t) + 2
+	for _, i := range todo {
+		n += len(texts[i]) + 2
 	}
 	var b strings.Builder
 	b.Grow(n) // one copy of a request that can be megabytes
-	for _, m := range msgs {
-		t, ok := m.text()
-		if !ok {
-			continue
-		}
-		b.WriteString(t)
+	for _, i := range todo {
+		b.WriteString(texts[i])
 		b.WriteString("\n\n")
 	}
 	return r.Watch.Check(b.String(), 0, true).Scan
@@ -196,7 +252,7 @@ func mergeBack(msgs []message, redacted []string, limit int) ([]message, error) 
 	}
 	out := make([]message, last+1)
 	for i := range out {
-		m := msgs[i]
+		m := msgs[i].decoded()
 		if _, ok := m.text(); !ok {
 			return nil, fmt.Errorf("message %d is not text", i)
 		}
@@ -236,7 +292,7 @@ func messageHash(m message) string {
 	if t, ok := m.text(); ok {
 		h.Write([]byte(t))
 	} else {
-		b, _ := json.Marshal(m.Content)
+		b, _ := json.Marshal(m.decoded().Content)
 		h.Write(b)
 	}
 	return hex.EncodeToString(h.Sum(nil))
@@ -334,11 +390,11 @@ func noteEmptyText(in hook.AfterModelInput, e Env) {
 	if !empty {
 		return
 	}
-	var req llmRequest
+	var req rawRequest
 	_ = json.Unmarshal(in.LLMRequest, &req)
 	a := anchor{}
-	if n := len(req.Messages); n > 0 {
-		a.Hash = messageHash(req.Messages[n-1])
+	if msgs := req.messages(); len(msgs) > 0 {
+		a.Hash = messageHash(msgs[len(msgs)-1])
 	}
 	st, err := state.Open(e.StateDir)
 	if err != nil {

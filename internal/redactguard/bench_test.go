@@ -3,6 +3,7 @@ package redactguard
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -44,8 +45,15 @@ func goChunk(b *testing.B) string {
 func BenchmarkAfterModelChunk2KCode(b *testing.B) { benchChunk(b, goChunk(b)) }
 
 // The in-process cost of BeforeModel on a 1 MB conversation without a
-// secret: every message is watched, none needs the scanner.
-func BenchmarkBeforeModel1MB(b *testing.B) {
+// secret, as the first request of a session: every message is watched, none
+// needs the scanner.
+func BenchmarkBeforeModel1MB(b *testing.B) { benchBeforeModel(b, true) }
+
+// The same request once the session's earlier requests found its messages
+// clean (clean.go): a long session's every turn after the first.
+func BenchmarkBeforeModel1MBSeen(b *testing.B) { benchBeforeModel(b, false) }
+
+func benchBeforeModel(b *testing.B, fresh bool) {
 	e := testEnv(b, nil)
 	code := goChunk(b)
 	var msgs []map[string]string
@@ -55,13 +63,19 @@ func BenchmarkBeforeModel1MB(b *testing.B) {
 		msgs = append(msgs, map[string]string{"role": "user", "content": user}, map[string]string{"role": "model", "content": model})
 		total += len(user) + len(model)
 	}
-	in, err := json.Marshal(map[string]any{"session_id": "bench", "cwd": b.TempDir(), "hook_event_name": "BeforeModel",
+	in, err := json.Marshal(map[string]any{"session_id": "bench-00000000", "cwd": b.TempDir(), "hook_event_name": "BeforeModel",
 		"llm_request": map[string]any{"model": "gemini-2.5-flash", "messages": msgs}})
 	if err != nil {
 		b.Fatal(err)
 	}
+	id := bytes.Index(in, []byte("00000000"))
 	var out bytes.Buffer
+	n := 0
 	for b.Loop() {
+		if fresh {
+			n++
+			copy(in[id:], fmt.Sprintf("%08d", n))
+		}
 		out.Reset()
 		Run([]string{"before-model"}, bytes.NewReader(in), &out, e)
 	}

@@ -76,7 +76,7 @@ func TestBenchRunsEveryCase(t *testing.T) {
 	require.NoError(t, err)
 	var r Report
 	require.NoError(t, json.Unmarshal(data, &r))
-	assert.Len(t, r.Results, 8)
+	assert.Len(t, r.Results, 9)
 	for _, res := range r.Results {
 		assert.NotEmpty(t, res.Decision, res.Case)
 		assert.Positive(t, res.FloorMS, res.Case)
@@ -86,4 +86,18 @@ func TestBenchRunsEveryCase(t *testing.T) {
 	for _, w := range r.Worst {
 		assert.NotEmpty(t, w.Decision, w.Case)
 	}
+}
+
+func TestInputForNewSession(t *testing.T) {
+	in := []byte(`{"session_id":"` + sessionID + `","x":1}`)
+	same := benchCase{input: in}
+	assert.Equal(t, in, same.inputFor(3))
+	fresh := benchCase{input: in, newSession: true}
+	a, b := fresh.inputFor(1), fresh.inputFor(2)
+	assert.NotEqual(t, a, b)
+	assert.Len(t, a, len(in))
+	var v map[string]any
+	require.NoError(t, json.Unmarshal(a, &v))
+	assert.NotEqual(t, sessionID, v["session_id"])
+	assert.Len(t, v["session_id"], len(sessionID))
 }

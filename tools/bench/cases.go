@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -67,6 +68,19 @@ type benchCase struct {
 	target float64 // issue 6's target ratio to the floor; 0 for none
 	overMS float64 // a target in ms over the floor instead; 0 for none
 	note   string
+	// newSession makes every run the first call of a session of its own
+	// (hooks that remember what a session's earlier calls found).
+	newSession bool
+}
+
+// inputFor is c's input for run i: with newSession, its session id is
+// replaced by one of the same length that no other run uses.
+func (c benchCase) inputFor(i int) []byte {
+	if !c.newSession {
+		return c.input
+	}
+	id := fmt.Sprintf("%s%08d", sessionID[:len(sessionID)-8], i)
+	return bytes.Replace(c.input, []byte(`"`+sessionID+`"`), []byte(`"`+id+`"`), 1)
 }
 
 // Targets from issue 6 (median, ratio to the floor).
@@ -210,7 +224,9 @@ func makeCases(e *environment) ([]benchCase, error) {
 			note: "mid-answer chunks (no finishReason) with a 6 KB conversation in llm_request"},
 		{name: "AfterModel 2 KB chunk", hook: "gemini-guard-redact-stream", input: e.afterModel(conversation, chunk2K), target: targetChunk},
 		{name: "BeforeModel 1 MB conversation", hook: "gemini-guard-redact-model-request", input: e.beforeModel(bigConversation(src10.text, 1<<20)), overMS: targetBeforeModelMS,
-			note: "no secret: the request goes out unchanged; 100 turns quoting $GOROOT/" + src10.path},
+			note: "no secret: the request goes out unchanged; 100 turns quoting $GOROOT/" + src10.path + "; the same request again, as a long session re-sends its history (its messages were found clean before)"},
+		{name: "BeforeModel 1 MB, new session", hook: "gemini-guard-redact-model-request", input: e.beforeModel(bigConversation(src10.text, 1<<20)), newSession: true,
+			note: "the same request as the first of a session: every message is watched"},
 	}, nil
 }
 

@@ -334,7 +334,8 @@ func peakRSSKB(ctx context.Context, env *environment, rss, command string, input
 
 func measure(ctx context.Context, env *environment, c benchCase, command, floorCmd, rss string, n int) (Result, error) {
 	// Warm up the page cache and any per-user state the hook keeps.
-	first, err := runHook(ctx, env, command, c.input)
+	run := 0 // runs of the hook so far
+	first, err := runHook(ctx, env, command, c.inputFor(run))
 	if err != nil {
 		return Result{}, err
 	}
@@ -346,7 +347,8 @@ func measure(ctx context.Context, env *environment, c benchCase, command, floorC
 		if _, err := runHook(ctx, env, floorCmd, c.input); err != nil {
 			return Result{}, err
 		}
-		if _, err := runHook(ctx, env, command, c.input); err != nil {
+		run++
+		if _, err := runHook(ctx, env, command, c.inputFor(run)); err != nil {
 			return Result{}, err
 		}
 	}
@@ -362,7 +364,12 @@ func measure(ctx context.Context, env *environment, c benchCase, command, floorC
 			if isHook {
 				cmd = command
 			}
-			s, err := runHook(ctx, env, cmd, c.input)
+			input := c.input
+			if isHook {
+				run++
+				input = c.inputFor(run)
+			}
+			s, err := runHook(ctx, env, cmd, input)
 			if err != nil {
 				return Result{}, err
 			}
@@ -373,7 +380,9 @@ func measure(ctx context.Context, env *environment, c benchCase, command, floorC
 			}
 		}
 	}
-	hookRSS, err := peakRSSKB(ctx, env, rss, command, c.input)
+	// A session of its own for the peak too (newSession): the first of
+	// these runs is a first call.
+	hookRSS, err := peakRSSKB(ctx, env, rss, command, c.inputFor(n+1<<20))
 	if err != nil {
 		return Result{}, err
 	}

@@ -77,6 +77,9 @@ type ruleInfo struct {
 	// secretWide tells whether it can hold any non-ASCII rune.
 	secretASCII [2]uint64
 	secretWide  bool
+	// minRun is the fewest runes of the secret's characters every match
+	// holds in one run (see minRun); 0 for no such bound.
+	minRun int
 	// anchored, when not "", is the rule's pattern without its optional
 	// lead, starting at a keyword: every match of the rule contains a match
 	// of anchored that starts where one of the rule's keywords occurs, and
@@ -114,7 +117,7 @@ func analyze(pattern string, keywords []string) (*ruleInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := &ruleInfo{maxPrefix: s.maxPrefix, maxSuffix: s.maxSuffix}
+	in := &ruleInfo{maxPrefix: s.maxPrefix, maxSuffix: s.maxSuffix, minRun: s.minRun}
 	for c := range utf8.RuneSelf {
 		if s.ascii[c] {
 			in.secretASCII[c>>6] |= 1 << (c & 63)
@@ -469,6 +472,7 @@ func RulesSource(rules []Rule) ([]byte, error) {
 		fmt.Fprintf(&b, "\t\t\tmaxSuffix: %d,\n", in.maxSuffix)
 		fmt.Fprintf(&b, "\t\t\tsecretASCII: [2]uint64{%#x, %#x},\n", in.secretASCII[0], in.secretASCII[1])
 		fmt.Fprintf(&b, "\t\t\tsecretWide: %t,\n", in.secretWide)
+		fmt.Fprintf(&b, "\t\t\tminRun: %d,\n", in.minRun)
 		fmt.Fprintf(&b, "\t\t\tanchored: %s,\n", quote(in.anchored))
 		fmt.Fprintf(&b, "\t\t\tanchorPrefix: %d,\n", in.anchorPrefix)
 		fmt.Fprintf(&b, "\t\t\tneed: %s,\n", reqSource(in.need))

@@ -27,6 +27,10 @@ type shape struct {
 	// secretRune answers for the others.
 	ascii [utf8.RuneSelf]bool
 	insts []*syntax.Inst // consuming instructions inside the secret
+	// minRun is the fewest runes that every match consumes in one run
+	// inside a capture group (in the whole match without groups), all of
+	// them runes the secret can hold; 0 when some match need not.
+	minRun int
 }
 
 // program is a rule's compiled pattern, what the VM runs.
@@ -87,7 +91,82 @@ func newShape(pattern string) (*shape, error) {
 	for c := range utf8.RuneSelf {
 		s.ascii[c] = s.slowSecretRune(rune(c))
 	}
+	s.minRun = minRun(p)
 	return s, nil
+}
+
+// minRun is the fewest runes every match of p consumes between the opening
+// and the closing of one capture group (between start and match without
+// groups): a text with no run that long of runes the secret can hold has no
+// match, and the rule's regexp need not even be compiled for it. A group
+// that every match opens gives its own bound, the largest such counts;
+// else, when every match opens some group, the smallest group's. It is 0
+// when a match can avoid every group.
+func minRun(p *program) int {
+	prog := p.prog
+	start := uint32(prog.Start)
+	isMatch := func(in *syntax.Inst) bool { return in.Op == syntax.InstMatch }
+	if !p.groups {
+		return max(fewest(prog, start, isMatch, nil), 0)
+	}
+	unavoidable, smallest := 0, -1
+	for i := range prog.Inst {
+		open := &prog.Inst[i]
+		if !isOpen(open) {
+			continue
+		}
+		isClose := func(in *syntax.Inst) bool { return in.Op == syntax.InstCapture && in.Arg == open.Arg+1 }
+		n := fewest(prog, open.Out, isClose, nil)
+		if n < 0 {
+			continue
+		}
+		if smallest < 0 || n < smallest {
+			smallest = n
+		}
+		if fewest(prog, start, isMatch, func(in *syntax.Inst) bool { return in == open }) < 0 {
+			unavoidable = max(unavoidable, n)
+		}
+	}
+	if unavoidable > 0 {
+		return unavoidable
+	}
+	if fewest(prog, start, isMatch, isOpen) >= 0 {
+		return 0 // a match without any group
+	}
+	return max(smallest, 0)
+}
+
+// fewest is the fewest runes a path from pc consumes before it reaches an
+// instruction for which stop is true, never passing one for which avoid is
+// true (nil: none); -1 when no such path exists. Every path of the program
+// graph counts, also those an assertion would cut: a lower bound.
+func fewest(prog *syntax.Prog, pc uint32, stop, avoid func(*syntax.Inst) bool) int {
+	// Breadth-first in rounds of equal cost: instructions that consume
+	// cost one rune, the others none.
+	seen := make([]bool, len(prog.Inst))
+	cur := []uint32{pc}
+	for cost := 0; len(cur) > 0; cost++ {
+		var nextRound []uint32
+		for len(cur) > 0 {
+			pc := cur[len(cur)-1]
+			cur = cur[:len(cur)-1]
+			in := &prog.Inst[pc]
+			if seen[pc] || avoid != nil && avoid(in) {
+				continue
+			}
+			seen[pc] = true
+			if stop(in) {
+				return cost
+			}
+			if width(in) > 0 {
+				nextRound = append(nextRound, next(in)...)
+			} else {
+				cur = append(cur, next(in)...)
+			}
+		}
+		cur = nextRound
+	}
+	return -1
 }
 
 // secretRune reports whether r can be part of the rule's secret.

@@ -179,6 +179,7 @@ func (w *Watch) Check(text string, base int, final bool) Gate {
 		}
 	}
 	tailWords := w.tailPrefixes(lower)
+	runs := runLengths{text: text}
 
 	for i := range w.rules {
 		r := &w.rules[i]
@@ -248,7 +249,7 @@ func (w *Watch) Check(text string, base int, final bool) Gate {
 		if hasKW && !gate.Scan && useNeed && !in.need.holds(lower) {
 			hasKW = false // no match possible: nothing to scan for
 		}
-		if hasKW && !gate.Scan {
+		if hasKW && !gate.Scan && runs.allow(in) {
 			hit := c.full.regexp(r.Pattern)
 			lo := 0
 			if in.maxPrefix != unbounded {
@@ -285,7 +286,7 @@ func (w *Watch) Check(text string, base int, final bool) Gate {
 				gate.Hold = p
 			}
 		}
-		if !hasKW && !final && !(useNeed && !in.need.holds(lower)) {
+		if !hasKW && !final && !(useNeed && !in.need.holds(lower)) && runs.allow(in) {
 			// The rule's keyword may lie outside its match (gitleaks wants it
 			// anywhere in the text: facebook-access-token, discord-bot-token).
 			// A complete match shown now would become a secret when the keyword
@@ -310,6 +311,58 @@ func (w *Watch) Check(text string, base int, final bool) Gate {
 	}
 	gate.Hold = max(gate.Hold, base)
 	return gate
+}
+
+// runLengths tells, for one text, whether a rule's match fits in it by
+// the characters of its secret alone: every match holds a run of at least
+// minRun runes the secret can hold (ruleInfo.minRun). Most text has no
+// such run for most rules (40 hex digits, 30 letters and digits in a
+// row), and then the rule's regexp is neither compiled nor run: in a hook
+// process, compiling a handful of gitleaks patterns cost more than the
+// rest of a streamed chunk's check. The longest run of each character
+// set is counted once per text.
+type runLengths struct {
+	text string
+	sets []runSet
+}
+
+type runSet struct {
+	ascii   [2]uint64
+	wide    bool
+	longest int
+}
+
+// allow reports whether text may hold a match of the rule described by in.
+func (r *runLengths) allow(in *ruleInfo) bool {
+	if in.minRun <= 1 {
+		return true
+	}
+	for _, s := range r.sets {
+		if s.ascii == in.secretASCII && s.wide == in.secretWide {
+			return s.longest >= in.minRun
+		}
+	}
+	s := runSet{ascii: in.secretASCII, wide: in.secretWide, longest: longestRun(r.text, in)}
+	r.sets = append(r.sets, s)
+	return s.longest >= in.minRun
+}
+
+// longestRun is the most bytes in a row of text that the rule's secret may
+// hold. A non-ASCII rune counts with all its bytes when the secret may hold
+// any non-ASCII rune (so a run of n runes is at least n bytes), and breaks
+// the run otherwise; invalid UTF-8 reads as U+FFFD, a non-ASCII rune too.
+func longestRun(text string, in *ruleInfo) int {
+	best, cur := 0, 0
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c < utf8.RuneSelf && in.secretByte(c) || c >= utf8.RuneSelf && in.secretWide {
+			cur++
+			continue
+		}
+		best = max(best, cur)
+		cur = 0
+	}
+	return max(best, cur)
 }
 
 // keywordLaterWindow is how far before the shown text a held match without
