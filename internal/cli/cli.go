@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/hook"
+	"github.com/gemini-guard/gemini-guard/internal/hostcli"
 	"github.com/gemini-guard/gemini-guard/internal/scanner"
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
@@ -113,7 +114,7 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 // project file that were ignored.
 func sessionStart(workspace string, getenv func(string) string) hook.Output {
 	var problems []string
-	if w := versionWarning(runningCLIVersion()); w != "" {
+	if w := versionWarning(hostcli.RunningVersion()); w != "" {
 		problems = append(problems, w)
 	}
 	if exe, err := os.Executable(); err == nil {

@@ -33,6 +33,7 @@ import (
 
 	"github.com/gemini-guard/gemini-guard/internal/hook"
 	"github.com/gemini-guard/gemini-guard/internal/hookcall"
+	"github.com/gemini-guard/gemini-guard/internal/hostcli"
 	"github.com/gemini-guard/gemini-guard/internal/redact"
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
 	"github.com/gemini-guard/gemini-guard/internal/state"
@@ -138,6 +139,10 @@ func beforeModel(in beforeModelInput, e Env) (hook.Output, error) {
 	if call.WarnOnly() {
 		return hook.Allow("gemini-guard would have removed " + what + " from the request to the model (warn mode)."), nil
 	}
+	if why := rewriteUnsafe(e); why != "" {
+		return hook.Allow(tellCLIOnce(e, in.SessionID, "gemini-guard found "+what+" in the request to the model and did NOT remove them: "+why+
+			" The request was sent unchanged (told once per session).")), nil
+	}
 	out, err := mergeBack(req.Messages, redacted, limit)
 	if err != nil {
 		return hook.Allow("gemini-guard found " + what + " in the request to the model but could not remove them safely (" + err.Error() + "); the request was sent unchanged."), nil
@@ -153,6 +158,54 @@ func beforeModel(in beforeModelInput, e Env) (hook.Output, error) {
 		SystemMessage: tellOnce(e, in.SessionID, markerExample(s), rec.found),
 		Specific:      &hook.Specific{HookEventName: hook.BeforeModel, LLMRequest: raw},
 	}, nil
+}
+
+// mergingCLI is the first Gemini CLI whose fromHookLLMRequest merges a
+// returned llm_request back into the request's contents. Before it
+// (0.41.2 and older, read in their bundles) the returned messages replace
+// the contents whole, as text only: every function call and function
+// response, and every content after the last message returned, would be
+// dropped from the request, and the model would lose the conversation.
+const mergingCLI = "0.42.0"
+
+// rewriteUnsafe says why the running Gemini CLI must get the request
+// unchanged: it is older than mergingCLI, or its version cannot be told
+// (hostcli.RunningVersion reads it on Linux only). "" when a rewrite is
+// merged back safely. Unknown counts as unsafe: a request that keeps a
+// secret is told to the user; a scrambled conversation is not.
+func rewriteUnsafe(e Env) string {
+	v := ""
+	if e.CLIVersion != nil {
+		v = e.CLIVersion()
+	}
+	before, ok := hostcli.Before(v, mergingCLI)
+	switch {
+	case !ok:
+		return "it cannot tell which Gemini CLI runs it (it reads that on Linux only), and Gemini CLI before " + mergingCLI +
+			" drops every tool call and tool result from a request a hook rewrites."
+	case before:
+		return "Gemini CLI " + v + " drops every tool call and tool result from a request a hook rewrites (fixed in " + mergingCLI +
+			"; update: npm install -g " + hostcli.Package + ")."
+	}
+	return ""
+}
+
+// tellCLIOnce returns msg the first time in a session, then "": every
+// request re-sends the history, and the reason does not change.
+func tellCLIOnce(e Env, sessionID, msg string) string {
+	st, err := state.Open(e.StateDir)
+	if err != nil {
+		return msg
+	}
+	told := false
+	_ = st.Update(state.Key("model-request-cli-told", sessionID), func(old []byte) ([]byte, error) {
+		told = len(old) > 0
+		return []byte("1"), nil
+	})
+	if told {
+		return ""
+	}
+	return msg
 }
 
 // mayHoldSecret watches the messages' text in one pass (one watch over the
