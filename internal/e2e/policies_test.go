@@ -43,10 +43,6 @@ func setUserSetting(t *testing.T, s *Session, key string, value any) {
 // HOME a temporary directory holding a sentinel file; the disk rules (mkfs,
 // dd) are never run for real (these tests may run as root) and are covered by
 // the regex tests in internal/cli.
-// nestedShellPolicyGap are the Gemini CLI versions measured to let
-// `bash -c 'rm -rf $HOME'` past the policy wall (with hooks disabled).
-var nestedShellPolicyGap = map[string]bool{"0.32.1": true}
-
 func TestPoliciesHoldWithHooksDisabled(t *testing.T) {
 	s := session(t)
 	require.True(t, strings.HasPrefix(s.Home, os.TempDir()), "HOME must be a temporary directory: %s", s.Home)
@@ -56,16 +52,14 @@ func TestPoliciesHoldWithHooksDisabled(t *testing.T) {
 
 	for _, cmd := range []string{"rm -rf ~", "cd /tmp && rm -rf ~/", "bash -c 'rm -rf $HOME'", "sudo rm -rf ~"} {
 		t.Run(cmd, func(t *testing.T) {
-			if v := CLIVersionUnderTest(); strings.HasPrefix(cmd, "bash -c") && nestedShellPolicyGap[v] {
-				// It would really delete the test's HOME and break the cases after it.
-				t.Skipf("Gemini CLI %s's policy engine does not look inside bash -c '...' (measured; see the README's Supported versions): only the hooks stop this there", v)
-			}
 			r := run(t, s, Shell("clean up", cmd), Say("done"))
 			calls := r.ToolCalls()
 			require.Len(t, calls, 1, r.Stdout)
 			assert.True(t, calls[0].Blocked(), "not blocked: %s", calls[0].Result.Raw)
 			assert.Contains(t, calls[0].Reason(), "Tool execution denied by policy.")
-			assert.Contains(t, calls[0].Reason(), "gemini-guard blocked policy.rm-root-or-home")
+			// bash -c: policy.rm-root-in-shell, or on a CLI that looks
+			// inside the wrapper (0.37+) the rule for the inner command.
+			assert.Regexp(t, `gemini-guard blocked policy\.rm-root-(or-home|in-shell):`, calls[0].Reason())
 			assert.FileExists(t, sentinel, "the home directory survived")
 			assert.Empty(t, r.HookMessages(), "hooks are disabled: only the policy engine decided")
 		})
