@@ -58,7 +58,7 @@ func TestPoliciesHoldWithHooksDisabled(t *testing.T) {
 			assert.True(t, calls[0].Blocked(), "not blocked: %s", calls[0].Result.Raw)
 			assert.Contains(t, calls[0].Reason(), "Tool execution denied by policy.")
 			// bash -c: policy.rm-root-in-shell, or on a CLI that looks
-			// inside the wrapper (0.37+) the rule for the inner command.
+			// inside the wrapper (0.39+) the rule for the inner command.
 			assert.Regexp(t, `gemini-guard blocked policy\.rm-root-(or-home|in-shell):`, calls[0].Reason())
 			assert.FileExists(t, sentinel, "the home directory survived")
 			assert.Empty(t, r.HookMessages(), "hooks are disabled: only the policy engine decided")
