@@ -8,10 +8,13 @@ import (
 
 func TestVersionWarning(t *testing.T) {
 	assert.Empty(t, versionWarning(""), "unknown: nothing said")
-	assert.Empty(t, versionWarning(FloorVersion))
 	assert.Empty(t, versionWarning("0.61.0"))
 	w := versionWarning("0.30.0")
 	assert.Contains(t, w, "older than "+FloorVersion)
+	assert.Empty(t, versionWarning("0.42.0"))
+	for _, v := range []string{FloorVersion, "0.41.2"} {
+		assert.Contains(t, versionWarning(v), "on this Gemini CLI ("+v+") secrets in the requests to the model are NOT removed", v)
+	}
 	assert.Contains(t, w, "no policy wall")
 	assert.Contains(t, versionWarning("0.23.1"), "NOT hidden from the model")
 }

@@ -8,12 +8,14 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gemini-guard/gemini-guard/internal/hostcli"
 )
 
 // TestModelRequestHoldsNoSecret runs the real CLI against a fake Gemini API
 // on 127.0.0.1 that records every request as it leaves the machine: a
 // secret pasted in the prompt and one in an @file include must not be in
-// any request (from mergingCLI on; before it the request is passed
+// any request (from hostcli.MergesRewrittenRequest on; before it the request is passed
 // unchanged and the user told why), while every function call and function response (with
 // thought parts, thought signatures and an empty text part on the way)
 // stays in place and the answer still works (the empty text part only
@@ -48,9 +50,9 @@ func TestModelRequestHoldsNoSecret(t *testing.T) {
 	})
 
 	msgs := strings.Join(r.HookMessages(), "\n")
-	// Before mergingCLI the CLI would drop every function call and response
+	// Before hostcli.MergesRewrittenRequest the CLI would drop every function call and response
 	// from a rewritten request: the hook passes it unchanged and says so.
-	rewrites := !versionBefore(CLIVersionUnderTest(), mergingCLI)
+	rewrites := !versionBefore(CLIVersionUnderTest(), hostcli.MergesRewrittenRequest)
 	var streamed []APIRequest
 	for _, req := range api.Requests() {
 		// assert.Equal on booleans, not NotContains: the message must not
@@ -87,7 +89,7 @@ func TestModelRequestHoldsNoSecret(t *testing.T) {
 			if fc, ok := p["functionCall"].(map[string]any); ok {
 				seq = append(seq, c.Role+" call "+fc["name"].(string))
 				if rewrites {
-					// Before mergingCLI the hook sends nothing back, and
+					// Before hostcli.MergesRewrittenRequest the hook sends nothing back, and
 					// what the history keeps of a call is the CLI's own
 					// (0.36.0 drops the signature).
 					assert.NotEmpty(t, p["thoughtSignature"], "the function call keeps a thought signature")
@@ -112,10 +114,6 @@ func TestModelRequestHoldsNoSecret(t *testing.T) {
 	assertContains(t, msgs, "removed from the request to the model")
 	assert.Equal(t, 1, strings.Count(msgs, "github-pat `"), "told once per secret: %s", scrub(msgs))
 }
-
-// mergingCLI is redactguard's: the first Gemini CLI that merges a rewritten
-// request back into its contents instead of replacing them, text only.
-const mergingCLI = "0.42.0"
 
 // emptyTextPartKept is the first Gemini CLI that keeps a streamed chunk
 // holding an empty text part beside other parts. Before it, the CLI's own

@@ -98,5 +98,14 @@ func TestPoliciesHoldInWarnMode(t *testing.T) {
 	assert.True(t, calls[0].Blocked(), "not blocked: %s", calls[0].Result.Raw)
 	assert.Contains(t, calls[0].Reason(), "gemini-guard blocked policy.rm-root-or-home")
 	assert.FileExists(t, sentinel)
+	if v := CLIVersionUnderTest(); policyBeforeHooks[v] {
+		t.Logf("Gemini CLI %s checks its policies before it runs the BeforeTool hooks: the denied call never reaches the hook", v)
+		return
+	}
 	assert.Contains(t, strings.Join(r.HookMessages(), "\n"), "would have blocked (warn mode)", "the hook only warned")
 }
+
+// policyBeforeHooks are the Gemini CLI versions measured to check a tool
+// call against the policies before the BeforeTool hooks (0.32's scheduler
+// calls checkPolicy first and fires the hooks when it executes the tool).
+var policyBeforeHooks = map[string]bool{"0.32.1": true}

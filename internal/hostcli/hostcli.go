@@ -16,6 +16,13 @@ import (
 // Package is the npm package of Gemini CLI.
 const Package = "@google/gemini-cli"
 
+// MergesRewrittenRequest is the first Gemini CLI whose fromHookLLMRequest
+// merges a BeforeModel hook's llm_request back into the request's contents.
+// Before it (0.41.2 and older, read in their bundles) the returned messages
+// replace the contents whole, as text only: every function call and
+// function response would be dropped from the request.
+const MergesRewrittenRequest = "0.42.0"
+
 // RunningVersion is the version of the Gemini CLI that runs this hook,
 // "" when it cannot be told. Gemini CLI passes hooks no version (neither
 // in their input nor in their environment), and the `gemini` on PATH need

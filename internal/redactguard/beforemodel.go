@@ -160,16 +160,8 @@ func beforeModel(in beforeModelInput, e Env) (hook.Output, error) {
 	}, nil
 }
 
-// mergingCLI is the first Gemini CLI whose fromHookLLMRequest merges a
-// returned llm_request back into the request's contents. Before it
-// (0.41.2 and older, read in their bundles) the returned messages replace
-// the contents whole, as text only: every function call and function
-// response, and every content after the last message returned, would be
-// dropped from the request, and the model would lose the conversation.
-const mergingCLI = "0.42.0"
-
 // rewriteUnsafe says why the running Gemini CLI must get the request
-// unchanged: it is older than mergingCLI, or its version cannot be told
+// unchanged: it is older than hostcli.MergesRewrittenRequest, or its version cannot be told
 // (hostcli.RunningVersion reads it on Linux only). "" when a rewrite is
 // merged back safely. Unknown counts as unsafe: a request that keeps a
 // secret is told to the user; a scrambled conversation is not.
@@ -178,13 +170,13 @@ func rewriteUnsafe(e Env) string {
 	if e.CLIVersion != nil {
 		v = e.CLIVersion()
 	}
-	before, ok := hostcli.Before(v, mergingCLI)
+	before, ok := hostcli.Before(v, hostcli.MergesRewrittenRequest)
 	switch {
 	case !ok:
-		return "it cannot tell which Gemini CLI runs it (it reads that on Linux only), and Gemini CLI before " + mergingCLI +
+		return "it cannot tell which Gemini CLI runs it (it reads that on Linux only), and Gemini CLI before " + hostcli.MergesRewrittenRequest +
 			" drops every tool call and tool result from a request a hook rewrites."
 	case before:
-		return "Gemini CLI " + v + " drops every tool call and tool result from a request a hook rewrites (fixed in " + mergingCLI +
+		return "Gemini CLI " + v + " drops every tool call and tool result from a request a hook rewrites (fixed in " + hostcli.MergesRewrittenRequest +
 			"; update: npm install -g " + hostcli.Package + ")."
 	}
 	return ""

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemini-guard/gemini-guard/internal/hook"
+	"github.com/gemini-guard/gemini-guard/internal/hostcli"
 )
 
 // The tests below run the hook between Go copies of Gemini CLI 0.61's
@@ -222,7 +223,7 @@ func TestBeforeModelDisabled(t *testing.T) {
 	assert.JSONEq(t, `{}`, raw)
 }
 
-// A Gemini CLI before mergingCLI replaces the request's contents with the
+// A Gemini CLI before hostcli.MergesRewrittenRequest replaces the request's contents with the
 // returned messages, text only; one whose version cannot be told may be
 // such a CLI. The request goes out unchanged there, and the user is told
 // once per session why its secrets were not removed.
@@ -249,7 +250,7 @@ func TestBeforeModelOnlyRewritesForAMergingCLI(t *testing.T) {
 			assert.Contains(t, out.SystemMessage, c.says)
 			assert.Contains(t, out.SystemMessage, "did NOT remove")
 			assert.Contains(t, out.SystemMessage, "github-pat")
-			assert.Contains(t, out.SystemMessage, mergingCLI)
+			assert.Contains(t, out.SystemMessage, hostcli.MergesRewrittenRequest)
 			assert.NotContains(t, out.SystemMessage, token)
 
 			// The next request of the session: unchanged, nothing said.
@@ -262,7 +263,7 @@ func TestBeforeModelOnlyRewritesForAMergingCLI(t *testing.T) {
 	_, out := send(t, e, contents)
 	assert.Nil(t, out.Specific, "no way to tell the version: unchanged")
 
-	for _, v := range []string{mergingCLI, "0.56.0", "0.61.0", "1.2.0"} {
+	for _, v := range []string{hostcli.MergesRewrittenRequest, "0.56.0", "0.61.0", "1.2.0"} {
 		e := testEnv(t, nil)
 		e.CLIVersion = func() string { return v }
 		got, out := send(t, e, contents)
