@@ -97,6 +97,12 @@ func TestDoctorOnTheInstalledExtension(t *testing.T) {
 		if c.Name == "latency" && c.Status == "warn" {
 			continue // timing is measured, not judged, in a test (make bench)
 		}
+		if c.Name == "gemini cli" && versionBefore(CLIVersionUnderTest(), hostcli.MergesRewrittenRequest) {
+			// What this CLI lacks, said as a warning.
+			assert.Equal(t, "warn", c.Status, c.Detail)
+			assert.Contains(t, c.Detail, "secrets in the requests to the model are NOT removed")
+			continue
+		}
 		assert.Equal(t, "ok", c.Status, "%s: %s", c.Name, c.Detail)
 	}
 	assert.True(t, report.Healthy, stdout.String())
