@@ -21,6 +21,10 @@ package redactguard
 //     notes every answer that streamed an empty text part (noteEmptyText)
 //     and the hook refuses to rewrite past it (safeLimit): the request is
 //     then sent unchanged and the user is told.
+//
+// Gemini CLI before 0.42 does not merge: the returned messages replace the
+// contents whole. There, and where the CLI's version cannot be read, the
+// request is sent unchanged and the user told (rewriteUnsafe).
 
 import (
 	"encoding/hex"
@@ -161,10 +165,12 @@ func beforeModel(in beforeModelInput, e Env) (hook.Output, error) {
 }
 
 // rewriteUnsafe says why the running Gemini CLI must get the request
-// unchanged: it is older than hostcli.MergesRewrittenRequest, or its version cannot be told
-// (hostcli.RunningVersion reads it on Linux only). "" when a rewrite is
-// merged back safely. Unknown counts as unsafe: a request that keeps a
-// secret is told to the user; a scrambled conversation is not.
+// unchanged: it is older than hostcli.MergesRewrittenRequest, or its
+// version cannot be told (hostcli.RunningVersion reads it on Linux only).
+// "" when a rewrite is merged back safely. Unknown counts as unsafe: a
+// request that keeps a secret is told to the user; a scrambled
+// conversation is not. Asked only when a secret was found, so the common
+// request pays nothing for it.
 func rewriteUnsafe(e Env) string {
 	v := ""
 	if e.CLIVersion != nil {
