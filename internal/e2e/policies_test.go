@@ -43,6 +43,12 @@ func setUserSetting(t *testing.T, s *Session, key string, value any) {
 // HOME a temporary directory holding a sentinel file; the disk rules (mkfs,
 // dd) are never run for real (these tests may run as root) and are covered by
 // the regex tests in internal/cli.
+// confirmsInYolo are the Gemini CLI versions measured to ask for
+// confirmation of `rm -rf ./build && rm -rf ~/.cache/x` in yolo mode with
+// hooks disabled ("requires user confirmation, which is not supported in
+// non-interactive mode"), so the ordinary delete does not run there.
+var confirmsInYolo = map[string]bool{"0.38.2": true}
+
 func TestPoliciesHoldWithHooksDisabled(t *testing.T) {
 	s := session(t)
 	require.True(t, strings.HasPrefix(s.Home, os.TempDir()), "HOME must be a temporary directory: %s", s.Home)
@@ -72,7 +78,12 @@ func TestPoliciesHoldWithHooksDisabled(t *testing.T) {
 		calls := r.ToolCalls()
 		require.Len(t, calls, 1, r.Stdout)
 		assert.False(t, calls[0].Blocked(), calls[0].Reason())
-		assert.NoDirExists(t, build)
+		if v := CLIVersionUnderTest(); confirmsInYolo[v] {
+			// Not denied by the wall: the CLI asks, which headless it cannot.
+			assert.Contains(t, calls[0].Result.Output, "requires user confirmation", "result: %s", calls[0].Result.Raw)
+			return
+		}
+		assert.NoDirExists(t, build, "result: %s", calls[0].Result.Raw)
 	})
 
 	t.Run("policies load without errors", func(t *testing.T) {
