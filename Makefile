@@ -13,7 +13,7 @@ TAGS     := gore2regex
 # (internal/e2e/versions.go): the floor in `make test`, every version of
 # the range in `make test-matrix`.
 E2E_FLOOR  := $(shell sed -n 's/^const FloorVersion = "\(.*\)"/\1/p' internal/e2e/versions.go)
-E2E_FLOOR_TESTS := ^(TestWriteFileWithGitHubTokenIsBlocked|TestReplaceAddingAWSKeyIsBlocked|TestShellCommandWritingTokenIsBlocked|TestGitResetHardIsBlocked|TestHarmlessWorkGoesThrough|TestStreamedTokenSplitOverThreeChunksIsRedacted|TestPoliciesHoldWithHooksDisabled)$$
+E2E_FLOOR_TESTS := ^(TestWriteFileWithGitHubTokenIsBlocked|TestReplaceAddingAWSKeyIsBlocked|TestShellCommandWritingTokenIsBlocked|TestGitResetHardIsBlocked|TestHarmlessWorkGoesThrough|TestStreamedTokenSplitOverThreeChunksIsRedacted|TestPoliciesHoldWithHooksDisabled|TestSessionStartTellsAnOldCLIWhatIsMissing|TestModelRequestHoldsNoSecret)$$
 E2E_MATRIX := $(shell sed -n '/^var MatrixVersions/,/^}/p' internal/e2e/versions.go | grep -o '"[0-9][0-9.]*"' | tr -d '"')
 
 # The packages whose tests `make test` runs under the race detector: those
@@ -82,11 +82,12 @@ test: build lint
 	$(GO) test -count=1 -race -timeout 30m $(RACE_PKGS)
 	$(GO) test -count=1 -timeout 30m $$($(GO) list ./... | grep -v '/internal/e2e$$' | grep -v -x -F $(foreach p,$(RACE_PKGS),-e $(MODULE)/$(p:./%=%)))
 	$(GO) test -count=1 -timeout 30m ./internal/e2e
-	@# The guard scenarios and the policy wall again on the oldest Gemini
-	@# CLI gemini-guard supports. Not the doctor, session-start, audit and
-	@# tool-output tests: their output shapes differ on old CLIs (0.32 keeps
-	@# no .jsonl transcript; make test-matrix runs everything); the Qwen
-	@# Code tests run once, above.
+	@# The guard scenarios, the policy wall, what session start says and
+	@# the request to the model (sent unchanged there, the user told) again
+	@# on the oldest Gemini CLI gemini-guard supports. Not the doctor, audit
+	@# and tool-output tests: their output shapes differ on old CLIs (0.32
+	@# keeps no .jsonl transcript; make test-matrix runs everything); the
+	@# Qwen Code tests run once, above.
 	GEMINI_GUARD_E2E_CLI=$(E2E_FLOOR) $(GO) test -count=1 -timeout 30m -run '$(E2E_FLOOR_TESTS)' ./internal/e2e
 	@# The shell guard's scorecards: the peer corpora, the project's own
 	@# corpus and the development sets (go test hides the output of passing

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/hook"
+	"github.com/gemini-guard/gemini-guard/internal/hostcli"
 	"github.com/gemini-guard/gemini-guard/internal/scanner"
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
@@ -113,7 +114,8 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 // project file that were ignored.
 func sessionStart(workspace string, getenv func(string) string) hook.Output {
 	var problems []string
-	if w := versionWarning(runningCLIVersion()); w != "" {
+	cliVersion := hostcli.RunningVersion()
+	if w := versionWarning(cliVersion); w != "" {
 		problems = append(problems, w)
 	}
 	if exe, err := os.Executable(); err == nil {
@@ -135,6 +137,10 @@ func sessionStart(workspace string, getenv func(string) string) hook.Output {
 	// does not wait for it to start (and run out of its hook's time). A
 	// failure here only costs that first scan its wait.
 	_ = (&scanner.Client{Options: secrets.ScanOptions(s, workspace)}).Start()
+	// Last: a limit of a supported CLI, not a problem to fix here.
+	if n := versionNotice(cliVersion); n != "" {
+		problems = append(problems, n)
+	}
 	if len(problems) == 0 {
 		return hook.Output{}
 	}

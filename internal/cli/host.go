@@ -69,6 +69,8 @@ func (d *doctorRun) checkHost() {
 			d.add("gemini cli", statusWarn, fmt.Sprintf("`gemini --version` gave no version (%v): gemini-guard needs Gemini CLI %s or newer", err, FloorVersion), 0)
 		case belowFloor(major, minor) != "":
 			d.add("gemini cli", statusFail, fmt.Sprintf("Gemini CLI %s is older than %s: %s. Update: npm install -g @google/gemini-cli", v, FloorVersion, belowFloor(major, minor)), 0)
+		case noRequestRedaction(cliVersion.FindString(string(out))) != "":
+			d.add("gemini cli", statusWarn, fmt.Sprintf("Gemini CLI %s: %s. Update: npm install -g @google/gemini-cli", v, noRequestRedaction(cliVersion.FindString(string(out)))), 0)
 		default:
 			d.add("gemini cli", statusOK, fmt.Sprintf("Gemini CLI %s (%s or newer)", v, FloorVersion), 0)
 		}

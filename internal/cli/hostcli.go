@@ -1,123 +1,10 @@
 package cli
 
-import (
-	"encoding/json"
-	"os"
-	"path/filepath"
-	"runtime"
-	"strconv"
-	"strings"
-)
-
-// geminiPackage is the npm package of Gemini CLI.
-const geminiPackage = "@google/gemini-cli"
-
-// runningCLIVersion is the version of the Gemini CLI that runs this hook,
-// "" when it cannot be told. Gemini CLI passes hooks no version (neither
-// in their input nor in their environment), and the `gemini` on PATH need
-// not be the one running (npx, a second install), so it is read from the
-// process tree: a hook is `bash -c <command>` started by Gemini CLI's node
-// process, whose arguments name its script (<package>/bundle/gemini.js,
-// or node_modules/.bin/gemini linking to it); the package.json above the
-// script holds the version. Linux only (/proc); elsewhere "".
-func runningCLIVersion() string {
-	if runtime.GOOS != "linux" {
-		return ""
-	}
-	pid := os.Getppid()
-	// The shell, Gemini CLI's node process, the node process it relaunched
-	// itself from, whatever started that.
-	for range 4 {
-		if pid <= 1 {
-			return ""
-		}
-		if v := cliVersionOfProcess(pid); v != "" {
-			return v
-		}
-		pid = parentPID(pid)
-	}
-	return ""
-}
-
-// cliVersionOfProcess is the Gemini CLI version a process with pid runs,
-// read from the package.json above a script among its arguments.
-func cliVersionOfProcess(pid int) string {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
-	if err != nil {
-		return ""
-	}
-	cwd, _ := os.Readlink("/proc/" + strconv.Itoa(pid) + "/cwd")
-	for _, arg := range strings.Split(string(data), "\x00") {
-		if !strings.Contains(arg, "gemini") {
-			continue
-		}
-		if !filepath.IsAbs(arg) {
-			arg = filepath.Join(cwd, arg)
-		}
-		if v := packageVersionAbove(arg); v != "" {
-			return v
-		}
-		// npm's node_modules/.bin/gemini is a link to the package's
-		// script: follow that link (only that one: the package directory
-		// as npm laid it out is what holds its package.json).
-		if target, err := os.Readlink(arg); err == nil {
-			if !filepath.IsAbs(target) {
-				target = filepath.Join(filepath.Dir(arg), target)
-			}
-			if v := packageVersionAbove(target); v != "" {
-				return v
-			}
-		}
-	}
-	return ""
-}
-
-// packageVersionAbove is the version in the nearest package.json of
-// Gemini CLI's package in the directories above path (at most 4 up).
-func packageVersionAbove(path string) string {
-	dir := filepath.Dir(path)
-	for range 4 {
-		data, err := os.ReadFile(filepath.Join(dir, "package.json"))
-		if err == nil {
-			var p struct {
-				Name    string `json:"name"`
-				Version string `json:"version"`
-			}
-			if json.Unmarshal(data, &p) == nil && p.Name == geminiPackage {
-				return p.Version
-			}
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			break
-		}
-		dir = up
-	}
-	return ""
-}
-
-// parentPID reads the parent of pid from /proc/<pid>/stat, 0 if unknown.
-func parentPID(pid int) int {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0
-	}
-	// pid (comm) state ppid ...: comm may hold spaces and parentheses.
-	i := strings.LastIndexByte(string(data), ')')
-	if i < 0 {
-		return 0
-	}
-	fields := strings.Fields(string(data[i+1:]))
-	if len(fields) < 2 {
-		return 0
-	}
-	ppid, _ := strconv.Atoi(fields[1])
-	return ppid
-}
+import "github.com/gemini-guard/gemini-guard/internal/hostcli"
 
 // versionWarning is what session-start tells a user whose Gemini CLI
-// (version v, as runningCLIVersion read it) is below FloorVersion; "" when
-// it is not, or v is unknown.
+// (version v, as hostcli.RunningVersion read it) is below FloorVersion; ""
+// when it is not, or v is unknown.
 func versionWarning(v string) string {
 	major, minor, ok := parseCLIVersion(v)
 	if !ok {
@@ -127,6 +14,29 @@ func versionWarning(v string) string {
 	if missing == "" {
 		return ""
 	}
-	return "gemini-guard: this Gemini CLI (" + v + ") is older than " + FloorVersion + ", the oldest it fully protects: " + missing +
-		". Update: npm install -g " + geminiPackage
+	return "gemini-guard: this Gemini CLI (" + v + ") is older than " + FloorVersion + ", the oldest it supports: " + missing +
+		". Update: npm install -g " + hostcli.Package
+}
+
+// versionNotice is what session-start tells a user whose Gemini CLI is
+// supported but cannot have its requests to the model redacted; "" for
+// any other version.
+func versionNotice(v string) string {
+	if versionWarning(v) != "" {
+		return ""
+	}
+	if missing := noRequestRedaction(v); missing != "" {
+		return "gemini-guard: on this Gemini CLI (" + v + ") " + missing + ". Every other guard works. Update: npm install -g " + hostcli.Package
+	}
+	return ""
+}
+
+// noRequestRedaction says what a Gemini CLI from FloorVersion on but before
+// hostcli.MergesRewrittenRequest lacks; "" for any other version.
+func noRequestRedaction(v string) string {
+	if before, _ := hostcli.Before(v, hostcli.MergesRewrittenRequest); !before {
+		return ""
+	}
+	return "secrets in the requests to the model are NOT removed (before " + hostcli.MergesRewrittenRequest +
+		" a hook's rewrite would drop every tool call from the request); you are told when one is found"
 }

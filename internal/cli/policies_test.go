@@ -24,6 +24,13 @@ var policyMustMatch = map[string][]string{
 		`rm -rf "/"`, "rm -rf '/'", "rm -rf / ", "rm -rf /; echo done", "rm -rf ~ && ls",
 		"rm -rf / | tee log", "rm -rf /tmp/build /", "rm -rf ~ /tmp/x", "rm -rvf /", "rm -rf /&",
 	},
+	// Inside a shell's -c, for the CLIs whose policy engine does not look
+	// there itself (0.32 - 0.38: read in their bundles, and 0.36.0 measured).
+	"policy.rm-root-in-shell": {
+		"bash -c 'rm -rf $HOME'", `bash -c "rm -rf ~"`, "sh -c 'rm -rf /'", "/bin/bash -c 'rm -rf ~/'",
+		"sudo bash -c 'rm -rf /*'", "bash -lc 'rm -rf $HOME'", "zsh --norc -c 'sudo rm -rf /'",
+		"bash -c 'rm -rf ~' && ls", "bash -c ' rm -r -f ${HOME}'", `sh -c "rm -rf $HOME/"`,
+	},
 	"policy.mkfs-disk": {
 		"mkfs /dev/sda", "mkfs.ext4 /dev/sdb1", "sudo mkfs.xfs -f /dev/nvme0n1", "mkfs.vfat -F 32 /dev/mmcblk0p1",
 		"mkfs -t ext4 /dev/vda", "sudo mkfs.btrfs /dev/xvdf", "mkfs.apfs /dev/disk2",
@@ -54,6 +61,9 @@ var policyMustNotMatch = []string{
 	"dd if=/dev/zero of=./disk.img bs=1M count=64", "echo dd of=/dev/sda", "cat /dev/sda | head -c 512 | xxd",
 	"echo ':(){ :|:& };:'", "bash -c 'echo hello'", "go test ./...", "make build", "npm run test",
 	"git push --force-with-lease origin feature", "git reset --soft HEAD~1",
+	"bash -c 'rm -rf ./build'", "sh -c 'rm -rf ~/.cache/x'", "bash -c 'echo rm -rf /'", `bash -c "rm -rf \"$HOME/.cache\""`,
+	"bash -c 'rm -rf build' /", "ssh -c aes128-ctr host 'ls ~'", "fish -c 'ls /'",
+	"bashful -c 'rm -rf ~'",
 }
 
 func loadShippedPolicies(t *testing.T) []policyRule {

@@ -11,8 +11,25 @@ import (
 // shell commands: web fetches, searches and MCP tools (issue 13). These
 // scenarios run a real MCP server (mcp_test.go) started by the real CLI.
 
+// mcpNames is the first Gemini CLI that names MCP tools mcp_<server>_<tool>
+// (0.33, read in gemini-cli-core). 0.32 names them <tool>, or
+// <server>__<tool> when two servers share a name: the BeforeTool hooks'
+// matchers (run_shell_command|mcp_.+) select MCP tools by the mcp_ prefix,
+// so there the arguments of MCP tools are not checked. Their output is
+// (AfterTool matches every tool).
+const mcpNames = "0.33.0"
+
+// mcpTool is the name the CLI under test gives the box server's tool.
+func mcpTool(tool string) string {
+	if versionBefore(CLIVersionUnderTest(), mcpNames) {
+		return tool
+	}
+	return "mcp_box_" + tool
+}
+
 func TestMCPToolArgumentWithTokenIsBlocked(t *testing.T) {
 	t.Parallel()
+	requireCLI(t, mcpNames, "mcp_ names for MCP tools, by which the BeforeTool hooks select them")
 	s := session(t)
 	addMCPServer(t, s, "")
 	token := GitHubToken(31)
@@ -39,6 +56,7 @@ func TestMCPToolArgumentWithTokenIsBlocked(t *testing.T) {
 
 func TestMCPExecToolGitResetHardIsBlocked(t *testing.T) {
 	t.Parallel()
+	requireCLI(t, mcpNames, "mcp_ names for MCP tools, by which the BeforeTool hooks select them")
 	s := session(t)
 	addMCPServer(t, s, "")
 	resetHardIsBlocked(t, s, "mcp_box_run_command",
@@ -51,10 +69,10 @@ func TestMCPToolOutputTokenDoesNotReachTheModel(t *testing.T) {
 	token := GitHubToken(32)
 	addMCPServer(t, s, token)
 	r := run(t, s,
-		Tool("Let me read the deployment config.", "mcp_box_get_config", nil),
+		Tool("Let me read the deployment config.", mcpTool("get_config"), nil),
 		Say("The config is read."),
 	)
-	call := onlyCall(t, r, "mcp_box_get_config")
+	call := onlyCall(t, r, mcpTool("get_config"))
 	result := string(call.Result.Raw)
 	assertContains(t, result, "gemini-guard redacted")
 	assertContains(t, result, "replicas: 3")

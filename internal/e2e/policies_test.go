@@ -43,9 +43,11 @@ func setUserSetting(t *testing.T, s *Session, key string, value any) {
 // HOME a temporary directory holding a sentinel file; the disk rules (mkfs,
 // dd) are never run for real (these tests may run as root) and are covered by
 // the regex tests in internal/cli.
-// nestedShellPolicyGap are the Gemini CLI versions measured to let
-// `bash -c 'rm -rf $HOME'` past the policy wall (with hooks disabled).
-var nestedShellPolicyGap = map[string]bool{"0.32.1": true}
+// confirmsInYolo are the Gemini CLI versions measured to ask for
+// confirmation of `rm -rf ./build && rm -rf ~/.cache/x` in yolo mode with
+// hooks disabled ("requires user confirmation, which is not supported in
+// non-interactive mode"), so the ordinary delete does not run there.
+var confirmsInYolo = map[string]bool{"0.38.2": true}
 
 func TestPoliciesHoldWithHooksDisabled(t *testing.T) {
 	s := session(t)
@@ -56,16 +58,14 @@ func TestPoliciesHoldWithHooksDisabled(t *testing.T) {
 
 	for _, cmd := range []string{"rm -rf ~", "cd /tmp && rm -rf ~/", "bash -c 'rm -rf $HOME'", "sudo rm -rf ~"} {
 		t.Run(cmd, func(t *testing.T) {
-			if v := CLIVersionUnderTest(); strings.HasPrefix(cmd, "bash -c") && nestedShellPolicyGap[v] {
-				// It would really delete the test's HOME and break the cases after it.
-				t.Skipf("Gemini CLI %s's policy engine does not look inside bash -c '...' (measured; see the README's Supported versions): only the hooks stop this there", v)
-			}
 			r := run(t, s, Shell("clean up", cmd), Say("done"))
 			calls := r.ToolCalls()
 			require.Len(t, calls, 1, r.Stdout)
 			assert.True(t, calls[0].Blocked(), "not blocked: %s", calls[0].Result.Raw)
 			assert.Contains(t, calls[0].Reason(), "Tool execution denied by policy.")
-			assert.Contains(t, calls[0].Reason(), "gemini-guard blocked policy.rm-root-or-home")
+			// bash -c: policy.rm-root-in-shell, or on a CLI that looks
+			// inside the wrapper (0.39+) the rule for the inner command.
+			assert.Regexp(t, `gemini-guard blocked policy\.rm-root-(or-home|in-shell):`, calls[0].Reason())
 			assert.FileExists(t, sentinel, "the home directory survived")
 			assert.Empty(t, r.HookMessages(), "hooks are disabled: only the policy engine decided")
 		})
@@ -78,7 +78,12 @@ func TestPoliciesHoldWithHooksDisabled(t *testing.T) {
 		calls := r.ToolCalls()
 		require.Len(t, calls, 1, r.Stdout)
 		assert.False(t, calls[0].Blocked(), calls[0].Reason())
-		assert.NoDirExists(t, build)
+		if v := CLIVersionUnderTest(); confirmsInYolo[v] {
+			// Not denied by the wall: the CLI asks, which headless it cannot.
+			assert.Contains(t, calls[0].Result.Output, "requires user confirmation", "result: %s", calls[0].Result.Raw)
+			return
+		}
+		assert.NoDirExists(t, build, "result: %s", calls[0].Result.Raw)
 	})
 
 	t.Run("policies load without errors", func(t *testing.T) {
@@ -104,5 +109,14 @@ func TestPoliciesHoldInWarnMode(t *testing.T) {
 	assert.True(t, calls[0].Blocked(), "not blocked: %s", calls[0].Result.Raw)
 	assert.Contains(t, calls[0].Reason(), "gemini-guard blocked policy.rm-root-or-home")
 	assert.FileExists(t, sentinel)
+	if v := CLIVersionUnderTest(); policyBeforeHooks[v] {
+		t.Logf("Gemini CLI %s checks its policies before it runs the BeforeTool hooks: the denied call never reaches the hook", v)
+		return
+	}
 	assert.Contains(t, strings.Join(r.HookMessages(), "\n"), "would have blocked (warn mode)", "the hook only warned")
 }
+
+// policyBeforeHooks are the Gemini CLI versions measured to check a tool
+// call against the policies before the BeforeTool hooks (0.32's scheduler
+// calls checkPolicy first and fires the hooks when it executes the tool).
+var policyBeforeHooks = map[string]bool{"0.32.1": true}

@@ -165,7 +165,20 @@ func TestHarmlessWorkGoesThrough(t *testing.T) {
 	got, _ := r.ReadFile("hello.go")
 	assert.Equal(t, helloGo, got)
 	assert.Contains(t, r.AssistantText(), "Both done.")
-	assert.Empty(t, r.HookMessages(), "the user was warned about harmless work")
+	assert.Empty(t, withoutVersionNotice(r.HookMessages()), "the user was warned about harmless work")
+}
+
+// withoutVersionNotice drops what session start says of the CLI under test
+// itself (on 0.32 - 0.41: the requests to the model are not redacted),
+// which is not about the work.
+func withoutVersionNotice(msgs []string) []string {
+	var out []string
+	for _, m := range msgs {
+		if !strings.HasPrefix(m, "gemini-guard: on this Gemini CLI (") {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // A token split over three streamed chunks is hidden from what the user

@@ -21,6 +21,10 @@ package redactguard
 //     notes every answer that streamed an empty text part (noteEmptyText)
 //     and the hook refuses to rewrite past it (safeLimit): the request is
 //     then sent unchanged and the user is told.
+//
+// Gemini CLI before 0.42 does not merge: the returned messages replace the
+// contents whole. There, and where the CLI's version cannot be read, the
+// request is sent unchanged and the user told (rewriteUnsafe).
 
 import (
 	"encoding/hex"
@@ -33,6 +37,7 @@ import (
 
 	"github.com/gemini-guard/gemini-guard/internal/hook"
 	"github.com/gemini-guard/gemini-guard/internal/hookcall"
+	"github.com/gemini-guard/gemini-guard/internal/hostcli"
 	"github.com/gemini-guard/gemini-guard/internal/redact"
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
 	"github.com/gemini-guard/gemini-guard/internal/state"
@@ -196,6 +201,10 @@ func beforeModel(in beforeModelInput, e Env) (hook.Output, error) {
 	if call.WarnOnly() {
 		return hook.Allow("gemini-guard would have removed " + what + " from the request to the model (warn mode)."), nil
 	}
+	if why := rewriteUnsafe(e); why != "" {
+		return hook.Allow(tellCLIOnce(e, in.SessionID, "gemini-guard found "+what+" in the request to the model and did NOT remove them: "+why+
+			" The request was sent unchanged (told once per session).")), nil
+	}
 	out, err := mergeBack(req.Messages, redacted, limit)
 	if err != nil {
 		return hook.Allow("gemini-guard found " + what + " in the request to the model but could not remove them safely (" + err.Error() + "); the request was sent unchanged."), nil
@@ -211,6 +220,48 @@ func beforeModel(in beforeModelInput, e Env) (hook.Output, error) {
 		SystemMessage: tellOnce(e, in.SessionID, markerExample(s), rec.found),
 		Specific:      &hook.Specific{HookEventName: hook.BeforeModel, LLMRequest: raw},
 	}, nil
+}
+
+// rewriteUnsafe says why the running Gemini CLI must get the request
+// unchanged: it is older than hostcli.MergesRewrittenRequest, or its
+// version cannot be told (hostcli.RunningVersion: not on Windows).
+// "" when a rewrite is merged back safely. Unknown counts as unsafe: a
+// request that keeps a secret is told to the user; a scrambled
+// conversation is not. Asked only when a secret was found, so the common
+// request pays nothing for it.
+func rewriteUnsafe(e Env) string {
+	v := ""
+	if e.CLIVersion != nil {
+		v = e.CLIVersion()
+	}
+	before, ok := hostcli.Before(v, hostcli.MergesRewrittenRequest)
+	switch {
+	case !ok:
+		return "it cannot tell which Gemini CLI runs it (it reads that from the process tree, not on Windows), and Gemini CLI before " + hostcli.MergesRewrittenRequest +
+			" drops every tool call and tool result from a request a hook rewrites."
+	case before:
+		return "Gemini CLI " + v + " drops every tool call and tool result from a request a hook rewrites (fixed in " + hostcli.MergesRewrittenRequest +
+			"; update: npm install -g " + hostcli.Package + ")."
+	}
+	return ""
+}
+
+// tellCLIOnce returns msg the first time in a session, then "": every
+// request re-sends the history, and the reason does not change.
+func tellCLIOnce(e Env, sessionID, msg string) string {
+	st, err := state.Open(e.StateDir)
+	if err != nil {
+		return msg
+	}
+	told := false
+	_ = st.Update(state.Key("model-request-cli-told", sessionID), func(old []byte) ([]byte, error) {
+		told = len(old) > 0
+		return []byte("1"), nil
+	})
+	if told {
+		return ""
+	}
+	return msg
 }
 
 // mayHoldSecret watches the texts[i] for i in todo in one pass (one watch

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemini-guard/gemini-guard/internal/hook"
+	"github.com/gemini-guard/gemini-guard/internal/hostcli"
 )
 
 // The tests below run the hook between Go copies of Gemini CLI 0.61's
@@ -220,6 +221,56 @@ func TestBeforeModelDisabled(t *testing.T) {
 	contents := []content{{Role: "user", Parts: []cpart{text("token " + secretsFor["github-pat"])}}}
 	raw := runHook(t, e, "before-model", hookInput(t, "BeforeModel", toHook(contents), nil))
 	assert.JSONEq(t, `{}`, raw)
+}
+
+// A Gemini CLI before hostcli.MergesRewrittenRequest replaces the request's contents with the
+// returned messages, text only; one whose version cannot be told may be
+// such a CLI. The request goes out unchanged there, and the user is told
+// once per session why its secrets were not removed.
+func TestBeforeModelOnlyRewritesForAMergingCLI(t *testing.T) {
+	token := secretsFor["github-pat"]
+	contents := []content{
+		{Role: "user", Parts: []cpart{text("Use this token: " + token)}},
+		{Role: "model", Parts: []cpart{call("read_file")}},
+		{Role: "user", Parts: []cpart{response("read_file")}},
+	}
+	for _, c := range []struct{ version, says string }{
+		{"0.41.2", "Gemini CLI 0.41.2 drops every tool call"},
+		{"0.36.0", "Gemini CLI 0.36.0 drops every tool call"},
+		{"", "cannot tell which Gemini CLI runs it"},
+		{"unknown", "cannot tell which Gemini CLI runs it"},
+	} {
+		t.Run(c.version, func(t *testing.T) {
+			e := testEnv(t, nil)
+			e.CLIVersion = func() string { return c.version }
+			raw := runHook(t, e, "before-model", hookInput(t, "BeforeModel", toHook(contents), nil))
+			var out hook.Output
+			require.NoError(t, json.Unmarshal([]byte(raw), &out))
+			assert.Nil(t, out.Specific, "the request is passed unchanged")
+			assert.Contains(t, out.SystemMessage, c.says)
+			assert.Contains(t, out.SystemMessage, "did NOT remove")
+			assert.Contains(t, out.SystemMessage, "github-pat")
+			assert.Contains(t, out.SystemMessage, hostcli.MergesRewrittenRequest)
+			assert.NotContains(t, out.SystemMessage, token)
+
+			// The next request of the session: unchanged, nothing said.
+			raw = runHook(t, e, "before-model", hookInput(t, "BeforeModel", toHook(contents), nil))
+			assert.JSONEq(t, `{}`, raw)
+		})
+	}
+	e := testEnv(t, nil)
+	e.CLIVersion = nil
+	_, out := send(t, e, contents)
+	assert.Nil(t, out.Specific, "no way to tell the version: unchanged")
+
+	for _, v := range []string{hostcli.MergesRewrittenRequest, "0.56.0", "0.61.0", "1.2.0"} {
+		e := testEnv(t, nil)
+		e.CLIVersion = func() string { return v }
+		got, out := send(t, e, contents)
+		assert.NotNil(t, out.Specific, v)
+		assert.NotContains(t, dump(got), token, v)
+		assert.Equal(t, calls(contents), calls(got), v)
+	}
 }
 
 func TestBeforeModelBadInputPassesUnchanged(t *testing.T) {

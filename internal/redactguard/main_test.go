@@ -112,6 +112,8 @@ func testEnv(t testing.TB, vars map[string]string) Env {
 		Now:      func() time.Time { return time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC) },
 		StateDir: state.Dir(get),
 		Scanner:  secrettest.CachedScanner,
+		// A CLI that merges a rewritten request back (hostcli.MergesRewrittenRequest).
+		CLIVersion: func() string { return "0.61.0" },
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/gemini-guard/gemini-guard/internal/hook"
+	"github.com/gemini-guard/gemini-guard/internal/hostcli"
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
 	"github.com/gemini-guard/gemini-guard/internal/state"
 )
@@ -33,11 +34,14 @@ type Env struct {
 	// ScanTimeout bounds one scan by the scanner process; Run sets it from
 	// the hook's deadline.
 	ScanTimeout time.Duration
+	// CLIVersion is the version of the Gemini CLI that runs the hook, ""
+	// when it cannot be told; nil means it cannot be told.
+	CLIVersion func() string
 }
 
 // DefaultEnv is the environment of a hook process.
 func DefaultEnv() Env {
-	return Env{Getenv: os.Getenv, Now: time.Now, StateDir: state.Dir(os.Getenv)}
+	return Env{Getenv: os.Getenv, Now: time.Now, StateDir: state.Dir(os.Getenv), CLIVersion: hostcli.RunningVersion}
 }
 
 // Run answers one hook call, the hook named by args[0] (after-tool,

@@ -17,6 +17,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/gemini-guard/gemini-guard/internal/e2e"
+
 	"github.com/gemini-guard/gemini-guard/internal/secrets/secrettest"
 )
 
@@ -174,8 +176,8 @@ const secretScannerModule = "/github.com/zricethezav/gitleaks/"
 const realSourceMaxFile = 512 << 10
 
 // TestScorecardRealSources: false blocks on source files other people
-// wrote, the Go module cache and the node_modules tree of the Gemini CLI the
-// end-to-end tests install. Every finding is printed with its rule; the test
+// wrote, the Go module cache and the node_modules trees of the pinned and
+// the floor Gemini CLI the end-to-end tests install. Every finding is printed with its rule; the test
 // fails when more than 0.2% of files would be blocked.
 func TestScorecardRealSources(t *testing.T) {
 	if testing.Short() {
@@ -192,10 +194,17 @@ func TestScorecardRealSources(t *testing.T) {
 			files = append(files, all[i])
 		}
 	}
-	cache, _ := os.UserCacheDir()
-	nm, _ := filepath.Glob(filepath.Join(cache, "gemini-guard", "gemini-cli-*", "node_modules"))
-	for _, dir := range nm {
-		files = append(files, listFiles(dir, func(string) bool { return true })...)
+	// Only the pinned and the floor CLI, which `make test` installs: the
+	// versions `make test-matrix` leaves in the cache would change the
+	// figures from one machine to the next.
+	for _, v := range []string{e2e.CLIVersion, e2e.FloorVersion} {
+		dir, err := e2e.CLIDirFor(v)
+		if err != nil {
+			continue
+		}
+		if nm := filepath.Join(dir, "node_modules"); dirExists(nm) {
+			files = append(files, listFiles(nm, func(string) bool { return true })...)
+		}
 	}
 	if len(files) == 0 {
 		t.Skip("SKIPPED: neither the Go module cache nor the Gemini CLI's node_modules is present")
@@ -228,6 +237,11 @@ func TestScorecardRealSources(t *testing.T) {
 	rate := float64(blocked) / float64(len(files))
 	scorecard("%-16s files blocked %.4f (%d/%d)  by rule: %s", "real-sources", rate, blocked, len(files), strings.Join(parts, ", "))
 	require.LessOrEqual(t, rate, 0.002, "real source files blocked")
+}
+
+func dirExists(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
 }
 
 func goModCache(t *testing.T) string {
