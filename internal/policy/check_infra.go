@@ -276,7 +276,7 @@ func checkAppDBReset(c *Call) Finding {
 	}
 	name := strings.ToLower(c.Ex.Name)
 	args := c.Args
-	if m := ormWipeRe.FindString(c.Ex.Text); m != "" && runsAppCode(name, args) {
+	if m := ormWipe(c.Ex.Text); m != "" && runsAppCode(name, args) {
 		return hit(c.Ex.Name + " code calls " + m + ", deleting every row or table of the application's database")
 	}
 	// python manage.py flush, php artisan db:wipe, bundle exec rails db:drop,
@@ -315,6 +315,17 @@ func checkAppDBReset(c *Call) Finding {
 		}
 	}
 	return Finding{}
+}
+
+// ormWipe is ormWipeRe's match in text. The literals every match holds
+// are looked for first: this runs for every command, and a typical one
+// then compiles nothing (a cold process pays ~0.2 ms per regexp).
+func ormWipe(text string) string {
+	if !strings.Contains(text, "drop_all") && !strings.Contains(text, "delete_all") && !strings.Contains(text, "destroy_all") &&
+		!strings.Contains(text, ".delete()") && !strings.Contains(text, ".deleteMany(") {
+		return ""
+	}
+	return ormWipeRe.FindString(text)
 }
 
 // ormWipeRe finds an ORM call that empties the database or a whole table:
