@@ -73,12 +73,6 @@ func versionUp(tree processTree, pid int) string {
 	return ""
 }
 
-// cliVersionOfProcess is the Gemini CLI version a process with pid runs.
-func cliVersionOfProcess(pid int) string {
-	args, cwd := procfs{}.args(pid)
-	return cliVersionOfArgs(args, cwd)
-}
-
 // cliVersionOfArgs is the Gemini CLI version read from the package.json
 // above a script among a process's arguments.
 func cliVersionOfArgs(args []string, cwd string) string {
@@ -122,7 +116,24 @@ func (procfs) args(pid int) ([]string, string) {
 	return strings.Split(string(data), "\x00"), cwd
 }
 
-func (procfs) parent(pid int) int { return parentPID(pid) }
+// parent reads the parent of pid from /proc/<pid>/stat, 0 if unknown.
+func (procfs) parent(pid int) int {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	// pid (comm) state ppid ...: comm may hold spaces and parentheses.
+	i := strings.LastIndexByte(string(data), ')')
+	if i < 0 {
+		return 0
+	}
+	fields := strings.Fields(string(data[i+1:]))
+	if len(fields) < 2 {
+		return 0
+	}
+	ppid, _ := strconv.Atoi(fields[1])
+	return ppid
+}
 
 // psTree reads the process tree with ps, where there is no /proc. ps
 // prints the arguments joined by spaces: an install path with a space in
@@ -176,25 +187,6 @@ func packageVersionAbove(path string) string {
 		dir = up
 	}
 	return ""
-}
-
-// parentPID reads the parent of pid from /proc/<pid>/stat, 0 if unknown.
-func parentPID(pid int) int {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0
-	}
-	// pid (comm) state ppid ...: comm may hold spaces and parentheses.
-	i := strings.LastIndexByte(string(data), ')')
-	if i < 0 {
-		return 0
-	}
-	fields := strings.Fields(string(data[i+1:]))
-	if len(fields) < 2 {
-		return 0
-	}
-	ppid, _ := strconv.Atoi(fields[1])
-	return ppid
 }
 
 // Before reports whether version v (major.minor.patch, as RunningVersion

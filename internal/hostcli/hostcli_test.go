@@ -58,8 +58,8 @@ func TestCLIVersionOfProcess(t *testing.T) {
 			if name == "bin link" || name == "script" {
 				want = "0.30.0"
 			}
-			assert.Equal(t, want, cliVersionOfProcess(cmd.Process.Pid))
-			assert.Equal(t, os.Getpid(), parentPID(cmd.Process.Pid))
+			assert.Equal(t, want, cliVersionOfArgs(procfs{}.args(cmd.Process.Pid)))
+			assert.Equal(t, os.Getpid(), procfs{}.parent(cmd.Process.Pid))
 			// What macOS and the BSDs read, through ps.
 			if _, err := exec.LookPath("ps"); err == nil {
 				assert.Equal(t, want, versionUp(psTree{}, cmd.Process.Pid), "through ps")

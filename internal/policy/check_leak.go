@@ -228,6 +228,18 @@ var keyringRe = &lazyregexp.Regexp{Expr: `/\.local/share/keyrings/|/Library/Keyc
 
 // checkSystemStore: reading /etc/shadow and friends, keyrings and browser
 // password stores, by any program; the tools that dump them.
+// systemStore says whether path p is one of the machine's own credential
+// stores, and which.
+func systemStore(p string) (string, bool) {
+	if slices.Contains(systemStores, p) {
+		return p + ", the system's password hashes", true
+	}
+	if keyringRe.MatchString(p) {
+		return p + ", a keyring or browser password store", true
+	}
+	return "", false
+}
+
 func checkSystemStore(c *Call) Finding {
 	name := c.Ex.Name
 	switch name {
@@ -250,11 +262,8 @@ func checkSystemStore(c *Call) Finding {
 		return Finding{}
 	}
 	check := func(p string) Finding {
-		if slices.Contains(systemStores, p) {
-			return hit(name + " reads " + p + ", the system's password hashes")
-		}
-		if keyringRe.MatchString(p) {
-			return hit(name + " reads " + p + ", a keyring or browser password store")
+		if what, ok := systemStore(p); ok {
+			return hit(name + " reads " + what)
 		}
 		return Finding{}
 	}

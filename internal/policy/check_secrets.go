@@ -445,14 +445,7 @@ func (c *Call) sentSecretFile(a string) (string, bool) {
 	if what, ok := c.credentialArg(a); ok {
 		return what, true
 	}
-	p := c.resolve(a)
-	if slices.Contains(systemStores, p) {
-		return p + ", the system's password hashes", true
-	}
-	if keyringRe.MatchString(p) {
-		return p + ", a keyring or browser password store", true
-	}
-	return "", false
+	return systemStore(c.resolve(a))
 }
 
 // keyHandedToSSH reports whether a is an ssh command line or a list of ssh
