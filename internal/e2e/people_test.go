@@ -33,8 +33,9 @@ func gemini(t *testing.T, s *Session, args ...string) string {
 }
 
 // silentExtensionsList are the Gemini CLI versions measured to print
-// nothing for `gemini extensions list` (exit 0) when not on a terminal.
-var silentExtensionsList = map[string]bool{"0.38.2": true}
+// nothing for `gemini extensions list` (exit 0) when not on a terminal:
+// their handleList writes through debugLogger.log, which is not stdout.
+var silentExtensionsList = map[string]bool{"0.38.2": true, "0.39.1": true}
 
 // The context file and the skill are what Gemini CLI lists for the
 // installed extension.

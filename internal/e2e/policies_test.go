@@ -46,8 +46,11 @@ func setUserSetting(t *testing.T, s *Session, key string, value any) {
 // confirmsInYolo are the Gemini CLI versions measured to ask for
 // confirmation of `rm -rf ./build && rm -rf ~/.cache/x` in yolo mode with
 // hooks disabled ("requires user confirmation, which is not supported in
-// non-interactive mode"), so the ordinary delete does not run there.
-var confirmsInYolo = map[string]bool{"0.38.2": true}
+// non-interactive mode"), so the ordinary delete does not run there: their
+// policy engine runs its own "dangerous command" heuristic (rm -r/-f among
+// them) even over the yolo allow rule and turns it into ASK_USER
+// (PolicyEngine.applyShellHeuristics).
+var confirmsInYolo = map[string]bool{"0.38.2": true, "0.39.1": true}
 
 func TestPoliciesHoldWithHooksDisabled(t *testing.T) {
 	s := session(t)
