@@ -3,6 +3,8 @@ package hook
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -21,25 +23,36 @@ func runWithin[In any](t *testing.T, ev Event, limit time.Duration, in string, d
 	return got
 }
 
-// A decision that does not come in time is replaced by the event's
-// fail-safe: never silence, never the late answer.
-func TestRunWithinLateDecision(t *testing.T) {
+// lateExit replaces the process exit that follows a late answer for one
+// test: the slow decision it returns is released when the hook would have
+// exited (in a hook process, the exit ends it).
+func lateExit[In any](t *testing.T) func(In) (Output, error) {
 	release := make(chan struct{})
-	defer close(release)
-	slow := func(BeforeToolInput) (Output, error) { <-release; return Output{}, nil }
+	saved := exitLate
+	exitLate = func() { close(release) }
+	t.Cleanup(func() { exitLate = saved })
+	return func(In) (Output, error) { <-release; return Deny("the late answer", ""), nil }
+}
+
+// A decision that does not come in time is replaced by the event's
+// fail-safe: never silence, never the late answer. The decision runs on the
+// caller's goroutine; the deadline's answer is written and the process
+// exits.
+func TestRunWithinLateDecision(t *testing.T) {
+	slow := lateExit[BeforeToolInput](t)
 	start := time.Now()
 	got := runWithin(t, BeforeTool, 50*time.Millisecond, `{"tool_name":"run_shell_command"}`, slow, nil)
 	assert.Less(t, time.Since(start), 5*time.Second)
 	assert.Equal(t, "deny", got["decision"])
 	assert.Contains(t, got["reason"], "hook.deadline")
 
-	slowTool := func(AfterToolInput) (Output, error) { <-release; return Output{}, nil }
+	slowTool := lateExit[AfterToolInput](t)
 	got = runWithin(t, AfterTool, 50*time.Millisecond, `{"tool_name":"read_file"}`, slowTool, nil)
 	assert.Equal(t, "deny", got["decision"], "AfterTool withholds the output")
 	assert.Contains(t, got["reason"], "hook.output-unscanned")
 
 	// An event-specific answer built from the input.
-	slowChunk := func(AfterModelInput) (Output, error) { <-release; return Output{}, nil }
+	slowChunk := lateExit[AfterModelInput](t)
 	got = runWithin(t, AfterModel, 50*time.Millisecond, `{"content":"abc"}`, slowChunk, func(in AfterModelInput, err error) Output {
 		empty := ""
 		assert.ErrorIs(t, err, ErrDeadline)
@@ -66,4 +79,37 @@ func TestRunWithinInTime(t *testing.T) {
 	// Bad input never reaches decide.
 	got = runWithin(t, BeforeTool, time.Minute, `nope`, func(BeforeToolInput) (Output, error) { return Output{}, nil }, nil)
 	assert.Contains(t, got["reason"], "hook.bad-input")
+}
+
+// stuckHookEnv makes the test binary, started by
+// TestRunWithinEndsAStuckProcess, act as a hook process whose decision never
+// comes.
+const stuckHookEnv = "GEMINI_GUARD_TEST_STUCK_HOOK"
+
+func init() {
+	if os.Getenv(stuckHookEnv) == "" {
+		return
+	}
+	RunWithin(BeforeTool, 50*time.Millisecond, os.Stdin, os.Stdout, func(BeforeToolInput) (Output, error) {
+		select {} // stuck for good, on the main goroutine
+	}, nil)
+	os.Exit(3) // not reached: the deadline's answer exits 0
+}
+
+// In a real process the deadline's answer ends the process even though the
+// decision is stuck on the main goroutine: one JSON deny, exit 0.
+func TestRunWithinEndsAStuckProcess(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), stuckHookEnv+"=1")
+	cmd.Stdin = strings.NewReader(`{"tool_name":"run_shell_command"}`)
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	timer := time.AfterFunc(time.Minute, func() { _ = cmd.Process.Kill() })
+	defer timer.Stop()
+	require.NoError(t, cmd.Run(), "exit 0")
+	require.Equal(t, 1, strings.Count(stdout.String(), "\n"), "one line: %q", stdout.String())
+	var got map[string]any
+	require.NoError(t, json.Unmarshal(stdout.Bytes(), &got), stdout.String())
+	assert.Equal(t, "deny", got["decision"])
+	assert.Contains(t, got["reason"], "hook.deadline")
 }

@@ -21,7 +21,12 @@ import (
 // in decide all become FailSafe(ev, err). The caller exits 0 afterwards:
 // with Gemini CLI the JSON carries the decision, not the exit code.
 func Run[In any](ev Event, r io.Reader, w io.Writer, decide func(In) (Output, error)) {
-	out, host := answer(ev, r, decide)
+	out, host := answer(ev, r, func(in In, _ Dialect) (Output, error) { return decide(in) })
+	write(w, ev, host, out)
+}
+
+// write writes out, as host reads it, as one JSON line.
+func write(w io.Writer, ev Event, host Dialect, out Output) {
 	out = answerIn(host, ev, out)
 	// Marshalling an Output cannot fail: it holds strings and RawMessages
 	// that came from valid JSON or from json.Marshal.
@@ -32,7 +37,9 @@ func Run[In any](ev Event, r io.Reader, w io.Writer, decide func(In) (Output, er
 	w.Write(append(b, '\n'))
 }
 
-func answer[In any](ev Event, r io.Reader, decide func(In) (Output, error)) (out Output, host Dialect) {
+// answer decodes the call from r and asks decide, which also learns the
+// host that sent it, on the caller's goroutine.
+func answer[In any](ev Event, r io.Reader, decide func(In, Dialect) (Output, error)) (out Output, host Dialect) {
 	defer func() {
 		if p := recover(); p != nil {
 			out = FailSafe(ev, &PanicError{Value: p, Stack: debug.Stack()})
@@ -46,7 +53,7 @@ func answer[In any](ev Event, r io.Reader, decide func(In) (Output, error)) (out
 	if hs, ok := any(&in).(hostSetter); ok {
 		hs.setHost(host)
 	}
-	out, err = decide(in)
+	out, err = decide(in, host)
 	if err != nil {
 		return FailSafe(ev, err), host
 	}
