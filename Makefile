@@ -13,7 +13,7 @@ TAGS     := gore2regex
 # (internal/e2e/versions.go): the floor in `make test`, every version of
 # the range in `make test-matrix`.
 E2E_FLOOR  := $(shell sed -n 's/^const FloorVersion = "\(.*\)"/\1/p' internal/e2e/versions.go)
-E2E_FLOOR_TESTS := ^(TestWriteFileWithGitHubTokenIsBlocked|TestReplaceAddingAWSKeyIsBlocked|TestShellCommandWritingTokenIsBlocked|TestGitResetHardIsBlocked|TestHarmlessWorkGoesThrough|TestStreamedTokenSplitOverThreeChunksIsRedacted|TestPoliciesHoldWithHooksDisabled|TestSessionStartTellsAnOldCLIWhatIsMissing|TestModelRequestHoldsNoSecret)$$
+E2E_FLOOR_TESTS := ^(TestWriteFileWithGitHubTokenIsBlocked|TestReplaceAddingAWSKeyIsBlocked|TestShellCommandWritingTokenIsBlocked|TestGitResetHardIsBlocked|TestHarmlessWorkGoesThrough|TestStreamedTokenSplitOverThreeChunksIsRedacted|TestPoliciesHoldWithHooksDisabled|TestSessionStartTellsAnOldCLIWhatIsMissing|TestModelRequestHoldsNoSecret|TestSaveMemoryWithTokenIsBlocked)$$
 E2E_MATRIX := $(shell sed -n '/^var MatrixVersions/,/^}/p' internal/e2e/versions.go | grep -o '"[0-9][0-9.]*"' | tr -d '"')
 
 # The packages whose tests `make test` runs under the race detector: those

@@ -198,7 +198,7 @@ func TestDoctorFindsProblems(t *testing.T) {
 			editFile(t, filepath.Join(ext, "hooks", "hooks.json"), `"^(run_shell_command|mcp_.+)$"`, `"(run_shell_command|mcp_.+)"`)
 		}, check: "hooks.json", detail: `matcher "(run_shell_command|mcp_.+)" is not anchored`},
 		{name: "matcher misses a tool", mutate: func(t *testing.T, ext string) {
-			editFile(t, filepath.Join(ext, "hooks", "hooks.json"), `"^(write_file|replace|run_shell_command|web_fetch|google_web_search|mcp_.+)$"`, `"^(write_file|run_shell_command|web_fetch|google_web_search|mcp_.+)$"`)
+			editFile(t, filepath.Join(ext, "hooks", "hooks.json"), `"^(write_file|replace|run_shell_command|web_fetch|google_web_search|save_memory|tracker_create_task|tracker_update_task|mcp_.+)$"`, `"^(write_file|run_shell_command|web_fetch|google_web_search|save_memory|tracker_create_task|tracker_update_task|mcp_.+)$"`)
 		}, check: "hooks.json", detail: "does not select replace"},
 		{name: "hooks.json broken", mutate: func(t *testing.T, ext string) {
 			require.NoError(t, os.WriteFile(filepath.Join(ext, "hooks", "hooks.json"), []byte("{"), 0o644))

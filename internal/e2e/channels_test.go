@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -90,4 +92,29 @@ func TestWebFetchWithTokenInURLIsBlocked(t *testing.T) {
 	)
 	assertBlocked(t, r, onlyCall(t, r, "web_fetch"), "github-pat")
 	assertSecretNotShown(t, r, token)
+}
+
+// save_memory (Gemini CLI up to the version whose memory became plain
+// files) appends a fact to ~/.gemini/GEMINI.md, which every later session
+// reads: a token in the fact is denied and never reaches that file. On a CLI
+// without the tool the call comes back as an unknown tool, and the test
+// says so and skips.
+func TestSaveMemoryWithTokenIsBlocked(t *testing.T) {
+	t.Parallel()
+	s := session(t)
+	token := GitHubToken(34)
+	r := run(t, s,
+		Tool("I'll remember the token for later.", "save_memory", map[string]any{"fact": "The deploy token is " + token}),
+		Say("The memory was not saved."),
+	)
+	call := onlyCall(t, r, "save_memory")
+	if !call.Blocked() && strings.Contains(string(call.Result.Raw), "not found") {
+		t.Skipf("Gemini CLI %s has no save_memory tool: %s", CLIVersionUnderTest(), scrub(string(call.Result.Raw)))
+	}
+	assertBlocked(t, r, call, "github-pat")
+	assertSecretNotShown(t, r, token)
+	memory, err := os.ReadFile(filepath.Join(s.Home, ".gemini", "GEMINI.md"))
+	if err == nil {
+		assert.NotContains(t, string(memory), token, "the token reached the memory file")
+	}
 }

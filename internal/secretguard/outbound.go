@@ -11,6 +11,9 @@ const saferOutbound = "never put a credential in a URL, query, header or tool ar
 	"tool or server with it (an environment variable, the MCP server's own settings) so that the value never passes " +
 	"through the conversation; do not retry with the secret split, encoded or otherwise obfuscated"
 
+const saferKept = "remember or note where the credential lives (the environment variable's or the secret manager entry's name), " +
+	"never its value; do not retry with the secret split, encoded or otherwise obfuscated"
+
 // checkOutbound judges a call whose arguments may leave the machine (web
 // fetch, web search, any MCP tool): every string in the arguments, keys
 // included, is scanned and any secret denies the call, whatever the host.

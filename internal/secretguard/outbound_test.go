@@ -57,6 +57,24 @@ func TestOutboundToolArguments(t *testing.T) {
 			assert.Equal(t, verdict.Allow, d.Verdict.Action, d.Verdict.What)
 		})
 	}
+	t.Run("tools that keep their arguments in a file", func(t *testing.T) {
+		for _, c := range []struct {
+			tool string
+			in   json.RawMessage
+		}{
+			{"save_memory", input(t, "fact", "The deploy token is "+tok)},
+			{"tracker_create_task", json.RawMessage(`{"title":"rotate","description":"old key ` + tok + `"}`)},
+			{"tracker_update_task", json.RawMessage(`{"id":"t1","description":"use ` + tok + `"}`)},
+		} {
+			d := check(t, env, ws, c.tool, c.in)
+			require.Equal(t, verdict.Deny, d.Verdict.Action, c.tool)
+			reason := d.Verdict.What + d.Verdict.Safer + strings.Join(d.Verdict.Notes, " ")
+			assert.NotContains(t, reason, tok, "the reason never holds the secret")
+			assert.Contains(t, d.Verdict.What, c.tool+" would keep a secret in a file")
+		}
+		d := check(t, env, ws, "save_memory", input(t, "fact", "The user prefers tabs; the API key is in $OPENAI_API_KEY"))
+		assert.Equal(t, verdict.Allow, d.Verdict.Action, d.Verdict.What)
+	})
 	t.Run("redact action still denies", func(t *testing.T) {
 		s := settings.Default()
 		s.SecretsAction = settings.Redact

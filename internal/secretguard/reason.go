@@ -163,6 +163,9 @@ func blockDecision(tool, target string, found []secrets.Finding, text string, no
 	} else if toolargs.Outbound(tool) {
 		what = fmt.Sprintf("the arguments of %s would send %s off this machine: %s", tool, plural(len(gs), "a secret", "secrets"), describe(gs, false))
 		safer = saferOutbound
+	} else if toolargs.Kept(tool) {
+		what = fmt.Sprintf("%s would keep %s in a file that later sessions read: %s", tool, plural(len(gs), "a secret", "secrets"), describe(gs, false))
+		safer = saferKept
 	} else {
 		what = fmt.Sprintf("%s would add %s %s: %s", tool, plural(len(gs), "a secret", "secrets"), target, describe(gs, true))
 		safer = saferFile

@@ -155,7 +155,7 @@ func Check(call Call, env Env) (Decision, error) {
 		}
 		return checkShell(call, env, in.Command, in.DirPath)
 	}
-	if toolargs.Outbound(call.Tool) {
+	if toolargs.Outbound(call.Tool) || toolargs.Kept(call.Tool) {
 		return checkOutbound(call, env)
 	}
 	return Decision{}, nil

@@ -35,6 +35,24 @@ func IsMCP(tool string) bool { return strings.HasPrefix(tool, MCPPrefix) }
 // which).
 func Outbound(tool string) bool { return tool == WebFetch || tool == WebSearch || IsMCP(tool) }
 
+// Built-in tools that keep their arguments in a file the guard does not see
+// written as one.
+const (
+	// SaveMemory (Gemini CLI before its memory became plain files, and Qwen
+	// Code) appends a fact to ~/.gemini/GEMINI.md, which every later session
+	// loads into its context.
+	SaveMemory = "save_memory"
+	// TrackerCreateTask and TrackerUpdateTask write the task tracker's
+	// files in the project's temporary directory.
+	TrackerCreateTask = "tracker_create_task"
+	TrackerUpdateTask = "tracker_update_task"
+)
+
+// Kept reports whether tool keeps its arguments in such a file.
+func Kept(tool string) bool {
+	return tool == SaveMemory || tool == TrackerCreateTask || tool == TrackerUpdateTask
+}
+
 // MaxDepth bounds how deep Strings walks nested arguments; deeper values
 // are rendered as their JSON text, which still holds every string.
 const MaxDepth = 64
