@@ -320,8 +320,8 @@ func codeShapes(w string, add func(string)) {
 	if len(head) > 2 && head[0] == '-' && head[1] != '-' {
 		add(trimLead(w[2:]))
 	}
-	if first, rest, ok := strings.Cut(trimLead(w), " "); ok && (strings.HasPrefix(first, ".") || len(first) <= 5) {
-		add(rest) // sqlite3 .system cmd, sed 1e cmd, expect spawn cmd
+	if first, rest, ok := strings.Cut(trimLead(w), " "); ok && (strings.HasPrefix(first, ".") || len(first) <= 6) {
+		add(rest) // sqlite3 .system cmd, sed 1e cmd, expect spawn cmd, mysql system cmd
 	}
 	splitArgv(w, add)
 	if strings.Contains(head, ",") {

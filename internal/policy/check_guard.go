@@ -77,6 +77,7 @@ func changes(c *Call) (writes, deletes []string) {
 		for _, o := range ops {
 			deletes = append(deletes, c.resolve(o))
 		}
+
 	case "patch":
 		if len(ops) > 0 {
 			writes = append(writes, c.resolve(ops[0]))
@@ -468,11 +469,15 @@ func checkGuardTamper(c *Call) Finding {
 			return f
 		}
 	}
+	if f := killsGuard(c); f.Hit {
+		return f
+	}
 	if slices.Contains(sessionEnvSetters, c.Ex.Name) && mentionsGuardSetting(c) {
 		return hit(c.Ex.Name + " sets a GEMINI_GUARD_ setting for the programs started later, the next Gemini CLI session among them")
 	}
 	r := c.Ctx.roots()
 	writes, deletes := changes(c)
+	writes = append(writes, modeChanges(c)...)
 	for _, p := range deletes {
 		if !shell.Known(p) {
 			continue
@@ -511,6 +516,46 @@ func checkGuardTamper(c *Call) Finding {
 			if f := judgeTighteningWrite(c, p, e); f.Hit {
 				return f
 			}
+		}
+	}
+	return Finding{}
+}
+
+// modeChanges are the files whose mode, owner or attributes a call
+// changes: chmod -x on a hook's binary makes Gemini CLI let every call
+// through, since a hook that cannot run does not deny. A mode that only
+// takes group's and others' access away changes nothing the guard needs.
+func modeChanges(c *Call) []string {
+	switch c.Ex.Name {
+	case "chmod", "chown", "chgrp", "chattr", "setfacl":
+	default:
+		return nil
+	}
+	ops := operands(c.Args)
+	if c.Ex.Name == "chmod" && len(ops) > 0 && tighteningMode(ops[0]) {
+		return nil
+	}
+	var out []string
+	for _, o := range ops {
+		out = append(out, c.resolve(o))
+	}
+	return out
+}
+
+// killsGuard: pkill/killall of gemini-guard's processes by name. The
+// scanner daemon killed between two scans leaves its socket name free for
+// any program of the same user to answer the next scan.
+func killsGuard(c *Call) Finding {
+	switch c.Ex.Name {
+	case "pkill", "killall", "skill":
+	default:
+		return Finding{}
+	}
+	for _, o := range operands(c.Args) {
+		l := strings.ToLower(o)
+		if strings.Contains(l, "guard-scanner") || strings.Contains(l, "guard-shell") || strings.Contains(l, "guard-secrets") ||
+			strings.Contains(l, "guard-redact") || strings.Contains(l, "gemini-guard") {
+			return hit(c.Ex.Name + " stops gemini-guard's processes (" + o + "): until they are started again, another program can answer in the scanner's place")
 		}
 	}
 	return Finding{}

@@ -16,6 +16,10 @@ var (
 	keyFileRe     = &lazyregexp.Regexp{Expr: `(?i)\.(key|ppk|p12|pfx|jks|keystore|kdbx)$|(private|priv|id_|key).*\.pem$`}
 	secretNames   = []string{".netrc", "_netrc", ".git-credentials", ".pgpass", ".my.cnf", ".pypirc", ".vault-token", ".boto", ".s3cfg", ".dockercfg", "application_default_credentials.json", "oauth_creds.json", "credentials.tfrc.json", ".htpasswd"}
 	serviceAcctRe = &lazyregexp.Regexp{Expr: `(?i)^service[-_]?account.*\.json$`}
+	// secretsFileRe: files named for the secrets they hold (secrets.yml,
+	// credentials.json, client_secret_….json, a cloud key saved as
+	// gcp-key.json).
+	secretsFileRe = &lazyregexp.Regexp{Expr: `(?i)^(secrets?|credentials|client_secrets?([-_.][\w.-]*)?)\.(ya?ml|json|toml|ini|env|properties)$|(^|[-_])key\.json$`}
 	// Directories whose every file is a credential (files nil), or whose
 	// named files are.
 	credDirs = []struct {
@@ -56,6 +60,14 @@ func mayBeServiceAccount(base string) bool {
 	}
 	l := strings.ToLower(base)
 	return strings.HasPrefix(l, "service") && strings.HasSuffix(l, ".json")
+}
+
+func mayBeSecretsFile(base string) bool {
+	if !isASCII(base) {
+		return true
+	}
+	l := strings.ToLower(base)
+	return strings.Contains(l, "secret") || strings.Contains(l, "credentials") || strings.HasSuffix(l, "key.json")
 }
 
 func isASCII(s string) bool {
@@ -117,6 +129,12 @@ func (c *Context) credential(res *shell.Result, p string) (string, bool) {
 		return "the credential file " + base, true
 	case mayBeServiceAccount(base) && serviceAcctRe.MatchString(base):
 		return "the service account key " + base, true
+	case mayBeSecretsFile(base) && secretsFileRe.MatchString(base):
+		return "the secrets file " + base, true
+	case strings.HasSuffix(base, ".tfstate") || strings.HasSuffix(base, ".tfstate.backup"):
+		return "the Terraform state " + base + ", which holds the secrets of the resources it manages", true
+	case isHistoryFile(base):
+		return "the history " + base + ", with the secrets typed in it", true
 	}
 	segs := strings.Split(strings.Trim(p, "/"), "/")
 	for i, s := range segs {
@@ -167,6 +185,7 @@ var safeWithSecrets = []string{
 	"docker", "docker-compose", "podman", "podman-compose", "dotenv", "direnv",
 	"env-cmd", "foreman", "honcho", "dotenvx", "wc", "gitleaks", "trufflehog", "git-secrets",
 	"gemini-guard", "xargs", "dconf", "gsettings",
+	"terraform", "tofu", "terragrunt", // terraform show f.tfstate masks sensitive values; state pull is secrets.store-read
 }
 
 var (
@@ -219,6 +238,42 @@ func grepsNoContent(c *Call) bool {
 		return false
 	}
 	return shell.ParseArgs(c.Args, spec).Has("c", "count", "l", "files-with-matches", "L", "files-without-match", "q", "quiet", "silent")
+}
+
+// printsNamesOnly says whether a call prints only the part of each line
+// before its first '=' (cut -d= -f1 .env, awk -F= '{print $1}' .env): the
+// names of an environment file's variables, not their values.
+func printsNamesOnly(c *Call) bool {
+	switch c.Ex.Name {
+	case "cut":
+		d, f := "", ""
+		for i, a := range c.Args {
+			next := ""
+			if i+1 < len(c.Args) {
+				next = c.Args[i+1]
+			}
+			switch {
+			case a == "-d" || a == "--delimiter":
+				d = next
+			case strings.HasPrefix(a, "--delimiter="):
+				d = strings.TrimPrefix(a, "--delimiter=")
+			case strings.HasPrefix(a, "-d"):
+				d = a[2:]
+			case a == "-f" || a == "--fields":
+				f = next
+			case strings.HasPrefix(a, "--fields="):
+				f = strings.TrimPrefix(a, "--fields=")
+			case strings.HasPrefix(a, "-f"):
+				f = a[2:]
+			}
+		}
+		return d == "=" && f == "1"
+	case "awk", "gawk", "mawk", "nawk":
+		return (hasArg(c.Args, "-F=") || slices.Contains(c.Args, "=") && hasArg(c.Args, "-F")) && slices.ContainsFunc(c.Args, func(a string) bool {
+			return strings.ReplaceAll(a, " ", "") == "{print$1}"
+		})
+	}
+	return false
 }
 
 // readArgs returns the words of a call that name files it reads, copies or
@@ -390,7 +445,7 @@ func checkCredentialFile(c *Call) Finding {
 			}
 		}
 	}
-	if grepsNoContent(c) {
+	if grepsNoContent(c) || printsNamesOnly(c) {
 		return Finding{}
 	}
 	for _, a := range readArgs(c) {
@@ -402,6 +457,9 @@ func checkCredentialFile(c *Call) Finding {
 			}
 		}
 		if what, ok := c.credentialArg(a); ok {
+			if isHistoryFile(a) && filtersOutput(c) {
+				continue // grep docker ~/.bash_history: secrets.hunt judges the pattern
+			}
 			verb := "reads or copies"
 			switch ex.Name {
 			case "rm", "unlink", "shred", "truncate", "srm":
@@ -419,6 +477,25 @@ func checkCredentialFile(c *Call) Finding {
 		}
 	}
 	return Finding{}
+}
+
+// filtersOutput reports a grep, or a reader whose every output goes to a
+// grep: what it shows of a history is the lines a pattern picks, which
+// secrets.hunt judges (grep -i token ~/.bash_history is a hunt, grep docker
+// is not).
+func filtersOutput(c *Call) bool {
+	isGrep := func(n string) bool {
+		switch n {
+		case "grep", "egrep", "fgrep", "rg", "ag", "ack", "ugrep":
+			return true
+		}
+		return false
+	}
+	if isGrep(c.Ex.Name) {
+		return true
+	}
+	takers := c.Res.OutputTakers(c.Ex)
+	return len(takers) > 0 && !slices.ContainsFunc(takers, func(t *shell.Exec) bool { return !isGrep(t.Name) })
 }
 
 // credentialArg checks one argument, including the file pattern that a
@@ -445,7 +522,24 @@ func (c *Call) sentSecretFile(a string) (string, bool) {
 	if what, ok := c.credentialArg(a); ok {
 		return what, true
 	}
+	if p := c.resolve(a); strings.HasPrefix(p, "/proc/") && strings.HasSuffix(p, "/environ") {
+		return p + ", a process's whole environment", true
+	}
 	return systemStore(c.resolve(a))
+}
+
+// readsClipboard reports a program that prints the clipboard, where
+// password managers and users put the password they are about to paste.
+func readsClipboard(ex *shell.Exec) bool {
+	switch ex.Name {
+	case "pbpaste", "wl-paste", "termux-clipboard-get":
+		return true
+	case "xclip":
+		return hasArg(ex.Args[1:], "-o", "-out")
+	case "xsel":
+		return !hasArg(ex.Args[1:], "-i", "--input", "-a", "--append", "-c", "--clear", "-d", "--delete")
+	}
+	return false
 }
 
 // keyHandedToSSH reports whether a is an ssh command line or a list of ssh
@@ -582,6 +676,22 @@ func checkExfiltrate(c *Call) Finding {
 		for _, p := range ex.Stdin.Producers {
 			if isEnvDump(p) {
 				return send("every environment variable, secrets included (from " + p.Name + ")")
+			}
+			if readsClipboard(p) {
+				return send("the clipboard (from " + p.Name + "), where passwords are copied to be pasted")
+			}
+			if (ex.Name == "sftp" || ex.Name == "ftp") && (p.Name == "echo" || p.Name == "printf") {
+				// echo 'put ~/.ssh/id_rsa' | sftp host: the batch's uploads.
+				for _, a := range p.Args[1:] {
+					f := strings.Fields(strings.ReplaceAll(a, `\n`, "\n"))
+					for i := 1; i < len(f); i++ {
+						if f[i-1] == "put" || f[i-1] == "mput" || f[i-1] == "append" {
+							if what, ok := c.sentSecretFile(f[i]); ok {
+								return send(what)
+							}
+						}
+					}
+				}
 			}
 			pc := &Call{Ex: p, Res: c.Res, Ctx: c.Ctx}
 			if len(p.Args) > 0 {
