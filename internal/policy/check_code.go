@@ -16,7 +16,7 @@ var networkFetchers = []string{
 	"curl", "wget", "fetch", "http", "https", "xh", "xhs", "aria2c",
 	"lwp-request", "lwp-download", "get", "nc", "ncat", "netcat", "socat",
 	"telnet", "ftp", "tftp", "ssh", "invoke-webrequest", "iwr", "irm",
-	"invoke-restmethod", "gh", "s3cmd",
+	"invoke-restmethod", "gh", "s3cmd", "lynx", "links", "elinks", "w3m",
 }
 
 // isDecoder reports whether ex turns encoded or compressed input into
@@ -360,6 +360,17 @@ func checkDownloadRun(res *shell.Result, _ *Context) (Finding, *shell.Exec) {
 				}
 			}
 			continue
+		}
+		if len(ex.CodeLiterals) > 0 && ex.CodeWrites || strings.Contains(ex.Text, "copy(") || strings.Contains(ex.Text, "urlretrieve") {
+			// php -r "copy('https://…/installer', 'setup.php');": the
+			// code downloads a URL to the files its other literals name.
+			if slices.ContainsFunc(ex.CodeLiterals, func(l string) bool { return strings.Contains(l, "://") }) {
+				for _, l := range ex.CodeLiterals {
+					if l != "" && !strings.ContainsAny(l, " \n") && !strings.Contains(l, "://") {
+						downloaded[shell.ResolvePath(ex.Dir, l)] = true
+					}
+				}
+			}
 		}
 		if fedByFetcher(ex) {
 			// curl … | tee f, curl … | cat > f, curl … | dd of=f: what it

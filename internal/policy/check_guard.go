@@ -370,7 +370,8 @@ func packageRunnerArgs(args []string) ([]string, bool) {
 // isCLIName reports whether a package name or path names Gemini CLI.
 func isCLIName(a string) bool {
 	a = strings.ToLower(a)
-	if strings.HasPrefix(a, "@google/gemini-cli") || strings.Contains(a, "/gemini-cli") || strings.HasPrefix(a, "gemini-cli") {
+	if strings.HasPrefix(a, "@google/gemini-cli") || strings.Contains(a, "/gemini-cli") || strings.HasPrefix(a, "gemini-cli") ||
+		strings.Contains(a, "qwen-code") { // Qwen Code loads the same extension (qwen-extension.json)
 		return true
 	}
 	b := path.Base(a)
@@ -378,7 +379,7 @@ func isCLIName(a string) bool {
 	if at := strings.LastIndex(b, "@"); at > 0 {
 		b = b[:at]
 	}
-	return b == "gemini"
+	return b == "gemini" || b == "qwen"
 }
 
 // checkCLI judges a Gemini CLI invocation: switching the extension or hooks
@@ -472,7 +473,7 @@ func checkGuardTamper(c *Call) Finding {
 	if f := killsGuard(c); f.Hit {
 		return f
 	}
-	if slices.Contains(sessionEnvSetters, c.Ex.Name) && mentionsGuardSetting(c) {
+	if (slices.Contains(sessionEnvSetters, c.Ex.Name) || c.Ex.Name == "set" && (hasShortFlag(c.Args, 'U') || hasArg(c.Args, "--universal"))) && mentionsGuardSetting(c) {
 		return hit(c.Ex.Name + " sets a GEMINI_GUARD_ setting for the programs started later, the next Gemini CLI session among them")
 	}
 	r := c.Ctx.roots()
@@ -546,16 +547,36 @@ func modeChanges(c *Call) []string {
 // scanner daemon killed between two scans leaves its socket name free for
 // any program of the same user to answer the next scan.
 func killsGuard(c *Call) Finding {
+	guardName := func(args []string) string {
+		for _, o := range operands(args) {
+			l := strings.ToLower(o)
+			if strings.Contains(l, "guard-scanner") || strings.Contains(l, "guard-shell") || strings.Contains(l, "guard-secrets") ||
+				strings.Contains(l, "guard-redact") || strings.Contains(l, "gemini-guard") {
+				return o
+			}
+		}
+		return ""
+	}
+	stops := func(what string) Finding {
+		return hit(c.Ex.Name + " stops gemini-guard's processes (" + what + "): until they are started again, another program can answer in the scanner's place")
+	}
 	switch c.Ex.Name {
 	case "pkill", "killall", "skill":
-	default:
-		return Finding{}
-	}
-	for _, o := range operands(c.Args) {
-		l := strings.ToLower(o)
-		if strings.Contains(l, "guard-scanner") || strings.Contains(l, "guard-shell") || strings.Contains(l, "guard-secrets") ||
-			strings.Contains(l, "guard-redact") || strings.Contains(l, "gemini-guard") {
-			return hit(c.Ex.Name + " stops gemini-guard's processes (" + o + "): until they are started again, another program can answer in the scanner's place")
+		if o := guardName(c.Args); o != "" {
+			return stops(o)
+		}
+	case "kill":
+		// kill $(pgrep guard-scanner), kill `pidof guard-scanner`.
+		for _, a := range c.Args {
+			for _, u := range c.Res.Unknowns(a) {
+				for _, e := range u.Execs {
+					if (e.Name == "pgrep" || e.Name == "pidof") && len(e.Args) > 1 {
+						if o := guardName(e.Args[1:]); o != "" {
+							return stops(o)
+						}
+					}
+				}
+			}
 		}
 	}
 	return Finding{}

@@ -14,7 +14,8 @@ var (
 	envExampleRe  = &lazyregexp.Regexp{Expr: `(?i)(^|[.-])(example|sample|template|dist|defaults?|schema|tpl|test|ci)($|[.-])`}
 	sshKeyRe      = &lazyregexp.Regexp{Expr: `^id_(rsa|dsa|ecdsa|ed25519|xmss)(_sk)?$`}
 	keyFileRe     = &lazyregexp.Regexp{Expr: `(?i)\.(key|ppk|p12|pfx|jks|keystore|kdbx)$|(private|priv|id_|key).*\.pem$`}
-	secretNames   = []string{".netrc", "_netrc", ".git-credentials", ".pgpass", ".my.cnf", ".pypirc", ".vault-token", ".boto", ".s3cfg", ".dockercfg", "application_default_credentials.json", "oauth_creds.json", "credentials.tfrc.json", ".htpasswd"}
+	secretNames   = []string{".netrc", "_netrc", ".git-credentials", ".pgpass", ".my.cnf", ".pypirc", ".vault-token", ".boto", ".s3cfg", ".dockercfg", "application_default_credentials.json", "oauth_creds.json", "credentials.tfrc.json", ".htpasswd",
+		".msmtprc", ".mbsyncrc", ".fetchmailrc", "wp-config.php", "master.key", "settings-security.xml"}
 	serviceAcctRe = &lazyregexp.Regexp{Expr: `(?i)^service[-_]?account.*\.json$`}
 	// secretsFileRe: files named for the secrets they hold (secrets.yml,
 	// credentials.json, client_secret_….json, a cloud key saved as
@@ -28,11 +29,16 @@ var (
 	}{
 		{".gnupg", nil}, {".password-store", nil}, {".config/gcloud", nil}, {".azure", nil},
 		{".aws", []string{"credentials", "sso", "cli"}},
-		{".kube", []string{"config"}},
+		{".kube", nil}, // every kubeconfig (~/.kube/prod.yaml) holds tokens or client keys
 		{".docker", []string{"config.json"}},
 		{".codex", []string{"auth.json"}}, {".gemini", []string{"oauth_creds.json", "google_accounts.json"}},
 		{".config/gh", []string{"hosts.yml"}}, {".cargo", []string{"credentials", "credentials.toml"}}, {".gem", []string{"credentials"}},
 		{".terraform.d", []string{"credentials.tfrc.json"}}, {".config/hub", nil},
+		// The long tail of tools that keep a token or password in home.
+		{".config/rclone", nil}, {".m2", []string{"settings.xml", "settings-security.xml"}}, {".gradle", []string{"gradle.properties"}},
+		{".composer", []string{"auth.json"}}, {".config/composer", []string{"auth.json"}}, {".config/ngrok", nil}, {".ngrok2", nil},
+		{".config/doctl", nil}, {".config/hcloud", nil}, {".fly", []string{"config.yml"}}, {".oci", nil}, {".config/filezilla", nil},
+		{".vnc", []string{"passwd"}}, {".local/share/keyrings", nil}, {".config/op", nil}, {".config/linode-cli", nil}, {".config/scw", nil},
 	}
 	sshPublic     = []string{"known_hosts", "known_hosts.old", "config", "authorized_keys", "authorized_keys2"}
 	toolCredNames = []string{"auth.json", "credentials", "credentials.json", "oauth_creds.json", "hosts.yml", "config.json"}
@@ -135,6 +141,12 @@ func (c *Context) credential(res *shell.Result, p string) (string, bool) {
 		return "the Terraform state " + base + ", which holds the secrets of the resources it manages", true
 	case isHistoryFile(base):
 		return "the history " + base + ", with the secrets typed in it", true
+	}
+	if strings.HasPrefix(base, "ssh_host_") && strings.HasSuffix(base, "_key") {
+		return "the SSH host private key " + base, true
+	}
+	if strings.HasPrefix(p, "/run/secrets/") || strings.HasPrefix(p, "/var/run/secrets/") {
+		return "the container secret " + p, true
 	}
 	segs := strings.Split(strings.Trim(p, "/"), "/")
 	for i, s := range segs {
@@ -432,6 +444,17 @@ func checkCredentialFile(c *Call) Finding {
 					}
 				}
 				return hit(verb + " " + what + " (" + r.Op + " " + c.Show(r.Target) + ")")
+			}
+		}
+	}
+	if (ex.Name == "docker" || ex.Name == "podman") && len(c.Args) > 1 {
+		// docker cp web:/run/secrets/db ./pw: a secret copied out of a
+		// container.
+		if ops := operands(c.Args); len(ops) > 2 && ops[0] == "cp" {
+			if _, src, ok := strings.Cut(ops[1], ":"); ok {
+				if what, ok := c.Ctx.credential(c.Res, src); ok {
+					return hit(ex.Name + " cp copies " + what + " out of the container")
+				}
 			}
 		}
 	}
