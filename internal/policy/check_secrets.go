@@ -10,11 +10,11 @@ import (
 )
 
 var (
-	envFileRe     = &lazyregexp.Regexp{Expr: `^(\.env(\..+)?|\.envrc|[\w.-]+\.env)$`}
-	envExampleRe  = &lazyregexp.Regexp{Expr: `(?i)(^|[.-])(example|sample|template|dist|defaults?|schema|tpl|test|ci)($|[.-])`}
-	sshKeyRe      = &lazyregexp.Regexp{Expr: `^id_(rsa|dsa|ecdsa|ed25519|xmss)(_sk)?$`}
-	keyFileRe     = &lazyregexp.Regexp{Expr: `(?i)\.(key|ppk|p12|pfx|jks|keystore|kdbx)$|(private|priv|id_|key).*\.pem$`}
-	secretNames   = []string{".netrc", "_netrc", ".git-credentials", ".pgpass", ".my.cnf", ".pypirc", ".vault-token", ".boto", ".s3cfg", ".dockercfg", "application_default_credentials.json", "oauth_creds.json", "credentials.tfrc.json", ".htpasswd",
+	envFileRe    = &lazyregexp.Regexp{Expr: `^(\.env(\..+)?|\.envrc|[\w.-]+\.env)$`}
+	envExampleRe = &lazyregexp.Regexp{Expr: `(?i)(^|[.-])(example|sample|template|dist|defaults?|schema|tpl|test|ci)($|[.-])`}
+	sshKeyRe     = &lazyregexp.Regexp{Expr: `^id_(rsa|dsa|ecdsa|ed25519|xmss)(_sk)?$`}
+	keyFileRe    = &lazyregexp.Regexp{Expr: `(?i)\.(key|ppk|p12|pfx|jks|keystore|kdbx)$|(private|priv|id_|key).*\.pem$`}
+	secretNames  = []string{".netrc", "_netrc", ".git-credentials", ".pgpass", ".my.cnf", ".pypirc", ".vault-token", ".boto", ".s3cfg", ".dockercfg", "application_default_credentials.json", "oauth_creds.json", "credentials.tfrc.json", ".htpasswd",
 		".msmtprc", ".mbsyncrc", ".fetchmailrc", "wp-config.php", "master.key", "settings-security.xml"}
 	serviceAcctRe = &lazyregexp.Regexp{Expr: `(?i)^service[-_]?account.*\.json$`}
 	// secretsFileRe: files named for the secrets they hold (secrets.yml,
