@@ -20,7 +20,7 @@ var table = []*Rule{
 	// guard: the guard and Gemini CLI must stay as the user set them.
 	{
 		ID: "guard.tamper", Category: "guard",
-		Protects: "gemini-guard's and Gemini CLI's configuration, one table shared with the secrets guard (internal/protect): ~/.gemini/settings.json, ~/.gemini/extensions/** (gemini-guard, its .env settings, any other extension), ~/.gemini/policies/**, the same under the workspace's .gemini, /etc/gemini-cli, any .gitleaks.toml and .gitleaksignore, the configured gitleaks config, GEMINI_GUARD_ lines in any .env (Gemini CLI loads them into its hooks' environment), the project's tightening file .gemini/gemini-guard.toml (may only get stricter); a write is judged by where output lands, whatever the program, also through symlinks; and Gemini CLI however spelled (gemini, npx @google/gemini-cli, node .../gemini) disabling or adding extensions, or starting a child agent without the guard or with approvals off",
+		Protects: "gemini-guard's and Gemini CLI's configuration, one table shared with the secrets guard (internal/protect): ~/.gemini/settings.json, ~/.gemini/trustedFolders.json, ~/.gemini/extensions/** (gemini-guard, its .env settings, any other extension), ~/.gemini/policies/**, the same under the workspace's .gemini, /etc/gemini-cli, any .gitleaks.toml and .gitleaksignore, the configured gitleaks config, GEMINI_GUARD_ lines in any .env (Gemini CLI loads them into its hooks' environment), the project's tightening file .gemini/gemini-guard.toml (may only get stricter); a write is judged by where output lands, whatever the program, also through symlinks, and their mode or owner changed (chmod -x on a hook's binary); the guard's processes stopped by name; and Gemini CLI (or Qwen Code) however spelled (gemini, npx @google/gemini-cli, node .../gemini, qwen) disabling or adding extensions, or starting a child agent without the guard or with approvals off",
 		What:     "changes the configuration of gemini-guard or Gemini CLI",
 		Safer:    "ask the user to change the setting themselves; a project may tighten the guard in .gemini/gemini-guard.toml",
 		Unknown:  "Paths that cannot be known statically are not judged here (the other rules still apply); a .env written with output that cannot be known is denied in strict mode.",
@@ -99,7 +99,7 @@ var table = []*Rule{
 	// secrets: credentials stay where they are.
 	{
 		ID: "secrets.exfiltrate", Category: "secrets",
-		Protects: "credential files and the environment's secrets, from being sent over the network",
+		Protects: "credential files, the environment's secrets (/proc/*/environ) and the clipboard, from being sent over the network",
 		What:     "sends credentials over the network",
 		Safer:    "send only the data the task needs; never upload credential files or the environment",
 		Unknown:  noUnknownStory,
@@ -134,7 +134,7 @@ var table = []*Rule{
 	},
 	{
 		ID: "secrets.credential-file", Category: "secrets",
-		Protects: "credential files: SSH private keys, ~/.aws/credentials, kube and docker configs, gcloud/azure/gnupg directories, .netrc, .git-credentials, .env files (not .env.example/.sample/.template), private key files",
+		Protects: "credential files: SSH private keys (and SSH host keys), ~/.aws/credentials, kube and docker configs, gcloud/azure/gnupg directories, the token files of the long tail of tools in home (rclone, maven, gradle, composer, ngrok, doctl, hcloud, fly, oci, ...), .netrc, .git-credentials, .env files (not .env.example/.sample/.template), private key files, secrets files (secrets.yml, credentials.json, *-key.json), Terraform state, shell and REPL histories read whole, container secrets (/run/secrets)",
 		What:     "reads, copies or destroys a credential file",
 		Safer:    "ask the user for the one value the task needs, or use the tool that consumes the file directly (docker --env-file, source .env, ssh -i)",
 		Unknown:  "A path that cannot be known statically is allowed unless its file name alone names a credential ($X/id_rsa, $CODEX_HOME/auth.json).",
