@@ -105,6 +105,12 @@ func checkRemotePackage(c *Call) Finding {
 	if shell.Interpreter(name) == "python" && len(args) > 1 && args[0] == "-m" {
 		name, args = args[1], args[2:] // python -m pip install …
 	}
+	switch name { // every command comes here (npx's package is the command): leave the others at once
+	case "pip", "pip3", "pipx", "uv", "poetry", "pdm", "conda", "mamba", "uvx", "npm", "pnpm", "yarn", "bun", "npx", "pnpx", "bunx",
+		"deno", "r", "rscript", "julia", "go", "cargo", "brew", "rpm", "dnf", "yum", "zypper", "pacman", "dpkg", "apt", "apt-get", "gem", "snap", "flatpak":
+	default:
+		return Finding{}
+	}
 	ops := packageOperands(args)
 	sub := ""
 	if len(ops) > 0 {

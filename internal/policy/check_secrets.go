@@ -164,17 +164,19 @@ func (c *Context) credential(res *shell.Result, p string) (string, bool) {
 		if !strings.HasPrefix(s, ".") {
 			continue // every credDirs entry starts with a dot directory
 		}
+		// The path from this dot directory on, compared with each entry
+		// without splitting it (this runs for every path argument).
+		tail := strings.Join(segs[i:], "/")
 		for _, cd := range credDirs {
 			dir, files := cd.dir, cd.files
-			ds := strings.Split(dir, "/")
-			if i+len(ds) > len(segs) || strings.Join(segs[i:i+len(ds)], "/") != dir {
+			if !strings.HasPrefix(tail, dir) || len(tail) > len(dir) && tail[len(dir)] != '/' {
 				continue
 			}
-			rest := segs[i+len(ds):]
-			if len(rest) == 0 {
+			if len(tail) == len(dir) {
 				return "the credential directory " + dir, true
 			}
-			if files == nil || slices.Contains(files, rest[0]) {
+			first, _, _ := strings.Cut(tail[len(dir)+1:], "/")
+			if files == nil || slices.Contains(files, first) {
 				return "the credentials in " + dir, true
 			}
 		}
