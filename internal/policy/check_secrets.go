@@ -223,7 +223,9 @@ var (
 // a flag, not the key-file option of ssh-keygen -f).
 var keyReaders = []string{"rm", "unlink", "shred", "srm", "truncate", "wipe", "cat", "tac", "less", "more", "head", "tail", "base64", "base32", "basenc", "xxd", "od", "hexdump",
 	"strings", "cp", "mv", "scp", "rsync", "tar", "zip", "7z", "gzip", "nc", "ncat", "socat", "sed", "awk",
-	"grep", "dd", "tee", "bat", "vi", "vim", "nano", "emacs", "code", "python", "python3", "node", "perl", "ruby", "php", "pbcopy", "xclip"}
+	"grep", "dd", "tee", "bat", "vi", "vim", "nano", "emacs", "code", "python", "python3", "node", "perl", "ruby", "php", "pbcopy", "xclip",
+	// Programs whose -f reads a list and echoes the lines it cannot use.
+	"date", "ssh-keyscan", "fping", "arp"}
 
 // keyOption: an option through which a program is handed a key, keystore
 // or key file it uses (--key, -inkey, --keyfile, --ssl-keyfile,
@@ -409,7 +411,9 @@ func readArgs(c *Call) []string {
 			}
 			continue
 		}
-		if consumer && i > 0 && strings.HasPrefix(c.Args[i-1], "-") && !strings.Contains(c.Args[i-1], "=") && keyOption(c.Args[i-1]) {
+		// wget -i f requests every line of f: its content goes to the
+		// network (and into the error messages), it is not a key used.
+		if consumer && i > 0 && strings.HasPrefix(c.Args[i-1], "-") && !strings.Contains(c.Args[i-1], "=") && keyOption(c.Args[i-1]) && !(name == "wget" && c.Args[i-1] == "-i") {
 			continue // openssl req -key k.pem, gunicorn --keyfile k.pem: used, not read out
 		}
 		if consumer && strings.HasPrefix(a, "/") && strings.Contains(a, ":") && keyOption(a[:strings.IndexByte(a, ':')]) {
@@ -670,6 +674,11 @@ func checkExfiltrate(c *Call) Finding {
 			}
 		}
 		if ex.Name == "wget" {
+			if (a == "--post-file" || a == "--body-file") && i+1 < len(c.Args) {
+				if what, ok := c.sentSecretFile(c.Args[i+1]); ok {
+					return send(what)
+				}
+			}
 			for _, pre := range []string{"--post-file=", "--body-file="} {
 				if f, ok := strings.CutPrefix(a, pre); ok {
 					if what, ok := c.sentSecretFile(f); ok {
