@@ -254,6 +254,7 @@ func embeddedCandidates(ex *shell.Exec, res *shell.Result) []string {
 				switch {
 				case strings.HasPrefix(strings.TrimSpace(line), "!"):
 					add(trimLead(line))
+					codeShapes(line, add) // cpan's ! runs perl: ! system("cmd")
 				case shell.RunsStdin(ex.Name):
 					// tclsh, expect, jshell: exec/system calls in the code
 					// piped in (echo 'exec rm -rf ~' | tclsh).
@@ -272,6 +273,8 @@ func embeddedCandidates(ex *shell.Exec, res *shell.Result) []string {
 		for _, v := range args {
 			if _, val, ok := strings.Cut(v, "="); ok {
 				vals = append(vals, val)
+			} else if _, val, ok := strings.Cut(v, ":"); ok && strings.HasPrefix(v, "-") {
+				vals = append(vals, val) // tshark -Xlua_script:f
 			}
 		}
 		// Project runners read their files from the working directory
