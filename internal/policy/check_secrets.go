@@ -256,38 +256,24 @@ func grepsNoContent(c *Call) bool {
 	return shell.ParseArgs(c.Args, spec).Has("c", "count", "l", "files-with-matches", "L", "files-without-match", "q", "quiet", "silent")
 }
 
+var cutSpec = &shell.OptSpec{Short: "b:c:d:f:nsz", Long: []string{"bytes=", "characters=", "delimiter=", "fields=", "complement",
+	"only-delimited", "output-delimiter=", "zero-terminated"}}
+
 // printsNamesOnly says whether a call prints only the part of each line
 // before its first '=' (cut -d= -f1 .env, awk -F= '{print $1}' .env): the
 // names of an environment file's variables, not their values.
 func printsNamesOnly(c *Call) bool {
 	switch c.Ex.Name {
 	case "cut":
-		d, f := "", ""
-		for i, a := range c.Args {
-			next := ""
-			if i+1 < len(c.Args) {
-				next = c.Args[i+1]
-			}
-			switch {
-			case a == "-d" || a == "--delimiter":
-				d = next
-			case strings.HasPrefix(a, "--delimiter="):
-				d = strings.TrimPrefix(a, "--delimiter=")
-			case strings.HasPrefix(a, "-d"):
-				d = a[2:]
-			case a == "-f" || a == "--fields":
-				f = next
-			case strings.HasPrefix(a, "--fields="):
-				f = strings.TrimPrefix(a, "--fields=")
-			case strings.HasPrefix(a, "-f"):
-				f = a[2:]
-			}
-		}
+		p := shell.ParseArgs(c.Args, cutSpec)
+		d, _ := p.Value("d", "delimiter")
+		f, _ := p.Value("f", "fields")
 		return d == "=" && f == "1"
 	case "awk", "gawk", "mawk", "nawk":
-		return (hasArg(c.Args, "-F=") || slices.Contains(c.Args, "=") && hasArg(c.Args, "-F")) && slices.ContainsFunc(c.Args, func(a string) bool {
-			return strings.ReplaceAll(a, " ", "") == "{print$1}"
-		})
+		// The analysis takes the program out of the arguments: look at the
+		// text as written.
+		return (hasArg(c.Args, "-F=") || slices.Contains(c.Args, "=") && hasArg(c.Args, "-F")) &&
+			strings.Contains(strings.ReplaceAll(c.Ex.Text, " ", ""), "'{print$1}'")
 	}
 	return false
 }
