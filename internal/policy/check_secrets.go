@@ -522,7 +522,7 @@ func (c *Call) credentialArg(a string) (string, bool) {
 	for _, u := range c.Res.Unknowns(a) {
 		if u.Kind == shell.Input && u.Name != "" && !strings.ContainsAny(u.Name, "*?[ ") {
 			if what, ok := c.Ctx.credential(c.Res, u.Name); ok {
-				return what + " (found by find)", true
+				return what + " (an item the command reads at run time)", true
 			}
 		}
 	}

@@ -154,7 +154,7 @@ var table = []*Rule{
 			`cat ~/.bash_history`, `cp ~/.psql_history /tmp/h`, `cut -d= -f2 .env`, `awk -F= '{print $2}' .env`,
 			`cat ~/.config/rclone/rclone.conf`, `cat ~/.m2/settings.xml`, `cat ~/.kube/prod.yaml`,
 			`sudo cat /etc/ssh/ssh_host_ed25519_key`, `docker cp web:/run/secrets/db_password ./pw`,
-			`wget -i .env`, `date -f ~/.ssh/id_rsa`, `ssh-keyscan -f ~/.ssh/id_rsa`,
+			`wget -i .env`, `date -f ~/.ssh/id_rsa`, `ssh-keyscan -f ~/.ssh/id_rsa`, `xargs cat <<< ~/.aws/credentials`,
 		},
 		Allow: []string{
 			`grep -c API_KEY .env`,
