@@ -16,7 +16,7 @@ var networkFetchers = []string{
 	"curl", "wget", "fetch", "http", "https", "xh", "xhs", "aria2c",
 	"lwp-request", "lwp-download", "get", "nc", "ncat", "netcat", "socat",
 	"telnet", "ftp", "tftp", "ssh", "invoke-webrequest", "iwr", "irm",
-	"invoke-restmethod", "gh", "s3cmd",
+	"invoke-restmethod", "gh", "s3cmd", "lynx", "links", "elinks", "w3m",
 }
 
 // isDecoder reports whether ex turns encoded or compressed input into
@@ -330,6 +330,17 @@ func writtenFiles(ex *shell.Exec) []string {
 	return out
 }
 
+// installsPackageFiles reports a package manager that installs a package
+// file given as an operand and runs its install scripts (a .deb's
+// maintainer scripts, an RPM's scriptlets, a gem's or wheel's build).
+func installsPackageFiles(name string) bool {
+	switch name {
+	case "dpkg", "apt", "apt-get", "rpm", "dnf", "yum", "zypper", "pacman", "gem", "pip", "pip3", "pipx", "npm", "pnpm", "yarn", "bun", "snap", "flatpak", "installer", "pkg", "brew":
+		return true
+	}
+	return false
+}
+
 // codeDecodeRe finds interpreter code decoding base64, hex or compressed
 // text.
 var codeDecodeRe = &lazyregexp.Regexp{Expr: `(?i)(b64decode|b32decode|a85decode|base64\.decode|decodebytes|atob\s*\(|Buffer\.from\s*\([^)]*['"](base64|hex)['"]|base64_decode|decode_base64|unpack\s*\(\s*['"]m|Base64\.decode64|strict_decode64|FromBase64String|bytes\.fromhex|unhexlify|zlib\.decompress|codecs\.decode\s*\([^)]*rot)`}
@@ -350,6 +361,17 @@ func checkDownloadRun(res *shell.Result, _ *Context) (Finding, *shell.Exec) {
 			}
 			continue
 		}
+		if len(ex.CodeLiterals) > 0 && ex.CodeWrites || strings.Contains(ex.Text, "copy(") || strings.Contains(ex.Text, "urlretrieve") {
+			// php -r "copy('https://…/installer', 'setup.php');": the
+			// code downloads a URL to the files its other literals name.
+			if slices.ContainsFunc(ex.CodeLiterals, func(l string) bool { return strings.Contains(l, "://") }) {
+				for _, l := range ex.CodeLiterals {
+					if l != "" && !strings.ContainsAny(l, " \n") && !strings.Contains(l, "://") {
+						downloaded[shell.ResolvePath(ex.Dir, l)] = true
+					}
+				}
+			}
+		}
 		if fedByFetcher(ex) {
 			// curl … | tee f, curl … | cat > f, curl … | dd of=f: what it
 			// writes is the download.
@@ -365,7 +387,7 @@ func checkDownloadRun(res *shell.Result, _ *Context) (Finding, *shell.Exec) {
 		if strings.Contains(ex.Args[0], "/") && downloaded[shell.ResolvePath(ex.Dir, ex.Args[0])] {
 			return hit("runs " + ex.Args[0] + ", a file just downloaded from the network, without anyone reading it"), ex
 		}
-		runsScripts := shell.IsShell(ex.Name) || ex.Name == "source" || ex.Name == "." || shell.Interpreter(ex.Name) != ""
+		runsScripts := shell.IsShell(ex.Name) || ex.Name == "source" || ex.Name == "." || shell.Interpreter(ex.Name) != "" || installsPackageFiles(ex.Name)
 		if !runsScripts || compilesOnly(ex) {
 			continue
 		}

@@ -254,6 +254,7 @@ func embeddedCandidates(ex *shell.Exec, res *shell.Result) []string {
 				switch {
 				case strings.HasPrefix(strings.TrimSpace(line), "!"):
 					add(trimLead(line))
+					codeShapes(line, add) // cpan's ! runs perl: ! system("cmd")
 				case shell.RunsStdin(ex.Name):
 					// tclsh, expect, jshell: exec/system calls in the code
 					// piped in (echo 'exec rm -rf ~' | tclsh).
@@ -272,6 +273,8 @@ func embeddedCandidates(ex *shell.Exec, res *shell.Result) []string {
 		for _, v := range args {
 			if _, val, ok := strings.Cut(v, "="); ok {
 				vals = append(vals, val)
+			} else if _, val, ok := strings.Cut(v, ":"); ok && strings.HasPrefix(v, "-") {
+				vals = append(vals, val) // tshark -Xlua_script:f
 			}
 		}
 		// Project runners read their files from the working directory
@@ -320,8 +323,8 @@ func codeShapes(w string, add func(string)) {
 	if len(head) > 2 && head[0] == '-' && head[1] != '-' {
 		add(trimLead(w[2:]))
 	}
-	if first, rest, ok := strings.Cut(trimLead(w), " "); ok && (strings.HasPrefix(first, ".") || len(first) <= 5) {
-		add(rest) // sqlite3 .system cmd, sed 1e cmd, expect spawn cmd
+	if first, rest, ok := strings.Cut(trimLead(w), " "); ok && (strings.HasPrefix(first, ".") || len(first) <= 6) {
+		add(rest) // sqlite3 .system cmd, sed 1e cmd, expect spawn cmd, mysql system cmd
 	}
 	splitArgv(w, add)
 	if strings.Contains(head, ",") {

@@ -77,6 +77,7 @@ func changes(c *Call) (writes, deletes []string) {
 		for _, o := range ops {
 			deletes = append(deletes, c.resolve(o))
 		}
+
 	case "patch":
 		if len(ops) > 0 {
 			writes = append(writes, c.resolve(ops[0]))
@@ -369,7 +370,8 @@ func packageRunnerArgs(args []string) ([]string, bool) {
 // isCLIName reports whether a package name or path names Gemini CLI.
 func isCLIName(a string) bool {
 	a = strings.ToLower(a)
-	if strings.HasPrefix(a, "@google/gemini-cli") || strings.Contains(a, "/gemini-cli") || strings.HasPrefix(a, "gemini-cli") {
+	if strings.HasPrefix(a, "@google/gemini-cli") || strings.Contains(a, "/gemini-cli") || strings.HasPrefix(a, "gemini-cli") ||
+		strings.Contains(a, "qwen-code") { // Qwen Code loads the same extension (qwen-extension.json)
 		return true
 	}
 	b := path.Base(a)
@@ -377,7 +379,7 @@ func isCLIName(a string) bool {
 	if at := strings.LastIndex(b, "@"); at > 0 {
 		b = b[:at]
 	}
-	return b == "gemini"
+	return b == "gemini" || b == "qwen"
 }
 
 // checkCLI judges a Gemini CLI invocation: switching the extension or hooks
@@ -468,11 +470,15 @@ func checkGuardTamper(c *Call) Finding {
 			return f
 		}
 	}
-	if slices.Contains(sessionEnvSetters, c.Ex.Name) && mentionsGuardSetting(c) {
+	if f := killsGuard(c); f.Hit {
+		return f
+	}
+	if (slices.Contains(sessionEnvSetters, c.Ex.Name) || c.Ex.Name == "set" && (hasShortFlag(c.Args, 'U') || hasArg(c.Args, "--universal"))) && mentionsGuardSetting(c) {
 		return hit(c.Ex.Name + " sets a GEMINI_GUARD_ setting for the programs started later, the next Gemini CLI session among them")
 	}
 	r := c.Ctx.roots()
 	writes, deletes := changes(c)
+	writes = append(writes, modeChanges(c)...)
 	for _, p := range deletes {
 		if !shell.Known(p) {
 			continue
@@ -510,6 +516,66 @@ func checkGuardTamper(c *Call) Finding {
 		case protect.Tightening:
 			if f := judgeTighteningWrite(c, p, e); f.Hit {
 				return f
+			}
+		}
+	}
+	return Finding{}
+}
+
+// modeChanges are the files whose mode, owner or attributes a call
+// changes: chmod -x on a hook's binary makes Gemini CLI let every call
+// through, since a hook that cannot run does not deny. A mode that only
+// takes group's and others' access away changes nothing the guard needs.
+func modeChanges(c *Call) []string {
+	switch c.Ex.Name {
+	case "chmod", "chown", "chgrp", "chattr", "setfacl":
+	default:
+		return nil
+	}
+	ops := operands(c.Args)
+	if c.Ex.Name == "chmod" && len(ops) > 0 && tighteningMode(ops[0]) {
+		return nil
+	}
+	var out []string
+	for _, o := range ops {
+		out = append(out, c.resolve(o))
+	}
+	return out
+}
+
+// killsGuard: pkill/killall of gemini-guard's processes by name. The
+// scanner daemon killed between two scans leaves its socket name free for
+// any program of the same user to answer the next scan.
+func killsGuard(c *Call) Finding {
+	guardName := func(args []string) string {
+		for _, o := range operands(args) {
+			l := strings.ToLower(o)
+			if strings.Contains(l, "guard-scanner") || strings.Contains(l, "guard-shell") || strings.Contains(l, "guard-secrets") ||
+				strings.Contains(l, "guard-redact") || strings.Contains(l, "gemini-guard") {
+				return o
+			}
+		}
+		return ""
+	}
+	stops := func(what string) Finding {
+		return hit(c.Ex.Name + " stops gemini-guard's processes (" + what + "): until they are started again, another program can answer in the scanner's place")
+	}
+	switch c.Ex.Name {
+	case "pkill", "killall", "skill":
+		if o := guardName(c.Args); o != "" {
+			return stops(o)
+		}
+	case "kill":
+		// kill $(pgrep guard-scanner), kill `pidof guard-scanner`.
+		for _, a := range c.Args {
+			for _, u := range c.Res.Unknowns(a) {
+				for _, e := range u.Execs {
+					if (e.Name == "pgrep" || e.Name == "pidof") && len(e.Args) > 1 {
+						if o := guardName(e.Args[1:]); o != "" {
+							return stops(o)
+						}
+					}
+				}
 			}
 		}
 	}

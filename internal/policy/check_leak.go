@@ -142,7 +142,7 @@ func checkSecretHunt(c *Call) Finding {
 				return hit(c.Ex.Name + " searches the shell history " + c.resolve(f) + " for secrets (" + pattern + ")")
 			}
 			if l, ok := wide(f); ok {
-				if (l.Place == CoreSystem || l.Place == System) && !strongSecretWordRe.MatchString(pattern) {
+				if (l.Place == CoreSystem || l.Place == System) && !strongSecretWordRe.MatchString(pattern) && !secretShapeRe.MatchString(pattern) {
 					continue
 				}
 				return hit(c.Ex.Name + " searches " + l.Place.String() + " for secrets (" + pattern + ")")
@@ -885,6 +885,21 @@ func storeRead(name string, args []string) (string, bool) {
 		}
 		if at("view-secret") {
 			return "a Kubernetes secret's values", true
+		}
+		if at("config", "view") && hasArg(args, "--raw", "--flatten") {
+			return "the kubeconfig with its tokens and client keys", true
+		}
+	case "terraform", "tofu", "terragrunt":
+		if at("state", "pull") {
+			return "the Terraform state, with every secret of the resources it manages", true
+		}
+	case "heroku":
+		if len(ops) > 0 && (ops[0] == "config" || ops[0] == "config:get") {
+			return "the app's config vars (its secrets)", true
+		}
+	case "railway":
+		if at("variables") && !hasArg(args, "--set", "-s") {
+			return "the service's variables (its secrets)", true
 		}
 	case "gh":
 		if at("auth", "token") || at("auth", "status") && hasArg(args, "--show-token", "-t") {

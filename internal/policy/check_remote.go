@@ -197,6 +197,16 @@ func checkHomeServed(c *Call) Finding {
 		if ops := operands(args); len(ops) > 0 {
 			dir = ops[0]
 		}
+	case name == "openssl" && len(args) > 0 && args[0] == "s_server" && hasArg(args, "-WWW", "-HTTP", "-www"):
+		served, dir = true, "." // serves the files under the working directory
+	case name == "kubectl" && len(args) > 0 && args[0] == "proxy":
+		for i, a := range args {
+			if v, ok := strings.CutPrefix(a, "--www="); ok {
+				served, dir = true, v
+			} else if (a == "--www" || a == "-w") && i+1 < len(args) {
+				served, dir = true, args[i+1]
+			}
+		}
 	case name == "busybox" && len(args) > 0 && args[0] == "httpd" || name == "httpd" && hasArg(args, "-h"):
 		for i, a := range args {
 			if a == "-h" && i+1 < len(args) {

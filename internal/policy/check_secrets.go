@@ -10,12 +10,17 @@ import (
 )
 
 var (
-	envFileRe     = &lazyregexp.Regexp{Expr: `^(\.env(\..+)?|\.envrc|[\w.-]+\.env)$`}
-	envExampleRe  = &lazyregexp.Regexp{Expr: `(?i)(^|[.-])(example|sample|template|dist|defaults?|schema|tpl|test|ci)($|[.-])`}
-	sshKeyRe      = &lazyregexp.Regexp{Expr: `^id_(rsa|dsa|ecdsa|ed25519|xmss)(_sk)?$`}
-	keyFileRe     = &lazyregexp.Regexp{Expr: `(?i)\.(key|ppk|p12|pfx|jks|keystore|kdbx)$|(private|priv|id_|key).*\.pem$`}
-	secretNames   = []string{".netrc", "_netrc", ".git-credentials", ".pgpass", ".my.cnf", ".pypirc", ".vault-token", ".boto", ".s3cfg", ".dockercfg", "application_default_credentials.json", "oauth_creds.json", "credentials.tfrc.json", ".htpasswd"}
+	envFileRe    = &lazyregexp.Regexp{Expr: `^(\.env(\..+)?|\.envrc|[\w.-]+\.env)$`}
+	envExampleRe = &lazyregexp.Regexp{Expr: `(?i)(^|[.-])(example|sample|template|dist|defaults?|schema|tpl|test|ci)($|[.-])`}
+	sshKeyRe     = &lazyregexp.Regexp{Expr: `^id_(rsa|dsa|ecdsa|ed25519|xmss)(_sk)?$`}
+	keyFileRe    = &lazyregexp.Regexp{Expr: `(?i)\.(key|ppk|p12|pfx|jks|keystore|kdbx)$|(private|priv|id_|key).*\.pem$`}
+	secretNames  = []string{".netrc", "_netrc", ".git-credentials", ".pgpass", ".my.cnf", ".pypirc", ".vault-token", ".boto", ".s3cfg", ".dockercfg", "application_default_credentials.json", "oauth_creds.json", "credentials.tfrc.json", ".htpasswd",
+		".msmtprc", ".mbsyncrc", ".fetchmailrc", "wp-config.php", "master.key", "settings-security.xml"}
 	serviceAcctRe = &lazyregexp.Regexp{Expr: `(?i)^service[-_]?account.*\.json$`}
+	// secretsFileRe: files named for the secrets they hold (secrets.yml,
+	// credentials.json, client_secret_….json, a cloud key saved as
+	// gcp-key.json).
+	secretsFileRe = &lazyregexp.Regexp{Expr: `(?i)^(secrets?|credentials|client_secrets?([-_.][\w.-]*)?)\.(ya?ml|json|toml|ini|env|properties)$|(^|[-_])key\.json$`}
 	// Directories whose every file is a credential (files nil), or whose
 	// named files are.
 	credDirs = []struct {
@@ -24,11 +29,16 @@ var (
 	}{
 		{".gnupg", nil}, {".password-store", nil}, {".config/gcloud", nil}, {".azure", nil},
 		{".aws", []string{"credentials", "sso", "cli"}},
-		{".kube", []string{"config"}},
+		{".kube", nil}, // every kubeconfig (~/.kube/prod.yaml) holds tokens or client keys
 		{".docker", []string{"config.json"}},
 		{".codex", []string{"auth.json"}}, {".gemini", []string{"oauth_creds.json", "google_accounts.json"}},
 		{".config/gh", []string{"hosts.yml"}}, {".cargo", []string{"credentials", "credentials.toml"}}, {".gem", []string{"credentials"}},
 		{".terraform.d", []string{"credentials.tfrc.json"}}, {".config/hub", nil},
+		// The long tail of tools that keep a token or password in home.
+		{".config/rclone", nil}, {".m2", []string{"settings.xml", "settings-security.xml"}}, {".gradle", []string{"gradle.properties"}},
+		{".composer", []string{"auth.json"}}, {".config/composer", []string{"auth.json"}}, {".config/ngrok", nil}, {".ngrok2", nil},
+		{".config/doctl", nil}, {".config/hcloud", nil}, {".fly", []string{"config.yml"}}, {".oci", nil}, {".config/filezilla", nil},
+		{".vnc", []string{"passwd"}}, {".local/share/keyrings", nil}, {".config/op", nil}, {".config/linode-cli", nil}, {".config/scw", nil},
 	}
 	sshPublic     = []string{"known_hosts", "known_hosts.old", "config", "authorized_keys", "authorized_keys2"}
 	toolCredNames = []string{"auth.json", "credentials", "credentials.json", "oauth_creds.json", "hosts.yml", "config.json"}
@@ -56,6 +66,14 @@ func mayBeServiceAccount(base string) bool {
 	}
 	l := strings.ToLower(base)
 	return strings.HasPrefix(l, "service") && strings.HasSuffix(l, ".json")
+}
+
+func mayBeSecretsFile(base string) bool {
+	if !isASCII(base) {
+		return true
+	}
+	l := strings.ToLower(base)
+	return strings.Contains(l, "secret") || strings.Contains(l, "credentials") || strings.HasSuffix(l, "key.json")
 }
 
 func isASCII(s string) bool {
@@ -117,6 +135,18 @@ func (c *Context) credential(res *shell.Result, p string) (string, bool) {
 		return "the credential file " + base, true
 	case mayBeServiceAccount(base) && serviceAcctRe.MatchString(base):
 		return "the service account key " + base, true
+	case mayBeSecretsFile(base) && secretsFileRe.MatchString(base):
+		return "the secrets file " + base, true
+	case strings.HasSuffix(base, ".tfstate") || strings.HasSuffix(base, ".tfstate.backup"):
+		return "the Terraform state " + base + ", which holds the secrets of the resources it manages", true
+	case isHistoryFile(base):
+		return "the history " + base + ", with the secrets typed in it", true
+	}
+	if strings.HasPrefix(base, "ssh_host_") && strings.HasSuffix(base, "_key") {
+		return "the SSH host private key " + base, true
+	}
+	if strings.HasPrefix(p, "/run/secrets/") || strings.HasPrefix(p, "/var/run/secrets/") {
+		return "the container secret " + p, true
 	}
 	segs := strings.Split(strings.Trim(p, "/"), "/")
 	for i, s := range segs {
@@ -134,17 +164,19 @@ func (c *Context) credential(res *shell.Result, p string) (string, bool) {
 		if !strings.HasPrefix(s, ".") {
 			continue // every credDirs entry starts with a dot directory
 		}
+		// The path from this dot directory on, compared with each entry
+		// without splitting it (this runs for every path argument).
+		tail := strings.Join(segs[i:], "/")
 		for _, cd := range credDirs {
 			dir, files := cd.dir, cd.files
-			ds := strings.Split(dir, "/")
-			if i+len(ds) > len(segs) || strings.Join(segs[i:i+len(ds)], "/") != dir {
+			if !strings.HasPrefix(tail, dir) || len(tail) > len(dir) && tail[len(dir)] != '/' {
 				continue
 			}
-			rest := segs[i+len(ds):]
-			if len(rest) == 0 {
+			if len(tail) == len(dir) {
 				return "the credential directory " + dir, true
 			}
-			if files == nil || slices.Contains(files, rest[0]) {
+			first, _, _ := strings.Cut(tail[len(dir)+1:], "/")
+			if files == nil || slices.Contains(files, first) {
 				return "the credentials in " + dir, true
 			}
 		}
@@ -167,6 +199,7 @@ var safeWithSecrets = []string{
 	"docker", "docker-compose", "podman", "podman-compose", "dotenv", "direnv",
 	"env-cmd", "foreman", "honcho", "dotenvx", "wc", "gitleaks", "trufflehog", "git-secrets",
 	"gemini-guard", "xargs", "dconf", "gsettings",
+	"terraform", "tofu", "terragrunt", // terraform show f.tfstate masks sensitive values; state pull is secrets.store-read
 }
 
 var (
@@ -190,7 +223,9 @@ var (
 // a flag, not the key-file option of ssh-keygen -f).
 var keyReaders = []string{"rm", "unlink", "shred", "srm", "truncate", "wipe", "cat", "tac", "less", "more", "head", "tail", "base64", "base32", "basenc", "xxd", "od", "hexdump",
 	"strings", "cp", "mv", "scp", "rsync", "tar", "zip", "7z", "gzip", "nc", "ncat", "socat", "sed", "awk",
-	"grep", "dd", "tee", "bat", "vi", "vim", "nano", "emacs", "code", "python", "python3", "node", "perl", "ruby", "php", "pbcopy", "xclip"}
+	"grep", "dd", "tee", "bat", "vi", "vim", "nano", "emacs", "code", "python", "python3", "node", "perl", "ruby", "php", "pbcopy", "xclip",
+	// Programs whose -f reads a list and echoes the lines it cannot use.
+	"date", "ssh-keyscan", "fping", "arp"}
 
 // keyOption: an option through which a program is handed a key, keystore
 // or key file it uses (--key, -inkey, --keyfile, --ssl-keyfile,
@@ -219,6 +254,28 @@ func grepsNoContent(c *Call) bool {
 		return false
 	}
 	return shell.ParseArgs(c.Args, spec).Has("c", "count", "l", "files-with-matches", "L", "files-without-match", "q", "quiet", "silent")
+}
+
+var cutSpec = &shell.OptSpec{Short: "b:c:d:f:nsz", Long: []string{"bytes=", "characters=", "delimiter=", "fields=", "complement",
+	"only-delimited", "output-delimiter=", "zero-terminated"}}
+
+// printsNamesOnly says whether a call prints only the part of each line
+// before its first '=' (cut -d= -f1 .env, awk -F= '{print $1}' .env): the
+// names of an environment file's variables, not their values.
+func printsNamesOnly(c *Call) bool {
+	switch c.Ex.Name {
+	case "cut":
+		p := shell.ParseArgs(c.Args, cutSpec)
+		d, _ := p.Value("d", "delimiter")
+		f, _ := p.Value("f", "fields")
+		return d == "=" && f == "1"
+	case "awk", "gawk", "mawk", "nawk":
+		// The analysis takes the program out of the arguments: look at the
+		// text as written.
+		return (hasArg(c.Args, "-F=") || slices.Contains(c.Args, "=") && hasArg(c.Args, "-F")) &&
+			strings.Contains(strings.ReplaceAll(c.Ex.Text, " ", ""), "'{print$1}'")
+	}
+	return false
 }
 
 // readArgs returns the words of a call that name files it reads, copies or
@@ -340,7 +397,9 @@ func readArgs(c *Call) []string {
 			}
 			continue
 		}
-		if consumer && i > 0 && strings.HasPrefix(c.Args[i-1], "-") && !strings.Contains(c.Args[i-1], "=") && keyOption(c.Args[i-1]) {
+		// wget -i f requests every line of f: its content goes to the
+		// network (and into the error messages), it is not a key used.
+		if consumer && i > 0 && strings.HasPrefix(c.Args[i-1], "-") && !strings.Contains(c.Args[i-1], "=") && keyOption(c.Args[i-1]) && !(name == "wget" && c.Args[i-1] == "-i") {
 			continue // openssl req -key k.pem, gunicorn --keyfile k.pem: used, not read out
 		}
 		if consumer && strings.HasPrefix(a, "/") && strings.Contains(a, ":") && keyOption(a[:strings.IndexByte(a, ':')]) {
@@ -380,6 +439,17 @@ func checkCredentialFile(c *Call) Finding {
 			}
 		}
 	}
+	if (ex.Name == "docker" || ex.Name == "podman") && len(c.Args) > 1 {
+		// docker cp web:/run/secrets/db ./pw: a secret copied out of a
+		// container.
+		if ops := operands(c.Args); len(ops) > 2 && ops[0] == "cp" {
+			if _, src, ok := strings.Cut(ops[1], ":"); ok {
+				if what, ok := c.Ctx.credential(c.Res, src); ok {
+					return hit(ex.Name + " cp copies " + what + " out of the container")
+				}
+			}
+		}
+	}
 	if ex.Name == "" || slices.Contains(safeWithSecrets, ex.Name) {
 		return Finding{}
 	}
@@ -390,7 +460,7 @@ func checkCredentialFile(c *Call) Finding {
 			}
 		}
 	}
-	if grepsNoContent(c) {
+	if grepsNoContent(c) || printsNamesOnly(c) {
 		return Finding{}
 	}
 	for _, a := range readArgs(c) {
@@ -402,6 +472,9 @@ func checkCredentialFile(c *Call) Finding {
 			}
 		}
 		if what, ok := c.credentialArg(a); ok {
+			if isHistoryFile(a) && filtersOutput(c) {
+				continue // grep docker ~/.bash_history: secrets.hunt judges the pattern
+			}
 			verb := "reads or copies"
 			switch ex.Name {
 			case "rm", "unlink", "shred", "truncate", "srm":
@@ -421,6 +494,25 @@ func checkCredentialFile(c *Call) Finding {
 	return Finding{}
 }
 
+// filtersOutput reports a grep, or a reader whose every output goes to a
+// grep: what it shows of a history is the lines a pattern picks, which
+// secrets.hunt judges (grep -i token ~/.bash_history is a hunt, grep docker
+// is not).
+func filtersOutput(c *Call) bool {
+	isGrep := func(n string) bool {
+		switch n {
+		case "grep", "egrep", "fgrep", "rg", "ag", "ack", "ugrep":
+			return true
+		}
+		return false
+	}
+	if isGrep(c.Ex.Name) {
+		return true
+	}
+	takers := c.Res.OutputTakers(c.Ex)
+	return len(takers) > 0 && !slices.ContainsFunc(takers, func(t *shell.Exec) bool { return !isGrep(t.Name) })
+}
+
 // credentialArg checks one argument, including the file pattern that a
 // find -exec {} stands for.
 func (c *Call) credentialArg(a string) (string, bool) {
@@ -430,7 +522,7 @@ func (c *Call) credentialArg(a string) (string, bool) {
 	for _, u := range c.Res.Unknowns(a) {
 		if u.Kind == shell.Input && u.Name != "" && !strings.ContainsAny(u.Name, "*?[ ") {
 			if what, ok := c.Ctx.credential(c.Res, u.Name); ok {
-				return what + " (found by find)", true
+				return what + " (an item the command reads at run time)", true
 			}
 		}
 	}
@@ -445,7 +537,24 @@ func (c *Call) sentSecretFile(a string) (string, bool) {
 	if what, ok := c.credentialArg(a); ok {
 		return what, true
 	}
+	if p := c.resolve(a); strings.HasPrefix(p, "/proc/") && strings.HasSuffix(p, "/environ") {
+		return p + ", a process's whole environment", true
+	}
 	return systemStore(c.resolve(a))
+}
+
+// readsClipboard reports a program that prints the clipboard, where
+// password managers and users put the password they are about to paste.
+func readsClipboard(ex *shell.Exec) bool {
+	switch ex.Name {
+	case "pbpaste", "wl-paste", "termux-clipboard-get":
+		return true
+	case "xclip":
+		return hasArg(ex.Args[1:], "-o", "-out")
+	case "xsel":
+		return !hasArg(ex.Args[1:], "-i", "--input", "-a", "--append", "-c", "--clear", "-d", "--delete")
+	}
+	return false
 }
 
 // keyHandedToSSH reports whether a is an ssh command line or a list of ssh
@@ -551,6 +660,11 @@ func checkExfiltrate(c *Call) Finding {
 			}
 		}
 		if ex.Name == "wget" {
+			if (a == "--post-file" || a == "--body-file") && i+1 < len(c.Args) {
+				if what, ok := c.sentSecretFile(c.Args[i+1]); ok {
+					return send(what)
+				}
+			}
 			for _, pre := range []string{"--post-file=", "--body-file="} {
 				if f, ok := strings.CutPrefix(a, pre); ok {
 					if what, ok := c.sentSecretFile(f); ok {
@@ -582,6 +696,22 @@ func checkExfiltrate(c *Call) Finding {
 		for _, p := range ex.Stdin.Producers {
 			if isEnvDump(p) {
 				return send("every environment variable, secrets included (from " + p.Name + ")")
+			}
+			if readsClipboard(p) {
+				return send("the clipboard (from " + p.Name + "), where passwords are copied to be pasted")
+			}
+			if (ex.Name == "sftp" || ex.Name == "ftp") && (p.Name == "echo" || p.Name == "printf") {
+				// echo 'put ~/.ssh/id_rsa' | sftp host: the batch's uploads.
+				for _, a := range p.Args[1:] {
+					f := strings.Fields(strings.ReplaceAll(a, `\n`, "\n"))
+					for i := 1; i < len(f); i++ {
+						if f[i-1] == "put" || f[i-1] == "mput" || f[i-1] == "append" {
+							if what, ok := c.sentSecretFile(f[i]); ok {
+								return send(what)
+							}
+						}
+					}
+				}
 			}
 			pc := &Call{Ex: p, Res: c.Res, Ctx: c.Ctx}
 			if len(p.Args) > 0 {

@@ -65,7 +65,7 @@ const ProjectFile = settings.ProjectFile
 // at p as written; call Check to also follow symlinks.
 //
 // The table:
-//   - ~/.gemini/settings.json, extensions/** (gemini-guard itself, its
+//   - ~/.gemini/settings.json, trustedFolders.json, extensions/** (gemini-guard itself, its
 //     .env settings, any other extension), policies/**, and the same under
 //     the workspace's .gemini; /etc/gemini-cli/** (system settings);
 //   - any .gitleaks.toml or .gitleaksignore (a gitleaks config or ignore
@@ -87,6 +87,8 @@ func Classify(r Roots, p string) Entry {
 			return Entry{"Gemini CLI's settings (" + filepath.Join(g, "settings.json") + "), which switch hooks and extensions on and off", Config}
 		case Within(p, filepath.Join(g, "extensions")):
 			return Entry{"Gemini CLI's extensions directory (" + filepath.Join(g, "extensions") + ", where gemini-guard and its .env settings are installed)", Config}
+		case samePath(p, filepath.Join(g, "trustedFolders.json")):
+			return Entry{"Gemini CLI's trusted folders (" + filepath.Join(g, "trustedFolders.json") + "), which decide whether a workspace's own settings, hooks and MCP servers load", Config}
 		case Within(p, filepath.Join(g, "policies")):
 			return Entry{"Gemini CLI's policy rules (" + filepath.Join(g, "policies") + ")", Config}
 		}

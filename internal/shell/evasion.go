@@ -173,7 +173,11 @@ func (a *analyzer) pipedCode(f *frame, ex *Exec) {
 	if in == nil || len(in.Producers) == 0 || !slices.Contains(stdinRunners, ex.Name) {
 		return
 	}
-	for _, w := range ex.Args[1:] {
+	args := ex.Args[1:]
+	if (ex.Name == "bun" || ex.Name == "deno") && len(args) > 1 && args[0] == "run" && slices.Contains(args, "-") {
+		args = args[1:] // bun run -, deno run -: the script is standard input
+	}
+	for _, w := range args {
 		if w != "-" && !strings.HasPrefix(w, "-") {
 			return // a script file or code operand: stdin is data
 		}

@@ -119,7 +119,13 @@ func (a *analyzer) xargs(f *frame, st *state, ex *Exec) {
 	if ex.Stdin != nil {
 		producers = ex.Stdin.Producers
 	}
-	item := a.unknown(Unknown{Kind: Input, Name: "xargs input", Execs: producers})
+	name := "xargs input"
+	if in := ex.Stdin; in != nil && in.HasText && in.Text != "" && !strings.ContainsAny(strings.TrimSpace(in.Text), " \t\n") {
+		// xargs cat <<< ~/.aws/credentials: one item, known (the policy
+		// judges it as the file it names, as for find -exec's pattern).
+		name = strings.TrimSpace(in.Text)
+	}
+	item := a.unknown(Unknown{Kind: Input, Name: name, Execs: producers})
 	repl, replace := "", false
 	for _, o := range p.Opts {
 		switch o.Name {

@@ -412,7 +412,7 @@ func interpCalls(lang string) []callPattern {
 var (
 	homeExprRe  = &lazyregexp.Regexp{Expr: `^(?:os\.environ\[\s*["']HOME["']\s*\]|os\.(?:getenv|environ\.get)\(\s*["']HOME["']\s*\)|(?:pathlib\.)?Path\.home\(\)|os\.path\.expanduser\(\s*["']~/?["']\s*\)|(?:os|require\(["']os["']\))\.homedir\(\)|process\.env\.HOME|ENV\[["']HOME["']\]|ENV\.fetch\(["']HOME["']\)|Dir\.home|\$ENV\{HOME\}|getenv\(["']HOME["']\)|\$_SERVER\[["']HOME["']\])`}
 	forkLoopRe  = &lazyregexp.Regexp{Expr: `(?s)(?:\bwhile\b|\bloop\b|\buntil\b|for\s*\(\s*;\s*;\s*\)|\bfor\b[^\n]{0,60}\brange\()[^\n]{0,120}\bfork\b|\bfork\b[^\n]{0,40}\b(?:while|until)\b`}
-	writeHintRe = &lazyregexp.Regexp{Expr: `open\s*\([^)]*["'](?:[wax]\+?b?|r\+)["']|write_?(?:text|bytes|FileSync|File)|appendFile|File\.write|>>|\bprint\s*\{|fputs|file_put_contents|os\.(?:remove|unlink|rename|replace)|shutil\.(?:move|copy\w*|rmtree)|unlink|rmSync|rm_rf|rename`}
+	writeHintRe = &lazyregexp.Regexp{Expr: `open\s*\((?:[^()]|\([^()]*\))*["'](?:[wax]\+?b?|r\+)["']|write_?(?:text|bytes|FileSync|File)|appendFile|File\.write|>>|\bprint\s*\{|fputs|file_put_contents|os\.(?:remove|unlink|rename|replace)|shutil\.(?:move|copy\w*|rmtree)|unlink|rmSync|rm_rf|rename`}
 )
 
 // interpCode finds what interpreter code does: the shell commands it runs,
@@ -441,7 +441,8 @@ func (a *analyzer) interpCode(f *frame, st *state, ex *Exec, lang, code, label s
 	}
 	lits := stringLiterals(code, lang)
 	ex.CodeLiterals = append(ex.CodeLiterals, literalValues(lits)...)
-	if writeHintRe.MatchString(code) {
+	ex.CodeLiterals = append(ex.CodeLiterals, homeJoined(code, lits)...)
+	if mayWrite(code) && writeHintRe.MatchString(code) {
 		ex.CodeWrites = true
 	}
 	if strings.Contains(code, "fork") && forkLoopRe.MatchString(code) { // every match holds "fork"; the regexp costs ~2 ms to compile cold
@@ -700,6 +701,46 @@ func literalAt(lits []literal, i int) (literal, bool) {
 func inLiteral(lits []literal, i int) bool {
 	for _, l := range lits {
 		if l.start < i && i < l.end {
+			return true
+		}
+	}
+	return false
+}
+
+// homeEnds are the home expressions a path literal is appended to
+// (os.homedir() + '/.gemini/settings.json').
+var homeEnds = []string{"homedir()", "Path.home()", "expanduser('~')", `expanduser("~")`, "os.environ['HOME']", `os.environ["HOME"]`,
+	"process.env.HOME", "Dir.home", "getenv('HOME')", `getenv("HOME")`, "ENV['HOME']", `ENV["HOME"]`, "$ENV{HOME}"}
+
+// homeJoined returns, as ~/…, the path literals that code appends to a
+// home expression: "/.ssh/id_rsa" after os.homedir() + is ~/.ssh/id_rsa.
+func homeJoined(code string, lits []literal) []string {
+	var out []string
+	for _, l := range lits {
+		if !strings.HasPrefix(l.val, "/") {
+			continue
+		}
+		before := strings.TrimRight(code[:l.start], " \t")
+		if !strings.HasSuffix(before, "+") && !strings.HasSuffix(before, ".") {
+			continue
+		}
+		before = strings.TrimRight(before[:len(before)-1], " \t")
+		for _, h := range homeEnds {
+			if strings.HasSuffix(before, h) {
+				out = append(out, "~"+l.val)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// mayWrite reports whether code holds a literal that every match of
+// writeHintRe needs, so that the regexp is compiled only for code that
+// may write.
+func mayWrite(code string) bool {
+	for _, s := range []string{"open", "rite", "ppend", ">>", "print", "puts", "put_contents", "os.", "shutil", "unlink", "rmSync", "rm_rf", "rename"} {
+		if strings.Contains(code, s) {
 			return true
 		}
 	}
