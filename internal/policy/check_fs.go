@@ -486,6 +486,9 @@ func checkShred(c *Call) Finding {
 			return Finding{}
 		}
 	}
+	if c.selectiveFindExec() {
+		return Finding{} // find src -name '*.key' -exec shred -u {} +: fs.find-delete judges the selection
+	}
 	for _, a := range c.Args {
 		if strings.HasPrefix(a, "-") && a != "-" {
 			continue

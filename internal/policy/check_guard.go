@@ -27,7 +27,10 @@ func changes(c *Call) (writes, deletes []string) {
 	}
 	ops := operands(c.Args)
 	switch ex.Name {
-	case "tee", "sudoedit", "truncate", "nano", "vi", "vim", "nvim", "emacs", "ed", "sponge", "mkdir", "shred":
+	case "tee", "sudoedit", "truncate", "nano", "vi", "vim", "nvim", "ex", "emacs", "ed", "sponge", "mkdir", "shred":
+		if (ex.Name == "vi" || ex.Name == "vim" || ex.Name == "nvim" || ex.Name == "ex") && hasArg(c.Args, "-R", "-M") {
+			break // read-only
+		}
 		for _, o := range ops {
 			writes = append(writes, c.resolve(o))
 		}
@@ -73,7 +76,7 @@ func changes(c *Call) (writes, deletes []string) {
 				writes = append(writes, c.resolve(v))
 			}
 		}
-	case "rm", "unlink", "srm", "rmdir":
+	case "rm", "unlink", "srm", "wipe", "rmdir":
 		for _, o := range ops {
 			deletes = append(deletes, c.resolve(o))
 		}
@@ -112,6 +115,14 @@ func changes(c *Call) (writes, deletes []string) {
 		}
 		if (ex.Name == "tar" || ex.Name == "bsdtar") && extracts(c.Args) && ex.Dir != "" {
 			writes = append(writes, ex.Dir) // extracting in place can overwrite anything below
+		}
+		if ex.Name == "cpio" && ex.Dir != "" && (hasArg(c.Args, "--extract") || hasShortFlag(c.Args, 'i')) {
+			writes = append(writes, ex.Dir) // cpio -i extracts into the working directory
+		}
+		if ex.Name == "tar" || ex.Name == "bsdtar" {
+			if f := tarArchiveFile(c.Args); f != "" {
+				writes = append(writes, c.resolve(f)) // the archive written by -c, -r, -u
+			}
 		}
 	case "git":
 		writes = append(writes, gitWrites(c, ops)...)
@@ -175,6 +186,35 @@ func extracts(args []string) bool {
 		}
 	}
 	return false
+}
+
+// tarArchiveFile is the archive a tar that creates or appends writes
+// (tar -czf out.tgz, tar cf out.tar, --file=out.tar), "" otherwise.
+func tarArchiveFile(args []string) string {
+	creates := false
+	file := ""
+	for i, a := range args {
+		short := strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") || i == 0 && !strings.HasPrefix(a, "-") && len(a) < 8
+		switch {
+		case a == "--create" || a == "--append" || a == "--update":
+			creates = true
+		case strings.HasPrefix(a, "--file="):
+			file = strings.TrimPrefix(a, "--file=")
+		case a == "--file" && i+1 < len(args):
+			file = args[i+1]
+		case short && strings.ContainsAny(a, "cru") && !strings.Contains(a, "x") && !strings.Contains(a, "t"):
+			creates = true
+			if strings.HasSuffix(a, "f") && i+1 < len(args) {
+				file = args[i+1]
+			}
+		case short && strings.HasSuffix(a, "f") && i+1 < len(args):
+			file = args[i+1]
+		}
+	}
+	if !creates || file == "-" {
+		return ""
+	}
+	return file
 }
 
 // gitWrites are the paths a git command writes in the working tree:
