@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -185,9 +186,13 @@ func winJudge(w []string, text string) string {
 			}
 		}
 	case "format", "format-volume", "clear-disk", "initialize-disk", "remove-partition", "diskpart", "reset-physicaldisk":
-		if !has("/?", "-?", "--help", "-h", "-help") {
-			return verb + " erases a disk or volume of the Windows host"
+		if has("/?", "-?", "--help", "-h", "-help") {
+			break
 		}
+		if verb == "format" && !slices.ContainsFunc(args, func(a string) bool { return len(a) == 2 && a[1] == ':' && a[0] >= 'a' && a[0] <= 'z' }) {
+			break // "format" is a common word (biome format src); cmd's format names a drive
+		}
+		return verb + " erases a disk or volume of the Windows host"
 	case "vssadmin":
 		if has("delete", "resize") {
 			return "vssadmin deletes the volume shadow copies (Windows' restore points)"
