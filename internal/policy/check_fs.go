@@ -119,6 +119,16 @@ func checkRmWorkspace(c *Call) Finding {
 
 func checkRmRuntimeList(c *Call) Finding {
 	rm := parseRm(c)
+	if !rm.recursive && c.Ex.Name == "rm" {
+		// find ~/Downloads -mtime +0 | xargs rm -f: the list comes from a
+		// find over home or the system, the same delete as find -delete
+		// there, whatever rm's flags.
+		for _, t := range rm.targets {
+			if where := c.findListSource(t); where != "" {
+				return hit("rm deletes what a find over " + where + " lists")
+			}
+		}
+	}
 	if !rm.recursive || !rm.force {
 		return Finding{}
 	}
@@ -155,6 +165,37 @@ func checkRmOutside(c *Call) Finding {
 		}
 	}
 	return unsure
+}
+
+// findListSource: when the target t is an item xargs or parallel read at
+// run time and the nearest find before it in the command starts in home
+// or the system, that start ("" otherwise).
+func (c *Call) findListSource(t string) string {
+	if len(c.Ex.Via) == 0 || !strings.HasPrefix(c.Ex.Via[len(c.Ex.Via)-1], "xargs") && !strings.HasPrefix(c.Ex.Via[len(c.Ex.Via)-1], "parallel") {
+		return ""
+	}
+	input := false
+	for _, u := range c.Res.Unknowns(t) {
+		input = input || u.Kind == shell.Input
+	}
+	if !input {
+		return ""
+	}
+	i := slices.Index(c.Res.Execs, c.Ex)
+	for j := i - 1; j >= 0; j-- {
+		f := c.Res.Execs[j]
+		if f.Name != "find" {
+			continue
+		}
+		starts, _ := shell.FindStart(f.Args[1:])
+		for _, s := range starts {
+			if l := c.Loc(s); !l.Maybe && (l.homeLike() || l.critical()) {
+				return l.Path
+			}
+		}
+		return ""
+	}
+	return ""
 }
 
 // selectiveFindExec reports whether the call is run by find -exec or
