@@ -371,6 +371,8 @@ func checkKernelControl(c *Call) Finding {
 				opts, ok = c.Args[i+1], true
 			} else if v, ok2 := strings.CutPrefix(a, "--options="); ok2 {
 				opts, ok = v, true
+			} else if a == "--options" && i+1 < len(c.Args) {
+				opts, ok = c.Args[i+1], true
 			}
 			if ok && strings.Contains(opts, "remount") {
 				for _, o := range operands(c.Args) {

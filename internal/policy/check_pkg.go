@@ -84,6 +84,9 @@ func checkPackagesRemoved(c *Call) Finding {
 		}
 		removed, system = ops[1:], false
 	case "pip", "pip3", "pipx":
+		if name == "pipx" && len(ops) > 0 && ops[0] == "uninstall-all" {
+			return hit("pipx uninstall-all removes every application pipx installed")
+		}
 		if len(ops) == 0 || ops[0] != "uninstall" {
 			return Finding{}
 		}

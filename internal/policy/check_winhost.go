@@ -87,7 +87,9 @@ func winOutside(p string) bool {
 		return false
 	}
 	switch {
-	case len(p) >= 2 && p[1] == ':' && p[0] >= 'a' && p[0] <= 'z' && (len(p) == 2 || p[2] == '\\' || p[2] == '/'):
+	case len(p) >= 2 && p[1] == ':' && p[0] >= 'a' && p[0] <= 'z':
+		// C:\x, C:/x, and C:x: an unquoted C:\Users reaches the program
+		// as C:Users once bash has removed the backslashes.
 		return true
 	case strings.HasPrefix(p, `\\`), strings.HasPrefix(p, `\`), strings.HasPrefix(p, "~"), strings.HasPrefix(p, "$home"):
 		return true
@@ -97,8 +99,14 @@ func winOutside(p string) bool {
 	return false
 }
 
+// runKey reports whether a registry path is a Run or RunOnce key, also
+// with its backslashes removed by bash (…CurrentVersionRun).
+func runKey(a string) bool {
+	return strings.Contains(a, `\run`) || strings.Contains(a, "currentversionrun")
+}
+
 func winTemp(p string) bool {
-	for _, t := range []string{"%temp%", "%tmp%", "$env:temp", "$env:tmp", "${env:temp}", `\appdata\local\temp`} {
+	for _, t := range []string{"%temp%", "%tmp%", "$env:temp", "$env:tmp", "${env:temp}", `\appdata\local\temp`, "appdatalocaltemp"} { // the last: C:\Users\u\AppData\Local\Temp unquoted, after bash
 		if strings.Contains(p, t) {
 			return true
 		}
@@ -226,14 +234,14 @@ func winJudge(w []string, text string) string {
 	case "reg":
 		if has("add", "delete", "import", "copy", "restore", "load") && !has("query") {
 			for _, a := range args {
-				if strings.Contains(a, `\run`) || strings.Contains(a, "winlogon") || strings.Contains(a, "image file execution options") || strings.Contains(a, `\services\`) || strings.HasPrefix(a, "hklm") || strings.HasPrefix(a, "hkey_local_machine") {
+				if runKey(a) || strings.Contains(a, "winlogon") || strings.Contains(a, "image file execution options") || strings.Contains(a, `\services\`) || strings.HasPrefix(a, "hklm") || strings.HasPrefix(a, "hkey_local_machine") {
 					return "reg changes the machine's registry or what starts at every logon (" + a + ")"
 				}
 			}
 		}
 	case "new-itemproperty", "set-itemproperty":
 		for _, a := range args {
-			if strings.Contains(a, `\run`) || strings.Contains(a, "winlogon") {
+			if runKey(a) || strings.Contains(a, "winlogon") {
 				return "adds a program to what Windows starts at every logon"
 			}
 		}
