@@ -24,6 +24,16 @@ var essentialPackages = []string{"glibc", "libc6", "libc-bin", "musl", "systemd"
 	"linux", "linux-image-", "linux-generic", "kernel", "kernel-core", "grub", "grub2", "grub-pc", "grub-efi-", "grub2-common", "shim", "shim-signed",
 	"openssh-server", "e2fsprogs", "tar", "gzip", "findutils", "grep", "sed", "ncurses-base", "debianutils", "bsdutils", "ubuntu-minimal", "libselinux", "selinux-policy"}
 
+// removalWord is a word any removal by the managers below carries.
+func removalWord(a string) bool {
+	switch a {
+	case "remove", "purge", "autopurge", "erase", "rm", "del", "delete", "uninstall", "autoremove", "un", "r", "uninstall-all",
+		"-r", "-P", "--remove", "--purge", "-e", "--erase":
+		return true
+	}
+	return strings.HasPrefix(a, "-R") || strings.HasPrefix(a, "-e") || strings.HasPrefix(a, "--remove")
+}
+
 func essentialPackage(op string) bool {
 	name := strings.ToLower(op)
 	if i := strings.IndexAny(name, ":=<>"); i > 0 {
@@ -42,6 +52,9 @@ func essentialPackage(op string) bool {
 // desktop package managers.
 func checkPackagesRemoved(c *Call) Finding {
 	name, args := c.Ex.Name, c.Args
+	if !slices.ContainsFunc(args, removalWord) {
+		return Finding{} // npm ci, apt install …: nothing to look at (and nothing allocated)
+	}
 	if hasArg(args, "--help", "-h", "--simulate", "-s", "--dry-run", "--just-print", "--no-act", "--recon", "--assumeno", "--print") && name != "pacman" {
 		return Finding{}
 	}

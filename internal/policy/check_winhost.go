@@ -114,6 +114,12 @@ func winTemp(p string) bool {
 	return false
 }
 
+// winPathWord is a Windows path: a drive (C:, C:\x), a backslash path, a
+// %VARIABLE% or $env: path.
+func winPathWord(a string) bool {
+	return len(a) >= 2 && a[1] == ':' && (a[0]|0x20) >= 'a' && (a[0]|0x20) <= 'z' || strings.HasPrefix(a, `\`) || strings.Contains(a, "%") || strings.HasPrefix(a, "$env:")
+}
+
 // checkWindows judges cmd.exe and PowerShell command texts and Windows'
 // own tools called directly.
 func checkWindows(c *Call) Finding {
@@ -124,6 +130,12 @@ func checkWindows(c *Call) Finding {
 			}
 		}
 		return Finding{}
+	}
+	switch c.Ex.Name {
+	case "rm", "rd", "del", "erase": // names Linux shares: only with a Windows path
+		if !slices.ContainsFunc(c.Args, winPathWord) {
+			return Finding{} // rm -rf build: nothing to look at, nothing allocated
+		}
 	}
 	words := make([]string, 0, len(c.Args)+1)
 	words = append(words, c.Ex.Name)
