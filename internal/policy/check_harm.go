@@ -519,11 +519,6 @@ func checkPrivilegedPersist(c *Call) Finding {
 				}
 			}
 		}
-	case "update-rc.d", "chkconfig", "rc-update": // SysV and OpenRC boot services
-		ops := operands(c.Args)
-		if len(ops) >= 2 && slices.Contains([]string{"defaults", "enable", "on", "add"}, ops[len(ops)-1]) || len(ops) >= 2 && (ops[0] == "add" || slices.Contains(ops[1:], "defaults")) || hasArg(c.Args, "--add") {
-			return hit(c.Ex.Name + " enables a service that starts at every boot")
-		}
 	case "vipw", "vigr", "useradd", "adduser", "usermod", "passwd", "chpasswd", "gpasswd", "groupadd", "newusers":
 		if c.Ex.Name == "passwd" && (len(c.Args) == 0 || hasArg(c.Args, "-S", "--status")) {
 			return Finding{} // one's own password, interactively, or a status

@@ -922,8 +922,8 @@ while True: os.fork()"`,
 		Safer:    "tell the user the change to make",
 		Unknown:  noUnknownStory,
 		Commands: allCommands, exec: checkPrivilegedPersist,
-		Block: []string{`echo 'dev ALL=(ALL) NOPASSWD:ALL' | sudo tee /etc/sudoers.d/dev`, `sudo visudo`, `echo /tmp/x.so > /etc/ld.so.preload`, `cp x.timer /etc/systemd/system/`, `useradd -m -G sudo evil`, `launchctl load ~/Library/LaunchAgents/x.plist`, `echo x >> ~/.xprofile`, `scrontab -e`, `sudo dscl . -append /Groups/admin GroupMembership eve`, `osascript -e 'tell application "System Events" to make login item at end with properties {path:"/tmp/x.app"}'`, `sudo defaults write com.apple.loginwindow LoginHook /tmp/hook.sh`, `sudo update-rc.d evil defaults`, `sudo rc-update add evil default`},
-		Allow: []string{`cat /etc/sudoers`, `visudo -c`, `sudo -l`, `launchctl list`, `systemctl status cron`, `passwd`, `dscl . -list /Users`, `defaults write com.apple.dock autohide -bool true`, `osascript -e 'display notification "done"'`, `rc-update show`},
+		Block: []string{`echo 'dev ALL=(ALL) NOPASSWD:ALL' | sudo tee /etc/sudoers.d/dev`, `sudo visudo`, `echo /tmp/x.so > /etc/ld.so.preload`, `cp x.timer /etc/systemd/system/`, `useradd -m -G sudo evil`, `launchctl load ~/Library/LaunchAgents/x.plist`, `echo x >> ~/.xprofile`, `scrontab -e`, `sudo dscl . -append /Groups/admin GroupMembership eve`, `osascript -e 'tell application "System Events" to make login item at end with properties {path:"/tmp/x.app"}'`, `sudo defaults write com.apple.loginwindow LoginHook /tmp/hook.sh`},
+		Allow: []string{`cat /etc/sudoers`, `visudo -c`, `sudo -l`, `launchctl list`, `systemctl status cron`, `passwd`, `dscl . -list /Users`, `defaults write com.apple.dock autohide -bool true`, `osascript -e 'display notification "done"'`, `rc-update show`, `sudo update-rc.d nginx defaults`, `sudo rc-update add nginx default`},
 	},
 	// infra
 	{
