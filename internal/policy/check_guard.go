@@ -70,6 +70,14 @@ func changes(c *Call) (writes, deletes []string) {
 				}
 			}
 		}
+	case "fallocate":
+		// Punching, collapsing or zeroing a range destroys what it held;
+		// allocating (-l alone, -d) keeps the data.
+		if hasArg(c.Args, "-p", "--punch-hole", "-c", "--collapse-range", "-z", "--zero-range", "-i", "--insert-range") {
+			for _, o := range ops {
+				writes = append(writes, c.resolve(o))
+			}
+		}
 	case "dd":
 		for _, a := range c.Args {
 			if v, ok := strings.CutPrefix(a, "of="); ok {
