@@ -91,6 +91,15 @@ func checkRmCritical(c *Call) Finding {
 func checkRmHome(c *Call) Finding {
 	rm := parseRm(c)
 	if !rm.recursive {
+		// A dotfile directly in home is a configuration or a history
+		// (~/.bashrc, ~/.zsh_history): deleting it is at least emptying
+		// it, which fs.home-emptied denies. Other files in home stay the
+		// user's to clean up (rm ~/notes.txt).
+		for _, t := range rm.targets {
+			if l := c.Loc(t); l.Place == InHome && !l.Maybe && homeDotfile(c.Ctx.Home, l.Path) {
+				return hit(c.Ex.Name + " deletes " + l.Path + ", a configuration or history file in home")
+			}
+		}
 		return Finding{}
 	}
 	for _, t := range rm.targets {
@@ -102,6 +111,21 @@ func checkRmHome(c *Call) Finding {
 		}
 	}
 	return Finding{}
+}
+
+// homeDotfile reports whether p is a dotfile directly in home that is not
+// regenerated on its own (completion dumps, lock and swap files are).
+func homeDotfile(home, p string) bool {
+	rel, ok := strings.CutPrefix(p, home+"/")
+	if !ok || !strings.HasPrefix(rel, ".") || strings.Contains(rel, "/") || strings.ContainsAny(rel, "*?[") {
+		return false
+	}
+	for _, r := range []string{".zcompdump", ".lesshst", ".wget-hsts", ".DS_Store", ".sudo_as_admin_successful", ".xsession-errors", ".ICEauthority", ".Xauthority"} {
+		if strings.HasPrefix(rel, r) {
+			return false
+		}
+	}
+	return !strings.HasSuffix(rel, ".lock") && !strings.HasSuffix(rel, ".swp") && !strings.HasSuffix(rel, ".tmp") && !strings.HasSuffix(rel, ".log")
 }
 
 func checkRmWorkspace(c *Call) Finding {

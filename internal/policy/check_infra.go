@@ -271,6 +271,13 @@ func checkDockerPrune(c *Call) Finding {
 	if hasArg(ops, "down") && (hasArg(c.Args, "-v", "--volumes") || c.Ex.Name == "docker-compose" && hasArg(c.Args, "-v")) {
 		return hit("compose down -v deletes the project's volumes and their data")
 	}
+	// compose rm -v (also in a cluster, -fsv) removes the containers'
+	// anonymous volumes with them.
+	if i := slices.Index(ops, "rm"); i > 0 && ops[i-1] == "compose" || c.Ex.Name == "docker-compose" && hasArg(ops, "rm") {
+		if hasArg(c.Args, "-v", "--volumes") || hasShortFlag(c.Args, 'v') {
+			return hit("compose rm -v deletes the containers' volumes and their data")
+		}
+	}
 	return Finding{}
 }
 
