@@ -114,7 +114,17 @@ func changes(c *Call) (writes, deletes []string) {
 			}
 		}
 	case "tar", "bsdtar", "unzip", "7z", "cpio":
+		archive, creates := "", false
+		if ex.Name == "tar" || ex.Name == "bsdtar" {
+			archive, creates = tarArchive(c.Args)
+		}
+		if archive != "" {
+			writes = append(writes, c.resolve(archive)) // the archive -c, -r, -u write
+		}
 		for i, a := range c.Args {
+			if creates {
+				break // tar -C /etc -czf etc.tgz .: -C is where files are read from
+			}
 			if (a == "-C" || a == "--directory" || a == "-d") && i+1 < len(c.Args) {
 				writes = append(writes, c.resolve(c.Args[i+1]))
 			} else if v, ok := strings.CutPrefix(a, "--directory="); ok {
@@ -126,11 +136,6 @@ func changes(c *Call) (writes, deletes []string) {
 		}
 		if ex.Name == "cpio" && ex.Dir != "" && (hasArg(c.Args, "--extract") || hasShortFlag(c.Args, 'i')) {
 			writes = append(writes, ex.Dir) // cpio -i extracts into the working directory
-		}
-		if ex.Name == "tar" || ex.Name == "bsdtar" {
-			if f := tarArchiveFile(c.Args); f != "" {
-				writes = append(writes, c.resolve(f)) // the archive written by -c, -r, -u
-			}
 		}
 	case "git":
 		writes = append(writes, gitWrites(c, ops)...)
@@ -196,11 +201,10 @@ func extracts(args []string) bool {
 	return false
 }
 
-// tarArchiveFile is the archive a tar that creates or appends writes
-// (tar -czf out.tgz, tar cf out.tar, --file=out.tar), "" otherwise.
-func tarArchiveFile(args []string) string {
-	creates := false
-	file := ""
+// tarArchive reports whether a tar creates or appends to an archive, and
+// the archive it writes then (tar -czf out.tgz, tar cf out.tar,
+// --file=out.tar; "" for standard output).
+func tarArchive(args []string) (file string, creates bool) {
 	for i, a := range args {
 		short := strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") || i == 0 && !strings.HasPrefix(a, "-") && len(a) < 8
 		switch {
@@ -220,9 +224,9 @@ func tarArchiveFile(args []string) string {
 		}
 	}
 	if !creates || file == "-" {
-		return ""
+		return "", creates
 	}
-	return file
+	return file, true
 }
 
 // gitWrites are the paths a git command writes in the working tree:

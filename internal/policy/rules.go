@@ -500,7 +500,7 @@ while True: os.fork()"`,
 		Unknown:  noUnknownStory,
 		Commands: allCommands, exec: checkSystemWrite,
 		Block: []string{`> /etc/hosts`, `: > /etc/passwd`, `truncate -s 0 /etc/fstab`, `cp /dev/null /etc/resolv.conf`, `tee /etc/hostname < /dev/null`, `echo x >> /usr/share/dict/words`, `sed -i 's/a/b/' /etc/nginx/nginx.conf`, `tar -czf /etc/passwd notes`, `cd / && cpio -idmu < /tmp/root.cpio`, `sudo fallocate -p -o 0 -l 4096 /etc/fstab`},
-		Allow: []string{`cat /etc/hosts`, `echo x > /tmp/hosts`, `cp /etc/hosts hosts.bak`, `echo ok > /dev/null`, `grep x /etc/hosts > out.txt`, `vim -R /etc/fstab`, `tar -czf /tmp/backup.tgz .`, `cpio -idmu < ./initrd.cpio`, `fallocate -l 1G /tmp/swapfile`, `sudo fallocate -d /var/lib/libvirt/images/vm.qcow2`},
+		Allow: []string{`cat /etc/hosts`, `echo x > /tmp/hosts`, `cp /etc/hosts hosts.bak`, `echo ok > /dev/null`, `grep x /etc/hosts > out.txt`, `vim -R /etc/fstab`, `tar -czf /tmp/backup.tgz .`, `cpio -idmu < ./initrd.cpio`, `fallocate -l 1G /tmp/swapfile`, `sudo fallocate -d /var/lib/libvirt/images/vm.qcow2`, `tar -C /etc -czf ./etc-backup.tgz .`},
 	},
 	{
 		ID: "fs.home-emptied", Category: "fs",
