@@ -125,7 +125,12 @@ func homeDotfile(home, p string) bool {
 			return false
 		}
 	}
-	return !strings.HasSuffix(rel, ".lock") && !strings.HasSuffix(rel, ".swp") && !strings.HasSuffix(rel, ".tmp") && !strings.HasSuffix(rel, ".log")
+	for _, s := range []string{".lock", ".swp", ".tmp", ".log", ".bak", ".old", ".orig", ".backup", "~"} {
+		if strings.HasSuffix(rel, s) {
+			return false // regenerated, or a copy the user made
+		}
+	}
+	return true
 }
 
 func checkRmWorkspace(c *Call) Finding {

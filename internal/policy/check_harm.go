@@ -27,7 +27,7 @@ var deviceReaders = []string{
 	"lsblk", "blkid", "mount", "umount", "eject", "findmnt", "smartctl", "file", "stat", "ls", "df", "du",
 	"cat", "head", "tail", "less", "more", "xxd", "od", "hexdump", "hd", "strings", "cmp", "sha256sum", "md5sum",
 	"dumpe2fs", "dump.exfat", "tune.exfat", "tune2fs", "e2label", "xfs_info", "xfs_admin", "fsck", "e2fsck", "fsck.*",
-	"dmstats", "lvm_import_vdo", "stty", "mpremote", "screen", "minicom", "picocom", "fswebcam", "udisksctl",
+	"dmstats", "lvm_import_vdo", "stty", "mpremote", "screen", "minicom", "picocom", "fswebcam", "udisksctl", "hdiutil",
 	"pvdisplay", "vgdisplay", "lvdisplay", "pvs", "vgs", "lvs", "losetup", "partx", "kpartx", "blockdev",
 	"iostat", "iotop", "hdparm", "sg_inq", "sdparm", "isoinfo", "handbrakecli", "ffmpeg", "mplayer", "vlc", "mpv",
 	"cryptsetup", "mdadm", "nvme", "btrfs", "zpool", "zfs", "badblocks", "dd", "docker", "podman", "test", "[",
@@ -240,7 +240,9 @@ func checkVolumeVerb(c *Call) Finding {
 	case "diskutil": // macOS: verbs are case-insensitive
 		for _, o := range ops[:min(len(ops), 3)] {
 			switch strings.ToLower(o) {
-			case "erasedisk", "erasevolume", "partitiondisk", "zerodisk", "randomdisk", "secureerase", "reformat", "deletecontainer", "deletevolume", "deletepartition", "splitpartition", "mergepartitions", "erasecd", "eraseoptical", "deleteplaceholder", "deletesnapshot", "delete", "removedisk", "resizecontainer", "resizevolume":
+			case "erasedisk", "erasevolume", "partitiondisk", "zerodisk", "randomdisk", "secureerase", "reformat", "deletecontainer", "deletevolume",
+				"deletepartition", "splitpartition", "mergepartitions", "erasecd", "eraseoptical", "deleteplaceholder", "deletesnapshot", "delete",
+				"resizecontainer", "resizevolume", "convert", "revert", "create", "createraid", "createset", "addmember", "removemember":
 				return hit("diskutil " + o + " erases, repartitions or deletes a disk, volume or container")
 			}
 		}
@@ -374,7 +376,7 @@ func checkKernelControl(c *Call) Finding {
 			} else if a == "--options" && i+1 < len(c.Args) {
 				opts, ok = c.Args[i+1], true
 			}
-			if ok && strings.Contains(opts, "remount") {
+			if ok && strings.Contains(opts, "remount") && slices.Contains(strings.Split(opts, ","), "ro") {
 				for _, o := range operands(c.Args) {
 					if o != opts && systemMount(c.resolve(o)) {
 						return hit("mount -o " + opts + " " + o + " remounts a file system the running system needs")

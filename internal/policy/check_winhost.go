@@ -277,6 +277,10 @@ func winJudge(w []string, text string) string {
 				}
 			}
 		}
+	case "wsl":
+		if has("--unregister") {
+			return "wsl --unregister deletes a Linux distribution and every file in it"
+		}
 	case "stop-computer", "restart-computer":
 		return verb + " stops the Windows host"
 	case "shutdown":
