@@ -99,6 +99,23 @@ func winOutside(p string) bool {
 	return false
 }
 
+// winInWorkspace reports whether a drive path names something inside the
+// workspace as Git Bash (/c/Users/me/proj) or WSL (/mnt/c/Users/me/proj)
+// sees it: C:\Users\me\proj\build is the workspace's build.
+func winInWorkspace(p, workspace string) bool {
+	p = strings.ToLower(strings.ReplaceAll(strings.Trim(p, `"'`), `\`, "/"))
+	if workspace == "" || len(p) < 3 || p[1] != ':' || p[2] != '/' {
+		return false
+	}
+	ws := strings.ToLower(strings.TrimSuffix(workspace, "/")) + "/"
+	for _, root := range []string{"/" + p[:1], "/mnt/" + p[:1]} {
+		if strings.HasPrefix(root+p[2:], ws) {
+			return true
+		}
+	}
+	return false
+}
+
 // runKey reports whether a registry path is a Run or RunOnce key, also
 // with its backslashes removed by bash (…CurrentVersionRun).
 func runKey(a string) bool {
@@ -125,7 +142,7 @@ func winPathWord(a string) bool {
 func checkWindows(c *Call) Finding {
 	if text, ok := winShellText(c.Ex.Name, c.Args); ok {
 		for _, w := range winWords(text) {
-			if what := winJudge(w, text); what != "" {
+			if what := winJudge(w, text, c.Ctx.Workspace); what != "" {
 				return hit(what)
 			}
 		}
@@ -142,7 +159,7 @@ func checkWindows(c *Call) Finding {
 	for _, a := range c.Args {
 		words = append(words, strings.ToLower(a))
 	}
-	if what := winJudge(words, ""); what != "" {
+	if what := winJudge(words, "", c.Ctx.Workspace); what != "" {
 		return hit(what)
 	}
 	return Finding{}
@@ -150,7 +167,7 @@ func checkWindows(c *Call) Finding {
 
 // winJudge judges one Windows command (lower-cased words, verb first);
 // text is the whole command text it came from, for pipelines.
-func winJudge(w []string, text string) string {
+func winJudge(w []string, text, workspace string) string {
 	verb, args := strings.TrimSuffix(w[0], ".exe"), w[1:]
 	has := func(opts ...string) bool {
 		for _, a := range args {
@@ -179,7 +196,7 @@ func winJudge(w []string, text string) string {
 	}
 	outside := func() string {
 		for _, t := range targets() {
-			if winOutside(t) {
+			if winOutside(t) && !winInWorkspace(t, workspace) {
 				return t
 			}
 		}
