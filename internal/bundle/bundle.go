@@ -146,10 +146,8 @@ func Stage(ctx context.Context, root, dir string, p Platform) error {
 	return writeQwenManifest(dir)
 }
 
-// Build compiles every main package under root/cmd for p into binDir:
-// static (no cgo: every hook process would pay for the dynamic loader),
-// -trimpath, stripped, with BuildTags and the start-up patches of
-// WriteOverlay. `make build` is this for the host. The go command's output
+// Build compiles every main package under root/cmd for p into binDir, with
+// the flags of `make build` (-trimpath, stripped). The go command's output
 // is returned in the error when it fails.
 func Build(ctx context.Context, root, binDir string, p Platform) error {
 	goTool, err := GoTool()
@@ -160,16 +158,7 @@ func Build(ctx context.Context, root, binDir string, p Platform) error {
 	if err != nil {
 		return fmt.Errorf("bundle: %w", err)
 	}
-	work, err := os.MkdirTemp("", "gemini-guard-overlay-")
-	if err != nil {
-		return fmt.Errorf("bundle: %w", err)
-	}
-	defer os.RemoveAll(work)
-	overlay, err := WriteOverlay(ctx, root, work)
-	if err != nil {
-		return err
-	}
-	cmd := exec.CommandContext(ctx, goTool, "build", "-tags", BuildTags, "-trimpath", "-ldflags=-s -w", "-overlay", overlay, "-o", abs+string(filepath.Separator), "./cmd/...")
+	cmd := exec.CommandContext(ctx, goTool, "build", "-tags", BuildTags, "-trimpath", "-ldflags=-s -w", "-o", abs+string(filepath.Separator), "./cmd/...")
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS="+p.GOOS, "GOARCH="+p.GOARCH, "CGO_ENABLED=0")
 	var out bytes.Buffer
