@@ -57,6 +57,34 @@ func checkDefenceOff(c *Call) Finding {
 		if len(ops) == 1 && (ops[0] == "0" || strings.EqualFold(ops[0], "permissive")) {
 			return hit("setenforce " + ops[0] + " stops SELinux enforcing its policy")
 		}
+	case "csrutil": // macOS System Integrity Protection
+		if slices.Contains(ops, "disable") {
+			return hit("csrutil disable switches System Integrity Protection off")
+		}
+	case "spctl": // macOS Gatekeeper
+		if hasArg(args, "--master-disable", "--global-disable", "--disable") {
+			return hit("spctl disables Gatekeeper: unsigned programs run unchecked")
+		}
+	case "pfctl": // pf on macOS and the BSDs
+		for i, a := range args {
+			if a == "-d" || a == "-F" || a == "-Fa" || a == "-Fr" || a == "-Fall" || (a == "-f" && i+1 < len(args) && args[i+1] == "/dev/null") {
+				return hit("pfctl " + a + " turns the pf firewall off or deletes its rules")
+			}
+		}
+	case "ipfw":
+		if len(ops) > 0 && (ops[0] == "flush" || ops[0] == "disable") {
+			return hit("ipfw " + ops[0] + " deletes the firewall's rules or turns it off")
+		}
+	case "socketfilterfw": // macOS application firewall
+		for i, a := range args {
+			if a == "--setglobalstate" && i+1 < len(args) && args[i+1] == "off" {
+				return hit("socketfilterfw switches the macOS firewall off")
+			}
+		}
+	case "defaults":
+		if len(ops) >= 2 && ops[0] == "write" && strings.Contains(ops[1], "com.apple.alf") && slices.Contains(ops, "globalstate") && (slices.Contains(ops, "0") || hasArg(args, "-int") && slices.Contains(ops, "0")) {
+			return hit("defaults write com.apple.alf globalstate 0 switches the macOS firewall off")
+		}
 	case "aa-teardown":
 		return hit("aa-teardown unloads every AppArmor profile")
 	case "auditctl":

@@ -91,6 +91,15 @@ func checkRmCritical(c *Call) Finding {
 func checkRmHome(c *Call) Finding {
 	rm := parseRm(c)
 	if !rm.recursive {
+		// A dotfile directly in home is a configuration or a history
+		// (~/.bashrc, ~/.zsh_history): deleting it is at least emptying
+		// it, which fs.home-emptied denies. Other files in home stay the
+		// user's to clean up (rm ~/notes.txt).
+		for _, t := range rm.targets {
+			if l := c.Loc(t); l.Place == InHome && !l.Maybe && homeDotfile(c.Ctx.Home, l.Path) {
+				return hit(c.Ex.Name + " deletes " + l.Path + ", a configuration or history file in home")
+			}
+		}
 		return Finding{}
 	}
 	for _, t := range rm.targets {
@@ -102,6 +111,26 @@ func checkRmHome(c *Call) Finding {
 		}
 	}
 	return Finding{}
+}
+
+// homeDotfile reports whether p is a dotfile directly in home that is not
+// regenerated on its own (completion dumps, lock and swap files are).
+func homeDotfile(home, p string) bool {
+	rel, ok := strings.CutPrefix(p, home+"/")
+	if !ok || !strings.HasPrefix(rel, ".") || strings.Contains(rel, "/") || strings.ContainsAny(rel, "*?[") {
+		return false
+	}
+	for _, r := range []string{".zcompdump", ".lesshst", ".wget-hsts", ".DS_Store", ".sudo_as_admin_successful", ".xsession-errors", ".ICEauthority", ".Xauthority"} {
+		if strings.HasPrefix(rel, r) {
+			return false
+		}
+	}
+	for _, s := range []string{".lock", ".swp", ".tmp", ".log", ".bak", ".old", ".orig", ".backup", "~"} {
+		if strings.HasSuffix(rel, s) {
+			return false // regenerated, or a copy the user made
+		}
+	}
+	return true
 }
 
 func checkRmWorkspace(c *Call) Finding {
@@ -119,6 +148,16 @@ func checkRmWorkspace(c *Call) Finding {
 
 func checkRmRuntimeList(c *Call) Finding {
 	rm := parseRm(c)
+	if !rm.recursive && c.Ex.Name == "rm" {
+		// find ~/Downloads -mtime +0 | xargs rm -f: the list comes from a
+		// find over home or the system, the same delete as find -delete
+		// there, whatever rm's flags.
+		for _, t := range rm.targets {
+			if where := c.findListSource(t); where != "" {
+				return hit("rm deletes what a find over " + where + " lists")
+			}
+		}
+	}
 	if !rm.recursive || !rm.force {
 		return Finding{}
 	}
@@ -155,6 +194,37 @@ func checkRmOutside(c *Call) Finding {
 		}
 	}
 	return unsure
+}
+
+// findListSource: when the target t is an item xargs or parallel read at
+// run time and the nearest find before it in the command starts in home
+// or the system, that start ("" otherwise).
+func (c *Call) findListSource(t string) string {
+	if len(c.Ex.Via) == 0 || !strings.HasPrefix(c.Ex.Via[len(c.Ex.Via)-1], "xargs") && !strings.HasPrefix(c.Ex.Via[len(c.Ex.Via)-1], "parallel") {
+		return ""
+	}
+	input := false
+	for _, u := range c.Res.Unknowns(t) {
+		input = input || u.Kind == shell.Input
+	}
+	if !input {
+		return ""
+	}
+	i := slices.Index(c.Res.Execs, c.Ex)
+	for j := i - 1; j >= 0; j-- {
+		f := c.Res.Execs[j]
+		if f.Name != "find" {
+			continue
+		}
+		starts, _ := shell.FindStart(f.Args[1:])
+		for _, s := range starts {
+			if l := c.Loc(s); !l.Maybe && (l.homeLike() || l.critical()) {
+				return l.Path
+			}
+		}
+		return ""
+	}
+	return ""
 }
 
 // selectiveFindExec reports whether the call is run by find -exec or
@@ -485,6 +555,9 @@ func checkShred(c *Call) Finding {
 		if a == "--help" || a == "--version" {
 			return Finding{}
 		}
+	}
+	if c.selectiveFindExec() {
+		return Finding{} // find src -name '*.key' -exec shred -u {} +: fs.find-delete judges the selection
 	}
 	for _, a := range c.Args {
 		if strings.HasPrefix(a, "-") && a != "-" {

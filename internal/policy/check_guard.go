@@ -27,7 +27,10 @@ func changes(c *Call) (writes, deletes []string) {
 	}
 	ops := operands(c.Args)
 	switch ex.Name {
-	case "tee", "sudoedit", "truncate", "nano", "vi", "vim", "nvim", "emacs", "ed", "sponge", "mkdir", "shred":
+	case "tee", "sudoedit", "truncate", "nano", "vi", "vim", "nvim", "ex", "emacs", "ed", "sponge", "mkdir", "shred":
+		if (ex.Name == "vi" || ex.Name == "vim" || ex.Name == "nvim" || ex.Name == "ex") && hasArg(c.Args, "-R", "-M") {
+			break // read-only
+		}
 		for _, o := range ops {
 			writes = append(writes, c.resolve(o))
 		}
@@ -67,13 +70,21 @@ func changes(c *Call) (writes, deletes []string) {
 				}
 			}
 		}
+	case "fallocate":
+		// Punching, collapsing or zeroing a range destroys what it held;
+		// allocating (-l alone, -d) keeps the data.
+		if hasArg(c.Args, "-p", "--punch-hole", "-c", "--collapse-range", "-z", "--zero-range", "-i", "--insert-range") {
+			for _, o := range ops {
+				writes = append(writes, c.resolve(o))
+			}
+		}
 	case "dd":
 		for _, a := range c.Args {
 			if v, ok := strings.CutPrefix(a, "of="); ok {
 				writes = append(writes, c.resolve(v))
 			}
 		}
-	case "rm", "unlink", "srm", "rmdir":
+	case "rm", "unlink", "srm", "wipe", "rmdir":
 		for _, o := range ops {
 			deletes = append(deletes, c.resolve(o))
 		}
@@ -104,7 +115,17 @@ func changes(c *Call) (writes, deletes []string) {
 			}
 		}
 	case "tar", "bsdtar", "unzip", "7z", "cpio":
+		archive, creates := "", false
+		if ex.Name == "tar" || ex.Name == "bsdtar" {
+			archive, creates = tarArchive(c.Args)
+		}
+		if archive != "" {
+			writes = append(writes, c.resolve(archive)) // the archive -c, -r, -u write
+		}
 		for i, a := range c.Args {
+			if creates {
+				break // tar -C /etc -czf etc.tgz .: -C is where files are read from
+			}
 			if (a == "-C" || a == "--directory" || a == "-d") && i+1 < len(c.Args) {
 				writes = append(writes, c.resolve(c.Args[i+1]))
 			} else if v, ok := strings.CutPrefix(a, "--directory="); ok {
@@ -113,6 +134,9 @@ func changes(c *Call) (writes, deletes []string) {
 		}
 		if (ex.Name == "tar" || ex.Name == "bsdtar") && extracts(c.Args) && ex.Dir != "" {
 			writes = append(writes, ex.Dir) // extracting in place can overwrite anything below
+		}
+		if ex.Name == "cpio" && ex.Dir != "" && (hasArg(c.Args, "--extract") || hasShortFlag(c.Args, 'i')) {
+			writes = append(writes, ex.Dir) // cpio -i extracts into the working directory
 		}
 	case "git":
 		writes = append(writes, gitWrites(c, ops)...)
@@ -176,6 +200,34 @@ func extracts(args []string) bool {
 		}
 	}
 	return false
+}
+
+// tarArchive reports whether a tar creates or appends to an archive, and
+// the archive it writes then (tar -czf out.tgz, tar cf out.tar,
+// --file=out.tar; "" for standard output).
+func tarArchive(args []string) (file string, creates bool) {
+	for i, a := range args {
+		short := strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") || i == 0 && !strings.HasPrefix(a, "-") && len(a) < 8
+		switch {
+		case a == "--create" || a == "--append" || a == "--update":
+			creates = true
+		case strings.HasPrefix(a, "--file="):
+			file = strings.TrimPrefix(a, "--file=")
+		case a == "--file" && i+1 < len(args):
+			file = args[i+1]
+		case short && strings.ContainsAny(a, "cru") && !strings.Contains(a, "x") && !strings.Contains(a, "t"):
+			creates = true
+			if strings.HasSuffix(a, "f") && i+1 < len(args) {
+				file = args[i+1]
+			}
+		case short && strings.HasSuffix(a, "f") && i+1 < len(args):
+			file = args[i+1]
+		}
+	}
+	if !creates || file == "-" {
+		return "", creates
+	}
+	return file, true
 }
 
 // gitWrites are the paths a git command writes in the working tree:

@@ -27,7 +27,7 @@ var deviceReaders = []string{
 	"lsblk", "blkid", "mount", "umount", "eject", "findmnt", "smartctl", "file", "stat", "ls", "df", "du",
 	"cat", "head", "tail", "less", "more", "xxd", "od", "hexdump", "hd", "strings", "cmp", "sha256sum", "md5sum",
 	"dumpe2fs", "dump.exfat", "tune.exfat", "tune2fs", "e2label", "xfs_info", "xfs_admin", "fsck", "e2fsck", "fsck.*",
-	"dmstats", "lvm_import_vdo", "stty", "mpremote", "screen", "minicom", "picocom", "fswebcam", "udisksctl",
+	"dmstats", "lvm_import_vdo", "stty", "mpremote", "screen", "minicom", "picocom", "fswebcam", "udisksctl", "hdiutil",
 	"pvdisplay", "vgdisplay", "lvdisplay", "pvs", "vgs", "lvs", "losetup", "partx", "kpartx", "blockdev",
 	"iostat", "iotop", "hdparm", "sg_inq", "sdparm", "isoinfo", "handbrakecli", "ffmpeg", "mplayer", "vlc", "mpv",
 	"cryptsetup", "mdadm", "nvme", "btrfs", "zpool", "zfs", "badblocks", "dd", "docker", "podman", "test", "[",
@@ -237,6 +237,23 @@ func checkVolumeVerb(c *Call) Finding {
 	}
 	ops := operands(c.Args)
 	switch c.Ex.Name {
+	case "diskutil": // macOS: verbs are case-insensitive
+		for _, o := range ops[:min(len(ops), 3)] {
+			switch strings.ToLower(o) {
+			case "erasedisk", "erasevolume", "partitiondisk", "zerodisk", "randomdisk", "secureerase", "reformat", "deletecontainer", "deletevolume",
+				"deletepartition", "splitpartition", "mergepartitions", "erasecd", "eraseoptical", "deleteplaceholder", "deletesnapshot", "delete",
+				"resizecontainer", "resizevolume", "convert", "revert", "create", "createraid", "createset", "addmember", "removemember":
+				return hit("diskutil " + o + " erases, repartitions or deletes a disk, volume or container")
+			}
+		}
+	case "asr":
+		if hasArg(c.Args, "--erase", "-erase") {
+			return hit("asr --erase erases the target volume")
+		}
+	case "gpart": // FreeBSD
+		if len(ops) > 0 && slices.Contains([]string{"destroy", "delete", "create", "bootcode", "resize", "recover"}, ops[0]) {
+			return hit("gpart " + ops[0] + " rewrites or destroys a partition table")
+		}
 	case "virsh":
 		if slices.Contains(ops, "undefine") && (hasArg(c.Args, "--remove-all-storage", "--wipe-storage") || hasPrefixArg(c.Args, "--storage")) {
 			return hit("virsh undefine removes the machine together with its storage")
@@ -322,6 +339,63 @@ func checkKernelControl(c *Call) Finding {
 				return hit("efibootmgr " + a + " changes the firmware's boot entries: what the machine boots next, or whether it boots")
 			}
 		}
+	case "kextunload", "kextload", "kldunload", "kldload":
+		if len(c.Args) > 0 && !hasArg(c.Args, "--help", "-h") {
+			return hit(c.Ex.Name + " changes the modules of the running kernel")
+		}
+	case "kmutil":
+		if ops := operands(c.Args); len(ops) > 0 && (ops[0] == "load" || ops[0] == "unload" || ops[0] == "install") {
+			return hit("kmutil " + ops[0] + " changes the kernel's extensions")
+		}
+	case "nvram": // firmware variables: boot arguments, SIP's, the boot disk
+		for _, a := range c.Args {
+			if a == "-d" || a == "-c" || a == "-f" || !strings.HasPrefix(a, "-") && strings.Contains(a, "=") {
+				return hit("nvram " + a + " changes the firmware's variables (how the machine boots)")
+			}
+		}
+	case "swapoff":
+		if hasArg(c.Args, "-a", "--all") {
+			return hit("swapoff -a turns all swap off: the machine can run out of memory and kill processes")
+		}
+	case "umount":
+		if hasArg(c.Args, "-a", "--all") || hasShortFlag(c.Args, 'a') {
+			return hit("umount -a unmounts every file system")
+		}
+		for _, o := range operands(c.Args) {
+			if systemMount(c.resolve(o)) {
+				return hit("umount " + o + " unmounts a file system the running system needs")
+			}
+		}
+	case "mount":
+		for i, a := range c.Args {
+			opts, ok := strings.CutPrefix(a, "-o")
+			if a == "-o" && i+1 < len(c.Args) {
+				opts, ok = c.Args[i+1], true
+			} else if v, ok2 := strings.CutPrefix(a, "--options="); ok2 {
+				opts, ok = v, true
+			} else if a == "--options" && i+1 < len(c.Args) {
+				opts, ok = c.Args[i+1], true
+			}
+			if ok && strings.Contains(opts, "remount") && slices.Contains(strings.Split(opts, ","), "ro") {
+				for _, o := range operands(c.Args) {
+					if o != opts && systemMount(c.resolve(o)) {
+						return hit("mount -o " + opts + " " + o + " remounts a file system the running system needs")
+					}
+				}
+			}
+		}
+	case "ip":
+		if ops := operands(c.Args); len(ops) >= 4 && (ops[0] == "link" || ops[0] == "l") && ops[1] == "set" && ops[len(ops)-1] == "down" && !strings.HasPrefix(ops[len(ops)-2], "lo") {
+			return hit("ip link set … down cuts the machine off the network")
+		}
+	case "ifconfig", "ifdown":
+		if ops := operands(c.Args); c.Ex.Name == "ifdown" && len(ops) > 0 || len(ops) >= 2 && ops[len(ops)-1] == "down" && ops[0] != "lo" && ops[0] != "lo0" {
+			return hit(c.Ex.Name + " cuts the machine off the network")
+		}
+	case "nmcli":
+		if ops := operands(c.Args); len(ops) >= 2 && (ops[0] == "networking" || ops[0] == "n") && ops[1] == "off" {
+			return hit("nmcli networking off cuts the machine off the network")
+		}
 	case "insmod", "rmmod":
 		if len(operands(c.Args)) > 0 {
 			return hit(c.Ex.Name + " changes the modules of the running kernel")
@@ -332,6 +406,16 @@ func checkKernelControl(c *Call) Finding {
 		}
 	}
 	return Finding{}
+}
+
+// systemMount reports whether p is a mount point the running system needs:
+// unmounting or remounting it read-only stops the machine working.
+func systemMount(p string) bool {
+	switch p {
+	case "/", "/usr", "/boot", "/boot/efi", "/var", "/home", "/etc", "/opt", "/System/Volumes/Data":
+		return true
+	}
+	return false
 }
 
 // efibootChanges are efibootmgr's options that write the firmware's boot
@@ -408,6 +492,34 @@ func checkPrivilegedPersist(c *Call) Finding {
 		ops := operands(c.Args)
 		if len(ops) > 0 && slices.Contains([]string{"load", "bootstrap", "submit", "enable"}, ops[0]) {
 			return hit("launchctl " + ops[0] + " installs a job that starts on its own")
+		}
+	case "dscl": // macOS accounts: a user created or added to a group (admin)
+		for _, a := range c.Args {
+			if l := strings.ToLower(a); l == "-create" || l == "-append" || l == "-merge" || l == "-passwd" {
+				return hit("dscl " + a + " creates or changes user accounts, groups or passwords")
+			}
+		}
+	case "dseditgroup":
+		if hasArg(c.Args, "-a", "-d") {
+			return hit("dseditgroup changes a group's members (and so privileges)")
+		}
+	case "sysadminctl":
+		if hasArg(c.Args, "-addUser", "-resetPasswordFor", "-secureTokenOn", "-adminUser") && !hasArg(c.Args, "-deleteUser") {
+			return hit("sysadminctl creates or changes user accounts or passwords")
+		}
+	case "osascript": // a login item added through System Events
+		for _, a := range c.Args {
+			if l := strings.ToLower(a); strings.Contains(l, "login item") && strings.Contains(l, "make") {
+				return hit("osascript adds a login item that starts at every login")
+			}
+		}
+	case "defaults": // login items and login/logout hooks
+		for _, a := range c.Args {
+			if strings.Contains(a, "AutoLaunchedApplicationDictionary") || a == "LoginHook" || a == "LogoutHook" || strings.Contains(a, "com.apple.loginitems") {
+				if ops := operands(c.Args); len(ops) > 0 && ops[0] == "write" {
+					return hit("defaults write " + a + " starts a program at every login")
+				}
+			}
 		}
 	case "vipw", "vigr", "useradd", "adduser", "usermod", "passwd", "chpasswd", "gpasswd", "groupadd", "newusers":
 		if c.Ex.Name == "passwd" && (len(c.Args) == 0 || hasArg(c.Args, "-S", "--status")) {
@@ -498,6 +610,25 @@ func checkHomeEmptied(c *Call) Finding {
 				}
 			}
 		}
+	case "vi", "vim", "nvim", "ex", "ed":
+		// ex commands that delete every line and write: vim -c '%d|wq' f,
+		// ex -sc '%d|x' f, ed's ",d" then "w".
+		erase := false
+		for i, a := range c.Args {
+			if (a == "-c" || a == "-sc" || a == "+" || strings.HasPrefix(a, "+")) && (strings.Contains(a, "%d") || i+1 < len(c.Args) && strings.Contains(c.Args[i+1], "%d")) {
+				erase = true
+			}
+		}
+		if in := c.Ex.Stdin; in != nil && (strings.Contains(in.Text, ",d") || strings.Contains(in.Text, "%d")) {
+			erase = true
+		}
+		if erase {
+			for _, o := range operands(c.Args) {
+				if p := c.resolve(o); !strings.Contains(o, "%d") && emptied(p) {
+					return hit(c.Ex.Name + " deletes every line of " + p)
+				}
+			}
+		}
 	case "cp", "cat", "dd":
 		src := ""
 		ops := operands(c.Args)
@@ -568,6 +699,16 @@ func checkUserDelete(c *Call) Finding {
 	case "deluser":
 		if hasArg(c.Args, "--remove-home", "--remove-all-files") {
 			return hit("deluser deletes the user's home directory")
+		}
+	case "dscl": // macOS directory service: dscl . -delete /Users/NAME
+		for i, a := range c.Args {
+			if strings.EqualFold(a, "-delete") && i+1 < len(c.Args) && strings.HasPrefix(strings.ToLower(c.Args[i+1]), "/users/") {
+				return hit("dscl -delete deletes the account " + c.Args[i+1])
+			}
+		}
+	case "sysadminctl":
+		if hasArg(c.Args, "-deleteUser") {
+			return hit("sysadminctl -deleteUser deletes the account and its home")
 		}
 	}
 	return Finding{}
@@ -670,6 +811,10 @@ func checkPermWiden(c *Call) Finding {
 			}
 		}
 		return Finding{}
+	case "chflags": // the BSDs' and macOS's chattr: chflags [-R] flags file...
+		if ops := operands(c.Args); len(ops) > 1 {
+			mode, targets = ops[0], ops[1:]
+		}
 	case "chown", "chgrp", "chattr", "setfacl":
 		ops := operands(c.Args)
 		if (name == "chown" || name == "chgrp") && len(ops) > 0 {

@@ -16,6 +16,11 @@ func checkTerraform(c *Call) Finding {
 	}
 	switch c.Ex.Name {
 	case "terraform", "tofu", "terragrunt":
+		for k, v := range c.Ex.Env { // TF_CLI_ARGS=-destroy, TF_CLI_ARGS_apply=-destroy: options from the environment
+			if strings.HasPrefix(k, "TF_CLI_ARGS") && (strings.Contains(v, "-destroy") || strings.Contains(v, "-replace")) {
+				return hit(c.Ex.Name + " given " + k + "=" + v + " destroys what the configuration manages")
+			}
+		}
 		for i, o := range ops {
 			if o == "destroy" || o == "destroy-all" || o == "apply" && hasArg(c.Args, "-destroy", "--destroy") {
 				return hit(c.Ex.Name + " " + o + " destroys the infrastructure the configuration manages")
@@ -207,10 +212,33 @@ func checkSQLDrop(c *Call) Finding {
 		}
 		return Finding{}
 	}
-	if m := sqlDropRe.FindString(codeText(c)); m != "" {
+	if m := sqlDropRe.FindString(withoutSQLStrings(codeText(c))); m != "" {
 		return hit(c.Ex.Name + " runs " + strings.ToUpper(m) + ", deleting data")
 	}
 	return Finding{}
+}
+
+// withoutSQLStrings blanks SQL's single-quoted string literals (” is a
+// quote inside one): SELECT 'drop table users' is text, not a statement.
+// Text with an unbalanced quote is returned whole, so that an apostrophe
+// cannot hide what follows it.
+func withoutSQLStrings(s string) string {
+	if !strings.Contains(s, "'") || strings.Count(s, "'")%2 != 0 {
+		return s
+	}
+	var b strings.Builder
+	in := false
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\'' {
+			in = !in
+			b.WriteByte('\'')
+			continue
+		}
+		if !in {
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
 }
 
 func checkRedisFlush(c *Call) Finding {
@@ -218,6 +246,14 @@ func checkRedisFlush(c *Call) Finding {
 	for _, w := range []string{"FLUSHALL", "FLUSHDB"} {
 		if strings.Contains(t, w) {
 			return hit(c.Ex.Name + " " + w + " deletes every key")
+		}
+	}
+	// DEL or UNLINK of keys read at run time (redis-cli --scan | xargs
+	// redis-cli del): whatever the scan found, every key by default.
+	ops := operands(c.Args)
+	for i, o := range ops {
+		if (strings.EqualFold(o, "del") || strings.EqualFold(o, "unlink")) && i+1 < len(ops) && !shell.Known(ops[len(ops)-1]) {
+			return hit(c.Ex.Name + " " + o + " deletes keys listed at run time")
 		}
 	}
 	return Finding{}
@@ -234,6 +270,13 @@ func checkDockerPrune(c *Call) Finding {
 	}
 	if hasArg(ops, "down") && (hasArg(c.Args, "-v", "--volumes") || c.Ex.Name == "docker-compose" && hasArg(c.Args, "-v")) {
 		return hit("compose down -v deletes the project's volumes and their data")
+	}
+	// compose rm -v (also in a cluster, -fsv) removes the containers'
+	// anonymous volumes with them.
+	if i := slices.Index(ops, "rm"); i > 0 && ops[i-1] == "compose" || c.Ex.Name == "docker-compose" && hasArg(ops, "rm") {
+		if hasArg(c.Args, "-v", "--volumes") || hasShortFlag(c.Args, 'v') {
+			return hit("compose rm -v deletes the containers' volumes and their data")
+		}
 	}
 	return Finding{}
 }
@@ -396,7 +439,7 @@ func hasArgPrefix(args []string, opt string) bool {
 
 // backupTools keep backups and the remotes they live on; their destroy
 // verbs remove the copy that would undo every other loss.
-var backupTools = []string{"rclone", "borg", "borg2", "restic", "kopia", "duplicity", "tarsnap", "rdiff-backup", "duplicacy"}
+var backupTools = []string{"rclone", "borg", "borg2", "restic", "kopia", "duplicity", "tarsnap", "rdiff-backup", "duplicacy", "tmutil"}
 
 // checkBackupDestroy: backups deleted or pruned, and a remote made a copy
 // of an empty directory (rclone purge/delete/deletefile/rmdirs, rclone
@@ -419,6 +462,10 @@ func checkBackupDestroy(c *Call) Finding {
 		return ""
 	}
 	switch name {
+	case "tmutil": // macOS Time Machine
+		if v := first("delete", "deletelocalsnapshots", "deleteinprogress", "thinlocalsnapshots", "disable", "removedestination"); v != "" {
+			return hit("tmutil " + v + " deletes Time Machine backups or snapshots, or stops them")
+		}
 	case "rclone":
 		if v := first("purge", "delete", "deletefile", "rmdirs", "rmdir", "cleanup"); v != "" {
 			return hit("rclone " + v + " deletes files on a remote, a backup among them")
@@ -504,6 +551,44 @@ func checkKubectlScale(c *Call) Finding {
 	}
 	if zero && (hasArg(c.Args, "--all", "-A", "--all-namespaces", "-l", "--selector") || hasPrefixArg(c.Args, "--selector=") || hasPrefixArg(c.Args, "-l=")) {
 		return hit(c.Ex.Name + " scale --replicas=0 stops every matching workload at once")
+	}
+	return Finding{}
+}
+
+// checkIndexDelete: an HTTP DELETE of every index of a search or document
+// store (Elasticsearch, OpenSearch: DELETE /_all, DELETE /logs-*,
+// DELETE /*). One document or one named index is routine.
+func checkIndexDelete(c *Call) Finding {
+	del := false
+	ops := operands(c.Args)
+	for i, a := range c.Args {
+		u := strings.ToUpper(a)
+		if u == "-XDELETE" || u == "--REQUEST=DELETE" || u == "--METHOD=DELETE" || (a == "-X" || a == "--request" || a == "--method") && i+1 < len(c.Args) && strings.EqualFold(c.Args[i+1], "DELETE") {
+			del = true
+		}
+	}
+	if len(ops) > 0 && ops[0] == "DELETE" { // httpie, xh: http DELETE url
+		del = true
+	}
+	if !del {
+		return Finding{}
+	}
+	for _, o := range ops {
+		rest := o
+		if _, after, ok := strings.Cut(o, "://"); ok {
+			rest = after
+		} else if !strings.Contains(o, ":") && !strings.HasPrefix(o, ":") {
+			continue
+		}
+		_, p, ok := strings.Cut(rest, "/")
+		if !ok {
+			continue
+		}
+		seg, _, _ := strings.Cut(p, "/")
+		seg, _, _ = strings.Cut(seg, "?")
+		if seg == "_all" || strings.Contains(seg, "*") {
+			return hit(c.Ex.Name + " DELETE /" + seg + " deletes every index it matches, and their data")
+		}
 	}
 	return Finding{}
 }

@@ -662,6 +662,7 @@ var platformCLIs = []string{
 	"lxc", "incus", "etcdctl", "argocd", "flux", "surge", "keybase",
 	"influx", "bq", "cbt", "sf", "sfdx", "databricks", "snow", "hasura", "fauna", "xata", "convex", "pocketbase",
 	"cloudflared", "ngrok", "tailscale", "infisical", "akamai", "fastly", "exoscale", "ovh", "hetzner",
+	"sst", "kafka-topics", "kafka-topics.sh", "kafka-configs", "kafka-configs.sh",
 }
 
 // platformAllowed lists, per CLI, destroy verbs that only touch local or
@@ -708,6 +709,9 @@ func checkPlatformDestroy(c *Call) Finding {
 		if slices.Contains(platformReadOnly, a) {
 			return Finding{}
 		}
+	}
+	if strings.HasPrefix(name, "kafka-") && hasArg(c.Args, "--delete") {
+		return hit(name + " --delete deletes a topic or its configuration, and the messages it holds")
 	}
 	ops := subcommandWords(c.Args)
 	var allowed []string

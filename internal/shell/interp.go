@@ -588,6 +588,15 @@ func callArgs(code string, lits []literal, at int) (args []string, dynamic bool)
 	if h := homeExprRe.FindString(code[i:]); h != "" {
 		return []string{"~"}, false
 	}
+	// os.path.expanduser("~/Documents"), File.expand_path("~/.ssh"): a
+	// path in home, given as ~/... (the bare "~" is homeExprRe's).
+	for _, p := range []string{"os.path.expanduser(", "expanduser(", "File.expand_path("} {
+		if strings.HasPrefix(code[i:], p) {
+			if l, ok := literalAt(lits, skipBlank(code, i+len(p))); ok && strings.HasPrefix(l.val, "~/") {
+				return []string{l.val}, false
+			}
+		}
+	}
 	for {
 		l, ok := literalAt(lits, i)
 		if !ok {
