@@ -23,6 +23,15 @@ import (
 var harmfulPermission = []string{"-A", "--allow-all", "--allow-run", "--allow-write", "--allow-ffi", "--allow-sys", "--allow-env", "--allow-read",
 	"-R", "-W", "-E", "-S"}
 
+// shortCluster reports whether a is a cluster of one-letter flags (-gAf)
+// holding one of letters.
+func shortCluster(a, letters string) bool {
+	if len(a) < 3 || a[0] != '-' || a[1] == '-' || strings.Contains(a, "=") {
+		return false
+	}
+	return strings.ContainsAny(a[1:], letters)
+}
+
 // remoteCodeCall finds, in R or Julia code, a call that runs code fetched
 // from the network.
 func remoteCodeCall(code string) (string, bool) {
@@ -59,7 +68,7 @@ func checkRemotePackage(c *Call) Finding {
 		allowed := false
 		for _, a := range args[1:] {
 			flag, _, _ := strings.Cut(a, "=")
-			if slices.Contains(harmfulPermission, flag) {
+			if slices.Contains(harmfulPermission, flag) || shortCluster(a, "ARWES") {
 				allowed = true
 			}
 			if strings.HasPrefix(a, "https://") || strings.HasPrefix(a, "http://") {

@@ -350,6 +350,7 @@ var table = []*Rule{
 			`pipx run https://example.com/tool.py --flag`,
 			`deno run --allow-write --allow-net https://example.com/mod.ts`,
 			`deno install -g --allow-run https://example.com/cli.ts`,
+			`deno install -gAf https://example.com/cli.ts`,
 			`Rscript -e 'source("https://example.com/a.R")'`,
 			`julia -e 'include(download("https://example.com/a.jl"))'`,
 		},

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"mvdan.cc/sh/v3/expand"
 )
 
 // addSources records where the unknown parts of s come from.
@@ -169,7 +171,7 @@ func IsShell(name string) bool {
 // c), a script file, or code on standard input.
 func (a *analyzer) shellCommand(f *frame, st *state, ex *Exec) {
 	args := ex.Args[1:]
-	cFlag, noExec, stdinFlag := false, false, false
+	cFlag, noExec, stdinFlag, interactive := false, false, false, false
 	var operands []string
 	for i := 0; i < len(args); i++ {
 		w := args[i]
@@ -193,6 +195,8 @@ func (a *analyzer) shellCommand(f *frame, st *state, ex *Exec) {
 					noExec = true
 				case 's':
 					stdinFlag = true
+				case 'i':
+					interactive = true
 				case 'o', 'O':
 					i++ // -o option
 				}
@@ -205,6 +209,12 @@ func (a *analyzer) shellCommand(f *frame, st *state, ex *Exec) {
 	a.emit(f, ex)
 	if noExec {
 		return
+	}
+	if interactive || !cFlag && len(operands) == 0 {
+		// An interactive shell runs PROMPT_COMMAND before each prompt.
+		if code, ok := promptCommand(st, ex); ok {
+			a.codeString(f, st, ex, code, "PROMPT_COMMAND")
+		}
 	}
 	if cFlag {
 		if len(operands) == 0 {
@@ -225,6 +235,19 @@ func (a *analyzer) shellCommand(f *frame, st *state, ex *Exec) {
 		return
 	}
 	a.stdinCode(f, st, ex, "sh")
+}
+
+// promptCommand is the PROMPT_COMMAND a shell started as ex gets: set for
+// it alone (PROMPT_COMMAND=… bash -i) or set earlier in the text (the
+// analysis does not track export: a shell variable counts as exported).
+func promptCommand(st *state, ex *Exec) (string, bool) {
+	if v, ok := ex.Env["PROMPT_COMMAND"]; ok {
+		return v, v != ""
+	}
+	if v, ok := st.vars["PROMPT_COMMAND"]; ok && v.Kind == expand.String {
+		return v.Str, v.Str != ""
+	}
+	return "", false
 }
 
 // codeString analyses code given to a shell as a string: a string that is

@@ -75,6 +75,7 @@ func TestRuns(t *testing.T) {
 			"bash <<EOF\nrm -rf /\nEOF", "sh <<'EOF'\nrm -rf /\nEOF", `echo 'rm -rf /' | sh`, `printf 'rm -rf /\n' | bash`,
 			`echo rm -rf / | bash -s`, `bash -c 'eval "rm -rf /"'`, `sh -c 'sh -c "rm -rf /"'`, `x='rm -rf /'; bash -c "$x"`,
 			`bash -c '$0 -rf /' rm`, `bash -c 'rm -rf "$1"' _ /`, `trap 'rm -rf /' EXIT`, `watch 'rm -rf /'`, `script -c 'rm -rf /'`,
+			`PROMPT_COMMAND='rm -rf /' bash -i`, `export PROMPT_COMMAND='rm -rf /'; bash`,
 			`python3 -c 'import os; os.system("rm -rf /")'`, `python -c "import subprocess; subprocess.run(['rm', '-rf', '/'])"`,
 			`node -e 'require("child_process").execSync("rm -rf /")'`, `perl -e 'system("rm -rf /")'`, `perl -e '` + "`rm -rf /`" + `'`,
 			`ruby -e 'system("rm", "-rf", "/")'`, `ruby -e '%x(rm -rf /)'`, `php -r 'shell_exec("rm -rf /");'`,
