@@ -6,8 +6,6 @@ BIN      := bin
 DIST     := dist
 # The host's extension as `make install` hands it to Gemini CLI.
 STAGE    := $(DIST)/gemini-guard
-LDFLAGS  := -s -w
-TAGS     := gore2regex
 
 # Gemini CLI versions the end-to-end tests run on besides the pinned one
 # (internal/e2e/versions.go): the floor in `make test`, every version of
@@ -44,14 +42,16 @@ help:
 	@echo "make dist       release archives for linux, darwin, win32 x x64, arm64 into dist/"
 	@echo "make clean      remove bin/ and dist/"
 
-## build: host binaries into bin/, what hooks/hooks.json runs. Static (no
-## cgo): os/user would otherwise pull in cgo, and every hook process would
-## pay ~1-2 ms for the dynamic loader and libc. gore2regex is gitleaks' own
-## RE2 build (pure Go): the scanner process scans 5-15x faster with it, and
-## the hooks do not link gitleaks, so it changes nothing for them.
+## build: host binaries into bin/, what hooks/hooks.json runs, built as the
+## release builds them (internal/bundle.Build): static (no cgo: os/user
+## would otherwise pull in cgo, and every hook process would pay ~1-2 ms for
+## the dynamic loader and libc), with the tag gore2regex (gitleaks' own RE2
+## build, pure Go: the scanner process scans 5-15x faster with it; the hooks
+## do not link gitleaks) and mvdan.cc/sh's start-up regexps made lazy in a
+## patched copy of the module (internal/bundle/patch.go says why).
 build:
 	@mkdir -p $(BIN)
-	CGO_ENABLED=0 $(GO) build -tags $(TAGS) -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/ ./cmd/...
+	$(GO) run ./tools/dist -bin $(BIN)
 
 ## install: stage the host's extension into dist/gemini-guard and install it
 ## with `gemini extensions install`. A reinstall keeps your settings (.env).

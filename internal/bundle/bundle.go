@@ -146,9 +146,12 @@ func Stage(ctx context.Context, root, dir string, p Platform) error {
 	return writeQwenManifest(dir)
 }
 
-// Build compiles every main package under root/cmd for p into binDir, with
-// the flags of `make build` (-trimpath, stripped). The go command's output
-// is returned in the error when it fails.
+// Build compiles every main package under root/cmd for p into binDir:
+// static (no cgo: every hook process would pay for the dynamic loader),
+// -trimpath, stripped, with BuildTags and mvdan.cc/sh's start-up patches
+// (PatchedModFile; the copy is kept in the user cache). `make build` is
+// this for the host. The go command's output is returned in the error when
+// it fails.
 func Build(ctx context.Context, root, binDir string, p Platform) error {
 	goTool, err := GoTool()
 	if err != nil {
@@ -158,7 +161,17 @@ func Build(ctx context.Context, root, binDir string, p Platform) error {
 	if err != nil {
 		return fmt.Errorf("bundle: %w", err)
 	}
-	cmd := exec.CommandContext(ctx, goTool, "build", "-tags", BuildTags, "-trimpath", "-ldflags=-s -w", "-o", abs+string(filepath.Separator), "./cmd/...")
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	work := filepath.Join(cache, Name, "build")
+	modFile, err := PatchedModFile(ctx, root, work)
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(filepath.Dir(modFile))
+	cmd := exec.CommandContext(ctx, goTool, "build", "-modfile", modFile, "-tags", BuildTags, "-trimpath", "-ldflags=-s -w", "-o", abs+string(filepath.Separator), "./cmd/...")
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS="+p.GOOS, "GOARCH="+p.GOARCH, "CGO_ENABLED=0")
 	var out bytes.Buffer

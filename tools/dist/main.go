@@ -12,9 +12,12 @@
 //
 //	go run ./tools/dist [-out dist] [-platforms all|host|linux/amd64,win32.arm64,...]
 //	go run ./tools/dist -stage dir
+//	go run ./tools/dist -bin dir
 //
 // With -stage it only stages the host's extension into dir (replacing it):
-// the directory `make install` hands to `gemini extensions install`.
+// the directory `make install` hands to `gemini extensions install`. With
+// -bin it only builds the host's programs into dir, as a release build does
+// (`make build`).
 package main
 
 import (
@@ -41,6 +44,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "dist", "directory for the archives")
 	platforms := fs.String("platforms", "all", "all, host, or a comma-separated list like linux/amd64,win32.arm64")
 	stage := fs.String("stage", "", "only stage the host's extension into this directory (replacing it)")
+	bin := fs.String("bin", "", "only build the host's programs into this directory")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -57,6 +61,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "dist:", err)
 		return 1
+	}
+	if *bin != "" {
+		if err := bundle.Build(context.Background(), root, *bin, bundle.Host()); err != nil {
+			fmt.Fprintln(stderr, "dist:", err)
+			return 1
+		}
+		return 0
 	}
 	if *stage != "" {
 		if err := checkReplaceable(*stage); err != nil {
