@@ -112,14 +112,16 @@ func TestPoliciesHoldInWarnMode(t *testing.T) {
 	assert.True(t, calls[0].Blocked(), "not blocked: %s", calls[0].Result.Raw)
 	assert.Contains(t, calls[0].Reason(), "gemini-guard blocked policy.rm-root-or-home")
 	assert.FileExists(t, sentinel)
-	if v := CLIVersionUnderTest(); policyBeforeHooks[v] {
+	if v := CLIVersionUnderTest(); versionBefore(v, hooksBeforePolicy) {
 		t.Logf("Gemini CLI %s checks its policies before it runs the BeforeTool hooks: the denied call never reaches the hook", v)
 		return
 	}
 	assert.Contains(t, strings.Join(r.HookMessages(), "\n"), "would have blocked (warn mode)", "the hook only warned")
 }
 
-// policyBeforeHooks are the Gemini CLI versions measured to check a tool
-// call against the policies before the BeforeTool hooks (0.32's scheduler
-// calls checkPolicy first and fires the hooks when it executes the tool).
-var policyBeforeHooks = map[string]bool{"0.32.1": true}
+// hooksBeforePolicy is the first Gemini CLI that runs the BeforeTool hooks
+// before it checks a tool call against the policies. Before it (measured on
+// 0.32.1, 0.33.2, 0.34.0 and 0.35.3) the scheduler calls checkPolicy first
+// and fires the hooks only when it executes the tool, so a call the policy
+// denies never reaches the hook; 0.36.0 on run the hook first.
+const hooksBeforePolicy = "0.36.0"
