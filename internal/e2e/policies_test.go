@@ -43,14 +43,16 @@ func setUserSetting(t *testing.T, s *Session, key string, value any) {
 // HOME a temporary directory holding a sentinel file; the disk rules (mkfs,
 // dd) are never run for real (these tests may run as root) and are covered by
 // the regex tests in internal/cli.
-// confirmsInYolo are the Gemini CLI versions measured to ask for
-// confirmation of `rm -rf ./build && rm -rf ~/.cache/x` in yolo mode with
-// hooks disabled ("requires user confirmation, which is not supported in
-// non-interactive mode"), so the ordinary delete does not run there: their
-// policy engine runs its own "dangerous command" heuristic (rm -r/-f among
-// them) even over the yolo allow rule and turns it into ASK_USER
-// (PolicyEngine.applyShellHeuristics).
-var confirmsInYolo = map[string]bool{"0.38.2": true, "0.39.1": true}
+// refusesRmInYolo reports whether Gemini CLI v refuses the ordinary
+// `rm -rf ./build && rm -rf ~/.cache/x` in yolo mode with hooks disabled:
+// its policy engine's own dangerous-command heuristic
+// (applyShellHeuristics) turns rm -r into ASK_USER even over the yolo
+// allow rule, which headless 0.36 answers "Tool execution denied by
+// policy." and 0.37 - 0.39 "requires user confirmation, which is not
+// supported in non-interactive mode". Measured on 0.36.0, 0.37.2, 0.38.2
+// and 0.39.1 (also with every gemini-guard policy removed); 0.35.3 and
+// 0.40.1 run it.
+func refusesRmInYolo(v string) bool { return !versionBefore(v, "0.36.0") && versionBefore(v, "0.40.0") }
 
 func TestPoliciesHoldWithHooksDisabled(t *testing.T) {
 	s := session(t)
@@ -80,12 +82,14 @@ func TestPoliciesHoldWithHooksDisabled(t *testing.T) {
 		r := run(t, s, Shell("clean", "rm -rf ./build && rm -rf ~/.cache/nothing-here"), Say("done"))
 		calls := r.ToolCalls()
 		require.Len(t, calls, 1, r.Stdout)
-		assert.False(t, calls[0].Blocked(), calls[0].Reason())
-		if v := CLIVersionUnderTest(); confirmsInYolo[v] {
-			// Not denied by the wall: the CLI asks, which headless it cannot.
-			assert.Contains(t, calls[0].Result.Output, "requires user confirmation", "result: %s", calls[0].Result.Raw)
+		if v := CLIVersionUnderTest(); refusesRmInYolo(v) {
+			// Not the wall: the CLI's own heuristic, without a
+			// gemini-guard message.
+			assert.NotContains(t, string(calls[0].Result.Raw), "gemini-guard")
+			assert.Regexp(t, `requires user confirmation|Tool execution denied by policy\.`, string(calls[0].Result.Raw))
 			return
 		}
+		assert.False(t, calls[0].Blocked(), calls[0].Reason())
 		assert.NoDirExists(t, build, "result: %s", calls[0].Result.Raw)
 	})
 
