@@ -400,7 +400,9 @@ resp = client.initiate_auth(ClientId="` + lan(26) + `", AuthParameters={"SECRET_
 
 // TestScorecardBlind2 scores the second blind set: services caught (each
 // has one text) per family, near misses blocked. Every miss and false
-// block is printed with its context.
+// block is printed with its context. Before the rules it led to: 180/212
+// (0.849), near misses blocked 2/95. It fails below 0.95 of services or
+// above 1% of near misses.
 func TestScorecardBlind2(t *testing.T) {
 	cases := blind2Corpus()
 	texts := make([]string, len(cases))
@@ -441,6 +443,6 @@ func TestScorecardBlind2(t *testing.T) {
 	rate := float64(caught) / float64(total)
 	scorecard("%-16s services caught %.3f (%d/%d)  near misses blocked %.3f (%d/%d)", "blind2",
 		rate, caught, total, float64(nearBlocked)/float64(near), nearBlocked, near)
-	assert.GreaterOrEqual(t, rate, 0.0, "blind2 services caught")
-	assert.LessOrEqual(t, float64(nearBlocked)/float64(near), 1.0, "blind2 near misses blocked")
+	assert.GreaterOrEqual(t, rate, 0.95, "blind2 services caught")
+	assert.LessOrEqual(t, float64(nearBlocked)/float64(near), 0.01, "blind2 near misses blocked")
 }
