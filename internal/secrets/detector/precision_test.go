@@ -194,6 +194,8 @@ func precisionCases() []precisionCase {
 		{"password words in prose", "Reset the password of your account, then set the password to ${DB_PASSWORD} in the .env file.", ""},
 		{"jwt.io example", "Authorization: Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9." + "eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ." + "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c", ""},
 		{"api key scheme with a dotted key", `Authorization: Api-Key SV21tXjw.Cc9vf` + an(20) + `2AvBiY`, "authorization-header-token"},
+		{"base64 key beginning with a slash", "LIGHTSTEP_ACCESS_TOKEN=/" + an(6) + "/" + an(78), "keyword-assigned-secret"},
+		{"absolute path under a key name", "SSL_CERT_KEY=/etc/ssl/private/server-2024.key\nAPI_TOKEN=/run/secrets/api-token-v2", ""},
 		{"anonymous ftp on a documentation host", "ftp://anonymous:anonymous@ftp.example.org/", ""},
 	}
 }
