@@ -191,6 +191,7 @@ func precisionCases() []precisionCase {
 		{"token as url user", "https://" + an(20) + "1@push.fury.io/acme/", "url-token-user"},
 		{"user name as url user", "https://deployment-bot-account@git.acme.io/infra.git", ""},
 		{"password in prose", "Log in as admin with the password Vb" + an(7) + "%42q and change it.", "password-in-prose"},
+		{"documented default password in prose", "The default password is admin2024 and the demo password is Demo#2024x.", ""},
 		{"password words in prose", "Reset the password of your account, then set the password to ${DB_PASSWORD} in the .env file.", ""},
 		{"jwt.io example", "Authorization: Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9." + "eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ." + "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c", ""},
 		{"api key scheme with a dotted key", `Authorization: Api-Key SV21tXjw.Cc9vf` + an(20) + `2AvBiY`, "authorization-header-token"},
