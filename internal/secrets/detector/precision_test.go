@@ -197,6 +197,9 @@ func precisionCases() []precisionCase {
 		{"api key scheme with a dotted key", `Authorization: Api-Key SV21tXjw.Cc9vf` + an(20) + `2AvBiY`, "authorization-header-token"},
 		{"base64 key beginning with a slash", "LIGHTSTEP_ACCESS_TOKEN=/" + an(6) + "/" + an(78), "keyword-assigned-secret"},
 		{"absolute path under a key name", "SSL_CERT_KEY=/etc/ssl/private/server-2024.key\nAPI_TOKEN=/run/secrets/api-token-v2", ""},
+		{"key given to a client constructor", `var client = new RaygunClient("` + an(20) + `7q");`, "client-constructor-key"},
+		{"hex key given to a client constructor", `const loops = new LoopsClient("` + hx(32) + `");`, "client-constructor-key"},
+		{"names and ids given to client constructors", `new HttpClient("orders-service-v2"); new ApiClient("` + uuid() + `"); new S3Client("eu-west-1"); NewClient("my_app_2024_prod")`, ""},
 		{"anonymous ftp on a documentation host", "ftp://anonymous:anonymous@ftp.example.org/", ""},
 	}
 }
