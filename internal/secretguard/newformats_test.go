@@ -22,7 +22,7 @@ func TestBlind2FormatsDenied(t *testing.T) {
 	an := func(n int) string { return r.From(secrettest.Alnum, n) }
 	lan := func(n int) string { return r.From(secrettest.LowerAlnum, n) }
 	cases := []struct{ rule, secret, before, after string }{
-		{"prefixed-service-token", "pdl_live_apikey_01" + lan(24) + "_" + an(22) + "_" + an(3), `paddle = Paddle("`, "\")\n"},
+		{"prefixed-api-key", "pdl_live_apikey_01" + lan(24) + "_" + an(22) + "_" + an(3), `paddle = Paddle("`, "\")\n"},
 		{"cli-password-flag", "Qz" + an(10) + "4k", "mysql -h db.acme.io -u root -p", " app < dump.sql\n"},
 		{"password-in-prose", "Vb" + an(7) + "%42q", "Log in as admin with the password ", " and change it.\n"},
 	}
