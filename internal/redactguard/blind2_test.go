@@ -20,7 +20,7 @@ func blind2Secrets() []struct{ rule, before, secret, after string } {
 	return []struct{ rule, before, secret, after string }{
 		{"prefixed-api-key", "Use the key ", "pdl_live_apikey_01" + lan(24) + "_" + an(22) + "_" + an(3), " for Paddle."},
 		{"password-in-prose", "Log in as admin with the password ", "Vb" + an(7) + "%42q", " and change it."},
-		{"webhook-url", "Logs go to ", "https://logs-01.loggly.com/inputs/" + strings.ToLower(r.From(secrettest.Hex, 8)) + "-1234-4abc-8def-" + r.From(secrettest.Hex, 12), " now."},
+		{"loggly-input-url", "Logs go to https://logs-01.loggly.com/inputs/", r.From(secrettest.Hex, 8) + "-1234-4abc-8def-" + r.From(secrettest.Hex, 12), "/tag/http now."},
 	}
 }
 
