@@ -134,8 +134,16 @@ func bench(ctx context.Context, n int, only string, stdout io.Writer) (*Report, 
 	defer os.RemoveAll(work)
 
 	fmt.Fprintln(stdout, "building the extension and the floor program...")
+	staged := filepath.Join(work, "staged")
+	if err := bundle.Stage(ctx, root, staged, bundle.Host()); err != nil {
+		return nil, err
+	}
+	// The hooks run from a copy of the staging, as `gemini extensions
+	// install` copies it into ~/.gemini/extensions (and a release archive is
+	// extracted): measured on this VM, the go linker's own output file
+	// execs ~0.7 ms slower per process than a copy of the same bytes.
 	ext := filepath.Join(work, "extension")
-	if err := bundle.Stage(ctx, root, ext, bundle.Host()); err != nil {
+	if err := os.CopyFS(ext, os.DirFS(staged)); err != nil {
 		return nil, err
 	}
 	floor := filepath.Join(work, "floor")
