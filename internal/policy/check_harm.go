@@ -152,11 +152,20 @@ func checkDeviceTarget(c *Call) Finding {
 
 func hasShortFlag(args []string, f byte) bool {
 	for _, a := range args {
-		if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.IndexByte(a[1:], f) >= 0 {
+		if strings.IndexByte(shortFlags(a), f) >= 0 {
 			return true
 		}
 	}
 	return false
+}
+
+// shortFlags is the cluster of one-letter flags a word gives (-gAf: "gAf"),
+// "" when it is not one.
+func shortFlags(a string) string {
+	if len(a) > 1 && a[0] == '-' && a[1] != '-' {
+		return a[1:]
+	}
+	return ""
 }
 
 // devices lists the block devices among a call's words (operands, option

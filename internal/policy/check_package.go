@@ -19,17 +19,15 @@ import (
 // threat model, section 3, says why).
 
 // harmfulPermission are deno's flags that let a script change the machine
-// or read what it holds (read or env with the network sends it away).
-var harmfulPermission = []string{"-A", "--allow-all", "--allow-run", "--allow-write", "--allow-ffi", "--allow-sys", "--allow-env", "--allow-read",
-	"-R", "-W", "-E", "-S"}
+// or read what it holds (read or env with the network sends it away), and
+// harmfulShort their one-letter forms, alone or in a cluster (-gAf).
+var harmfulPermission = []string{"--allow-all", "--allow-run", "--allow-write", "--allow-ffi", "--allow-sys", "--allow-env", "--allow-read"}
 
-// shortCluster reports whether a is a cluster of one-letter flags (-gAf)
-// holding one of letters.
-func shortCluster(a, letters string) bool {
-	if len(a) < 3 || a[0] != '-' || a[1] == '-' || strings.Contains(a, "=") {
-		return false
-	}
-	return strings.ContainsAny(a[1:], letters)
+const harmfulShort = "ARWES"
+
+// webURL reports whether a is an http(s) URL.
+func webURL(a string) bool {
+	return strings.HasPrefix(a, "https://") || strings.HasPrefix(a, "http://")
 }
 
 // remoteCodeCall finds, in R or Julia code, a call that runs code fetched
@@ -68,10 +66,10 @@ func checkRemotePackage(c *Call) Finding {
 		allowed := false
 		for _, a := range args[1:] {
 			flag, _, _ := strings.Cut(a, "=")
-			if slices.Contains(harmfulPermission, flag) || shortCluster(a, "ARWES") {
+			if slices.Contains(harmfulPermission, flag) || strings.ContainsAny(shortFlags(flag), harmfulShort) {
 				allowed = true
 			}
-			if strings.HasPrefix(a, "https://") || strings.HasPrefix(a, "http://") {
+			if webURL(a) {
 				if !allowed {
 					return Finding{} // sandboxed: no permission beyond the network
 				}
@@ -86,7 +84,7 @@ func checkRemotePackage(c *Call) Finding {
 				if strings.HasPrefix(a, "-") {
 					continue
 				}
-				if (strings.HasPrefix(a, "https://") || strings.HasPrefix(a, "http://")) && strings.HasSuffix(a, ".py") {
+				if webURL(a) && strings.HasSuffix(a, ".py") {
 					return hit(name + " run runs " + a + " straight from the network: its code runs without anyone reading it")
 				}
 				break
