@@ -22,6 +22,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 )
 
@@ -149,8 +150,9 @@ func Stage(ctx context.Context, root, dir string, p Platform) error {
 // Build compiles every main package under root/cmd for p into binDir:
 // static (no cgo: every hook process would pay for the dynamic loader),
 // -trimpath, stripped, with BuildTags and mvdan.cc/sh's start-up patches
-// (PatchedModFile; the copy is kept in the user cache). `make build` is
-// this for the host. The go command's output is returned in the error when
+// (PatchedModFile; the copy is kept in the user cache; when it cannot be
+// made, the module as published and one line on stderr saying so).
+// `make build` is this for the host. The go command's output is returned in the error when
 // it fails.
 func Build(ctx context.Context, root, binDir string, p Platform) error {
 	goTool, err := GoTool()
@@ -166,12 +168,15 @@ func Build(ctx context.Context, root, binDir string, p Platform) error {
 		cache = os.TempDir()
 	}
 	work := filepath.Join(cache, Name, "build")
-	modFile, err := PatchedModFile(ctx, root, work)
-	if err != nil {
-		return err
+	args := []string{"build", "-tags", BuildTags, "-trimpath", "-ldflags=-s -w", "-o", abs + string(filepath.Separator), "./cmd/..."}
+	modFile, notice := releaseModFile(ctx, root, work, startupPatches)
+	if notice != "" {
+		fmt.Fprintln(os.Stderr, notice)
+	} else {
+		defer os.RemoveAll(filepath.Dir(modFile))
+		args = slices.Insert(args, 1, "-modfile", modFile)
 	}
-	defer os.RemoveAll(filepath.Dir(modFile))
-	cmd := exec.CommandContext(ctx, goTool, "build", "-modfile", modFile, "-tags", BuildTags, "-trimpath", "-ldflags=-s -w", "-o", abs+string(filepath.Separator), "./cmd/...")
+	cmd := exec.CommandContext(ctx, goTool, args...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS="+p.GOOS, "GOARCH="+p.GOARCH, "CGO_ENABLED=0")
 	var out bytes.Buffer
