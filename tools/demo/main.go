@@ -45,8 +45,11 @@ func run(w io.Writer) int {
 	signal.Ignore(syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	ctx, cancel := context.WithTimeout(ctx, 15*time.Minute)
-	defer cancel()
+	// The scripted session is bounded; the build and the one-time npm
+	// install of Gemini CLI before it are not: on a fresh machine they
+	// compile and download everything (minutes on 2 cores), and Ctrl-C
+	// still stops them.
+	setup := ctx
 
 	root, err := bundle.FindRoot(".")
 	if err != nil {
@@ -66,11 +69,13 @@ func run(w io.Writer) int {
 		p.dim("Gemini CLI: %s (installed with npm on first use, then reused)", cliDir)
 	}
 	p.dim("Building gemini-guard and installing it with `gemini extensions install` ...")
-	h, err := e2e.New(ctx, root, filepath.Join(dir, "harness"))
+	h, err := e2e.New(setup, root, filepath.Join(dir, "harness"))
 	if err != nil {
-		failed(ctx, p, err)
+		failed(setup, p, err)
 		return 2
 	}
+	ctx, cancel := context.WithTimeout(setup, 15*time.Minute)
+	defer cancel()
 	s, err := h.Template.Clone(filepath.Join(dir, "user"))
 	if err != nil {
 		p.fail("demo: %v", err)
