@@ -100,9 +100,11 @@ test: build lint
 ## lint: golangci-lint, pinned by tools/lint/go.mod (its own module, so
 ## its dependencies stay out of the product's go.mod); the checks and the
 ## link rules are in .golangci.yml. `go mod tidy -diff` keeps go.mod honest.
+## --allow-serial-runners: a second run (another worktree, CI beside a
+## developer) waits for golangci-lint's lock instead of failing.
 lint:
 	$(GO) mod tidy -diff
-	$(GO) tool -modfile=tools/lint/go.mod golangci-lint run ./...
+	$(GO) tool -modfile=tools/lint/go.mod golangci-lint run --allow-serial-runners ./...
 
 ## test-matrix: the end-to-end tests on every Gemini CLI version of the
 ## stated range, each installed once with npm into the user cache. Every
