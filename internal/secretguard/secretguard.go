@@ -34,6 +34,10 @@ const (
 	WriteFile = "write_file"
 	Replace   = "replace"
 	Shell     = "run_shell_command"
+	// MultiReplace is Antigravity CLI's multi_replace_file_content as
+	// internal/hook translates it: file_path and a list of edits applied
+	// in order.
+	MultiReplace = "multi_replace"
 )
 
 // MaxScan is the most bytes of one text the guard scans. Above it the first
@@ -114,6 +118,11 @@ type replaceInput struct {
 	AllowMultiple bool   `json:"allow_multiple"`
 }
 
+type multiReplaceInput struct {
+	FilePath string       `json:"file_path"`
+	Edits    []edit.Chunk `json:"edits"`
+}
+
 type shellInput struct {
 	Command string `json:"command"`
 	DirPath string `json:"dir_path"`
@@ -148,6 +157,18 @@ func Check(call Call, env Env) (Decision, error) {
 		return checkFile(call, env, in.FilePath, func(before string, exists bool) edit.Result {
 			return edit.Replace(before, exists, in.OldString, in.NewString, in.AllowMultiple)
 		}, "new_string")
+	case MultiReplace:
+		var in multiReplaceInput
+		if err := decode(call.Input, &in); err != nil {
+			return Decision{}, err
+		}
+		if in.FilePath == "" {
+			return Decision{}, &InputError{"multi_replace_file_content without TargetFile"}
+		}
+		// No single field holds the new text: the redact action blocks.
+		return checkFile(call, env, in.FilePath, func(before string, exists bool) edit.Result {
+			return edit.MultiReplace(before, exists, in.Edits)
+		}, "")
 	case Shell:
 		var in shellInput
 		if err := decode(call.Input, &in); err != nil {
