@@ -254,7 +254,7 @@ func DecideRead(in ReadInput) verdict.Verdict {
 			RuleID: rule.ID,
 			What: "view_file would open " + Mask(strings.ToValidUTF8(what, "\uFFFD")) +
 				", and this CLI (Antigravity CLI) cannot hide a secret in a tool's output from the model, so the file is not read at all",
-			Safer: rule.Safer + "; if the user wants the model to read such files anyway, they set " + UnredactedReadsSetting + "=allow",
+			Safer:    rule.Safer + "; if the user wants the model to read such files anyway, they set " + UnredactedReadsSetting + "=allow",
 			Fragment: Mask(strings.ToValidUTF8(verdict.Truncate(p, verdict.MaxFragment), "\uFFFD")),
 		}
 	}
