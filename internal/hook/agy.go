@@ -47,6 +47,17 @@ var agyEvents = map[string]Event{
 	AgyPreInvocation: SessionStart,
 }
 
+// agyIdle are the agy events gemini-guard registers no program for, with
+// the answer that does nothing there (reference §4.1): a program wired to
+// one by hand must not stop the turn or force another.
+var agyIdle = map[string][]byte{
+	"PostToolUse":    []byte("{}"),
+	"PostInvocation": []byte("{}"),
+	"Stop":           []byte("{}"),
+	// Undocumented, output unknown: no output.
+	"SessionStart": nil,
+}
+
 // agyEventOf is the agy event a program answering ev handles.
 func agyEventOf(ev Event) string {
 	for name, e := range agyEvents {

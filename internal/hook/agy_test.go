@@ -153,7 +153,7 @@ func TestAgyPanicAndErrorDeny(t *testing.T) {
 func TestAgyArgs(t *testing.T) {
 	in := agyCall("run_command", `{"CommandLine":"ls"}`)
 	for _, args := range [][]string{
-		{"--host", "agy", "PostToolUse"},
+		{"--host", "agy", "UserPromptSubmit"},
 		{"--host", "agy", "PreInvocation"}, // not this program's event
 		{"--host", "agy"},
 		{"agy"},
@@ -164,6 +164,15 @@ func TestAgyArgs(t *testing.T) {
 			return Output{}, nil
 		})
 		assert.Contains(t, out, `{"decision":"deny","reason":"gemini-guard blocked hook.bad-input`, args)
+	}
+	// An agy event gemini-guard registers nothing for gets its no-op,
+	// whatever the program and the input.
+	for ev, want := range map[string]string{"PostToolUse": "{}\n", "PostInvocation": "{}\n", "Stop": "{}\n", "SessionStart": ""} {
+		out := runAgy(t, BeforeTool, "garbage", []string{"--host", "agy", ev}, func(BeforeToolInput) (Output, error) {
+			t.Fatal("decide must not run")
+			return Output{}, nil
+		})
+		assert.Equal(t, want, out, ev)
 	}
 	// No arguments: agy's input is recognised by its fields.
 	var seen BeforeToolInput

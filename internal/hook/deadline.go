@@ -53,10 +53,11 @@ func RunWithin[In any](ev Event, limit time.Duration, r io.Reader, w io.Writer, 
 		late = func(_ In, err error) Output { return FailSafe(ev, err) }
 	}
 	once := onceWriter{written: make(chan struct{})}
-	out, host := answer(ev, r, collect(opts), func(in In, host Dialect) (Output, error) {
+	o := collect(opts)
+	out, host := answer(ev, r, o, func(in In, host Dialect) (Output, error) {
 		timer := time.AfterFunc(limit, func() {
 			if once.claim() {
-				write(w, ev, host, late(in, &DeadlineError{Limit: limit}))
+				write(w, ev, o, host, late(in, &DeadlineError{Limit: limit}))
 				close(once.written)
 				exitLate()
 			}
@@ -70,7 +71,7 @@ func RunWithin[In any](ev Event, limit time.Duration, r io.Reader, w io.Writer, 
 		<-once.written
 		return
 	}
-	write(w, ev, host, out)
+	write(w, ev, o, host, out)
 }
 
 // exitLate ends the hook process after its late answer is written; tests

@@ -23,8 +23,9 @@ import (
 //
 // opts say what the input cannot: which host sent it (FromArgs).
 func Run[In any](ev Event, r io.Reader, w io.Writer, decide func(In) (Output, error), opts ...Option) {
-	out, host := answer(ev, r, collect(opts), func(in In, _ Dialect) (Output, error) { return decide(in) })
-	write(w, ev, host, out)
+	o := collect(opts)
+	out, host := answer(ev, r, o, func(in In, _ Dialect) (Output, error) { return decide(in) })
+	write(w, ev, o, host, out)
 }
 
 // Option tells Run and RunWithin what a call's input does not say.
@@ -63,7 +64,9 @@ func FromArgs(args []string) Option {
 		case len(args) == 0:
 		case len(args) == 3 && args[0] == "--host" && args[1] == "agy":
 			o.host, o.agyEvent = Agy, args[2]
-			if _, ok := agyEvents[args[2]]; !ok {
+			_, answered := agyEvents[args[2]]
+			_, idle := agyIdle[args[2]]
+			if !answered && !idle {
 				o.err = fmt.Errorf("gemini-guard does not answer the agy event %q", args[2])
 			}
 		default:
@@ -78,10 +81,15 @@ func FromArgs(args []string) Option {
 }
 
 // write writes out, as host reads it, as one JSON line; for agy, nothing
-// when the answer is no output.
-func write(w io.Writer, ev Event, host Dialect, out Output) {
+// when the answer is no output, and the event's no-op for an agy event
+// gemini-guard does not answer (agyIdle).
+func write(w io.Writer, ev Event, o options, host Dialect, out Output) {
 	if host == Agy {
-		if b := agyAnswer(ev, out); b != nil {
+		b, idle := agyIdle[o.agyEvent]
+		if !idle {
+			b = agyAnswer(ev, out)
+		}
+		if b != nil {
 			w.Write(append(b, '\n'))
 		}
 		return
@@ -105,6 +113,9 @@ func answer[In any](ev Event, r io.Reader, o options, decide func(In, Dialect) (
 			out = FailSafe(ev, &PanicError{Value: p, Stack: debug.Stack()})
 		}
 	}()
+	if _, idle := agyIdle[o.agyEvent]; idle && o.host == Agy {
+		return Output{}, Agy // answered by write, without reading the call
+	}
 	if o.err == nil && o.host == Agy && agyEvents[o.agyEvent] != ev {
 		o.err = fmt.Errorf("this program answers the agy event %s, not %s", agyEventOf(ev), o.agyEvent)
 	}
