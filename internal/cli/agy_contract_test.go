@@ -66,6 +66,8 @@ var agyCases = []agyCase{
 	{"mcp-secret.json", "PreToolUse", "deny github-pat"},
 	{"mcp-args-string.json", "PreToolUse", "deny github-pat"},
 	{"unknown-tool.json", "PreToolUse", "allow"},
+	{"write-agy-hooks.json", "PreToolUse", "deny guard.protected-config"},
+	{"shell-agy-hooks.json", "PreToolUse", "deny guard.tamper"},
 	{"invocation-first.json", "PreInvocation", "inject"},
 	{"invocation-first.json", "PreInvocation", "quiet"}, // the same conversation again
 	{"invocation-later.json", "PreInvocation", "quiet"},
