@@ -206,11 +206,8 @@ func agyHooksFile(workspace string, getenv func(string) string) (agyFile, error)
 		return agyFile{filepath.Join(dir, ".agents", "hooks.json"), "workspace"}, nil
 	}
 	home := getenv("HOME")
-	if home == "" {
-		var err error
-		if home, err = os.UserHomeDir(); err != nil || home == "" {
-			return agyFile{}, errors.New("no home directory: set HOME, or name a workspace with --workspace")
-		}
+	if home == "" || !filepath.IsAbs(home) {
+		return agyFile{}, errors.New("no home directory: set HOME, or name a workspace with --workspace")
 	}
 	return agyFile{filepath.Join(home, ".gemini", "config", "hooks.json"), "user"}, nil
 }

@@ -207,3 +207,26 @@ func TestAgyMatchers(t *testing.T) {
 	assert.Equal(t, `'/a b/it'\''s'`, shellQuote("/a b/it's"))
 	assert.Equal(t, "/a b/it's", commandProgram(shellQuote("/a b/it's")+" --host agy PreToolUse"))
 }
+
+// doctor reports the agy registration: absent is no problem, registered
+// but broken fails the whole report (agy would block every tool call).
+func TestDoctorReportsAgy(t *testing.T) {
+	ext := fakeExtension(t, nil)
+	home := t.TempDir()
+	code, r, raw := doctorJSON(t, map[string]string{"HOME": home}, ext)
+	assert.Equal(t, 0, code, raw)
+	assert.Equal(t, statusSkip, statusOf(r)["antigravity cli"])
+
+	bin := fakeBin(t)
+	c, _, _ := agyRunCLI(t, home, "install", "--bin", bin)
+	require.Equal(t, 0, c)
+	code, r, raw = doctorJSON(t, map[string]string{"HOME": home}, ext)
+	assert.Equal(t, statusOK, statusOf(r)["antigravity cli"], detailOf(r, "antigravity cli"))
+	assert.Contains(t, detailOf(r, "antigravity cli"), "differs from what this gemini-guard", "installed from another bin than the extension's")
+	assert.Equal(t, 0, code, raw)
+
+	require.NoError(t, os.Remove(filepath.Join(bin, "guard-shell"+exeSuffix())))
+	code, r, _ = doctorJSON(t, map[string]string{"HOME": home}, ext)
+	assert.Equal(t, statusFail, statusOf(r)["antigravity cli"])
+	assert.Equal(t, 1, code)
+}
