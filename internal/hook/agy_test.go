@@ -209,3 +209,36 @@ func TestAgyPreInvocation(t *testing.T) {
 	out, _ = run(`not json`, "x")
 	assert.Equal(t, `{"injectSteps":[]}`+"\n", out)
 }
+
+// FuzzAgyInput: whatever agy sends, each program answers as agy reads it:
+// no output, or one JSON object holding only its event's fields, and
+// before a tool never {}.
+func FuzzAgyInput(f *testing.F) {
+	for _, s := range []string{``, `{}`, `[`, "\xff", `{"toolCall":null}`, agyCall("run_command", `{"CommandLine":"ls"}`),
+		agyCall("multi_replace_file_content", `{"ReplacementChunks":"[{}]"}`), agyCall("call_mcp_tool", `{"Arguments":"7"}`),
+		agyCall("view_file", `{"targets":[{"AbsolutePath":1}]}`), `{"conversationId":"c","invocationNum":"x"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var out bytes.Buffer
+		Run(BeforeTool, bytes.NewReader(data), &out, func(in BeforeToolInput) (Output, error) {
+			if len(in.ToolInput) > 0 && !json.Valid(in.ToolInput) {
+				t.Fatalf("tool_input is not JSON: %q", in.ToolInput)
+			}
+			return Output{}, nil
+		}, FromArgs(agyArgs))
+		if out.Len() > 0 {
+			var v map[string]string
+			require.NoError(t, json.Unmarshal(out.Bytes(), &v), "%q", out.String())
+			require.Equal(t, "deny", v["decision"])
+			require.NotEmpty(t, v["reason"])
+			require.Len(t, v, 2)
+		}
+		out.Reset()
+		Run(SessionStart, bytes.NewReader(data), &out, func(SessionStartInput) (Output, error) { return Allow("m"), nil },
+			FromArgs([]string{"--host", "agy", "PreInvocation"}))
+		var v map[string][]map[string]string
+		require.NoError(t, json.Unmarshal(out.Bytes(), &v), "%q", out.String())
+		require.Len(t, v, 1)
+	})
+}
