@@ -70,13 +70,15 @@ type agyHookSpec struct {
 // agyHooks are the programs agy runs. The shell guard judges run_command,
 // MCP calls that plainly run a shell, and view_file (a credential file
 // opened there reaches the model unredacted); the secrets guard judges
-// writes, edits, commands, web, search and MCP arguments. No PostToolUse,
+// writes, edits, commands, web, search and MCP arguments, and scans every
+// argument of the writers whose arguments are not known (toolargs.Opaque). No PostToolUse,
 // PostInvocation or Stop hook: agy gives them nothing to redact or decide.
 var agyHooks = []agyHookSpec{
 	{hook.AgyPreToolUse, "guard-shell", "--host agy PreToolUse",
 		[]string{"run_command", "call_mcp_tool", "view_file", "view_file_outline"}, 10},
 	{hook.AgyPreToolUse, "guard-secrets", "--host agy PreToolUse",
-		[]string{"write_to_file", "replace_file_content", "multi_replace_file_content", "run_command", "read_url_content", "search_web", "call_mcp_tool"}, 30},
+		[]string{"write_to_file", "replace_file_content", "multi_replace_file_content", "run_command", "read_url_content", "search_web", "call_mcp_tool",
+			"sed_file", "notebook_edit", "send_command_input"}, 30},
 	{hook.AgyPreInvocation, "gemini-guard", "session-start --host agy PreInvocation", nil, 10},
 }
 

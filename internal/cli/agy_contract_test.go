@@ -67,6 +67,8 @@ var agyCases = []agyCase{
 	{"mcp-args-string.json", "PreToolUse", "deny github-pat"},
 	{"unknown-tool.json", "PreToolUse", "allow"},
 	{"write-agy-hooks.json", "PreToolUse", "deny guard.protected-config"},
+	{"input-secret.json", "PreToolUse", "deny github-pat"},
+	{"sed-harmless.json", "PreToolUse", "allow"},
 	{"shell-agy-hooks.json", "PreToolUse", "deny guard.tamper"},
 	{"invocation-first.json", "PreInvocation", "inject"},
 	{"invocation-first.json", "PreInvocation", "quiet"}, // the same conversation again

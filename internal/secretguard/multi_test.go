@@ -48,3 +48,16 @@ func TestMultiReplace(t *testing.T) {
 	var ie *secretguard.InputError
 	assert.ErrorAs(t, err, &ie, "no TargetFile")
 }
+
+// agy's writers whose arguments no capture shows: every string is scanned.
+func TestOpaqueToolsAreScannedWhole(t *testing.T) {
+	env := testEnv(t, settings.Default(), t.TempDir())
+	ws := t.TempDir()
+	for _, tool := range []string{"sed_file", "notebook_edit", "send_command_input"} {
+		d := check(t, env, ws, tool, input(t, "Whatever", map[string]any{"deep": []any{"key " + ghp(21)}}))
+		assert.Equal(t, verdict.Deny, d.Verdict.Action, tool)
+		assert.Contains(t, d.Verdict.What, "the arguments of "+tool)
+		assert.NotContains(t, d.Verdict.Message(), ghp(21))
+		assert.Equal(t, verdict.Allow, check(t, env, ws, tool, input(t, "Input", "ls -la\n")).Verdict.Action)
+	}
+}

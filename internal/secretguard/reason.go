@@ -166,6 +166,9 @@ func blockDecision(tool, target string, found []secrets.Finding, text string, no
 	} else if toolargs.Kept(tool) {
 		what = fmt.Sprintf("%s would keep %s in a file that later sessions read: %s", tool, plural(len(gs), "a secret", "secrets"), describe(gs, false))
 		safer = saferKept
+	} else if toolargs.Opaque(tool) {
+		what = fmt.Sprintf("the arguments of %s hold %s, which it would write to a file or type into a running command: %s", tool, plural(len(gs), "a secret", "secrets"), describe(gs, false))
+		safer = saferFile
 	} else {
 		what = fmt.Sprintf("%s would add %s %s: %s", tool, plural(len(gs), "a secret", "secrets"), target, describe(gs, true))
 		safer = saferFile

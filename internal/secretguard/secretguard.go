@@ -176,7 +176,7 @@ func Check(call Call, env Env) (Decision, error) {
 		}
 		return checkShell(call, env, in.Command, in.DirPath)
 	}
-	if toolargs.Outbound(call.Tool) || toolargs.Kept(call.Tool) {
+	if toolargs.Outbound(call.Tool) || toolargs.Kept(call.Tool) || toolargs.Opaque(call.Tool) {
 		return checkOutbound(call, env)
 	}
 	return Decision{}, nil
