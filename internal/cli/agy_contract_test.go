@@ -48,7 +48,7 @@ var agyCases = []agyCase{
 	{"shell-cat-env.json", "PreToolUse", "deny secrets.credential-file"},
 	{"shell-secret-into-file.json", "PreToolUse", "deny github-pat"},
 	{"shell-missing-command.json", "PreToolUse", "deny hook.bad-input"},
-	{"edit-secret.json", "PreToolUse", "deny github-pat"},
+	{"edit-secret.json", "PreToolUse", "deny github-pat: replace_file_content would add"},
 	{"edit-harmless.json", "PreToolUse", "allow"},
 	{"write-secret.json", "PreToolUse", "deny github-pat"},
 	{"write-harmless.json", "PreToolUse", "allow"},
@@ -261,6 +261,7 @@ func TestAgyContract(t *testing.T) {
 			h.t = t
 			got, _ := h.decide(c.event, h.input(c.file))
 			switch verb, rule, _ := strings.Cut(c.want, " "); verb {
+			// rule may go on with the start of the reason's text.
 			case "deny":
 				assert.True(t, strings.HasPrefix(got, "deny gemini-guard blocked "+rule), "want %s, got %s", c.want, got)
 				if !strings.HasPrefix(rule, "hook.") {

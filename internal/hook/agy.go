@@ -139,6 +139,9 @@ func normaliseAgy(data []byte, ev Event) ([]byte, error) {
 			return nil, err
 		}
 		obj["tool_name"] = name
+		if name != in.ToolCall.Name {
+			obj["host_tool_name"] = in.ToolCall.Name
+		}
 		if len(args) > 0 {
 			obj["tool_input"] = args
 		}

@@ -72,6 +72,11 @@ func TestAgyToolsAreSeenAsGeminiTools(t *testing.T) {
 			assert.Equal(t, "5b0c6e2a-1f3d-4c8e-9a7b-2d4f6e8a0c1e", seen.SessionID)
 			assert.Equal(t, c.want, seen.ToolName)
 			assert.JSONEq(t, c.wantInput, string(seen.ToolInput))
+			if c.want != c.tool {
+				assert.Equal(t, c.tool, seen.HostToolName, "reasons name the tool as agy does")
+			} else {
+				assert.Empty(t, seen.HostToolName)
+			}
 		})
 	}
 }

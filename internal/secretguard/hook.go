@@ -41,7 +41,7 @@ func Run(stdin io.Reader, stdout io.Writer, e HookEnv) int {
 
 func answer(in hook.BeforeToolInput, e HookEnv) (hook.Output, error) {
 	call := hookcall.Load(e.Getenv, hook.BeforeTool, "secrets", in.Base)
-	d, err := Check(Call{Tool: in.ToolName, Input: in.ToolInput, Cwd: in.Cwd},
+	d, err := Check(Call{Tool: in.ToolName, Input: in.ToolInput, Cwd: in.Cwd, Name: in.HostToolName},
 		Env{Settings: call.Settings, Home: e.Getenv("HOME"), Scanner: e.Scanner})
 	var inputErr *InputError
 	if errors.As(err, &inputErr) {

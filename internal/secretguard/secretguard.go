@@ -77,6 +77,16 @@ type Call struct {
 	Input json.RawMessage
 	// Cwd is the workspace; relative file paths are taken from it.
 	Cwd string
+	// Name is the tool as the host calls it, for reasons ("" is Tool).
+	Name string
+}
+
+// shown is the tool's name as reasons give it.
+func (c Call) shown() string {
+	if c.Name != "" {
+		return c.Name
+	}
+	return c.Tool
 }
 
 // Decision is the guard's answer.
@@ -203,7 +213,7 @@ func checkFile(call Call, env Env, filePath string, apply func(before string, ex
 	}
 	res := apply(before, exists)
 	if why := protectedFile(env, call.Cwd, path, res); why != "" {
-		return protectedDecision(call.Tool, shown, why), nil
+		return protectedDecision(call.shown(), shown, why), nil
 	}
 	if skipped(env.Settings.SecretsSkipPaths, call.Cwd, path) {
 		return Decision{}, nil
@@ -236,7 +246,7 @@ func checkFile(call Call, env Env, filePath string, apply func(before string, ex
 	if len(fresh) == 0 {
 		return Decision{Verdict: verdict.Verdict{Notes: notes}}, nil
 	}
-	d := blockDecision(call.Tool, "to "+shown, fresh, res.After, notes)
+	d := blockDecision(call.Tool, call.shown(), "to "+shown, fresh, res.After, notes)
 	if env.Settings.SecretsAction == settings.Redact {
 		text := fieldText(call.Input, field)
 		if r, ok := redactField(call.Input, field, text, fresh, res.After, env.Settings.MarkerRule); ok {
@@ -319,7 +329,7 @@ func checkShell(call Call, env Env, command, dir string) (Decision, error) {
 	if err != nil || len(found) == 0 {
 		return Decision{Verdict: verdict.Verdict{Notes: notes}}, err
 	}
-	d := blockDecision(call.Tool, "", found, text, notes)
+	d := blockDecision(call.Tool, call.shown(), "", found, text, notes)
 	if env.Settings.SecretsAction == settings.Redact {
 		if r, ok := redactField(call.Input, "command", command, found, text, env.Settings.MarkerRule); ok {
 			r.Verdict.Notes = notes
