@@ -90,6 +90,31 @@ the audit log, oldest first. Exits 2 when the audit log is off.
 	--ext DIR  read settings from this extension directory's .env
 	--json     print the entries as JSON lines
 
+# agy
+
+	gemini-guard agy install   [--workspace DIR] [--bin DIR]
+	gemini-guard agy uninstall [--workspace DIR]
+	gemini-guard agy status    [--workspace DIR] [--bin DIR]
+
+Registers gemini-guard with Antigravity CLI (agy 1.1.18 or newer), which
+does not take a Gemini CLI extension's hooks. install merges one named hook,
+"gemini-guard", into ~/.gemini/config/hooks.json (with --workspace, into
+DIR/.agents/hooks.json, which agy loads only when DIR is an open
+workspace): guard-shell and guard-secrets on PreToolUse, session-start on
+PreInvocation, with absolute paths to the programs in --bin (default: the
+directory of the running gemini-guard, which must hold guard-shell,
+guard-secrets and guard-scanner too). Every other key of the file is kept,
+in its order. A file that is not one JSON object is left as it is (exit 2);
+otherwise the new file is checked to read back, written to a temporary file
+and renamed over, and the previous one kept as hooks.json.bak. Installing
+twice changes nothing. install exits 1 when the file holds a top-level key
+whose value is not an object: agy drops the whole file for it.
+
+uninstall removes the "gemini-guard" hook and nothing else. status says
+whether it is registered, enabled, up to date with --bin, and whether each
+program it runs exists and is executable (a missing one makes agy block
+every tool call it matches); it exits 0 when all holds, 1 otherwise.
+
 # version
 
 	gemini-guard version [--json]
@@ -105,5 +130,13 @@ object that warns the user about a Gemini CLI older than the floor (0.32.1:
 what it leaves unprotected; Linux, read from the hook's process tree),
 missing hook programs, invalid settings, ignored entries of the workspace's
 project file, and warn mode. Always exits 0.
+
+	gemini-guard session-start --host agy PreInvocation < input.json
+
+Antigravity CLI's PreInvocation hook: at the first model request of a
+conversation (invocationNum 0, conversationId not seen in the last hour)
+it prints {"injectSteps":[{"ephemeralMessage":…}]}: gemini-guard is active,
+what agy keeps it from covering, and any problem of the installation or the
+settings; otherwise {"injectSteps":[]}. Always exits 0.
 */
 package main

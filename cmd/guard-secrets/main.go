@@ -9,9 +9,14 @@ package main
 import (
 	"os"
 
+	"github.com/gemini-guard/gemini-guard/internal/hook"
 	"github.com/gemini-guard/gemini-guard/internal/secretguard"
 )
 
+// Antigravity CLI runs it as `guard-secrets --host agy PreToolUse` (its
+// input names no event); see internal/hook.FromArgs.
 func main() {
-	os.Exit(secretguard.Run(os.Stdin, os.Stdout, secretguard.DefaultHookEnv()))
+	e := secretguard.DefaultHookEnv()
+	e.Host = hook.FromArgs(os.Args[1:])
+	os.Exit(secretguard.Run(os.Stdin, os.Stdout, e))
 }

@@ -9,9 +9,14 @@ package main
 import (
 	"os"
 
+	"github.com/gemini-guard/gemini-guard/internal/hook"
 	"github.com/gemini-guard/gemini-guard/internal/shellguard"
 )
 
+// Antigravity CLI runs it as `guard-shell --host agy PreToolUse` (its input
+// names no event), also for view_file; see internal/hook.FromArgs.
 func main() {
-	os.Exit(shellguard.Run(os.Stdin, os.Stdout, shellguard.DefaultEnv()))
+	e := shellguard.DefaultEnv()
+	e.Host = hook.FromArgs(os.Args[1:])
+	os.Exit(shellguard.Run(os.Stdin, os.Stdout, e))
 }

@@ -39,10 +39,17 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 	}
 	switch cmd, rest := args[0], args[1:]; cmd {
 	case "session-start":
+		// Antigravity CLI runs it as `session-start --host agy
+		// PreInvocation` (agySessionStart).
 		hook.Run(hook.SessionStart, stdin, stdout, func(in hook.SessionStartInput) (hook.Output, error) {
+			if in.Host == hook.Agy {
+				return agySessionStart(in, getenv), nil
+			}
 			return sessionStart(in.Cwd, getenv), nil
-		})
+		}, hook.FromArgs(rest))
 		return 0
+	case "agy":
+		return agyCommand(rest, stdout, stderr, getenv)
 	case "check":
 		return check(rest, stdin, stdout, stderr, getenv)
 	case "scan":
@@ -72,6 +79,7 @@ commands:
   doctor [--ext DIR] [--json]                        verify the installed extension end to end
   log [-n N] [--all] [--json]                        recent blocks from the audit log
   version [--json]                                   print the version
+  agy install|uninstall|status [--workspace DIR]     register the hooks with Antigravity CLI (agy)
   session-start                                      (run by Gemini CLI at the start of a session)
 
 exit codes: 0 allowed / clean / healthy, 1 blocked / found / unhealthy, 2 usage or internal error

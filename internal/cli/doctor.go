@@ -172,6 +172,7 @@ func (d *doctorRun) run() doctorReport {
 	d.checkPolicies()
 	d.checkContext()
 	d.checkHost()
+	d.checkAgy()
 
 	switch {
 	case runtime.GOOS == "windows":

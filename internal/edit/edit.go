@@ -601,3 +601,44 @@ func NewSince(findings, prior []secrets.Finding) []secrets.Finding {
 	}
 	return out
 }
+
+// Chunk is one edit of a multi-replace: old_string, new_string and
+// allow_multiple as Replace takes them.
+type Chunk struct {
+	OldString     string `json:"old_string"`
+	NewString     string `json:"new_string"`
+	AllowMultiple bool   `json:"allow_multiple"`
+}
+
+// MultiReplace applies chunks one after the other, each to the text the
+// ones before it left (Antigravity CLI's multi_replace_file_content). When
+// every chunk applies (or changes nothing), After is the file afterwards
+// and Changed the span that differs from before. When one does not apply
+// here, the file cannot be known: After is then every chunk's new_string,
+// one per line, all of it judged new (Outcome is that chunk's).
+func MultiReplace(before string, exists bool, chunks []Chunk) Result {
+	current, present := before, exists
+	for _, c := range chunks {
+		r := Replace(current, present, c.OldString, c.NewString, c.AllowMultiple)
+		switch {
+		case r.Outcome == Applied || r.Outcome == Created:
+			current, present = r.After, true
+		case r.Outcome == NoOp && c.OldString == c.NewString:
+			// changes nothing
+		default:
+			return allNew(before, chunks, r.Outcome)
+		}
+	}
+	norm := strings.ReplaceAll(before, "\r\n", "\n")
+	return Result{After: current, Before: before, Outcome: Applied, Changed: []Span{differing(norm, current)}}
+}
+
+// allNew is MultiReplace's result when the file afterwards cannot be known.
+func allNew(before string, chunks []Chunk, o Outcome) Result {
+	var all strings.Builder
+	for _, c := range chunks {
+		all.WriteString(c.NewString)
+		all.WriteByte('\n')
+	}
+	return Result{After: all.String(), Before: before, Outcome: o, Changed: []Span{{0, all.Len()}}}
+}

@@ -48,15 +48,16 @@ func (e *DeadlineError) Unwrap() error { return ErrDeadline }
 //
 // late gets the decoded input so that an event whose fail-safe depends on
 // it (AfterModel withholds the chunk it was given) can build that answer.
-func RunWithin[In any](ev Event, limit time.Duration, r io.Reader, w io.Writer, decide func(In) (Output, error), late func(In, error) Output) {
+func RunWithin[In any](ev Event, limit time.Duration, r io.Reader, w io.Writer, decide func(In) (Output, error), late func(In, error) Output, opts ...Option) {
 	if late == nil {
 		late = func(_ In, err error) Output { return FailSafe(ev, err) }
 	}
 	once := onceWriter{written: make(chan struct{})}
-	out, host := answer(ev, r, func(in In, host Dialect) (Output, error) {
+	o := collect(opts)
+	out, host := answer(ev, r, o, func(in In, host Dialect) (Output, error) {
 		timer := time.AfterFunc(limit, func() {
 			if once.claim() {
-				write(w, ev, host, late(in, &DeadlineError{Limit: limit}))
+				write(w, ev, o, host, late(in, &DeadlineError{Limit: limit}))
 				close(once.written)
 				exitLate()
 			}
@@ -70,7 +71,7 @@ func RunWithin[In any](ev Event, limit time.Duration, r io.Reader, w io.Writer, 
 		<-once.written
 		return
 	}
-	write(w, ev, host, out)
+	write(w, ev, o, host, out)
 }
 
 // exitLate ends the hook process after its late answer is written; tests

@@ -21,6 +21,12 @@ const (
 	// PostToolUse deny is ignored: only continue:false with stopReason
 	// replaces a tool's result.
 	Qwen
+	// Agy is Antigravity CLI (agy ≥ 1.1.18): camelCase input without an
+	// event name (the event is on the hook's command line, see FromArgs),
+	// run_command, write_to_file, replace_file_content, … with PascalCase
+	// arguments (agy.go). It cannot change a tool's output, the request or
+	// the answer, and an allow is no output at all.
+	Agy
 )
 
 // qwenEvents maps Qwen Code's event names to the Gemini CLI events whose
@@ -50,6 +56,8 @@ func DialectOf(eventName string, hasPermissionMode bool) Dialect {
 // sniff is the part of every input that tells the dialect.
 type sniff struct {
 	HookEventName  string          `json:"hook_event_name"`
+	ConversationID json.RawMessage `json:"conversationId"`
+	ToolCall       json.RawMessage `json:"toolCall"`
 	PermissionMode json.RawMessage `json:"permission_mode"`
 	ToolName       string          `json:"tool_name"`
 	ToolInput      json.RawMessage `json:"tool_input"`
@@ -57,19 +65,27 @@ type sniff struct {
 
 // normalise rewrites a host's raw input into Gemini CLI's shape: the event
 // name, the tool name and the tool's argument names. Input it cannot read is
-// returned as it is (Decode then reports it).
-func normalise(data []byte) ([]byte, Dialect) {
+// returned as it is (Decode then reports it); only an agy call that cannot
+// be translated gives an error. ev is the event the program answers, which
+// agy's input does not name.
+func normalise(data []byte, ev Event) ([]byte, Dialect, error) {
 	var s sniff
 	if json.Unmarshal(data, &s) != nil {
-		return data, Gemini
+		return data, Gemini, nil
+	}
+	if s.HookEventName == "" && (len(s.ConversationID) > 0 || len(s.ToolCall) > 0) {
+		// agy names no event: a hooks.json written by hand without
+		// `--host agy` still gets agy's answer (never {}).
+		out, err := normaliseAgy(data, ev)
+		return out, Agy, err
 	}
 	d := DialectOf(s.HookEventName, len(s.PermissionMode) > 0)
 	if d == Gemini {
-		return data, d
+		return data, d, nil
 	}
 	var obj map[string]json.RawMessage
 	if json.Unmarshal(data, &obj) != nil {
-		return data, d
+		return data, d, nil
 	}
 	if ev, ok := qwenEvents[s.HookEventName]; ok {
 		obj["hook_event_name"], _ = json.Marshal(string(ev))
@@ -83,9 +99,9 @@ func normalise(data []byte) ([]byte, Dialect) {
 	}
 	out, err := json.Marshal(obj)
 	if err != nil {
-		return data, d
+		return data, d, nil
 	}
-	return out, d
+	return out, d, nil
 }
 
 // qwenTool maps a Qwen Code tool call onto the Gemini CLI tool the guards
@@ -141,7 +157,7 @@ const QwenLimits = "gemini-guard in Qwen Code: shell commands, file writes and e
 // with the reason as stopReason, which replaces the tool's result with the
 // reason (the redacted output) as Gemini CLI's deny does.
 func answerIn(d Dialect, ev Event, out Output) Output {
-	if d == Gemini {
+	if d == Gemini || d == Agy {
 		out.fallback = nil
 		return out
 	}

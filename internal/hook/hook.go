@@ -63,6 +63,10 @@ type BeforeToolInput struct {
 	// ToolInput is the model's raw arguments: paths in it may be relative to
 	// Cwd and are never normalised by Gemini CLI.
 	ToolInput json.RawMessage `json:"tool_input"`
+	// HostToolName is the tool as the host calls it when its name differs
+	// from ToolName (agy's write_to_file for write_file), for reasons to
+	// name it as the model knows it; "" otherwise.
+	HostToolName string `json:"host_tool_name"`
 }
 
 // AfterToolInput is the input of an AfterTool call.

@@ -20,13 +20,80 @@ import (
 // (empty, not a JSON object, over MaxInput), an error from decide and a panic
 // in decide all become FailSafe(ev, err). The caller exits 0 afterwards:
 // with Gemini CLI the JSON carries the decision, not the exit code.
-func Run[In any](ev Event, r io.Reader, w io.Writer, decide func(In) (Output, error)) {
-	out, host := answer(ev, r, func(in In, _ Dialect) (Output, error) { return decide(in) })
-	write(w, ev, host, out)
+//
+// opts say what the input cannot: which host sent it (FromArgs).
+func Run[In any](ev Event, r io.Reader, w io.Writer, decide func(In) (Output, error), opts ...Option) {
+	o := collect(opts)
+	out, host := answer(ev, r, o, func(in In, _ Dialect) (Output, error) { return decide(in) })
+	write(w, ev, o, host, out)
 }
 
-// write writes out, as host reads it, as one JSON line.
-func write(w io.Writer, ev Event, host Dialect, out Output) {
+// Option tells Run and RunWithin what a call's input does not say.
+type Option func(*options)
+
+type options struct {
+	// host is Agy when the command line says so; Gemini means "tell
+	// from the input".
+	host Dialect
+	// agyEvent is the agy event named on the command line.
+	agyEvent string
+	// err says the command line could not be read.
+	err error
+}
+
+func collect(opts []Option) options {
+	var o options
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	return o
+}
+
+// FromArgs reads the host arguments of a hook program's command line:
+// none for Gemini CLI and Qwen Code, whose input names its event, or
+// `--host agy <event>` for Antigravity CLI (agy), whose input does not
+// (PreToolUse for guard-shell and guard-secrets, PreInvocation for
+// `gemini-guard session-start`). Arguments it cannot read make the call
+// answer its fail-safe, in agy's form when agy is named: a hook that
+// cannot tell its host must still answer.
+func FromArgs(args []string) Option {
+	return func(o *options) {
+		switch {
+		case len(args) == 0:
+		case len(args) == 3 && args[0] == "--host" && args[1] == "agy":
+			o.host, o.agyEvent = Agy, args[2]
+			_, answered := agyEvents[args[2]]
+			_, idle := agyIdle[args[2]]
+			if !answered && !idle {
+				o.err = fmt.Errorf("gemini-guard does not answer the agy event %q", args[2])
+			}
+		default:
+			for _, a := range args {
+				if a == "agy" {
+					o.host = Agy
+				}
+			}
+			o.err = fmt.Errorf("unknown hook arguments %q (want none, or --host agy <event>)", args)
+		}
+	}
+}
+
+// write writes out, as host reads it, as one JSON line; for agy, nothing
+// when the answer is no output, and the event's no-op for an agy event
+// gemini-guard does not answer (agyIdle).
+func write(w io.Writer, ev Event, o options, host Dialect, out Output) {
+	if host == Agy {
+		b, idle := agyIdle[o.agyEvent]
+		if !idle {
+			b = agyAnswer(ev, out)
+		}
+		if b != nil {
+			w.Write(append(b, '\n'))
+		}
+		return
+	}
 	out = answerIn(host, ev, out)
 	// Marshalling an Output cannot fail: it holds strings and RawMessages
 	// that came from valid JSON or from json.Marshal.
@@ -39,14 +106,24 @@ func write(w io.Writer, ev Event, host Dialect, out Output) {
 
 // answer decodes the call from r and asks decide, which also learns the
 // host that sent it, on the caller's goroutine.
-func answer[In any](ev Event, r io.Reader, decide func(In, Dialect) (Output, error)) (out Output, host Dialect) {
+func answer[In any](ev Event, r io.Reader, o options, decide func(In, Dialect) (Output, error)) (out Output, host Dialect) {
+	host = o.host
 	defer func() {
 		if p := recover(); p != nil {
 			out = FailSafe(ev, &PanicError{Value: p, Stack: debug.Stack()})
 		}
 	}()
+	if _, idle := agyIdle[o.agyEvent]; idle && o.host == Agy {
+		return Output{}, Agy // answered by write, without reading the call
+	}
+	if o.err == nil && o.host == Agy && agyEvents[o.agyEvent] != ev {
+		o.err = fmt.Errorf("this program answers the agy event %s, not %s", agyEventOf(ev), o.agyEvent)
+	}
+	if o.err != nil {
+		return FailSafe(ev, &InputError{Err: o.err}), host
+	}
 	var in In
-	host, err := decodeFrom(r, &in)
+	host, err := decodeFrom(r, &in, ev, o.host)
 	if err != nil {
 		return FailSafe(ev, err), host
 	}
@@ -64,26 +141,38 @@ func answer[In any](ev Event, r io.Reader, decide func(In, Dialect) (Output, err
 // v. Unknown fields are ignored (newer Gemini CLIs add some); anything else
 // wrong returns an *InputError.
 func Decode(r io.Reader, v any) error {
-	_, err := decodeFrom(r, v)
+	_, err := decodeFrom(r, v, "", Gemini)
 	return err
 }
 
 // decodeFrom is Decode that also tells which host sent the call, after
-// translating the call into Gemini CLI's shape (see normalise).
-func decodeFrom(r io.Reader, v any) (Dialect, error) {
+// translating the call into Gemini CLI's shape (see normalise). ev is the
+// event the program answers; host Agy reads the input as agy's whatever
+// it holds.
+func decodeFrom(r io.Reader, v any, ev Event, host Dialect) (Dialect, error) {
 	data, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
 	if err != nil {
 		return Gemini, &InputError{Size: int64(len(data)), Err: err}
 	}
 	if len(data) > MaxInput {
-		return Gemini, &InputError{Size: int64(len(data)), TooLarge: true}
+		return host, &InputError{Size: int64(len(data)), TooLarge: true}
 	}
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
-		return Gemini, &InputError{}
+		return host, &InputError{}
 	}
 	if trimmed[0] != '{' {
-		return Gemini, &InputError{Size: int64(len(data)), Err: errors.New("not an object")}
+		return host, &InputError{Size: int64(len(data)), Err: errors.New("not an object")}
+	}
+	if host == Agy {
+		out, err := normaliseAgy(trimmed, ev)
+		if err == nil {
+			err = json.Unmarshal(out, v)
+		}
+		if err != nil {
+			return Agy, &InputError{Size: int64(len(data)), Err: err}
+		}
+		return Agy, nil
 	}
 	// Gemini CLI's own tool and model events, nearly every call, are
 	// decoded in one pass: a long session's BeforeModel request is
@@ -93,13 +182,16 @@ func decodeFrom(r io.Reader, v any) (Dialect, error) {
 		if err := json.Unmarshal(trimmed, v); err != nil {
 			return Gemini, &InputError{Size: int64(len(data)), Err: err}
 		}
-		if ev := b.eventName(); ev != string(SessionStart) && DialectOf(ev, false) == Gemini {
+		if name := b.eventName(); name != "" && name != string(SessionStart) && DialectOf(name, false) == Gemini {
 			return Gemini, nil
 		}
 		reflect.ValueOf(v).Elem().SetZero()
 	}
-	trimmed, host := normalise(trimmed)
-	if err := json.Unmarshal(trimmed, v); err != nil {
+	trimmed, host, err = normalise(trimmed, ev)
+	if err == nil {
+		err = json.Unmarshal(trimmed, v)
+	}
+	if err != nil {
 		return host, &InputError{Size: int64(len(data)), Err: err}
 	}
 	return host, nil

@@ -160,6 +160,11 @@ func FuzzHookInput(f *testing.F) {
 			case AfterModel:
 				Run(ev, bytes.NewReader(data), &out, func(AfterModelInput) (Output, error) { return Output{}, nil })
 			}
+			if out.Len() == 0 {
+				if _, host, err := normalise(bytes.TrimSpace(data), ev); host == Agy && err == nil {
+					continue // an agy call (no event name, agy's fields): an allow is no output
+				}
+			}
 			var v map[string]any
 			dec := json.NewDecoder(&out)
 			if err := dec.Decode(&v); err != nil {

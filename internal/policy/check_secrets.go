@@ -755,3 +755,33 @@ func tighteningMode(m string) bool {
 	who, _, ok := strings.Cut(m, "-")
 	return ok && who != "" && strings.Trim(who, "go") == ""
 }
+
+// RuleCredentialFile is the id of the rule that guards credential files.
+const RuleCredentialFile = "secrets.credential-file"
+
+// CredentialFile says whether reading the file at p puts a credential in
+// the reader's hands, and what it is ("the environment file .env"): the
+// judgement secrets.credential-file makes of a shell command that reads p,
+// for a file opened some other way (Antigravity CLI's view_file, whose
+// output the guard cannot redact). p is absolute, or relative with only
+// its name and directories to go by; home is the user's home directory
+// ("" if unknown). A path holding the analyser's private marker runes is
+// judged by its name alone, as an unknown shell word is.
+func CredentialFile(p, home string) (what string, ok bool) {
+	if p == "" {
+		return "", false
+	}
+	p = path.Clean(strings.ReplaceAll(p, `\`, "/"))
+	c := Context{Home: cleanAbs(home)}
+	return c.credential(&shell.Result{}, p)
+}
+
+// CredentialRule is secrets.credential-file.
+func CredentialRule() *Rule {
+	for _, r := range table {
+		if r.ID == RuleCredentialFile {
+			return r
+		}
+	}
+	panic("policy: no rule " + RuleCredentialFile)
+}

@@ -68,6 +68,9 @@ const ProjectFile = settings.ProjectFile
 //   - ~/.gemini/settings.json, trustedFolders.json, extensions/** (gemini-guard itself, its
 //     .env settings, any other extension), policies/**, and the same under
 //     the workspace's .gemini; /etc/gemini-cli/** (system settings);
+//   - Antigravity CLI's hooks (~/.gemini/config/hooks.json, its fallback
+//     ~/.gemini/antigravity-cli/hooks.json, the workspace's
+//     .agents/hooks.json) and settings (~/.gemini/antigravity-cli/settings.json);
 //   - any .gitleaks.toml or .gitleaksignore (a gitleaks config or ignore
 //     list, at any depth: scans of a subdirectory read them) and the
 //     gitleaks config the settings name;
@@ -91,7 +94,14 @@ func Classify(r Roots, p string) Entry {
 			return Entry{"Gemini CLI's trusted folders (" + filepath.Join(g, "trustedFolders.json") + "), which decide whether a workspace's own settings, hooks and MCP servers load", Config}
 		case Within(p, filepath.Join(g, "policies")):
 			return Entry{"Gemini CLI's policy rules (" + filepath.Join(g, "policies") + ")", Config}
+		case samePath(p, filepath.Join(g, "config", "hooks.json")) || samePath(p, filepath.Join(g, "antigravity-cli", "hooks.json")):
+			return Entry{"Antigravity CLI's hooks (" + p + "), which run gemini-guard in agy", Config}
+		case samePath(p, filepath.Join(g, "antigravity-cli", "settings.json")):
+			return Entry{"Antigravity CLI's settings (" + p + "), whose permissions decide what agy runs without asking", Config}
 		}
+	}
+	if r.Workspace != "" && samePath(p, filepath.Join(r.Workspace, ".agents", "hooks.json")) {
+		return Entry{"the workspace's Antigravity CLI hooks (.agents/hooks.json), which agy runs without asking", Config}
 	}
 	if Within(p, "/etc/gemini-cli") {
 		return Entry{"Gemini CLI's system settings (/etc/gemini-cli)", Config}

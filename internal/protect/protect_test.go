@@ -99,6 +99,14 @@ var sharedCommands = []struct {
 	{"gemini extensions list", false},
 	{"gemini -p 'summarise README.md'", false},
 	{"npx prettier --write src", false},
+	// Antigravity CLI's hooks and permissions.
+	{"echo '{}' > ~/.gemini/config/hooks.json", true},
+	{"rm ~/.gemini/config/hooks.json", true},
+	{"cp /tmp/h.json ~/.gemini/antigravity-cli/hooks.json", true},
+	{"sed -i 's/deny/allow/' ~/.gemini/antigravity-cli/settings.json", true},
+	{"mkdir -p .agents && echo '{}' > .agents/hooks.json", true},
+	{"cat ~/.gemini/config/hooks.json", false},
+	{"echo '# notes' > .agents/README.md", false},
 	// The tightening file.
 	{"rm .gemini/gemini-guard.toml", true},
 	{"rm -rf .gemini", true},

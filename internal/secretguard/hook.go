@@ -20,6 +20,9 @@ type HookEnv struct {
 	// Scanner returns the scanner for options; nil means the scanner
 	// process's client (internal/scanner).
 	Scanner func(secrets.Options) secrets.Scanner
+	// Host says what the input does not: which CLI sent it
+	// (hook.FromArgs of the program's arguments; nil: told by the input).
+	Host hook.Option
 }
 
 // DefaultHookEnv is the environment of a hook process.
@@ -32,13 +35,13 @@ func DefaultHookEnv() HookEnv { return HookEnv{Getenv: os.Getenv} }
 func Run(stdin io.Reader, stdout io.Writer, e HookEnv) int {
 	hook.RunWithin(hook.BeforeTool, hook.SecretsDeadline, stdin, stdout, func(in hook.BeforeToolInput) (hook.Output, error) {
 		return answer(in, e)
-	}, nil)
+	}, nil, e.Host)
 	return 0
 }
 
 func answer(in hook.BeforeToolInput, e HookEnv) (hook.Output, error) {
 	call := hookcall.Load(e.Getenv, hook.BeforeTool, "secrets", in.Base)
-	d, err := Check(Call{Tool: in.ToolName, Input: in.ToolInput, Cwd: in.Cwd},
+	d, err := Check(Call{Tool: in.ToolName, Input: in.ToolInput, Cwd: in.Cwd, Name: in.HostToolName},
 		Env{Settings: call.Settings, Home: e.Getenv("HOME"), Scanner: e.Scanner})
 	var inputErr *InputError
 	if errors.As(err, &inputErr) {

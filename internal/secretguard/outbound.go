@@ -31,5 +31,5 @@ func checkOutbound(call Call, env Env) (Decision, error) {
 	if err != nil || len(found) == 0 {
 		return Decision{Verdict: verdict.Verdict{Notes: notes}}, err
 	}
-	return blockDecision(call.Tool, "", found, text, notes), nil
+	return blockDecision(call.Tool, call.shown(), "", found, text, notes), nil
 }

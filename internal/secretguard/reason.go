@@ -153,21 +153,25 @@ func plural(n int, one, many string) string {
 }
 
 // blockDecision denies a call that would add the secrets in found (offsets
-// into text). target is "to <file>" for file tools, "" for a command.
-func blockDecision(tool, target string, found []secrets.Finding, text string, notes []string) Decision {
+// into text). target is "to <file>" for file tools, "" for a command; name
+// is the tool as the host calls it.
+func blockDecision(tool, name, target string, found []secrets.Finding, text string, notes []string) Decision {
 	gs := groups(found)
 	var what, safer string
 	if tool == Shell {
 		what = fmt.Sprintf("this command contains %s: %s", plural(len(gs), "a secret", "secrets"), describe(gs, false))
 		safer = saferShell
 	} else if toolargs.Outbound(tool) {
-		what = fmt.Sprintf("the arguments of %s would send %s off this machine: %s", tool, plural(len(gs), "a secret", "secrets"), describe(gs, false))
+		what = fmt.Sprintf("the arguments of %s would send %s off this machine: %s", name, plural(len(gs), "a secret", "secrets"), describe(gs, false))
 		safer = saferOutbound
 	} else if toolargs.Kept(tool) {
-		what = fmt.Sprintf("%s would keep %s in a file that later sessions read: %s", tool, plural(len(gs), "a secret", "secrets"), describe(gs, false))
+		what = fmt.Sprintf("%s would keep %s in a file that later sessions read: %s", name, plural(len(gs), "a secret", "secrets"), describe(gs, false))
 		safer = saferKept
+	} else if toolargs.Opaque(tool) {
+		what = fmt.Sprintf("the arguments of %s hold %s, which it would write to a file or type into a running command: %s", name, plural(len(gs), "a secret", "secrets"), describe(gs, false))
+		safer = saferFile
 	} else {
-		what = fmt.Sprintf("%s would add %s %s: %s", tool, plural(len(gs), "a secret", "secrets"), target, describe(gs, true))
+		what = fmt.Sprintf("%s would add %s %s: %s", name, plural(len(gs), "a secret", "secrets"), target, describe(gs, true))
 		safer = saferFile
 	}
 	d := Decision{

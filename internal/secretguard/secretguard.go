@@ -34,6 +34,10 @@ const (
 	WriteFile = "write_file"
 	Replace   = "replace"
 	Shell     = "run_shell_command"
+	// MultiReplace is Antigravity CLI's multi_replace_file_content as
+	// internal/hook translates it: file_path and a list of edits applied
+	// in order.
+	MultiReplace = "multi_replace"
 )
 
 // MaxScan is the most bytes of one text the guard scans. Above it the first
@@ -73,6 +77,16 @@ type Call struct {
 	Input json.RawMessage
 	// Cwd is the workspace; relative file paths are taken from it.
 	Cwd string
+	// Name is the tool as the host calls it, for reasons ("" is Tool).
+	Name string
+}
+
+// shown is the tool's name as reasons give it.
+func (c Call) shown() string {
+	if c.Name != "" {
+		return c.Name
+	}
+	return c.Tool
 }
 
 // Decision is the guard's answer.
@@ -114,6 +128,11 @@ type replaceInput struct {
 	AllowMultiple bool   `json:"allow_multiple"`
 }
 
+type multiReplaceInput struct {
+	FilePath string       `json:"file_path"`
+	Edits    []edit.Chunk `json:"edits"`
+}
+
 type shellInput struct {
 	Command string `json:"command"`
 	DirPath string `json:"dir_path"`
@@ -148,6 +167,18 @@ func Check(call Call, env Env) (Decision, error) {
 		return checkFile(call, env, in.FilePath, func(before string, exists bool) edit.Result {
 			return edit.Replace(before, exists, in.OldString, in.NewString, in.AllowMultiple)
 		}, "new_string")
+	case MultiReplace:
+		var in multiReplaceInput
+		if err := decode(call.Input, &in); err != nil {
+			return Decision{}, err
+		}
+		if in.FilePath == "" {
+			return Decision{}, &InputError{"multi_replace_file_content without TargetFile"}
+		}
+		// No single field holds the new text: the redact action blocks.
+		return checkFile(call, env, in.FilePath, func(before string, exists bool) edit.Result {
+			return edit.MultiReplace(before, exists, in.Edits)
+		}, "")
 	case Shell:
 		var in shellInput
 		if err := decode(call.Input, &in); err != nil {
@@ -155,7 +186,7 @@ func Check(call Call, env Env) (Decision, error) {
 		}
 		return checkShell(call, env, in.Command, in.DirPath)
 	}
-	if toolargs.Outbound(call.Tool) || toolargs.Kept(call.Tool) {
+	if toolargs.Outbound(call.Tool) || toolargs.Kept(call.Tool) || toolargs.Opaque(call.Tool) {
 		return checkOutbound(call, env)
 	}
 	return Decision{}, nil
@@ -182,7 +213,7 @@ func checkFile(call Call, env Env, filePath string, apply func(before string, ex
 	}
 	res := apply(before, exists)
 	if why := protectedFile(env, call.Cwd, path, res); why != "" {
-		return protectedDecision(call.Tool, shown, why), nil
+		return protectedDecision(call.shown(), shown, why), nil
 	}
 	if skipped(env.Settings.SecretsSkipPaths, call.Cwd, path) {
 		return Decision{}, nil
@@ -215,7 +246,7 @@ func checkFile(call Call, env Env, filePath string, apply func(before string, ex
 	if len(fresh) == 0 {
 		return Decision{Verdict: verdict.Verdict{Notes: notes}}, nil
 	}
-	d := blockDecision(call.Tool, "to "+shown, fresh, res.After, notes)
+	d := blockDecision(call.Tool, call.shown(), "to "+shown, fresh, res.After, notes)
 	if env.Settings.SecretsAction == settings.Redact {
 		text := fieldText(call.Input, field)
 		if r, ok := redactField(call.Input, field, text, fresh, res.After, env.Settings.MarkerRule); ok {
@@ -298,7 +329,7 @@ func checkShell(call Call, env Env, command, dir string) (Decision, error) {
 	if err != nil || len(found) == 0 {
 		return Decision{Verdict: verdict.Verdict{Notes: notes}}, err
 	}
-	d := blockDecision(call.Tool, "", found, text, notes)
+	d := blockDecision(call.Tool, call.shown(), "", found, text, notes)
 	if env.Settings.SecretsAction == settings.Redact {
 		if r, ok := redactField(call.Input, "command", command, found, text, env.Settings.MarkerRule); ok {
 			r.Verdict.Notes = notes

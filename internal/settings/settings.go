@@ -91,6 +91,11 @@ var Table = []Setting{
 		Description: "rule: [REDACTED:github-pat]; plain: [REDACTED].",
 	},
 	{
+		Name: "Unredacted reads", EnvVar: "GEMINI_GUARD_UNREDACTED_READS", Default: "block",
+		Values:      "`block`, `allow`",
+		Description: "Antigravity CLI only, whose hooks cannot redact tool output: block opening a credential file (.env, SSH and cloud keys, token files) with view_file, whose content would reach the model as it is; allow lets such reads through. Shell commands that print one are blocked on every CLI by the rule secrets.credential-file.",
+	},
+	{
 		Name: "Audit log", EnvVar: "GEMINI_GUARD_AUDIT_LOG", Default: "off",
 		Values:      "`off`, `on`, or a file path",
 		Description: "Write every block, warn-mode warning and tool-output redaction as a JSON line (masked, never a secret) to the state directory, or to the given file. Size-bounded with rotation.",
@@ -150,6 +155,9 @@ type Settings struct {
 	MarkerRule bool
 	// AuditLog is "", "on" (the state directory's log) or a file path.
 	AuditLog string
+	// AllowUnredactedReads lets agy's view_file open a credential file
+	// (GEMINI_GUARD_UNREDACTED_READS=allow).
+	AllowUnredactedReads bool
 }
 
 // Default returns the settings used when nothing is configured.
@@ -211,6 +219,7 @@ func Load(getenv func(string) string) (Settings, []string) {
 	s.RedactToolOutput = boolean("GEMINI_GUARD_REDACT_TOOL_OUTPUT")
 	s.RedactModelRequest = boolean("GEMINI_GUARD_REDACT_MODEL_REQUEST")
 	s.MarkerRule = choice("GEMINI_GUARD_REDACT_MARKER", "rule", "plain") == 0
+	s.AllowUnredactedReads = choice("GEMINI_GUARD_UNREDACTED_READS", "block", "allow") == 1
 	switch v := get("GEMINI_GUARD_AUDIT_LOG"); strings.ToLower(v) {
 	case "", "off", "false", "0", "no":
 		s.AuditLog = ""

@@ -19,6 +19,9 @@ type Env struct {
 	// UserHome is the user's home directory; when it fails or is empty,
 	// $HOME stands in.
 	UserHome func() (string, error)
+	// Host says what the input does not: which CLI sent it
+	// (hook.FromArgs of the program's arguments; nil: told by the input).
+	Host hook.Option
 }
 
 // DefaultEnv is the environment of a hook process.
@@ -28,10 +31,15 @@ func DefaultEnv() Env { return Env{Getenv: os.Getenv, UserHome: os.UserHomeDir} 
 // that plainly runs a shell command, and returns the exit code, always 0:
 // with Gemini CLI the JSON on stdout carries the decision. Settings and
 // audit come from hookcall; warn mode turns a deny into a message.
+//
+// On Antigravity CLI it also judges view_file (read here as read_file):
+// agy cannot redact a tool's output, so a credential file opened there
+// would reach the model as it is (readAnswer). A tool it does not judge
+// gets no decision there: the call runs under agy's own permissions.
 func Run(stdin io.Reader, stdout io.Writer, e Env) int {
 	hook.RunWithin(hook.BeforeTool, hook.ShellDeadline, stdin, stdout, func(in hook.BeforeToolInput) (hook.Output, error) {
 		return answer(in, e)
-	}, nil)
+	}, nil, e.Host)
 	return 0
 }
 
@@ -45,6 +53,14 @@ type toolInput struct {
 func answer(in hook.BeforeToolInput, e Env) (hook.Output, error) {
 	var ti toolInput
 	var command string
+	if in.Host == hook.Agy {
+		switch {
+		case in.ToolName == readFile:
+			return readAnswer(in, e)
+		case in.ToolName != shellTool && !toolargs.IsMCP(in.ToolName):
+			return hook.Output{}, nil
+		}
+	}
 	if toolargs.IsMCP(in.ToolName) {
 		// An MCP tool is judged only when it plainly runs a shell command
 		// (a run/exec/shell/bash/terminal tool with a command, cmd or
@@ -63,13 +79,58 @@ func answer(in hook.BeforeToolInput, e Env) (hook.Output, error) {
 		}
 	}
 	call := hookcall.Load(e.Getenv, hook.BeforeTool, "shell", in.Base)
-	home, err := e.UserHome()
-	if err != nil || home == "" {
-		home = e.Getenv("HOME")
-	}
+	home := userHome(e)
 	v := Decide(Input{Command: command, Dir: ti.DirPath, Cwd: in.Cwd, Home: home, Settings: call.Settings})
 	if v.Action != verdict.Allow {
 		call.Record(audit.FromVerdict(call.Entry(in.ToolName), v, call.WarnOnly()))
 	}
 	return hook.FromVerdict(v, call.WarnOnly()), nil
+}
+
+func userHome(e Env) string {
+	home, err := e.UserHome()
+	if err != nil || home == "" {
+		home = e.Getenv("HOME")
+	}
+	return home
+}
+
+// Tool names the hook judges, as the guards see them (hook translates
+// other hosts' names).
+const (
+	shellTool = "run_shell_command"
+	readFile  = "read_file"
+)
+
+// readInput is read_file's arguments as agy's view_file gives them
+// (AbsolutePath, or a targets list).
+type readInput struct {
+	FilePath  *string  `json:"file_path"`
+	FilePaths []string `json:"file_paths"`
+}
+
+// readAnswer judges a file read on a host that cannot redact its output
+// (agy's view_file): a credential file, as the shell rule
+// secrets.credential-file knows them, is denied before it is read, unless
+// the user allows such reads (GEMINI_GUARD_UNREDACTED_READS=allow) or
+// switched the rule off. Any other file is read as asked.
+func readAnswer(in hook.BeforeToolInput, e Env) (hook.Output, error) {
+	var ri readInput
+	if len(in.ToolInput) == 0 || json.Unmarshal(in.ToolInput, &ri) != nil || ri.FilePath == nil && len(ri.FilePaths) == 0 {
+		return hook.Output{}, &hook.InputError{Err: errors.New("view_file without an AbsolutePath")}
+	}
+	call := hookcall.Load(e.Getenv, hook.BeforeTool, "shell", in.Base)
+	v := DecideRead(ReadInput{Paths: ri.paths(), Cwd: in.Cwd, Home: userHome(e), Settings: call.Settings})
+	if v.Action != verdict.Allow {
+		call.Record(audit.FromVerdict(call.Entry("view_file"), v, call.WarnOnly()))
+	}
+	return hook.FromVerdict(v, call.WarnOnly()), nil
+}
+
+func (ri readInput) paths() []string {
+	var out []string
+	if ri.FilePath != nil {
+		out = append(out, *ri.FilePath)
+	}
+	return append(out, ri.FilePaths...)
 }

@@ -210,3 +210,53 @@ func mixed(s string) bool {
 	}
 	return digit && (lower || upper)
 }
+
+// ReadInput is one file read on a host that cannot redact what the read
+// shows the model (Antigravity CLI's view_file).
+type ReadInput struct {
+	// Paths are the files read: absolute, or relative to Cwd.
+	Paths []string
+	// Cwd is the workspace, "" if unknown; Home the user's home.
+	Cwd, Home string
+	// Settings: GEMINI_GUARD_UNREDACTED_READS=allow, or the rule
+	// secrets.credential-file switched off, lets every read through.
+	Settings settings.Settings
+}
+
+// UnredactedReadsSetting is the setting that lets DecideRead's reads
+// through; a deny's reason names it.
+const UnredactedReadsSetting = "GEMINI_GUARD_UNREDACTED_READS"
+
+// DecideRead denies a read of a credential file, as the shell rule
+// secrets.credential-file judges `cat` of the same path (policy's
+// CredentialFile): on a host whose tool output the guard cannot redact,
+// what cannot be redacted must not be read. Other files are allowed.
+func DecideRead(in ReadInput) verdict.Verdict {
+	if in.Settings.AllowUnredactedReads || in.Settings.RuleDisabled(policy.RuleCredentialFile) {
+		return verdict.Verdict{}
+	}
+	cwd, home := cleanAbs(in.Cwd), cleanAbs(in.Home)
+	for _, p := range in.Paths {
+		abs := p
+		switch {
+		case (p == "~" || strings.HasPrefix(p, "~/")) && home != "":
+			abs = home + p[1:]
+		case !strings.HasPrefix(p, "/") && cwd != "":
+			abs = cwd + "/" + p
+		}
+		what, ok := policy.CredentialFile(abs, home)
+		if !ok {
+			continue
+		}
+		rule := policy.CredentialRule()
+		return verdict.Verdict{
+			Action: verdict.Deny,
+			RuleID: rule.ID,
+			What: "view_file would open " + Mask(strings.ToValidUTF8(what, "\uFFFD")) +
+				", and this CLI (Antigravity CLI) cannot hide a secret in a tool's output from the model, so the file is not read at all",
+			Safer:    rule.Safer + "; if the user wants the model to read such files anyway, they set " + UnredactedReadsSetting + "=allow",
+			Fragment: Mask(strings.ToValidUTF8(verdict.Truncate(p, verdict.MaxFragment), "\uFFFD")),
+		}
+	}
+	return verdict.Verdict{}
+}

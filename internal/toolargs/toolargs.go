@@ -53,6 +53,20 @@ func Kept(tool string) bool {
 	return tool == SaveMemory || tool == TrackerCreateTask || tool == TrackerUpdateTask
 }
 
+// Antigravity CLI tools that write a file or type into a running command,
+// whose arguments no capture of agy shows: every string in them is scanned
+// for secrets, as the outbound tools' are.
+const (
+	SedFile          = "sed_file"
+	NotebookEdit     = "notebook_edit"
+	SendCommandInput = "send_command_input"
+)
+
+// Opaque reports whether tool is one of them.
+func Opaque(tool string) bool {
+	return tool == SedFile || tool == NotebookEdit || tool == SendCommandInput
+}
+
 // MaxDepth bounds how deep Strings walks nested arguments; deeper values
 // are rendered as their JSON text, which still holds every string.
 const MaxDepth = 64
