@@ -9,6 +9,8 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/audit"
 	"github.com/gemini-guard/gemini-guard/internal/hook"
 	"github.com/gemini-guard/gemini-guard/internal/hookcall"
+	"github.com/gemini-guard/gemini-guard/internal/policy"
+	"github.com/gemini-guard/gemini-guard/internal/provenance"
 	"github.com/gemini-guard/gemini-guard/internal/toolargs"
 	"github.com/gemini-guard/gemini-guard/internal/verdict"
 )
@@ -67,7 +69,24 @@ func answer(in hook.BeforeToolInput, e Env) (hook.Output, error) {
 	if err != nil || home == "" {
 		home = e.Getenv("HOME")
 	}
-	v := Decide(Input{Command: command, Dir: ti.DirPath, Cwd: in.Cwd, Home: home, Settings: call.Settings})
+	input := Input{Command: command, Dir: ti.DirPath, Cwd: in.Cwd, Home: home, Settings: call.Settings}
+	v, res, ctx := judge(input)
+	dir := provenance.Dir(e.Getenv)
+	if v.Action != verdict.Allow && in.SessionID != "" {
+		// A git discard may pass when every change it loses is the
+		// agent's own: gather the facts, then decide again on them.
+		if ds := Discards(input); len(ds) > 0 {
+			if own := gatherOwn(dir, in.SessionID, in.Cwd, ds); own != nil {
+				input.Own = own
+				v, res, ctx = judge(input)
+			}
+		}
+	}
+	if res != nil && (v.Action == verdict.Allow || call.WarnOnly()) {
+		// The command will run: what it writes is the agent's touch.
+		// A failure to record only means no record (today's deny later).
+		_ = provenance.Touch(dir, in.SessionID, in.Cwd, policy.Changes(res, ctx))
+	}
 	if v.Action != verdict.Allow {
 		call.Record(audit.FromVerdict(call.Entry(in.ToolName), v, call.WarnOnly()))
 	}
