@@ -343,7 +343,7 @@ func checkGitStash(c *Call, p shell.Args, g gitCall) Finding {
 	if len(p.Operands) > 0 {
 		switch strings.ToLower(p.Operands[0]) {
 		case "drop":
-			return hit("git stash drop deletes stashed changes")
+			return ownStashDrop(c, p, hit("git stash drop deletes stashed changes"))
 		case "clear":
 			return hit("git stash clear deletes every stash")
 		}
@@ -575,11 +575,44 @@ type Discard struct {
 	Index bool
 	// Untracked: Paths are untracked files deleted whole (git clean).
 	Untracked bool
+
+	// Stash is the stash entry dropped (stash@{N}); its changes are
+	// what is lost.
+	Stash string
 }
 
 // Key names the discard in Own.Scopes.
 func (d Discard) Key() string {
-	return fmt.Sprintf("%s\x00%t%t%t\x00%s", d.Dir, d.All, d.Index, d.Untracked, strings.Join(d.Paths, "\x00"))
+	return fmt.Sprintf("%s\x00%t%t%t\x00%s\x00%s", d.Dir, d.All, d.Index, d.Untracked, d.Stash, strings.Join(d.Paths, "\x00"))
+}
+
+var stashRefRe = &lazyregexp.Regexp{Expr: `^(?:stash@\{)?([0-9]{1,4})\}?$`}
+
+// ownStashDrop passes git stash drop [stash@{N}] when the entry holds only
+// changes the agent made in this session (Own lists them as a scope).
+func ownStashDrop(c *Call, p shell.Args, f Finding) Finding {
+	for _, o := range p.Opts {
+		if o.Name != "q" && o.Name != "quiet" {
+			return f
+		}
+	}
+	ref := "stash@{0}"
+	switch ops := p.Operands[1:]; {
+	case len(ops) > 1:
+		return f
+	case len(ops) == 1:
+		m := stashRefRe.Get().FindStringSubmatch(ops[0])
+		if m == nil || strings.HasPrefix(ops[0], "stash@{") != strings.HasSuffix(ops[0], "}") {
+			return f
+		}
+		ref = "stash@{" + m[1] + "}"
+	}
+	d, ok := discardOf(c, nil)
+	if !ok {
+		return f
+	}
+	d.Stash = ref
+	return ownDiscard(c, d, f)
 }
 
 // Own is what the shell guard found out before the decision about the
@@ -589,7 +622,8 @@ func (d Discard) Key() string {
 // nothing is known: the discard is judged as today, as the user's work.
 type Own struct {
 	// Scopes maps Discard.Key to the files git status lists as changed
-	// in that scope (for an Untracked discard: the named files that exist).
+	// in that scope (for an Untracked discard: the named files that exist;
+	// for a stash entry: the files it changes, Y 'M').
 	Scopes map[string][]Changed
 	// Files maps an absolute path to what is known of it.
 	Files map[string]OwnFile
@@ -620,7 +654,8 @@ type OwnFile struct {
 	// Left is the hash of the content the agent last left; "" when its
 	// last write was not seen to finish.
 	Left string
-	// Now is the hash of the content now; "" when it could not be read.
+	// Now is the hash of the content the discard loses: the file now, or
+	// its version in the stash entry dropped; "" when it could not be read.
 	Now string
 	// Unsafe says why the file is not judged at all: a symbolic link, a
 	// submodule, outside the workspace.

@@ -112,8 +112,11 @@ func decode(data []byte) (*Record, bool) {
 // Load returns the session's record, or false when there is none or it is
 // damaged.
 func Load(dir, session string) (*Record, bool) {
-	if session == "" {
+	if session == "" || dir == "" {
 		return nil, false
+	}
+	if _, err := os.Lstat(filepath.Join(dir, key(session))); err != nil {
+		return nil, false // no record, and no directory made
 	}
 	st, err := state.Open(dir)
 	if err != nil {
@@ -144,6 +147,11 @@ func Hash(p string) string {
 	if err != nil || truncated {
 		return ""
 	}
+	return HashBytes(data)
+}
+
+// HashBytes is Hash of a file holding data.
+func HashBytes(data []byte) string {
 	h := fnv.New128a()
 	h.Write(data)
 	return hex.EncodeToString(h.Sum(nil)) + ":" + strconv.Itoa(len(data))
@@ -217,12 +225,12 @@ func Touch(dir, session, workspace string, paths []string) error {
 				case e == nil && absent:
 					e = &Entry{Created: true}
 				case e == nil:
-					e = &Entry{Clean: s.clean(), Staged: s.x != ' '}
+					e = &Entry{Clean: s.clean(), Staged: s.staged()}
 				case e.Created && absent:
 					// Still absent: as the agent's first touch found it.
 				case s.clean():
 					// Back to what git has (a discard, a commit): a new start.
-					*e = Entry{Clean: true, Staged: s.x != ' '}
+					*e = Entry{Clean: true, Staged: s.staged()}
 				default:
 					e.Foreign, e.Clean = true, false
 				}
@@ -327,6 +335,9 @@ type xy struct{ x, y byte }
 // clean: tracked and the work tree matches the index.
 func (s xy) clean() bool { return s.x != '?' && s.x != '!' && s.y == ' ' }
 
+// staged: tracked and the index differs from HEAD.
+func (s xy) staged() bool { return s.x != '?' && s.x != '!' && s.x != ' ' }
+
 // statusOf asks git for the status of paths (absolute, in workspace's work
 // tree): a tracked file that matches the index and HEAD is listed as "  ".
 // Paths git does not list are clean and tracked when they exist (git lists
@@ -400,10 +411,16 @@ func ParseStatus(out []byte) []StatusEntry {
 // variables, optional locks (status never rewrites the index), an
 // fsmonitor hook or pathspec magic, and returns its output.
 func Git(dir string, args ...string) ([]byte, error) {
+	return GitInput(dir, "", args...)
+}
+
+// GitInput is Git with input on git's standard input.
+func GitInput(dir, input string, args ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), GitTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-c", "core.fsmonitor=false", "--no-optional-locks", "--literal-pathspecs"}, args...)...)
 	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader(input)
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "GIT_") {
 			cmd.Env = append(cmd.Env, kv)

@@ -3,6 +3,7 @@ package shellguard
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/policy"
@@ -45,6 +46,10 @@ func gatherOwn(dir, session, workspace string, discards []policy.Discard) *polic
 	workspace = filepath.Clean(workspace)
 	own := &policy.Own{Scopes: map[string][]policy.Changed{}, Files: map[string]policy.OwnFile{}}
 	for _, d := range discards {
+		if d.Stash != "" {
+			stashFacts(own, rec, workspace, d)
+			continue
+		}
 		changed, ok := changedIn(d, workspace)
 		if !ok {
 			continue
@@ -55,6 +60,116 @@ func gatherOwn(dir, session, workspace string, discards []policy.Discard) *polic
 		}
 	}
 	return own
+}
+
+// maxStashFiles bounds the files of a stash entry looked at; a bigger
+// entry is not judged (its drop is denied as today).
+const maxStashFiles = 200
+
+// stashFacts lists the files the stash entry d.Stash changes, each with
+// the hash of its stashed content as what the drop loses. An entry that
+// holds untracked files or staged changes, or that git cannot show in
+// time, is left out: its drop is denied as today.
+func stashFacts(own *policy.Own, rec *provenance.Record, workspace string, d policy.Discard) {
+	root := provenance.Toplevel(d.Dir)
+	if root == "" {
+		return
+	}
+	parents, err := provenance.Git(d.Dir, "rev-list", "--parents", "-n", "1", d.Stash, "--")
+	if err != nil || len(strings.Fields(string(parents))) != 3 {
+		return // no such entry, or one holding untracked files (a third parent)
+	}
+	if staged, err := provenance.Git(d.Dir, "diff", "--name-only", "-z", d.Stash+"^1", d.Stash+"^2", "--"); err != nil || len(staged) > 0 {
+		return
+	}
+	names, err := provenance.Git(d.Dir, "diff", "--name-only", "-z", "--no-renames", d.Stash+"^2", d.Stash, "--")
+	if err != nil {
+		return
+	}
+	var changed []policy.Changed
+	var paths []string
+	for _, n := range strings.Split(string(names), "\x00") {
+		if n != "" {
+			paths = append(paths, n)
+		}
+	}
+	if len(paths) > maxStashFiles {
+		return
+	}
+	hashes, ok := stashHashes(d.Dir, d.Stash, paths)
+	if !ok {
+		return
+	}
+	for i, n := range paths {
+		p := filepath.Join(root, filepath.FromSlash(n))
+		changed = append(changed, policy.Changed{Path: p, X: ' ', Y: 'M'})
+		f := fileFacts(rec, workspace, d.Dir, p)
+		if f.Unsafe == "is a directory" {
+			f.Unsafe = "" // in the stash it is a file; the work tree may differ now
+		}
+		f.Now = hashes[i]
+		own.Files[p] = f
+	}
+	own.Scopes[d.Key()] = changed
+}
+
+// stashHashes hashes the stashed content of paths as provenance.Hash does
+// a file's, reading the blobs with one git cat-file --batch; false when a
+// blob is too big or the output cannot be read.
+func stashHashes(dir, stash string, paths []string) ([]string, bool) {
+	var in strings.Builder
+	for _, p := range paths {
+		in.WriteString(stash + ":" + p + "\n")
+	}
+	sizes, err := provenance.GitInput(dir, in.String(), "cat-file", "--batch-check=%(objecttype) %(objectsize)")
+	if err != nil {
+		return nil, false
+	}
+	lines := strings.Split(strings.TrimSuffix(string(sizes), "\n"), "\n")
+	if len(lines) != len(paths) {
+		return nil, false
+	}
+	var total int
+	for _, l := range lines {
+		typ, size, _ := strings.Cut(l, " ")
+		if strings.HasSuffix(l, " missing") {
+			continue
+		}
+		n, err := strconv.Atoi(size)
+		if typ != "blob" || err != nil || n > provenance.MaxHashed {
+			return nil, false
+		}
+		total += n
+	}
+	if total > 4*provenance.MaxHashed {
+		return nil, false
+	}
+	out, err := provenance.GitInput(dir, in.String(), "cat-file", "--batch")
+	if err != nil {
+		return nil, false
+	}
+	hashes := make([]string, len(paths))
+	for i := range paths {
+		head, rest, ok := strings.Cut(string(out), "\n")
+		if !ok {
+			return nil, false
+		}
+		if strings.HasSuffix(head, " missing") {
+			hashes[i], out = provenance.Absent, []byte(rest) // deleted in the stash
+			continue
+		}
+		f := strings.Fields(head)
+		if len(f) != 3 {
+			return nil, false
+		}
+		n, err := strconv.Atoi(f[2])
+		if err != nil || n+1 > len(rest) {
+			return nil, false
+		}
+		hashes[i] = provenance.HashBytes([]byte(rest[:n]))
+		out = []byte(rest[n+1:])
+	}
+	return hashes, true
 }
 
 // changedIn lists the files d would lose changes of: for an untracked

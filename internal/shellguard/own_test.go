@@ -12,8 +12,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gemini-guard/gemini-guard/internal/policy"
 	"github.com/gemini-guard/gemini-guard/internal/provenance"
 	"github.com/gemini-guard/gemini-guard/internal/shellguard"
+	"github.com/gemini-guard/gemini-guard/internal/verdict"
 )
 
 // ownRepo is a git work tree with three committed files, the session's
@@ -246,4 +248,157 @@ func TestOwnCreatedFilesDeleted(t *testing.T) {
 	assert.NotEqual(t, "deny", d, reason)
 	assert.NoFileExists(t, r.path("new.txt"))
 	assert.NoFileExists(t, r.path("lib/tmp.txt"))
+}
+
+func TestOwnStashDrop(t *testing.T) {
+	commit := func(r *ownRepo, args ...string) {
+		r.git(append([]string{"-c", "user.name=t", "-c", "user.email=t@example.invalid"}, args...)...)
+	}
+	t.Run("the agent's own stash", func(t *testing.T) {
+		r := newOwnRepo(t)
+		r.agentWrites("notes.txt", "the agent's line\n")
+		r.agentWrites("lib/util.go", "package lib // agent\n")
+		commit(r, "stash", "-q")
+		for _, command := range []string{`git stash drop`} {
+			d, reason := r.shell(command)
+			assert.NotEqual(t, "deny", d, reason)
+		}
+	})
+	t.Run("a named entry", func(t *testing.T) {
+		r := newOwnRepo(t)
+		r.write("main.go", "package main // the user's\n")
+		commit(r, "stash", "-q")
+		r.agentWrites("notes.txt", "the agent's line\n")
+		commit(r, "stash", "-q")
+		d, reason := r.shell(`git stash drop stash@{1}`)
+		assert.Equal(t, "deny", d)
+		assert.Contains(t, reason, "main.go holds changes the agent did not make")
+		d, reason = r.shell(`git stash drop -q stash@{0}`)
+		assert.NotEqual(t, "deny", d, reason)
+	})
+	for _, c := range []struct {
+		name, command, why string
+		setup              func(r *ownRepo)
+	}{
+		{"the user's stash", `git stash drop`, "notes.txt holds changes the agent did not make", func(r *ownRepo) {
+			r.write("notes.txt", "the user's line\n")
+			commit(r, "stash", "-q")
+		}},
+		{"changed after the agent", `git stash drop`, "notes.txt was changed by someone else after the agent last wrote it", func(r *ownRepo) {
+			r.agentWrites("notes.txt", "the agent's line\n")
+			r.write("notes.txt", "the agent's line\nthe user's line\n")
+			commit(r, "stash", "-q")
+		}},
+		{"untracked files in the stash", `git stash drop`, "", func(r *ownRepo) {
+			r.agentWrites("notes.txt", "the agent's line\n")
+			r.write("scratch.txt", "the user's scratch\n")
+			commit(r, "stash", "-q", "-u")
+		}},
+		{"staged changes in the stash", `git stash drop`, "", func(r *ownRepo) {
+			r.agentWrites("notes.txt", "the agent's line\n")
+			r.git("add", "notes.txt")
+			commit(r, "stash", "-q")
+		}},
+		{"clear", `git stash clear`, "", func(r *ownRepo) {
+			r.agentWrites("notes.txt", "the agent's line\n")
+			commit(r, "stash", "-q")
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := newOwnRepo(t)
+			c.setup(r)
+			d, reason := r.shell(c.command)
+			assert.Equal(t, "deny", d)
+			assert.Contains(t, reason, c.why)
+		})
+	}
+}
+
+// TestOwnDecidePure judges each command form with facts given in the
+// input, as the hook gathers them: Decide reads no file and runs no git.
+func TestOwnDecidePure(t *testing.T) {
+	const ws = "/work/project"
+	ownFile := policy.OwnFile{Recorded: true, Clean: true, Left: "h1", Now: "h1"}
+	facts := func(in shellguard.Input, f policy.OwnFile) *policy.Own {
+		own := &policy.Own{Scopes: map[string][]policy.Changed{}, Files: map[string]policy.OwnFile{}}
+		in.Own = nil // the hook asks for the scopes before it has facts
+		for _, d := range shellguard.Discards(in) {
+			c := policy.Changed{Path: ws + "/notes.txt", X: ' ', Y: 'M'}
+			if d.Untracked {
+				c.X, c.Y = '?', '?'
+				f.Created = true
+			}
+			own.Scopes[d.Key()] = []policy.Changed{c}
+			own.Files[c.Path] = f
+		}
+		return own
+	}
+	judged := []string{
+		`git checkout notes.txt`, `git checkout -- notes.txt`, `git checkout HEAD -- notes.txt`, `git checkout main notes.txt`,
+		`git checkout .`, `git restore notes.txt`, `git restore --worktree notes.txt`, `git restore -SW notes.txt`,
+		`git restore --source=HEAD~1 notes.txt`, `git restore .`, `git reset --hard`, `git reset --hard HEAD`,
+		`git stash drop`, `git stash drop stash@{2}`, `git stash drop 1`, `git clean -f notes.txt`, `git clean -fd notes.txt`,
+		`cd lib && git checkout ../notes.txt`, `git status; git checkout notes.txt`, `GIT CHECKOUT -- notes.txt`,
+	}
+	for _, command := range judged {
+		t.Run(command, func(t *testing.T) {
+			in := shellguard.Input{Command: command, Cwd: ws}
+			require.NotEmpty(t, shellguard.Discards(in))
+			assert.Equal(t, verdict.Deny, shellguard.Decide(in).Action, "no facts: today's deny")
+			in.Own = facts(in, ownFile)
+			assert.Equal(t, verdict.Allow, shellguard.Decide(in).Action)
+			for why, f := range map[string]policy.OwnFile{
+				"holds changes the agent did not make":         {},
+				"changed by someone else after the agent's":    {Recorded: true, Clean: true, Foreign: true, Left: "h1", Now: "h1"},
+				"changed by someone else after the agent last": {Recorded: true, Clean: true, Left: "h1", Now: "h2"},
+				"last write is not known":                      {Recorded: true, Clean: true, Now: "h1"},
+				"is a symbolic link":                           {Unsafe: "is a symbolic link"},
+			} {
+				in.Own = facts(in, f)
+				v := shellguard.Decide(in)
+				assert.Equal(t, verdict.Deny, v.Action, why)
+				assert.Contains(t, v.What, "; notes.txt ", why)
+				assert.Contains(t, v.What, why)
+			}
+		})
+	}
+	notJudged := []string{
+		`git checkout -f main`, `git checkout --ours notes.txt`, `git checkout -p notes.txt`, `git restore -p notes.txt`,
+		`git restore --pathspec-from-file=list`, `git reset --hard HEAD~1`, `git reset --merge`, `git clean -f`, `git clean -fdx`,
+		`git stash clear`, `git stash drop stash@{x}`, `git -C other checkout notes.txt`, `GIT_DIR=x git checkout notes.txt`,
+		`git checkout '*.txt'`, `git checkout ':(glob)*.txt'`, `git checkout ../outside.txt`, `git checkout .git/config`,
+		`git stash pop && git checkout .`, `sed -i s/a/b/ notes.txt; git checkout notes.txt`, `git checkout $F`,
+		`git switch --discard-changes main`, `git rm -f notes.txt`,
+	}
+	for _, command := range notJudged {
+		t.Run(command, func(t *testing.T) {
+			in := shellguard.Input{Command: command, Cwd: ws}
+			assert.Empty(t, shellguard.Discards(in))
+		})
+	}
+	t.Run("staged before", func(t *testing.T) {
+		f := ownFile
+		f.Staged = true
+		in := shellguard.Input{Command: `git checkout notes.txt`, Cwd: ws}
+		in.Own = facts(in, f)
+		assert.Equal(t, verdict.Allow, shellguard.Decide(in).Action, "the index is kept")
+		in = shellguard.Input{Command: `git checkout HEAD -- notes.txt`, Cwd: ws}
+		in.Own = facts(in, f)
+		assert.Contains(t, shellguard.Decide(in).What, "held staged changes")
+	})
+	t.Run("untracked kept, staged kept", func(t *testing.T) {
+		in := shellguard.Input{Command: `git checkout .`, Cwd: ws}
+		own := facts(in, ownFile)
+		for k := range own.Scopes {
+			own.Scopes[k] = append(own.Scopes[k], policy.Changed{Path: ws + "/user.txt", X: '?', Y: '?'}, policy.Changed{Path: ws + "/staged.txt", X: 'M', Y: ' '})
+		}
+		in.Own = own
+		assert.Equal(t, verdict.Allow, shellguard.Decide(in).Action)
+		in = shellguard.Input{Command: `git reset --hard`, Cwd: ws}
+		in.Own = facts(in, ownFile)
+		for k := range in.Own.Scopes {
+			in.Own.Scopes[k] = append(in.Own.Scopes[k], policy.Changed{Path: ws + "/staged.txt", X: 'M', Y: ' '})
+		}
+		assert.Contains(t, shellguard.Decide(in).What, "staged.txt holds changes the agent did not make")
+	})
 }
