@@ -24,6 +24,18 @@ type FakeAPI struct {
 	mu        sync.Mutex
 	responses []Response
 	requests  []APIRequest
+	// before runs before the answer to each model call (OnCall).
+	before func(call int)
+	calls  int
+}
+
+// OnCall makes the server run fn(n) before it answers the n-th model call
+// (from 0): what happens there happens between two of the agent's turns,
+// as a user's edit in their editor does.
+func (f *FakeAPI) OnCall(fn func(call int)) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.before = fn
 }
 
 // APIRequest is one request the CLI sent.
@@ -81,6 +93,10 @@ func (f *FakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 	f.requests = append(f.requests, APIRequest{Method: method, Body: body})
 	var resp Response
 	if method == "streamGenerateContent" || method == "generateContent" {
+		if f.before != nil {
+			f.before(f.calls)
+		}
+		f.calls++
 		if len(f.responses) > 0 {
 			resp, f.responses = f.responses[0], f.responses[1:]
 		} else {
