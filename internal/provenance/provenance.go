@@ -23,6 +23,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -210,13 +211,25 @@ func Touch(dir, session, workspace string, paths []string) error {
 			}
 		}
 		if len(fresh) > 0 {
-			status, err := statusOf(workspace, fresh)
+			// git is asked only about files that exist: a new file (the
+			// usual redirection target) costs no git process.
+			var existing []string
+			for _, p := range fresh {
+				if Hash(p) != Absent {
+					existing = append(existing, p)
+				}
+			}
+			var status map[string]xy
+			var err error
+			if len(existing) > 0 {
+				status, err = statusOf(workspace, existing)
+			}
 			for _, p := range fresh {
 				e := r.Files[p]
 				s, known := status[p]
-				absent := Hash(p) == Absent
+				absent := !slices.Contains(existing, p)
 				switch {
-				case err != nil || (!known && !absent):
+				case !absent && (err != nil || !known):
 					// Not in a work tree, ignored, or git failed: unknown.
 					if e == nil {
 						e = &Entry{}
