@@ -692,7 +692,8 @@ func discardAlone(c *Call) bool {
 // command on the line that changes files.
 func discardOf(c *Call, ops []string) (Discard, bool) {
 	d := Discard{Dir: c.Ex.Dir}
-	if d.Dir == "" || c.Ctx.Workspace == "" || !discardAlone(c) {
+	ws := c.Ctx.Workspace
+	if ws == "" || d.Dir != ws && !strings.HasPrefix(d.Dir, ws+"/") || !discardAlone(c) {
 		return d, false
 	}
 	if i := shell.GitSubcommand(c.Args); i != 0 {

@@ -17,27 +17,27 @@ func BenchmarkTouch(b *testing.B) {
 	tracked := filepath.Join(ws, "tracked.txt")
 	b.Run("new file", func(b *testing.B) {
 		for b.Loop() {
-			_ = provenance.Touch(store, "new", ws, []string{filepath.Join(ws, "out.log.txt")})
+			_ = provenance.Touch(store, "new", ws, "call", []string{filepath.Join(ws, "out.log.txt")})
 		}
 	})
 	b.Run("as the agent left it, with AfterTool", func(b *testing.B) {
-		_ = provenance.Touch(store, "left", ws, []string{tracked})
-		_ = provenance.Left(store, "left")
+		_ = provenance.Touch(store, "left", ws, "call", []string{tracked})
+		_ = provenance.Left(store, "left", "call")
 		for b.Loop() {
-			_ = provenance.Touch(store, "left", ws, []string{tracked})
-			_ = provenance.Left(store, "left") // AfterTool, as in every real call
+			_ = provenance.Touch(store, "left", ws, "call", []string{tracked})
+			_ = provenance.Left(store, "left", "call") // AfterTool, as in every real call
 		}
 	})
 	b.Run("first touch of a tracked file", func(b *testing.B) {
 		i := 0
 		for b.Loop() {
 			i++
-			_ = provenance.Touch(store, fmt.Sprint("first-", i), ws, []string{tracked})
+			_ = provenance.Touch(store, fmt.Sprint("first-", i), ws, "call", []string{tracked})
 		}
 	})
 	b.Run("Left without a record", func(b *testing.B) {
 		for b.Loop() {
-			_ = provenance.Left(store, "none")
+			_ = provenance.Left(store, "none", "call")
 		}
 	})
 }

@@ -61,6 +61,11 @@ type Entry struct {
 	Foreign bool `json:"f,omitempty"`
 	// Pending: touched by a call whose result AfterTool has not seen yet.
 	Pending bool `json:"p,omitempty"`
+	// Call names the pending call (CallOf): only that call's AfterTool
+	// takes the hash. A call that never ran (denied by another hook,
+	// declined by the user) leaves the entry pending, and a later edit by
+	// the user is never hashed as the agent's.
+	Call string `json:"t,omitempty"`
 	// Left is the hash of the content the agent last left.
 	Left string `json:"h,omitempty"`
 }
@@ -158,15 +163,15 @@ func HashBytes(data []byte) string {
 	return hex.EncodeToString(h.Sum(nil)) + ":" + strconv.Itoa(len(data))
 }
 
-// Touch records that the agent is about to write, create or delete paths
-// (absolute) in workspace, in session. A path's first touch records
+// Touch records that the agent's tool call (CallOf) is about to write,
+// create or delete paths (absolute) in workspace, in session. A path's first touch records
 // whether it was absent, or tracked and clean against the index; a later
 // touch checks that nobody changed it since the agent last left it. Paths
 // outside the workspace, in .git, not in a git work tree, or reached
 // through a symbolic link are not recorded. Errors are returned for the
 // tests; the hooks ignore them: no record means today's deny.
-func Touch(dir, session, workspace string, paths []string) error {
-	if session == "" || !filepath.IsAbs(workspace) {
+func Touch(dir, session, workspace, call string, paths []string) error {
+	if session == "" || call == "" || !filepath.IsAbs(workspace) {
 		return errors.New("provenance: no session or workspace")
 	}
 	workspace = filepath.Clean(workspace)
@@ -207,7 +212,7 @@ func Touch(dir, session, workspace string, paths []string) error {
 			case Hash(p) != e.Left:
 				fresh = append(fresh, p) // changed since: git tells whether by someone else
 			default:
-				e.Pending = true
+				e.Pending, e.Call = true, call
 			}
 		}
 		if len(fresh) > 0 {
@@ -247,7 +252,7 @@ func Touch(dir, session, workspace string, paths []string) error {
 				default:
 					e.Foreign, e.Clean = true, false
 				}
-				e.Pending = true
+				e.Pending, e.Call = true, call
 				r.Files[p] = e
 			}
 		}
@@ -259,11 +264,11 @@ func Touch(dir, session, workspace string, paths []string) error {
 	return err
 }
 
-// Left records, after a tool call of session finished, the content the
-// agent left in every file it touched. It costs one failed open when the
-// session has no record.
-func Left(dir, session string) error {
-	if session == "" || dir == "" {
+// Left records, after the tool call call (CallOf) of session finished, the
+// content it left in every file it touched. It costs one failed open when
+// the session has no record, nothing for a call that writes no file.
+func Left(dir, session, call string) error {
+	if session == "" || dir == "" || call == "" {
 		return nil
 	}
 	if _, err := os.Lstat(filepath.Join(dir, key(session))); err != nil {
@@ -283,13 +288,52 @@ func Left(dir, session string) error {
 			return old, nil
 		}
 		for p, e := range r.Files {
-			if e.Pending {
-				e.Pending = false
+			if e.Pending && e.Call == call {
+				e.Pending, e.Call = false, ""
 				e.Left = Hash(p)
 			}
 		}
 		return json.Marshal(r)
 	})
+}
+
+// CallOf names a tool call by what it writes, the same at BeforeTool and
+// AfterTool: "shell" and a digest of the command for run_shell_command,
+// "file" and the absolute path for write_file and replace; "" for every
+// other tool (nothing recorded).
+func CallOf(tool string, input json.RawMessage, cwd string) string {
+	var args struct {
+		Command  string `json:"command"`
+		FilePath string `json:"file_path"`
+	}
+	if json.Unmarshal(input, &args) != nil {
+		return ""
+	}
+	switch tool {
+	case "run_shell_command":
+		if args.Command != "" {
+			return state.Key("shell", args.Command)
+		}
+	case "write_file", "replace":
+		if p := FilePath(args.FilePath, cwd); p != "" {
+			return state.Key("file", p)
+		}
+	}
+	return ""
+}
+
+// FilePath is a write_file or replace file_path made absolute (relative
+// paths are the workspace's), "" when there is none.
+func FilePath(p, cwd string) string {
+	switch {
+	case p == "":
+		return ""
+	case filepath.IsAbs(p):
+		return filepath.Clean(p)
+	case filepath.IsAbs(cwd):
+		return filepath.Join(cwd, p)
+	}
+	return ""
 }
 
 // prune removes all but the newest MaxSessions records of dir (keep is

@@ -36,18 +36,18 @@ func TestTouchAndLeft(t *testing.T) {
 	store := filepath.Join(t.TempDir(), "provenance")
 	tracked, fresh, ignored := filepath.Join(ws, "tracked.txt"), filepath.Join(ws, "new.txt"), filepath.Join(ws, "build.log")
 	require.NoError(t, os.WriteFile(ignored, []byte("log\n"), 0o644))
-	require.NoError(t, provenance.Touch(store, "s", ws, []string{tracked, fresh, ignored, filepath.Join(ws, ".git", "config"), "/elsewhere/x"}))
+	require.NoError(t, provenance.Touch(store, "s", ws, "call", []string{tracked, fresh, ignored, filepath.Join(ws, ".git", "config"), "/elsewhere/x"}))
 
 	rec, ok := provenance.Load(store, "s")
 	require.True(t, ok)
 	assert.Len(t, rec.Files, 3, "not .git, not outside the workspace")
-	assert.Equal(t, provenance.Entry{Clean: true, Pending: true}, *rec.Files[tracked])
-	assert.Equal(t, provenance.Entry{Created: true, Pending: true}, *rec.Files[fresh])
-	assert.Equal(t, provenance.Entry{Pending: true}, *rec.Files[ignored], "ignored: not git's to restore")
+	assert.Equal(t, provenance.Entry{Clean: true, Pending: true, Call: "call"}, *rec.Files[tracked])
+	assert.Equal(t, provenance.Entry{Created: true, Pending: true, Call: "call"}, *rec.Files[fresh])
+	assert.Equal(t, provenance.Entry{Pending: true, Call: "call"}, *rec.Files[ignored], "ignored: not git's to restore")
 
 	secret := "the agent's words\n"
 	require.NoError(t, os.WriteFile(tracked, []byte(secret), 0o644))
-	require.NoError(t, provenance.Left(store, "s"))
+	require.NoError(t, provenance.Left(store, "s", "call"))
 	rec, _ = provenance.Load(store, "s")
 	assert.Equal(t, provenance.Hash(tracked), rec.Files[tracked].Left)
 	assert.False(t, rec.Files[tracked].Pending)
@@ -59,15 +59,15 @@ func TestTouchAndLeft(t *testing.T) {
 
 	// Someone else writes, then the agent touches again: foreign.
 	require.NoError(t, os.WriteFile(tracked, []byte("the user's words\n"), 0o644))
-	require.NoError(t, provenance.Touch(store, "s", ws, []string{tracked}))
+	require.NoError(t, provenance.Touch(store, "s", ws, "call", []string{tracked}))
 	rec, _ = provenance.Load(store, "s")
 	assert.True(t, rec.Files[tracked].Foreign)
 
 	// Back to what git has: a new start.
 	require.NoError(t, os.WriteFile(tracked, []byte("committed\n"), 0o644))
-	require.NoError(t, provenance.Touch(store, "s", ws, []string{tracked}))
+	require.NoError(t, provenance.Touch(store, "s", ws, "call", []string{tracked}))
 	rec, _ = provenance.Load(store, "s")
-	assert.Equal(t, provenance.Entry{Clean: true, Pending: true}, *rec.Files[tracked])
+	assert.Equal(t, provenance.Entry{Clean: true, Pending: true, Call: "call"}, *rec.Files[tracked])
 }
 
 func onlyRecord(t *testing.T, store string) string {
@@ -87,11 +87,11 @@ func onlyRecord(t *testing.T, store string) string {
 func TestTouchOutsideGit(t *testing.T) {
 	ws := t.TempDir()
 	store := filepath.Join(t.TempDir(), "provenance")
-	require.NoError(t, provenance.Touch(store, "s", ws, []string{filepath.Join(ws, "a.txt")}))
+	require.NoError(t, provenance.Touch(store, "s", ws, "call", []string{filepath.Join(ws, "a.txt")}))
 	_, ok := provenance.Load(store, "s")
 	assert.False(t, ok)
 	assert.NoDirExists(t, store, "nothing made when there is nothing to record")
-	assert.NoError(t, provenance.Left(store, "s"))
+	assert.NoError(t, provenance.Left(store, "s", "call"))
 	assert.NoDirExists(t, store)
 }
 
@@ -99,7 +99,7 @@ func TestTouchSymlinkedDirectory(t *testing.T) {
 	ws := gitRepo(t)
 	store := filepath.Join(t.TempDir(), "provenance")
 	require.NoError(t, os.Symlink(t.TempDir(), filepath.Join(ws, "link")))
-	require.NoError(t, provenance.Touch(store, "s", ws, []string{filepath.Join(ws, "link", "a.txt")}))
+	require.NoError(t, provenance.Touch(store, "s", ws, "call", []string{filepath.Join(ws, "link", "a.txt")}))
 	_, ok := provenance.Load(store, "s")
 	assert.False(t, ok)
 }
@@ -111,13 +111,13 @@ func TestBounds(t *testing.T) {
 	for i := range provenance.MaxFiles + 10 {
 		paths = append(paths, filepath.Join(ws, fmt.Sprintf("f%d.txt", i)))
 	}
-	require.NoError(t, provenance.Touch(store, "s", ws, paths))
+	require.NoError(t, provenance.Touch(store, "s", ws, "call", paths))
 	rec, ok := provenance.Load(store, "s")
 	require.True(t, ok)
 	assert.Len(t, rec.Files, provenance.MaxFiles)
 
 	for i := range provenance.MaxSessions + 5 {
-		require.NoError(t, provenance.Touch(store, fmt.Sprintf("session-%d", i), ws, paths[:1]))
+		require.NoError(t, provenance.Touch(store, fmt.Sprintf("session-%d", i), ws, "call", paths[:1]))
 	}
 	entries, err := os.ReadDir(store)
 	require.NoError(t, err)
@@ -132,7 +132,7 @@ func TestDamagedRecord(t *testing.T) {
 	ws := gitRepo(t)
 	store := filepath.Join(t.TempDir(), "provenance")
 	tracked := filepath.Join(ws, "tracked.txt")
-	require.NoError(t, provenance.Touch(store, "s", ws, []string{tracked}))
+	require.NoError(t, provenance.Touch(store, "s", ws, "call", []string{tracked}))
 	name := onlyRecord(t, store)
 	for _, garbage := range []string{`{"v":1,"files":{"tracked.txt":{}}}`, `{"v":2,"files":{}}`, `{"v":1`, "\x00\x01", `{"v":1,"files":{"/x":null}}`} {
 		require.NoError(t, os.WriteFile(filepath.Join(store, name), []byte(garbage), 0o600))
@@ -141,7 +141,7 @@ func TestDamagedRecord(t *testing.T) {
 	}
 	// A damaged record is started afresh: the file is judged at this touch.
 	require.NoError(t, os.WriteFile(tracked, []byte("changed before\n"), 0o644))
-	require.NoError(t, provenance.Touch(store, "s", ws, []string{tracked}))
+	require.NoError(t, provenance.Touch(store, "s", ws, "call", []string{tracked}))
 	rec, ok := provenance.Load(store, "s")
 	require.True(t, ok)
 	assert.False(t, rec.Files[tracked].Clean)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/gemini-guard/gemini-guard/internal/audit"
 	"github.com/gemini-guard/gemini-guard/internal/hook"
@@ -97,18 +96,16 @@ func joinNotes(first string, notes []string) string {
 // guard then lets the agent discard its own edits. A failure to record
 // only means no record, which keeps today's deny.
 func recordTouch(in hook.BeforeToolInput, getenv func(string) string) {
-	if in.ToolName != "write_file" && in.ToolName != "replace" || in.SessionID == "" || !filepath.IsAbs(in.Cwd) {
+	if in.ToolName != "write_file" && in.ToolName != "replace" || in.SessionID == "" {
 		return
 	}
 	var args struct {
 		FilePath string `json:"file_path"`
 	}
-	if json.Unmarshal(in.ToolInput, &args) != nil || args.FilePath == "" {
+	if json.Unmarshal(in.ToolInput, &args) != nil {
 		return
 	}
-	p := args.FilePath
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(in.Cwd, p)
+	if p := provenance.FilePath(args.FilePath, in.Cwd); p != "" {
+		_ = provenance.Touch(provenance.Dir(getenv), in.SessionID, in.Cwd, provenance.CallOf(in.ToolName, in.ToolInput, in.Cwd), []string{p})
 	}
-	_ = provenance.Touch(provenance.Dir(getenv), in.SessionID, in.Cwd, []string{p})
 }

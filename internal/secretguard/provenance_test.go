@@ -44,7 +44,10 @@ func TestHookRecordsTouch(t *testing.T) {
 
 	rec, ok := provenance.Load(provenance.Dir(func(k string) string { return env[k] }), "rec")
 	require.True(t, ok)
-	assert.Equal(t, provenance.Entry{Clean: true, Pending: true}, *rec.Files[filepath.Join(ws, "app.py")])
-	assert.Equal(t, provenance.Entry{Created: true, Pending: true}, *rec.Files[filepath.Join(ws, "new.py")])
+	// AfterTool names the same call from the same input.
+	replaceCall := provenance.CallOf("replace", []byte(`{"file_path":"app.py","old_string":"x = 1"}`), ws)
+	writeCall := provenance.CallOf("write_file", []byte(`{"file_path":"`+filepath.Join(ws, "new.py")+`"}`), ws)
+	assert.Equal(t, provenance.Entry{Clean: true, Pending: true, Call: replaceCall}, *rec.Files[filepath.Join(ws, "app.py")])
+	assert.Equal(t, provenance.Entry{Created: true, Pending: true, Call: writeCall}, *rec.Files[filepath.Join(ws, "new.py")])
 	assert.NotContains(t, rec.Files, filepath.Join(ws, "leak.py"), "a denied write is not the agent's touch")
 }

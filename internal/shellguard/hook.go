@@ -72,7 +72,7 @@ func answer(in hook.BeforeToolInput, e Env) (hook.Output, error) {
 	input := Input{Command: command, Dir: ti.DirPath, Cwd: in.Cwd, Home: home, Settings: call.Settings}
 	v, res, ctx := judge(input)
 	dir := provenance.Dir(e.Getenv)
-	if v.Action != verdict.Allow && in.SessionID != "" {
+	if v.Action != verdict.Allow && in.SessionID != "" && !gitRedirected(e.Getenv) {
 		// A git discard may pass when every change it loses is the
 		// agent's own: gather the facts, then decide again on them.
 		if ds := Discards(input); len(ds) > 0 {
@@ -82,13 +82,27 @@ func answer(in hook.BeforeToolInput, e Env) (hook.Output, error) {
 			}
 		}
 	}
-	if res != nil && (v.Action == verdict.Allow || call.WarnOnly()) {
+	if res != nil && (v.Action == verdict.Allow || call.WarnOnly()) && in.ToolName == "run_shell_command" {
 		// The command will run: what it writes is the agent's touch.
 		// A failure to record only means no record (today's deny later).
-		_ = provenance.Touch(dir, in.SessionID, in.Cwd, policy.Changes(res, ctx))
+		// (An MCP tool's command is not recorded: AfterTool could not
+		// name its call.)
+		_ = provenance.Touch(dir, in.SessionID, in.Cwd, provenance.CallOf(in.ToolName, in.ToolInput, in.Cwd), policy.Changes(res, ctx))
 	}
 	if v.Action != verdict.Allow {
 		call.Record(audit.FromVerdict(call.Entry(in.ToolName), v, call.WarnOnly()))
 	}
 	return hook.FromVerdict(v, call.WarnOnly()), nil
+}
+
+// gitRedirected reports whether the CLI's environment points git at
+// another repository, index or work tree: the agent's git would then act
+// on something other than what the hook's git status sees.
+func gitRedirected(getenv func(string) string) bool {
+	for _, k := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY", "GIT_NAMESPACE", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"} {
+		if getenv(k) != "" {
+			return true
+		}
+	}
+	return false
 }

@@ -71,9 +71,10 @@ func (r *ownRepo) provDir() string { return filepath.Join(r.state, "gemini-guard
 // secrets guard's BeforeTool touch, the write, AfterTool's hash.
 func (r *ownRepo) agentWrites(rel, content string) {
 	r.t.Helper()
-	require.NoError(r.t, provenance.Touch(r.provDir(), r.session, r.dir, []string{r.path(rel)}))
+	call := provenance.CallOf("write_file", []byte(`{"file_path":"`+rel+`"}`), r.dir)
+	require.NoError(r.t, provenance.Touch(r.provDir(), r.session, r.dir, call, []string{r.path(rel)}))
 	r.write(rel, content)
-	require.NoError(r.t, provenance.Left(r.provDir(), r.session))
+	require.NoError(r.t, provenance.Left(r.provDir(), r.session, call))
 }
 
 // shell asks the shell hook about command in the repository and returns
@@ -81,9 +82,10 @@ func (r *ownRepo) agentWrites(rel, content string) {
 // AfterTool's hash taken, as Gemini CLI would.
 func (r *ownRepo) shell(command string) (string, string) {
 	r.t.Helper()
+	toolInput, _ := json.Marshal(map[string]any{"command": command})
 	in, _ := json.Marshal(map[string]any{
 		"session_id": r.session, "cwd": r.dir, "hook_event_name": "BeforeTool",
-		"tool_name": "run_shell_command", "tool_input": map[string]any{"command": command},
+		"tool_name": "run_shell_command", "tool_input": json.RawMessage(toolInput),
 	})
 	var out bytes.Buffer
 	assert.Zero(r.t, shellguard.Run(bytes.NewReader(in), &out, hookEnv(map[string]string{"XDG_STATE_HOME": r.state})))
@@ -93,7 +95,7 @@ func (r *ownRepo) shell(command string) (string, string) {
 		cmd.Dir = r.dir
 		b, err := cmd.CombinedOutput()
 		require.NoError(r.t, err, "%s: %s", command, b)
-		require.NoError(r.t, provenance.Left(r.provDir(), r.session))
+		require.NoError(r.t, provenance.Left(r.provDir(), r.session, provenance.CallOf("run_shell_command", toolInput, r.dir)))
 	}
 	return a.Decision, a.Reason
 }
@@ -188,6 +190,16 @@ func TestOwnDiscardDenied(t *testing.T) {
 			r.session = "other-session"
 			r.agentWrites("notes.txt", "the agent's line\n")
 			r.session = "own-session"
+		}},
+		{"a write that never ran, then the user's edit", `git checkout notes.txt`, "last write is not known", func(r *ownRepo) {
+			// The replace is recorded at BeforeTool but denied by another
+			// hook (or declined); the user then edits the file; another
+			// tool's AfterTool must not take the user's content for the
+			// agent's.
+			call := provenance.CallOf("replace", []byte(`{"file_path":"notes.txt"}`), r.dir)
+			require.NoError(t, provenance.Touch(r.provDir(), r.session, r.dir, call, []string{r.path("notes.txt")}))
+			r.write("notes.txt", "the user's line\n")
+			require.NoError(t, provenance.Left(r.provDir(), r.session, provenance.CallOf("run_shell_command", []byte(`{"command":"ls"}`), r.dir)))
 		}},
 		{"outside the workspace", `git checkout ../elsewhere.txt`, "", func(r *ownRepo) {
 			r.agentWrites("notes.txt", "the agent's line\n")
