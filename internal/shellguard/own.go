@@ -50,14 +50,18 @@ func gatherOwn(dir, session, workspace string, discards []policy.Discard) *polic
 			stashFacts(own, rec, workspace, d)
 			continue
 		}
-		changed, ok := changedIn(d, workspace)
-		if !ok {
+		changed, known := changedIn(d, workspace)
+		if !known {
 			continue
 		}
 		own.Scopes[d.Key()] = changed
 		for _, c := range changed {
 			own.Files[c.Path] = fileFacts(rec, workspace, d.Dir, c.Path)
 		}
+	}
+	if !ok && len(own.Files) == 0 {
+		// No record and nothing named: denied as without the record.
+		return nil
 	}
 	return own
 }

@@ -201,6 +201,7 @@ func TestOwnDiscardDenied(t *testing.T) {
 			r.write("notes.txt", "the user's line\n")
 			require.NoError(t, provenance.Left(r.provDir(), r.session, provenance.CallOf("run_shell_command", []byte(`{"command":"ls"}`), r.dir)))
 		}},
+		{"no record, nothing changed", `git checkout .`, "", func(r *ownRepo) {}},
 		{"outside the workspace", `git checkout ../elsewhere.txt`, "", func(r *ownRepo) {
 			r.agentWrites("notes.txt", "the agent's line\n")
 		}},
