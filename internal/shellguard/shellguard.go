@@ -7,7 +7,10 @@
 // same Input. Run (hook.go) is the guard-shell hook around it: the call
 // read from stdin (run_shell_command, or an MCP tool that plainly runs a
 // shell command), the settings and audit log (hookcall), warn mode, one
-// JSON answer.
+// JSON answer; for a git discard the facts of whose changes it would lose
+// (own.go: git status, the session's record of the agent's edits) gathered
+// and passed to Decide in Input.Own; what an allowed command writes
+// recorded as the agent's (internal/provenance).
 package shellguard
 
 import (
