@@ -25,14 +25,13 @@ type FakeAPI struct {
 	responses []Response
 	requests  []APIRequest
 	// before runs before the answer to each model call (OnCall).
-	before func(call int)
-	calls  int
+	before func(body []byte)
 }
 
-// OnCall makes the server run fn(n) before it answers the n-th model call
-// (from 0): what happens there happens between two of the agent's turns,
-// as a user's edit in their editor does.
-func (f *FakeAPI) OnCall(fn func(call int)) {
+// OnCall makes the server run fn with each model call's request body
+// before it answers: what happens there happens between two of the
+// agent's turns, as a user's edit in their editor does.
+func (f *FakeAPI) OnCall(fn func(body []byte)) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.before = fn
@@ -94,9 +93,8 @@ func (f *FakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 	var resp Response
 	if method == "streamGenerateContent" || method == "generateContent" {
 		if f.before != nil {
-			f.before(f.calls)
+			f.before(body)
 		}
-		f.calls++
 		if len(f.responses) > 0 {
 			resp, f.responses = f.responses[0], f.responses[1:]
 		} else {

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -82,9 +83,12 @@ func TestAgentCannotDiscardUserEditAfterIt(t *testing.T) {
 	)
 	require.NoError(t, err)
 	defer api.Close()
-	// Between the agent's edit and its checkout, the user edits the file.
-	api.OnCall(func(call int) {
-		if call == 1 {
+	// Between the agent's edit and its checkout, the user edits the file:
+	// when the request carrying the replace's result arrives.
+	edited := false
+	api.OnCall(func(body []byte) {
+		if !edited && bytes.Contains(body, []byte(`"functionResponse"`)) {
+			edited = true
 			f, err := os.OpenFile(filepath.Join(s.Workspace, provenanceFile), os.O_APPEND|os.O_WRONLY, 0)
 			if err == nil {
 				f.WriteString("the user's note\n")
