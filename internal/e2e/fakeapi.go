@@ -24,6 +24,17 @@ type FakeAPI struct {
 	mu        sync.Mutex
 	responses []Response
 	requests  []APIRequest
+	// before runs before the answer to each model call (OnCall).
+	before func(body []byte)
+}
+
+// OnCall makes the server run fn with each model call's request body
+// before it answers: what happens there happens between two of the
+// agent's turns, as a user's edit in their editor does.
+func (f *FakeAPI) OnCall(fn func(body []byte)) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.before = fn
 }
 
 // APIRequest is one request the CLI sent.
@@ -81,6 +92,9 @@ func (f *FakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 	f.requests = append(f.requests, APIRequest{Method: method, Body: body})
 	var resp Response
 	if method == "streamGenerateContent" || method == "generateContent" {
+		if f.before != nil {
+			f.before(body)
+		}
 		if len(f.responses) > 0 {
 			resp, f.responses = f.responses[0], f.responses[1:]
 		} else {

@@ -39,6 +39,10 @@ type Context struct {
 	// protected like .gitleaks.toml (internal/protect).
 	GitleaksConfig string
 
+	// Own is what the shell guard found out about the files a git discard
+	// would lose (whose changes they are); nil when nothing was gathered.
+	Own *Own
+
 	// embeddedSpent counts the bytes exec.embedded-command analysed for
 	// this decision, against maxEmbeddedBytes (check_exec.go).
 	embeddedSpent int
@@ -138,6 +142,10 @@ type Finding struct {
 	Hit, Maybe bool
 	// What overrides the rule's What when set.
 	What string
+	// Discard is set by the git discard rules when the changes lost
+	// could be the agent's own: the scope the shell guard gathers facts
+	// for (Own) before deciding again.
+	Discard *Discard
 	// Rule is the rule; Exec or Hazard what it judged.
 	Rule   *Rule
 	Exec   *shell.Exec

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gemini-guard/gemini-guard/internal/hook"
 	"github.com/gemini-guard/gemini-guard/internal/hookcall"
+	"github.com/gemini-guard/gemini-guard/internal/provenance"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 )
 
@@ -66,6 +67,11 @@ func toolText(raw json.RawMessage) (pieces []string, isText []bool, err error) {
 }
 
 func afterTool(in hook.AfterToolInput, e Env) (hook.Output, error) {
+	// The content the agent's call left in the files it touched, for
+	// the shell guard to tell its own edits from the user's (nothing for
+	// a tool that writes no file, one failed open when the session has no
+	// record).
+	_ = provenance.Left(provenance.DirBeside(e.StateDir), in.SessionID, provenance.CallOf(in.ToolName, in.ToolInput, in.Cwd))
 	call := hookcall.Load(e.Getenv, hook.AfterTool, "redact", in.Base)
 	s := call.Settings
 	if !s.RedactToolOutput {

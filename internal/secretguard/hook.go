@@ -1,6 +1,7 @@
 package secretguard
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/audit"
 	"github.com/gemini-guard/gemini-guard/internal/hook"
 	"github.com/gemini-guard/gemini-guard/internal/hookcall"
+	"github.com/gemini-guard/gemini-guard/internal/provenance"
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
 	"github.com/gemini-guard/gemini-guard/internal/verdict"
 )
@@ -64,6 +66,9 @@ func answer(in hook.BeforeToolInput, e HookEnv) (hook.Output, error) {
 	default:
 		out = hook.FromVerdict(d.Verdict, warnOnly)
 	}
+	if d.Verdict.Action == verdict.Allow || d.Verdict.Action == verdict.Rewrite || warnOnly {
+		recordTouch(in, e.Getenv)
+	}
 	if d.Verdict.Action != verdict.Allow {
 		e := audit.FromVerdict(call.Entry(in.ToolName), d.Verdict, warnOnly)
 		e.Rules = d.Rules
@@ -87,4 +92,23 @@ func joinNotes(first string, notes []string) string {
 		out += n
 	}
 	return out
+}
+
+// recordTouch records the file a write_file or replace that will run is
+// about to change, as the agent's own (internal/provenance): the shell
+// guard then lets the agent discard its own edits. A failure to record
+// only means no record, which keeps today's deny.
+func recordTouch(in hook.BeforeToolInput, getenv func(string) string) {
+	if in.ToolName != "write_file" && in.ToolName != "replace" || in.SessionID == "" {
+		return
+	}
+	var args struct {
+		FilePath string `json:"file_path"`
+	}
+	if json.Unmarshal(in.ToolInput, &args) != nil {
+		return
+	}
+	if p := provenance.FilePath(args.FilePath, in.Cwd); p != "" {
+		_ = provenance.Touch(provenance.Dir(getenv), in.SessionID, in.Cwd, provenance.CallOf(in.ToolName, in.ToolInput, in.Cwd), []string{p})
+	}
 }

@@ -9,6 +9,8 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/audit"
 	"github.com/gemini-guard/gemini-guard/internal/hook"
 	"github.com/gemini-guard/gemini-guard/internal/hookcall"
+	"github.com/gemini-guard/gemini-guard/internal/policy"
+	"github.com/gemini-guard/gemini-guard/internal/provenance"
 	"github.com/gemini-guard/gemini-guard/internal/toolargs"
 	"github.com/gemini-guard/gemini-guard/internal/verdict"
 )
@@ -79,8 +81,26 @@ func answer(in hook.BeforeToolInput, e Env) (hook.Output, error) {
 		}
 	}
 	call := hookcall.Load(e.Getenv, hook.BeforeTool, "shell", in.Base)
-	home := userHome(e)
-	v := Decide(Input{Command: command, Dir: ti.DirPath, Cwd: in.Cwd, Home: home, Settings: call.Settings})
+	input := Input{Command: command, Dir: ti.DirPath, Cwd: in.Cwd, Home: userHome(e), Settings: call.Settings}
+	v, res, ctx := judge(input)
+	dir := provenance.Dir(e.Getenv)
+	if v.Action != verdict.Allow && in.SessionID != "" && !gitRedirected(e.Getenv) {
+		// A git discard may pass when every change it loses is the
+		// agent's own: gather the facts, then decide again on them.
+		if ds := Discards(input); len(ds) > 0 {
+			if own := gatherOwn(dir, in.SessionID, in.Cwd, ds); own != nil {
+				input.Own = own
+				v, res, ctx = judge(input)
+			}
+		}
+	}
+	if res != nil && (v.Action == verdict.Allow || call.WarnOnly()) && in.ToolName == shellTool {
+		// The command will run: what it writes is the agent's touch.
+		// A failure to record only means no record (today's deny later).
+		// (An MCP tool's command is not recorded: AfterTool could not
+		// name its call.)
+		_ = provenance.Touch(dir, in.SessionID, in.Cwd, provenance.CallOf(in.ToolName, in.ToolInput, in.Cwd), policy.Changes(res, ctx))
+	}
 	if v.Action != verdict.Allow {
 		call.Record(audit.FromVerdict(call.Entry(in.ToolName), v, call.WarnOnly()))
 	}
@@ -133,4 +153,16 @@ func (ri readInput) paths() []string {
 		out = append(out, *ri.FilePath)
 	}
 	return append(out, ri.FilePaths...)
+}
+
+// gitRedirected reports whether the CLI's environment points git at
+// another repository, index or work tree: the agent's git would then act
+// on something other than what the hook's git status sees.
+func gitRedirected(getenv func(string) string) bool {
+	for _, k := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY", "GIT_NAMESPACE", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"} {
+		if getenv(k) != "" {
+			return true
+		}
+	}
+	return false
 }

@@ -7,7 +7,10 @@
 // same Input. Run (hook.go) is the guard-shell hook around it: the call
 // read from stdin (run_shell_command, or an MCP tool that plainly runs a
 // shell command), the settings and audit log (hookcall), warn mode, one
-// JSON answer.
+// JSON answer; for a git discard the facts of whose changes it would lose
+// (own.go: git status, the session's record of the agent's edits) gathered
+// and passed to Decide in Input.Own; what an allowed command writes
+// recorded as the agent's (internal/provenance).
 package shellguard
 
 import (
@@ -42,6 +45,10 @@ type Input struct {
 	// Settings are the user's settings (mode, disabled rules, protected
 	// paths, trusted delete roots). The zero value is standard mode.
 	Settings settings.Settings
+	// Own is what the hook found out about the files a git discard in the
+	// command would lose (Discards, own.go): whether the changes are the
+	// agent's own. Nil judges every discard as the user's work.
+	Own *policy.Own
 }
 
 // Decide returns the decision for in: Allow, or Deny with the rule, what it
@@ -49,8 +56,24 @@ type Input struct {
 // mode is the caller's business (hook.FromVerdict): in warn mode Decide
 // denies what standard mode denies.
 func Decide(in Input) verdict.Verdict {
-	v, _ := decide(in, false)
+	v, _, _ := judge(in)
 	return v
+}
+
+// judge is Decide, also returning what it analysed (nil when the command
+// was denied before analysis) for the hook to record the agent's writes.
+func judge(in Input) (verdict.Verdict, *shell.Result, *policy.Context) {
+	res, ctx, early := prepare(in, false)
+	if early != nil {
+		early.Fragment = Mask(strings.ToValidUTF8(verdict.Truncate(in.Command, verdict.MaxFragment), "\uFFFD"))
+		return *early, nil, nil
+	}
+	for _, f := range policy.Evaluate(res, ctx, false) {
+		if f.Denies(ctx) {
+			return toVerdict(f, res), res, ctx
+		}
+	}
+	return verdict.Verdict{}, res, ctx
 }
 
 // Explain returns Decide's decision and a human account of it: every
@@ -97,6 +120,7 @@ func prepare(in Input, trace bool) (*shell.Result, *policy.Context, *verdict.Ver
 		dir = ""
 	}
 	ctx := policy.NewContext(cwd, home, in.Settings)
+	ctx.Own = in.Own
 	res := shell.Analyze(in.Command, shell.Options{Dir: dir, Home: home, Trace: trace})
 	return res, &ctx, nil
 }
