@@ -39,10 +39,13 @@ func Load(src Sources) *Set {
 	}
 	set := NewSet(key)
 	set.store, set.sessionID = st, src.SessionID
-	for _, v := range FromEnviron(src.Environ) {
+	// Files first: Gemini CLI loads the workspace's .env into its
+	// environment, and a value is named by the first source that has it;
+	// ".env (DB_PASSWORD)" says where it lives better than "$DB_PASSWORD".
+	for _, v := range FromFiles(src.Cwd, src.Home) {
 		set.Add(v)
 	}
-	for _, v := range FromFiles(src.Cwd, src.Home) {
+	for _, v := range FromEnviron(src.Environ) {
 		set.Add(v)
 	}
 	if st != nil && src.SessionID != "" {
