@@ -27,8 +27,12 @@ func Forms(value string) []string {
 		}
 		out = append(out, f)
 	}
+	// One buffer of two zero bytes and the value serves the three
+	// alignments (a process builds the forms of every known value).
+	buf := make([]byte, 2+len(value))
+	copy(buf[2:], value)
 	for align := 0; align < 3; align++ {
-		std := base64Interior(value, align)
+		std := base64Interior(buf[2-align:], align)
 		add(std)
 		if strings.ContainsAny(std, "+/") {
 			add(strings.NewReplacer("+", "-", "/", "_").Replace(std)) // the URL alphabet
@@ -49,7 +53,7 @@ func Forms(value string) []string {
 		add(backslash(value, "\"\\$`"))
 		add(backslash(value, " \t!\"#$&'()*,;<>?[\\]^`{|}~"))
 	}
-	h := hex.EncodeToString([]byte(value))
+	h := hex.EncodeToString(buf[2:])
 	add(h)
 	add(strings.ToUpper(h))
 	return out
@@ -67,16 +71,13 @@ func special(s string) bool {
 	return false
 }
 
-// base64Interior is the part of value's base64 (standard alphabet) that
-// does not depend on what comes before or after it, when value starts
-// align bytes after a multiple of 3 in the encoded text.
-func base64Interior(value string, align int) string {
-	enc := base64.StdEncoding
-	buf := make([]byte, align+len(value))
-	copy(buf[align:], value)
-	s := enc.EncodeToString(buf)
+// base64Interior is the part of buf's base64 (standard alphabet) that
+// depends on the value alone, when buf is align zero bytes then the value:
+// the value starting align bytes after a multiple of 3 in an encoded text.
+func base64Interior(buf []byte, align int) string {
+	s := base64.StdEncoding.EncodeToString(buf)
 	from := (8*align + 5) / 6
-	to := 8 * (align + len(value)) / 6
+	to := 8 * len(buf) / 6
 	if to <= from || to > len(s) {
 		return ""
 	}
