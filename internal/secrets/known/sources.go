@@ -98,7 +98,7 @@ func unhex(c byte) int {
 func FromFiles(cwd, home string) []Value {
 	var out []Value
 	if cwd != "" && filepath.IsAbs(cwd) {
-		if entries, err := os.ReadDir(cwd); err == nil {
+		if entries, err := readDir(cwd); err == nil {
 			n := 0
 			for _, e := range entries {
 				if n == maxEnvFiles {
@@ -115,7 +115,7 @@ func FromFiles(cwd, home string) []Value {
 	if home != "" && filepath.IsAbs(home) {
 		// One listing of home instead of a failed open per credential
 		// file the user does not have (most of them).
-		entries, err := os.ReadDir(home)
+		entries, err := readDir(home)
 		if err != nil {
 			return out
 		}
@@ -131,6 +131,25 @@ func FromFiles(cwd, home string) []Value {
 		}
 	}
 	return out
+}
+
+// maxDirEntries bounds the entries of a directory read: a workspace or home
+// with more (a generated tree at the top) costs at most this much, and a
+// .env listed after them is not read.
+const maxDirEntries = 4096
+
+// readDir is os.ReadDir up to maxDirEntries entries, unsorted.
+func readDir(dir string) ([]os.DirEntry, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	entries, err := f.ReadDir(maxDirEntries)
+	if len(entries) > 0 {
+		err = nil
+	}
+	return entries, err
 }
 
 func fromFile(path, shown string) []Value {
