@@ -74,6 +74,7 @@ func TestFromEnviron(t *testing.T) {
 		"REDIS_URL=redis://cache:6379",
 		"HOME=/home/u", "PATH=/usr/bin:/bin", "DEBUG_TOKEN=true",
 		"GEMINI_GUARD_MODE=warn", "EMPTY_TOKEN=",
+		"SORT_KEY=created_at_desc", "PARTITION_KEY=tenant.region",
 	})
 	assert.Equal(t, []Value{{"$INTERNAL_API_TOKEN", envToken}, {"$DATABASE_URL (password)", envPass}, {"$DEBUG_TOKEN", "true"}}, vals)
 	s := NewSet(Key{1, 2})

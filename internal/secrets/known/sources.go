@@ -31,11 +31,30 @@ func FromEnviron(environ []string) []Value {
 			out = append(out, Value{Source: "$" + name + " (password)", Text: pw})
 			continue
 		}
-		if SecretName(name) {
+		if SecretName(name) && !identifierKey(name, value) {
 			out = append(out, Value{Source: "$" + name, Text: value})
 		}
 	}
 	return out
+}
+
+// identifierKey reports whether a variable named *_KEY holds an
+// identifier rather than a key (SORT_KEY=created_at_desc,
+// PARTITION_KEY=tenant.region): lower-case words joined by '_', '-' or
+// '.'. Names that say API key, secret, token or password keep every value.
+func identifierKey(name, value string) bool {
+	up := strings.ToUpper(name)
+	if !strings.HasSuffix(up, "_KEY") || strings.HasSuffix(up, "API_KEY") || strings.Contains(up, "SECRET") || strings.Contains(up, "PRIVATE") {
+		return false
+	}
+	for _, part := range strings.FieldsFunc(value, func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
+		for i := 0; i < len(part); i++ {
+			if part[i] < 'a' || part[i] > 'z' {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // urlPassword is the password of a URL with credentials
