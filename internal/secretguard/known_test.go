@@ -87,6 +87,9 @@ func TestKnownValuesOrdinaryWorkAllowed(t *testing.T) {
 	env := testEnv(t, settings.Default(), t.TempDir())
 	env.Known = knownSet()
 	require.NoError(t, os.WriteFile(filepath.Join(ws, ".env"), []byte("DB_PASSWORD="+knownPass+"\n"), 0o600))
+	// A file that already holds a value where no rule sees it: an
+	// unrelated edit does not add it.
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "notes.txt"), []byte("A = 1\n"+knownToken+"\nB = 2\n"), 0o600))
 	for name, c := range map[string]struct {
 		tool string
 		in   json.RawMessage
@@ -95,6 +98,7 @@ func TestKnownValuesOrdinaryWorkAllowed(t *testing.T) {
 		"name in a file":        {secretguard.WriteFile, input(t, "file_path", "run.sh", "content", "export TOKEN=\"${INTERNAL_API_TOKEN}\"\n")},
 		"edit of the .env kept": {secretguard.Replace, input(t, "file_path", ".env", "old_string", "DB_PASSWORD=", "new_string", "DB_HOST=db\nDB_PASSWORD=")},
 		"a prefix only":         {secretguard.Shell, input(t, "command", "echo "+knownToken[:7])},
+		"unrelated edit":        {secretguard.Replace, input(t, "file_path", "notes.txt", "old_string", "B = 2", "new_string", "B = 3")},
 		"search":                {"google_web_search", input(t, "query", "how to rotate an internal api token")},
 	} {
 		d := check(t, env, ws, c.tool, c.in)

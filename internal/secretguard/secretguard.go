@@ -208,7 +208,6 @@ func checkFile(call Call, env Env, filePath string, apply func(before string, ex
 	}
 	notes = append(notes, sc.notes...)
 	notes = append(notes, scanNotes...)
-	found = withKnown(found, env.Known, res.After[:min(len(res.After), MaxScan)])
 	fresh := edit.New(found, res.After, res.Before)
 	if len(fresh) < len(found) {
 		// Some values were already in the file. Old only if the file's own
@@ -218,6 +217,11 @@ func checkFile(call Call, env Env, filePath string, apply func(before string, ex
 			return Decision{}, err
 		}
 		fresh = edit.NewSince(found, prior)
+	}
+	// A known value is new when the file did not hold it (or the form
+	// found) before: no keyword makes it a secret, it is one.
+	if kf := edit.New(env.Known.Find(res.After[:min(len(res.After), MaxScan)], 0), res.After, res.Before); len(kf) > 0 {
+		fresh = sortFindings(append(fresh, kf...))
 	}
 	if len(fresh) == 0 {
 		return Decision{Verdict: verdict.Verdict{Notes: notes}}, nil
@@ -346,14 +350,18 @@ func withKnown(found []secrets.Finding, set *knownvals.Set, text string) []secre
 	if len(kf) == 0 {
 		return found
 	}
-	out := append(slices.Clip(found), kf...)
-	slices.SortStableFunc(out, func(a, b secrets.Finding) int {
+	return sortFindings(append(slices.Clip(found), kf...))
+}
+
+// sortFindings sorts findings by position, as the reason expects.
+func sortFindings(found []secrets.Finding) []secrets.Finding {
+	slices.SortStableFunc(found, func(a, b secrets.Finding) int {
 		if a.Start != b.Start {
 			return a.Start - b.Start
 		}
 		return a.End - b.End
 	})
-	return out
+	return found
 }
 
 // configured scans with the call's config: the configured gitleaks config,

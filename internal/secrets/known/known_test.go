@@ -294,3 +294,27 @@ func assertNoValueIn(t *testing.T, dir string, values ...string) {
 		return nil
 	}))
 }
+
+// TestErrorsHoldNoValue: the errors a hook may report (an unusable key
+// file, a store it cannot write) name paths and causes, never a value.
+func TestErrorsHoldNoValue(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sessions")
+	st, err := state.Open(dir)
+	require.NoError(t, err)
+	require.NoError(t, os.Mkdir(filepath.Join(dir, keyFile), 0o700)) // a directory where the key should be
+	_, err = UserKey(st)
+	require.Error(t, err)
+	assert.NotContains(t, err.Error(), learntText)
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, state.Key(recordKind, "s")), []byte("v1 x\n"), 0o600))
+	require.NoError(t, os.Chmod(dir, 0o500))
+	defer os.Chmod(dir, 0o700)
+	err = Learn(st, Key{1, 2}, "s", []Value{{"read_file output (x)", learntText}})
+	if err != nil { // root writes anyway
+		for _, f := range Forms(learntText) {
+			assert.NotContains(t, err.Error(), f)
+		}
+	}
+	// Without a usable key the environment's values are still known.
+	assert.NotEmpty(t, Load(Sources{StateDir: dir, SessionID: "s", Environ: []string{"X_TOKEN=" + envToken}}).Find("x "+envToken, 0))
+}
