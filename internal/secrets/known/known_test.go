@@ -318,3 +318,11 @@ func TestErrorsHoldNoValue(t *testing.T) {
 	// Without a usable key the environment's values are still known.
 	assert.NotEmpty(t, Load(Sources{StateDir: dir, SessionID: "s", Environ: []string{"X_TOKEN=" + envToken}}).Find("x "+envToken, 0))
 }
+
+func TestLearntRecordRoundTripAndDamage(t *testing.T) {
+	hs := Hash(Key{4, 5}, Value{"web_fetch output (generic-api-key)", learntText})
+	assert.Equal(t, hs, parseLearnt(formatLearnt(hs)))
+	for _, bad := range []string{"", "v1", "v1 8 1 zz 0 s", "v2 8 1 ff 0 s", "v1 8 99999 ff 0 s", "\n\n v1 8 1 ff 0 s"} {
+		assert.Empty(t, parseLearnt([]byte(bad)), bad)
+	}
+}

@@ -127,19 +127,32 @@ func formatLearnt(hs []Hashed) []byte {
 
 // parseLearnt reads a record; a damaged line is skipped.
 func parseLearnt(data []byte) []Hashed {
-	var out []Hashed
-	for _, line := range strings.Split(string(data), "\n") {
-		f := strings.SplitN(line, " ", 6)
-		if len(f) != 6 || f[0] != "v1" {
+	text := string(data)
+	out := make([]Hashed, 0, strings.Count(text, "\n"))
+	for text != "" {
+		var line string
+		line, text, _ = strings.Cut(text, "\n")
+		rest, ok := strings.CutPrefix(line, "v1 ")
+		if !ok {
 			continue
 		}
-		n, err1 := strconv.Atoi(f[1])
-		tag, err2 := strconv.ParseUint(f[2], 10, 16)
-		sum, err3 := strconv.ParseUint(f[3], 16, 64)
+		var f [4]string
+		for i := range f {
+			f[i], rest, ok = strings.Cut(rest, " ")
+			if !ok {
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		n, err1 := strconv.Atoi(f[0])
+		tag, err2 := strconv.ParseUint(f[1], 10, 16)
+		sum, err3 := strconv.ParseUint(f[2], 16, 64)
 		if err1 != nil || err2 != nil || err3 != nil {
 			continue
 		}
-		out = append(out, Hashed{Len: n, Tag: uint16(tag), Sum: sum, Decoded: f[4] == "1", Source: f[5]})
+		out = append(out, Hashed{Len: n, Tag: uint16(tag), Sum: sum, Decoded: f[3] == "1", Source: rest})
 	}
 	return out
 }
