@@ -76,7 +76,7 @@ func TestFromEnviron(t *testing.T) {
 		"GEMINI_GUARD_MODE=warn", "EMPTY_TOKEN=",
 		"SORT_KEY=created_at_desc", "PARTITION_KEY=tenant.region",
 	})
-	assert.Equal(t, []Value{{"$INTERNAL_API_TOKEN", envToken}, {"$DATABASE_URL (password)", envPass}, {"$DEBUG_TOKEN", "true"}}, vals)
+	assert.Equal(t, []Value{{"$INTERNAL_API_TOKEN", envToken}, {"$DATABASE_URL (password)", envPass}}, vals, "short values are left out at once")
 	s := NewSet(Key{1, 2})
 	for _, v := range vals {
 		s.Add(v)

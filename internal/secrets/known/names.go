@@ -30,8 +30,10 @@ var notSecretSuffixes = []string{"_PUBLIC_KEY", "_PUBLISHABLE_KEY", "_PUB_KEY", 
 // a secret: a well-known name, a name ending in _TOKEN, _KEY, _API_KEY,
 // _PASSWORD, _PASS, _CREDENTIALS, … or holding SECRET; not a public key, a
 // key id or a path to a secret file, and not gemini-guard's own settings.
-func SecretName(name string) bool {
-	up := strings.ToUpper(name)
+func SecretName(name string) bool { return secretNameUpper(strings.ToUpper(name)) }
+
+// secretNameUpper is SecretName of a name already in upper case.
+func secretNameUpper(up string) bool {
 	if up == "PWD" || up == "OLDPWD" || strings.HasPrefix(up, "GEMINI_GUARD_") {
 		return false
 	}
@@ -90,10 +92,10 @@ func Ordinary(value string) bool {
 	if len(value) < MinLen {
 		return true
 	}
-	l := strings.ToLower(value)
-	switch l {
-	case "true", "false", "enabled", "disabled", "yes", "no", "on", "off", "null", "none", "undefined":
-		return true
+	for _, w := range []string{"true", "false", "enabled", "disabled", "yes", "no", "on", "off", "null", "none", "undefined"} {
+		if strings.EqualFold(value, w) {
+			return true
+		}
 	}
 	if number(value) {
 		return true
@@ -109,7 +111,28 @@ func Ordinary(value string) bool {
 		return true
 	}
 	for _, p := range placeholders {
-		if strings.Contains(l, p) {
+		if containsFold(value, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFold reports whether s holds sub (lower-case ASCII) in any case,
+// without the copy strings.ToLower makes of every mixed-case value.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		j := 0
+		for ; j < len(sub); j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != sub[j] {
+				break
+			}
+		}
+		if j == len(sub) {
 			return true
 		}
 	}

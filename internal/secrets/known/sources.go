@@ -24,26 +24,30 @@ func FromEnviron(environ []string) []Value {
 	var out []Value
 	for _, kv := range environ {
 		name, value, ok := strings.Cut(kv, "=")
-		if !ok || value == "" || strings.HasPrefix(strings.ToUpper(name), "GEMINI_GUARD_") {
+		if !ok || len(value) < MinLen {
+			continue
+		}
+		up := strings.ToUpper(name)
+		if strings.HasPrefix(up, "GEMINI_GUARD_") {
 			continue
 		}
 		if pw := urlPassword(value); pw != "" {
 			out = append(out, Value{Source: "$" + name + " (password)", Text: pw})
 			continue
 		}
-		if SecretName(name) && !identifierKey(name, value) {
+		if secretNameUpper(up) && !identifierKey(up, value) {
 			out = append(out, Value{Source: "$" + name, Text: value})
 		}
 	}
 	return out
 }
 
-// identifierKey reports whether a variable named *_KEY holds an
+// identifierKey reports whether a variable named *_KEY (up: its name in
+// upper case) holds an
 // identifier rather than a key (SORT_KEY=created_at_desc,
 // PARTITION_KEY=tenant.region): lower-case words joined by '_', '-' or
 // '.'. Names that say API key, secret, token or password keep every value.
-func identifierKey(name, value string) bool {
-	up := strings.ToUpper(name)
+func identifierKey(up, value string) bool {
 	if !strings.HasSuffix(up, "_KEY") || strings.HasSuffix(up, "API_KEY") || strings.Contains(up, "SECRET") || strings.Contains(up, "PRIVATE") {
 		return false
 	}
