@@ -196,6 +196,9 @@ type Script struct {
 	Output string
 	// Args are extra CLI arguments.
 	Args []string
+	// Env are extra NAME=value variables of the CLI's environment (and so
+	// of its hooks'), after the harness's own.
+	Env []string
 	// API, when set, is a FakeAPI the CLI talks to over HTTP
 	// (GOOGLE_GEMINI_BASE_URL) instead of reading Responses from
 	// --fake-responses: the requests then pass through every hook.
@@ -232,6 +235,7 @@ func (s *Session) Run(ctx context.Context, sc Script) (*Result, error) {
 
 	args := []string{"-m", "gemini-2.5-flash"}
 	env := append(s.env(), "GEMINI_API_KEY=dummy")
+	env = append(env, sc.Env...)
 	if sc.API != nil {
 		env = append(env, "GOOGLE_GEMINI_BASE_URL="+sc.API.URL)
 	} else {

@@ -5,41 +5,26 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gemini-guard/gemini-guard/internal/credpaths"
 	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
 
 var (
-	envFileRe    = &lazyregexp.Regexp{Expr: `^(\.env(\..+)?|\.envrc|[\w.-]+\.env)$`}
-	envExampleRe = &lazyregexp.Regexp{Expr: `(?i)(^|[.-])(example|sample|template|dist|defaults?|schema|tpl|test|ci)($|[.-])`}
-	sshKeyRe     = &lazyregexp.Regexp{Expr: `^id_(rsa|dsa|ecdsa|ed25519|xmss)(_sk)?$`}
-	keyFileRe    = &lazyregexp.Regexp{Expr: `(?i)\.(key|ppk|p12|pfx|jks|keystore|kdbx)$|(private|priv|id_|key).*\.pem$`}
-	secretNames  = []string{".netrc", "_netrc", ".git-credentials", ".pgpass", ".my.cnf", ".pypirc", ".vault-token", ".boto", ".s3cfg", ".dockercfg", "application_default_credentials.json", "oauth_creds.json", "credentials.tfrc.json", ".htpasswd",
-		".msmtprc", ".mbsyncrc", ".fetchmailrc", "wp-config.php", "master.key", "settings-security.xml"}
+	envFileRe     = credpaths.EnvFileRe
+	envExampleRe  = credpaths.EnvExampleRe
+	sshKeyRe      = &lazyregexp.Regexp{Expr: `^id_(rsa|dsa|ecdsa|ed25519|xmss)(_sk)?$`}
+	keyFileRe     = &lazyregexp.Regexp{Expr: `(?i)\.(key|ppk|p12|pfx|jks|keystore|kdbx)$|(private|priv|id_|key).*\.pem$`}
+	secretNames   = credpaths.Names
 	serviceAcctRe = &lazyregexp.Regexp{Expr: `(?i)^service[-_]?account.*\.json$`}
 	// secretsFileRe: files named for the secrets they hold (secrets.yml,
 	// credentials.json, client_secret_….json, a cloud key saved as
 	// gcp-key.json).
 	secretsFileRe = &lazyregexp.Regexp{Expr: `(?i)^(secrets?|credentials|client_secrets?([-_.][\w.-]*)?)\.(ya?ml|json|toml|ini|env|properties)$|(^|[-_])key\.json$`}
 	// Directories whose every file is a credential (files nil), or whose
-	// named files are.
-	credDirs = []struct {
-		dir   string
-		files []string
-	}{
-		{".gnupg", nil}, {".password-store", nil}, {".config/gcloud", nil}, {".azure", nil},
-		{".aws", []string{"credentials", "sso", "cli"}},
-		{".kube", nil}, // every kubeconfig (~/.kube/prod.yaml) holds tokens or client keys
-		{".docker", []string{"config.json"}},
-		{".codex", []string{"auth.json"}}, {".gemini", []string{"oauth_creds.json", "google_accounts.json"}},
-		{".config/gh", []string{"hosts.yml"}}, {".cargo", []string{"credentials", "credentials.toml"}}, {".gem", []string{"credentials"}},
-		{".terraform.d", []string{"credentials.tfrc.json"}}, {".config/hub", nil},
-		// The long tail of tools that keep a token or password in home.
-		{".config/rclone", nil}, {".m2", []string{"settings.xml", "settings-security.xml"}}, {".gradle", []string{"gradle.properties"}},
-		{".composer", []string{"auth.json"}}, {".config/composer", []string{"auth.json"}}, {".config/ngrok", nil}, {".ngrok2", nil},
-		{".config/doctl", nil}, {".config/hcloud", nil}, {".fly", []string{"config.yml"}}, {".oci", nil}, {".config/filezilla", nil},
-		{".vnc", []string{"passwd"}}, {".local/share/keyrings", nil}, {".config/op", nil}, {".config/linode-cli", nil}, {".config/scw", nil},
-	}
+	// named files are (internal/credpaths, which the known-value source
+	// reads too).
+	credDirs      = credpaths.Dirs
 	sshPublic     = []string{"known_hosts", "known_hosts.old", "config", "authorized_keys", "authorized_keys2"}
 	toolCredNames = []string{"auth.json", "credentials", "credentials.json", "oauth_creds.json", "hosts.yml", "config.json"}
 )
@@ -168,7 +153,7 @@ func (c *Context) credential(res *shell.Result, p string) (string, bool) {
 		// without splitting it (this runs for every path argument).
 		tail := strings.Join(segs[i:], "/")
 		for _, cd := range credDirs {
-			dir, files := cd.dir, cd.files
+			dir, files := cd.Dir, cd.Files
 			if !strings.HasPrefix(tail, dir) || len(tail) > len(dir) && tail[len(dir)] != '/' {
 				continue
 			}
@@ -181,7 +166,7 @@ func (c *Context) credential(res *shell.Result, p string) (string, bool) {
 			}
 		}
 	}
-	if c.Home != "" && p == c.Home+"/.npmrc" {
+	if rel, ok := strings.CutPrefix(p, c.Home+"/"); c.Home != "" && ok && slices.Contains(credpaths.HomeFiles, rel) {
 		return "the npm token file ~/.npmrc", true
 	}
 	return "", false

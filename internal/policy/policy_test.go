@@ -229,6 +229,6 @@ func FuzzCredentialNamePrefilters(f *testing.F) {
 
 func TestCredDirsStartWithADot(t *testing.T) {
 	for _, cd := range credDirs {
-		assert.True(t, strings.HasPrefix(cd.dir, "."), "credential() skips segments without a leading dot: %s", cd.dir)
+		assert.True(t, strings.HasPrefix(cd.Dir, "."), "credential() skips segments without a leading dot: %s", cd.Dir)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
+	"github.com/gemini-guard/gemini-guard/internal/secrets/known"
 	"github.com/gemini-guard/gemini-guard/internal/secrets/prefilter"
 )
 
@@ -56,6 +57,10 @@ type Redactor struct {
 	// Marker is what replaces a secret found by a rule; nil means
 	// RuleMarker.
 	Marker func(ruleID string) string
+	// Known are the user's secrets known by value (internal/secrets/known):
+	// every form of one is hidden too, and the stream holds back a tail
+	// that could be the start of one. nil knows none.
+	Known *known.Set
 }
 
 // RuleMarker is the marker naming the rule: [REDACTED:github-pat].
@@ -92,6 +97,10 @@ func (r *Redactor) Push(s *Stream, chunk string) (string, error) {
 	}
 	// A copy of a known secret may be under way at the end.
 	if p := knownTail(text, base, s.Known); p < hold {
+		hold = p
+	}
+	// So may a value the user's secrets are known by.
+	if p := r.Known.Tail(text, base); p < hold {
 		hold = p
 	}
 	// A secret must never be split by the hold point, and one that ends
@@ -162,7 +171,8 @@ func (r *Redactor) find(text string, base int, scan bool, known []string) ([]sec
 			all = append(all[:len(all):len(all)], f.Secret)
 		}
 	}
-	return append(finds, knownCopies(text, base, all)...), nil
+	finds = append(finds, knownCopies(text, base, all)...)
+	return append(finds, r.Known.Find(text, base)...), nil
 }
 
 // replace returns text[base:hold] with every finding inside it replaced by
@@ -212,10 +222,11 @@ func (r *Redactor) replace(text string, base, hold int, finds []secrets.Finding)
 }
 
 // better prefers the finding that names the secret best: a rule's finding
-// over a copy of a known secret, a specific rule over a generic one (secrets.GenericRule),
+// over a copy of a known secret or a value known by value, a specific rule over a generic one (secrets.GenericRule),
 // then the longer range.
 func better(a, b secrets.Finding) bool {
-	if ak, bk := a.RuleID == knownRule, b.RuleID == knownRule; ak != bk {
+	copyOf := func(f secrets.Finding) bool { return f.RuleID == knownRule || f.RuleID == known.RuleID }
+	if ak, bk := copyOf(a), copyOf(b); ak != bk {
 		return bk
 	}
 	ag, bg := secrets.GenericRule(a.RuleID), secrets.GenericRule(b.RuleID)
@@ -263,18 +274,20 @@ func knownTail(text string, base int, known []string) int {
 	return hold
 }
 
-// remember adds the secrets of finds that were shown (redacted) to known.
-func remember(known []string, finds []secrets.Finding, hold int) []string {
+// remember adds the secrets of finds that were shown (redacted) to seen.
+func remember(seen []string, finds []secrets.Finding, hold int) []string {
 	for _, f := range finds {
-		if f.RuleID == knownRule || f.End > hold || len(f.Secret) < minKnown || slices.Contains(known, f.Secret) {
+		// A value known by value is never stored in the clear: the next
+		// process knows it again from its source.
+		if f.RuleID == knownRule || f.RuleID == known.RuleID || f.End > hold || len(f.Secret) < minKnown || slices.Contains(seen, f.Secret) {
 			continue
 		}
-		known = append(known, f.Secret)
+		seen = append(seen, f.Secret)
 	}
-	if len(known) > maxKnown {
-		known = known[len(known)-maxKnown:]
+	if len(seen) > maxKnown {
+		seen = seen[len(seen)-maxKnown:]
 	}
-	return known
+	return seen
 }
 
 // openPrivateKey finds a private key block that starts at or after base and

@@ -1,5 +1,12 @@
 package redact
 
+import (
+	"slices"
+
+	"github.com/gemini-guard/gemini-guard/internal/secrets"
+	"github.com/gemini-guard/gemini-guard/internal/secrets/known"
+)
+
 // Redacted is a whole text with its secrets replaced.
 type Redacted struct {
 	// Text is the text with every secret replaced by a marker.
@@ -10,6 +17,12 @@ type Redacted struct {
 	// Rules are the ids of the rules that found them, in order of first
 	// appearance, without duplicates.
 	Rules []string
+	// Sources name where the known values among them came from
+	// ($INTERNAL_API_TOKEN, .env (DB_PASSWORD)), without duplicates.
+	Sources []string
+	// Found are the secrets the rules found (not the copies of known
+	// values): a caller may learn them (known.Learn). Never print them.
+	Found []secrets.Finding
 }
 
 // Text redacts a complete text at once (a tool's output): every secret the
@@ -28,6 +41,16 @@ func (r *Redactor) Text(text string) (Redacted, error) {
 	out := Redacted{Text: text}
 	if len(finds) == 0 {
 		return out, nil
+	}
+	for _, f := range finds {
+		switch {
+		case f.RuleID == known.RuleID:
+			if !slices.Contains(out.Sources, f.Description) {
+				out.Sources = append(out.Sources, f.Description)
+			}
+		case f.RuleID != knownRule:
+			out.Found = append(out.Found, f)
+		}
 	}
 	marker := r.Marker
 	if marker == nil {

@@ -96,7 +96,7 @@ func afterModel(in hook.AfterModelInput, e Env) (hook.Output, error) {
 		return hook.Output{}, nil
 	}
 	now := e.Now()
-	next := nextFunc(s, in.Cwd, e)
+	next := nextFunc(s, in.Cwd, in.SessionID, e)
 
 	var show, warning string
 	var changed bool
@@ -163,8 +163,8 @@ func afterModel(in hook.AfterModelInput, e Env) (hook.Output, error) {
 
 // nextFunc returns how a chunk is handled: the redactor over the rules in
 // force, with the scanner built only if a rule matches.
-func nextFunc(s settings.Settings, cwd string, e Env) func(*redact.Session, redact.Chunk, time.Time) (string, bool, error) {
-	r, cfgErr := newRedactor(s, cwd, e)
+func nextFunc(s settings.Settings, cwd, sessionID string, e Env) func(*redact.Session, redact.Chunk, time.Time) (string, bool, error) {
+	r, cfgErr := newRedactor(s, cwd, sessionID, e)
 	if cfgErr == nil {
 		return r.Next
 	}

@@ -8,6 +8,9 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/hook"
 	"github.com/gemini-guard/gemini-guard/internal/hookcall"
 	"github.com/gemini-guard/gemini-guard/internal/provenance"
+	"github.com/gemini-guard/gemini-guard/internal/redact"
+	"github.com/gemini-guard/gemini-guard/internal/secrets"
+	"github.com/gemini-guard/gemini-guard/internal/secrets/known"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 )
 
@@ -82,8 +85,9 @@ func afterTool(in hook.AfterToolInput, e Env) (hook.Output, error) {
 		return hook.Output{}, err
 	}
 	// A config that does not load: session-start tells the user about it.
-	r, _ := newRedactor(s, in.Cwd, e)
+	r, _ := newRedactor(s, in.Cwd, in.SessionID, e)
 	total, cut, count := 0, false, 0
+	var learn []known.Value
 	var rules []string
 	var out strings.Builder
 	for i, p := range pieces {
@@ -101,8 +105,9 @@ func afterTool(in hook.AfterToolInput, e Env) (hook.Output, error) {
 		}
 		out.WriteString(red.Text)
 		count += red.Secrets
+		learn = append(learn, learnable(red.Found, in.ToolName)...)
 		if red.Secrets > 0 {
-			for _, id := range red.Rules {
+			for _, id := range ruleNames(red) {
 				if !contains(rules, id) {
 					rules = append(rules, id)
 				}
@@ -113,6 +118,10 @@ func afterTool(in hook.AfterToolInput, e Env) (hook.Output, error) {
 			break
 		}
 	}
+	// Every secret a rule found is known by value for the rest of the
+	// session (as keyed hashes): a later copy, split or re-encoded, is
+	// caught where no rule would see it.
+	_ = r.Known.Learn(learn)
 	if len(rules) == 0 {
 		return hook.Output{}, nil
 	}
@@ -127,6 +136,33 @@ func afterTool(in hook.AfterToolInput, e Env) (hook.Output, error) {
 	entry.Rules, entry.Decision = rules, "redact"
 	call.Record(entry)
 	return hook.Deny(reason, "gemini-guard hid "+what+" from the model."), nil
+}
+
+// learnable are the secrets rules found in a tool's output, as values to
+// know for the rest of the session, each named by the tool and the rule.
+func learnable(found []secrets.Finding, tool string) []known.Value {
+	var out []known.Value
+	for _, f := range found {
+		if f.Secret != "" {
+			out = append(out, known.Value{Source: tool + " output (" + f.RuleID + ")", Text: f.Secret})
+		}
+	}
+	return out
+}
+
+// ruleNames are the rules of a redacted text, each known value named by
+// its source (known-value: $INTERNAL_API_TOKEN), never by the value.
+func ruleNames(red redact.Redacted) []string {
+	var out []string
+	for _, id := range red.Rules {
+		if id != known.RuleID {
+			out = append(out, id)
+		}
+	}
+	for _, src := range red.Sources {
+		out = append(out, known.RuleID+": "+src)
+	}
+	return out
 }
 
 func markerExample(s settings.Settings) string {

@@ -144,10 +144,10 @@ func beforeModel(in beforeModelInput, e Env) (hook.Output, error) {
 	// its content took a message of its own.
 	limit := safeLimit(e, in.SessionID, req.Messages)
 	// A config that does not load: session-start tells the user about it.
-	r, _ := newRedactor(s, in.Cwd, e)
+	r, _ := newRedactor(s, in.Cwd, in.SessionID, e)
 	// Only the text messages not found clean by an earlier request of the
 	// session are scanned (clean.go).
-	clean := loadClean(e, in.SessionID, secrets.ScanOptions(s, in.Cwd))
+	clean := loadClean(e, in.SessionID, secrets.ScanOptions(s, in.Cwd), r.Known.Fingerprint())
 	texts := make([]string, len(req.Messages))
 	hashes := make([]string, len(req.Messages))
 	var todo []int
@@ -186,7 +186,7 @@ func beforeModel(in beforeModelInput, e Env) (hook.Output, error) {
 		if red.Secrets > 0 && red.Text != text {
 			redacted[i] = red.Text
 			count += red.Secrets
-			for _, id := range red.Rules {
+			for _, id := range ruleNames(red) {
 				if !contains(rules, id) {
 					rules = append(rules, id)
 				}
@@ -281,7 +281,8 @@ func mayHoldSecret(r *redact.Redactor, texts []string, todo []int) bool {
 		b.WriteString(texts[i])
 		b.WriteString("\n\n")
 	}
-	return r.Watch.Check(b.String(), 0, true).Scan
+	all := b.String()
+	return r.Watch.Check(all, 0, true).Scan || len(r.Known.Find(all, 0)) > 0
 }
 
 // mergeBack returns the messages to send back: every message up to the last

@@ -64,7 +64,7 @@ func rulesFingerprint(opts secrets.Options) string {
 // reads as empty with a new key. Without a state directory nothing can be
 // remembered, and it returns nil (a nil cleanSet knows nothing and adds
 // nothing, without hashing a byte).
-func loadClean(e Env, sessionID string, opts secrets.Options) *cleanSet {
+func loadClean(e Env, sessionID string, opts secrets.Options, knownPrint string) *cleanSet {
 	st, err := state.Open(e.StateDir)
 	if err != nil {
 		return nil
@@ -73,7 +73,9 @@ func loadClean(e Env, sessionID string, opts secrets.Options) *cleanSet {
 	if err != nil {
 		return nil
 	}
-	fingerprint := rulesFingerprint(opts)
+	// The known values count as rules: a new one makes every message
+	// checked again.
+	fingerprint := rulesFingerprint(opts) + "-" + knownPrint
 	c := &cleanSet{has: map[string]bool{}}
 	lines := strings.Split(string(data), "\n")
 	if f := strings.Fields(lines[0]); len(f) == 3 && f[0] == "clean-v1" && f[1] == fingerprint && len(f[2]) == 32 {

@@ -98,9 +98,9 @@ func TestBeforeModelDamagedCleanRecord(t *testing.T) {
 func TestCleanSetKeyedAndBounded(t *testing.T) {
 	e := testEnv(t, nil)
 	opts := secrets.Options{}
-	a := loadClean(e, "s1", opts)
+	a := loadClean(e, "s1", opts, "none")
 	require.NotNil(t, a)
-	b := loadClean(e, "s2", opts)
+	b := loadClean(e, "s2", opts, "none")
 	ha, _ := a.seen([]byte(`"x"`))
 	hb, _ := b.seen([]byte(`"x"`))
 	assert.NotEqual(t, ha, hb, "each record has its own key")
@@ -109,13 +109,13 @@ func TestCleanSetKeyedAndBounded(t *testing.T) {
 		a.add(h)
 	}
 	a.save(e, "s1")
-	again := loadClean(e, "s1", opts)
+	again := loadClean(e, "s1", opts, "none")
 	assert.Len(t, again.hashes, maxClean)
 	_, seen := again.seen([]byte(strings.Repeat("y", maxClean+10)))
 	assert.True(t, seen)
 	_, seen = again.seen([]byte(strings.Repeat("y", 3)))
 	assert.False(t, seen, "the oldest are forgotten")
-	other := loadClean(e, "s1", secrets.Options{DisabledRules: []string{"github-pat"}})
+	other := loadClean(e, "s1", secrets.Options{DisabledRules: []string{"github-pat"}}, "none")
 	assert.Empty(t, other.hashes, "another fingerprint starts again")
 
 	var none *cleanSet // no state directory

@@ -25,7 +25,11 @@ import (
 // Env is what a hook call depends on beyond its input; tests replace parts.
 type Env struct {
 	Getenv func(string) string
-	Now    func() time.Time
+	// Environ is the process's environment (os.Environ), where the values
+	// of secret-named variables are known from (internal/secrets/known);
+	// nil means none.
+	Environ func() []string
+	Now     func() time.Time
 	// StateDir is where session state lives; "" means no state.
 	StateDir string
 	// Scanner returns the scanner for options; nil means the scanner
@@ -41,7 +45,7 @@ type Env struct {
 
 // DefaultEnv is the environment of a hook process.
 func DefaultEnv() Env {
-	return Env{Getenv: os.Getenv, Now: time.Now, StateDir: state.Dir(os.Getenv), CLIVersion: hostcli.RunningVersion}
+	return Env{Getenv: os.Getenv, Environ: os.Environ, Now: time.Now, StateDir: state.Dir(os.Getenv), CLIVersion: hostcli.RunningVersion}
 }
 
 // Run answers one hook call, the hook named by args[0] (after-tool,

@@ -7,6 +7,7 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/redact"
 	scan "github.com/gemini-guard/gemini-guard/internal/scanner"
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
+	"github.com/gemini-guard/gemini-guard/internal/secrets/known"
 	"github.com/gemini-guard/gemini-guard/internal/secrets/prefilter"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 )
@@ -60,7 +61,7 @@ func (sc *scanner) Scan(text string) ([]secrets.Finding, error) {
 // force are watched, and the scanner is asked only when one matches. When
 // the user's gitleaks config does not load, the built-in rules still apply
 // (as in the secrets guard) and the config's error is returned beside them.
-func newRedactor(s settings.Settings, cwd string, e Env) (*redact.Redactor, error) {
+func newRedactor(s settings.Settings, cwd, sessionID string, e Env) (*redact.Redactor, error) {
 	opts := secrets.ScanOptions(s, cwd)
 	rules, cfgErr := prefilter.WatchRules(opts.ConfigPath)
 	if cfgErr != nil {
@@ -70,7 +71,19 @@ func newRedactor(s settings.Settings, cwd string, e Env) (*redact.Redactor, erro
 		Watch:   prefilter.NewWatch(rules, s.DisabledRules),
 		Scanner: &scanner{opts: opts, scanner: e.Scanner, until: scanUntil(e)},
 		Marker:  marker(s),
+		Known:   knownValues(s, cwd, sessionID, e),
 	}, cfgErr
+}
+
+// knownValues are the user's secrets known by value in this call: the
+// environment's, the workspace's .env files', the credential files' and
+// those learnt from tool output earlier in the session.
+func knownValues(s settings.Settings, cwd, sessionID string, e Env) *known.Set {
+	var environ []string
+	if e.Environ != nil {
+		environ = e.Environ()
+	}
+	return known.Load(known.Sources{Environ: environ, Home: e.Getenv("HOME"), Cwd: cwd, StateDir: e.StateDir, SessionID: sessionID, DisabledRules: s.DisabledRules})
 }
 
 // scanUntil is when the scans of this call must be done.

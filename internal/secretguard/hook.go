@@ -11,6 +11,10 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/hookcall"
 	"github.com/gemini-guard/gemini-guard/internal/provenance"
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
+	knownvals "github.com/gemini-guard/gemini-guard/internal/secrets/known"
+	"github.com/gemini-guard/gemini-guard/internal/settings"
+	"github.com/gemini-guard/gemini-guard/internal/state"
+	"github.com/gemini-guard/gemini-guard/internal/toolargs"
 	"github.com/gemini-guard/gemini-guard/internal/verdict"
 )
 
@@ -19,6 +23,9 @@ import (
 // Getenv, and the home directory from $HOME.)
 type HookEnv struct {
 	Getenv func(string) string
+	// Environ is the process's environment (os.Environ), where the values
+	// of secret-named variables are known from; nil means none.
+	Environ func() []string
 	// Scanner returns the scanner for options; nil means the scanner
 	// process's client (internal/scanner).
 	Scanner func(secrets.Options) secrets.Scanner
@@ -28,7 +35,7 @@ type HookEnv struct {
 }
 
 // DefaultHookEnv is the environment of a hook process.
-func DefaultHookEnv() HookEnv { return HookEnv{Getenv: os.Getenv} }
+func DefaultHookEnv() HookEnv { return HookEnv{Getenv: os.Getenv, Environ: os.Environ} }
 
 // Run answers one BeforeTool call and returns the exit code, always 0:
 // with Gemini CLI the JSON on stdout carries the decision. Settings and
@@ -44,7 +51,7 @@ func Run(stdin io.Reader, stdout io.Writer, e HookEnv) int {
 func answer(in hook.BeforeToolInput, e HookEnv) (hook.Output, error) {
 	call := hookcall.Load(e.Getenv, hook.BeforeTool, "secrets", in.Base)
 	d, err := Check(Call{Tool: in.ToolName, Input: in.ToolInput, Cwd: in.Cwd, Name: in.HostToolName},
-		Env{Settings: call.Settings, Home: e.Getenv("HOME"), Scanner: e.Scanner})
+		Env{Settings: call.Settings, Home: e.Getenv("HOME"), Scanner: e.Scanner, Known: knownValues(in, call.Settings, e)})
 	var inputErr *InputError
 	if errors.As(err, &inputErr) {
 		// Unusable arguments: the hook's bad-input answer asks the model to
@@ -79,6 +86,27 @@ func answer(in hook.BeforeToolInput, e HookEnv) (hook.Output, error) {
 		call.Record(e)
 	}
 	return out, nil
+}
+
+// knownValues are the user's secrets known by value for this call: the
+// environment's, the workspace's .env files', the credential files' and
+// those the redaction hook learnt from tool output earlier in the session.
+// Only the tools whose text the guard scans need them.
+func knownValues(in hook.BeforeToolInput, s settings.Settings, e HookEnv) *knownvals.Set {
+	if !scans(in.ToolName) {
+		return nil
+	}
+	var environ []string
+	if e.Environ != nil {
+		environ = e.Environ()
+	}
+	return knownvals.Load(knownvals.Sources{Environ: environ, Home: e.Getenv("HOME"), Cwd: in.Cwd,
+		StateDir: state.Dir(e.Getenv), SessionID: in.SessionID, DisabledRules: s.DisabledRules})
+}
+
+// scans reports whether Check scans the text of tool's calls.
+func scans(tool string) bool {
+	return tool == WriteFile || tool == Replace || tool == Shell || toolargs.Outbound(tool) || toolargs.Kept(tool)
 }
 
 // joinNotes is the user's message of a rewrite: first, then each note on

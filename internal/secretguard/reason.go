@@ -6,9 +6,11 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gemini-guard/gemini-guard/internal/jsonenc"
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
+	knownvals "github.com/gemini-guard/gemini-guard/internal/secrets/known"
 	"github.com/gemini-guard/gemini-guard/internal/toolargs"
 	"github.com/gemini-guard/gemini-guard/internal/verdict"
 )
@@ -36,6 +38,11 @@ type group struct {
 // vendor rule over a generic one, then the longer (more precise) secret,
 // then the earlier rule id (a stable answer).
 func moreSpecific(a, b secrets.Finding) bool {
+	// A value known by value is named by a rule that finds it too (the
+	// rule says what it is and where to revoke it).
+	if ka, kb := a.RuleID == knownvals.RuleID, b.RuleID == knownvals.RuleID; ka != kb {
+		return kb
+	}
 	if ga, gb := secrets.GenericRule(a.RuleID), secrets.GenericRule(b.RuleID); ga != gb {
 		return gb
 	}
@@ -124,7 +131,12 @@ func describe(gs []group, withLines bool) string {
 		if withLines && len(g.lines) > 0 {
 			s += " at " + lineList(g.lines)
 		}
-		s += " `" + verdict.Mask(g.secret) + "`"
+		if g.rule == knownvals.RuleID {
+			// Named by its source; not even the first characters.
+			s += fmt.Sprintf(" `…(%d chars)`", utf8.RuneCountInString(g.secret))
+		} else {
+			s += " `" + verdict.Mask(g.secret) + "`"
+		}
 		parts = append(parts, s)
 	}
 	return strings.Join(parts, "; ")
@@ -178,11 +190,20 @@ func blockDecision(tool, name, target string, found []secrets.Finding, text stri
 		Verdict: verdict.Verdict{Action: verdict.Deny, RuleID: gs[0].rule, What: what, Safer: safer, Notes: notes},
 	}
 	for _, g := range gs {
-		d.Rules = append(d.Rules, g.rule)
+		d.Rules = append(d.Rules, auditRule(g))
 		d.Secrets = append(d.Secrets, g.secret)
 	}
 	d.Secrets = append(d.Secrets, allSecrets(found, text)...)
 	return sanitize(d)
+}
+
+// auditRule is how the audit log names a group: its rule, and for a known
+// value its source (known-value: $INTERNAL_API_TOKEN), never the value.
+func auditRule(g group) string {
+	if g.rule == knownvals.RuleID {
+		return g.rule + ": " + g.desc
+	}
+	return g.rule
 }
 
 // allSecrets are every finding's secret, those another rule names better

@@ -18,11 +18,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/edit"
 	"github.com/gemini-guard/gemini-guard/internal/scanner"
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
+	knownvals "github.com/gemini-guard/gemini-guard/internal/secrets/known"
 	"github.com/gemini-guard/gemini-guard/internal/secrets/prefilter"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 	"github.com/gemini-guard/gemini-guard/internal/toolargs"
@@ -68,6 +70,10 @@ type Env struct {
 	// from the settings and the workspace and calls it at most twice per
 	// call (again without ConfigPath when the config fails to load).
 	Scanner func(secrets.Options) secrets.Scanner
+	// Known are the user's secrets known by value (internal/secrets/known):
+	// a write, command or outbound call that holds one, or a form of one,
+	// is judged as if a rule had found it. nil knows none.
+	Known *knownvals.Set
 }
 
 // Call is one BeforeTool call.
@@ -243,6 +249,11 @@ func checkFile(call Call, env Env, filePath string, apply func(before string, ex
 		}
 		fresh = edit.NewSince(found, prior)
 	}
+	// A known value is new when the file did not hold it (or the form
+	// found) before: no keyword makes it a secret, it is one.
+	if kf := edit.New(env.Known.Find(res.After[:min(len(res.After), MaxScan)], 0), res.After, res.Before); len(kf) > 0 {
+		fresh = sortFindings(append(fresh, kf...))
+	}
 	if len(fresh) == 0 {
 		return Decision{Verdict: verdict.Verdict{Notes: notes}}, nil
 	}
@@ -353,13 +364,35 @@ func scanShort(call Call, env Env, text, what string) (found []secrets.Finding, 
 	}
 	sc := newConfigured(call, env)
 	if !sc.mayFind(text) {
-		return nil, text, notes, nil
+		return withKnown(nil, env.Known, text), text, notes, nil
 	}
 	found, err = sc.scan(text)
 	if err != nil {
 		return nil, text, nil, err
 	}
-	return found, text, append(notes, sc.notes...), nil
+	return withKnown(found, env.Known, text), text, append(notes, sc.notes...), nil
+}
+
+// withKnown adds to found (findings in text) every known value in text,
+// sorted by position as the reason expects. A value the rules found too
+// is reported once, under the rule (oneRulePerSecret).
+func withKnown(found []secrets.Finding, set *knownvals.Set, text string) []secrets.Finding {
+	kf := set.Find(text, 0)
+	if len(kf) == 0 {
+		return found
+	}
+	return sortFindings(append(slices.Clip(found), kf...))
+}
+
+// sortFindings sorts findings by position, as the reason expects.
+func sortFindings(found []secrets.Finding) []secrets.Finding {
+	slices.SortStableFunc(found, func(a, b secrets.Finding) int {
+		if a.Start != b.Start {
+			return a.Start - b.Start
+		}
+		return a.End - b.End
+	})
+	return found
 }
 
 // configured scans with the call's config: the configured gitleaks config,

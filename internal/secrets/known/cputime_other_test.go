@@ -1,0 +1,8 @@
+//go:build !unix
+
+package known
+
+import "time"
+
+// cpuTime is not measured here: the benchmarks report 0 CPU time.
+func cpuTime() time.Duration { return 0 }

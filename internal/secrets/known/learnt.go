@@ -1,0 +1,158 @@
+package known
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/gemini-guard/gemini-guard/internal/bounded"
+	"github.com/gemini-guard/gemini-guard/internal/state"
+)
+
+// keyFile is the per-user key's file in the state directory. Its name
+// starts with a dot, so state's Clean never removes it.
+const keyFile = ".known-key"
+
+// maxLearnt bounds the hashed forms a session keeps (about 40 values of
+// a dozen forms each); the oldest go first.
+const maxLearnt = 512
+
+// recordKind names a session's record of learnt values.
+const recordKind = "known-values"
+
+// UserKey returns the per-user key kept in the store's directory, making
+// it (16 random bytes from the system, file mode 0600) on first use.
+// Another process making it at the same time wins; both then read its key.
+func UserKey(st *state.Store) (Key, error) {
+	path := filepath.Join(st.Dir(), keyFile)
+	if data, _, err := bounded.ReadFile(path, 64); err == nil && len(data) == 16 {
+		return keyFromBytes(data), nil
+	}
+	buf := make([]byte, 16)
+	if err := randomBytes(buf); err != nil {
+		return Key{}, err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600) // O_EXCL: never through a symlink
+	if errors.Is(err, os.ErrExist) {
+		data, _, err := bounded.ReadFile(path, 64)
+		if err != nil || len(data) != 16 {
+			return Key{}, fmt.Errorf("known: the key file in the state directory is unusable")
+		}
+		return keyFromBytes(data), nil
+	}
+	if err != nil {
+		return Key{}, fmt.Errorf("known: making the key file: %w", err)
+	}
+	_, err = f.Write(buf)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+		return Key{}, fmt.Errorf("known: writing the key file: %w", err)
+	}
+	return keyFromBytes(buf), nil
+}
+
+// randomBytes fills b from the system's random source (/dev/urandom; the
+// hooks link no crypto package, see sipHash).
+func randomBytes(b []byte) error {
+	f, err := os.Open("/dev/urandom")
+	if err != nil {
+		return fmt.Errorf("known: no random source: %w", err)
+	}
+	defer f.Close()
+	if _, err := io.ReadFull(f, b); err != nil {
+		return fmt.Errorf("known: reading the random source: %w", err)
+	}
+	return nil
+}
+
+// Learn adds values (secrets a rule found in a tool's output) to the
+// session's record of learnt values, as keyed hashes only.
+func Learn(st *state.Store, key Key, sessionID string, values []Value) error {
+	var add []Hashed
+	for _, v := range values {
+		add = append(add, Hash(key, v)...)
+	}
+	if len(add) == 0 {
+		return nil
+	}
+	return st.Update(state.Key(recordKind, sessionID), func(old []byte) ([]byte, error) {
+		have := parseLearnt(old)
+		for _, h := range add {
+			dup := false
+			for _, x := range have {
+				dup = dup || x.Sum == h.Sum && x.Len == h.Len
+			}
+			if !dup {
+				have = append(have, h)
+			}
+		}
+		if len(have) > maxLearnt {
+			have = have[len(have)-maxLearnt:]
+		}
+		return formatLearnt(have), nil
+	})
+}
+
+// Learnt returns the session's learnt forms (nil when none or unreadable).
+func Learnt(st *state.Store, sessionID string) []Hashed {
+	data, err := st.Read(state.Key(recordKind, sessionID))
+	if err != nil {
+		return nil
+	}
+	return parseLearnt(data)
+}
+
+// The record is one line per form: "v1 <len> <tag> <sum, hex> <0|1
+// decoded> <source>". A line format, not JSON: every hook call of a
+// session reads it, and reflection-based decoding of hundreds of entries
+// cost more than the rest of the known values together.
+func formatLearnt(hs []Hashed) []byte {
+	var b []byte
+	for _, h := range hs {
+		d := 0
+		if h.Decoded {
+			d = 1
+		}
+		b = fmt.Appendf(b, "v1 %d %d %x %d %s\n", h.Len, h.Tag, h.Sum, d, strings.ReplaceAll(h.Source, "\n", " "))
+	}
+	return b
+}
+
+// parseLearnt reads a record; a damaged line is skipped.
+func parseLearnt(data []byte) []Hashed {
+	text := string(data)
+	out := make([]Hashed, 0, strings.Count(text, "\n"))
+	for text != "" {
+		var line string
+		line, text, _ = strings.Cut(text, "\n")
+		rest, ok := strings.CutPrefix(line, "v1 ")
+		if !ok {
+			continue
+		}
+		var f [4]string
+		for i := range f {
+			f[i], rest, ok = strings.Cut(rest, " ")
+			if !ok {
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		n, err1 := strconv.Atoi(f[0])
+		tag, err2 := strconv.ParseUint(f[1], 10, 16)
+		sum, err3 := strconv.ParseUint(f[2], 16, 64)
+		if err1 != nil || err2 != nil || err3 != nil {
+			continue
+		}
+		out = append(out, Hashed{Len: n, Tag: uint16(tag), Sum: sum, Decoded: f[3] == "1", Source: rest})
+	}
+	return out
+}
