@@ -158,13 +158,57 @@ func TestWeakens(t *testing.T) {
 	}
 }
 
-func TestChangesGuardSetting(t *testing.T) {
-	assert.True(t, protect.ChangesGuardSetting("", "GEMINI_GUARD_MODE=warn\n"))
-	assert.True(t, protect.ChangesGuardSetting("GEMINI_GUARD_MODE=strict\n", "GEMINI_GUARD_MODE=warn\n"))
-	assert.True(t, protect.ChangesGuardSetting("", "  export gemini_guard_mode=warn\n"))
-	assert.False(t, protect.ChangesGuardSetting("GEMINI_GUARD_MODE=strict\n", "GEMINI_GUARD_MODE=strict\nDEBUG=1\n"))
-	assert.False(t, protect.ChangesGuardSetting("", "# GEMINI_GUARD_MODE is set by the user\n"))
-	assert.False(t, protect.ChangesGuardSetting("GEMINI_GUARD_MODE=strict\n", "DEBUG=1\n"))
+func TestChangesControlKey(t *testing.T) {
+	changes := func(before, after string) bool {
+		_, ok := protect.ChangesControlKey(before, after)
+		return ok
+	}
+	assert.True(t, changes("", "GEMINI_GUARD_MODE=warn\n"))
+	assert.True(t, changes("GEMINI_GUARD_MODE=strict\n", "GEMINI_GUARD_MODE=warn\n"))
+	assert.True(t, changes("", "  export gemini_guard_mode=warn\n"))
+	assert.True(t, changes("", "BASH_ENV: /tmp/x\n"), "dotenv reads KEY: value too")
+	assert.False(t, changes("GEMINI_GUARD_MODE=strict\n", "GEMINI_GUARD_MODE=strict\nDEBUG=1\n"))
+	assert.False(t, changes("", "# GEMINI_GUARD_MODE is set by the user\n"))
+	assert.False(t, changes("GEMINI_GUARD_MODE=strict\n", "DEBUG=1\n"), "removing one leaves the user's environment")
+	assert.False(t, changes("PATH=/usr/bin\n", "PATH=/usr/bin\nPORT=3000\n"), "an existing line kept as it was")
+	ch, ok := protect.ChangesControlKey("DEBUG=1\n", "DEBUG=1\nLD_PRELOAD=/tmp/x.so\n")
+	require.True(t, ok)
+	assert.Equal(t, "LD_PRELOAD", ch.Key)
+	assert.Contains(t, ch.Why, "dynamic loader")
+}
+
+// TestControlKeys: every family's keys, one by one, are guard
+// configuration in a .env; an application's own keys are not.
+func TestControlKeys(t *testing.T) {
+	deny := []string{
+		"BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PS4", "PROMPT_COMMAND", "IFS", "CDPATH", "GLOBIGNORE", "EXECIGNORE",
+		"BASH_FUNC_git%%", "BASH_XTRACEFD", "BASH_LOADABLES_PATH", "BASH_COMPAT", "POSIXLY_CORRECT", "INPUTRC", "ZDOTDIR",
+		"PATH", "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH", "GCONV_PATH", "GLIBC_TUNABLES",
+		"NODE_OPTIONS", "NODE_PATH", "NODE_EXTRA_CA_CERTS", "NODE_TLS_REJECT_UNAUTHORIZED", "NODE_REPL_EXTERNAL_MODULE",
+		"GEMINI_CLI_HOME", "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "GEMINI_CLI_TRUSTED_FOLDERS_PATH", "GEMINI_SYSTEM_MD",
+		"GEMINI_SANDBOX_PROXY_COMMAND", "GEMINI_GUARD_MODE", "GOOGLE_GEMINI_BASE_URL", "CODE_ASSIST_ENDPOINT", "SEATBELT_PROFILE",
+		"XDG_CONFIG_HOME", "XDG_STATE_HOME", "HOME", "USERPROFILE", "TMPDIR", "GODEBUG", "GOGC", "GOMEMLIMIT",
+		"bash_env", "Path",
+	}
+	for _, k := range deny {
+		_, ok := protect.ControlKey(k)
+		assert.True(t, ok, k)
+		_, changed := protect.ChangesControlKey("", k+"=x\n")
+		assert.True(t, changed, k+" in a .env")
+	}
+	for _, k := range []string{"DATABASE_URL", "API_BASE", "DEBUG", "PORT", "NODE_ENV", "GEMINI_API_KEY", "GOOGLE_CLOUD_PROJECT",
+		"ENVIRONMENT", "HOMEPAGE_URL", "PATH_PREFIX", "LOG_LEVEL", "SECRET_KEY_BASE", ""} {
+		_, ok := protect.ControlKey(k)
+		assert.False(t, ok, k)
+	}
+	_, changed := protect.ChangesControlKey("", "DATABASE_URL=postgres://localhost/app\nAPI_BASE=http://localhost:8080\nDEBUG=1\nPORT=3000\n")
+	assert.False(t, changed)
+}
+
+func TestControlKeysSet(t *testing.T) {
+	env := []string{"PATH=/usr/bin", "HOME=/home/u", "BASH_ENV=/tmp/x", "LD_PRELOAD=/tmp/x.so", "GEMINI_CLI_HOME=/tmp/g",
+		"GEMINI_PROJECT_DIR=/w", "GEMINI_GUARD_MODE=strict", "XDG_CONFIG_HOME=/home/u/.config", "NODE_OPTIONS=", "DEBUG=1"}
+	assert.Equal(t, []string{"BASH_ENV", "GEMINI_CLI_HOME", "LD_PRELOAD"}, protect.ControlKeysSet(env))
 }
 
 func TestClassify(t *testing.T) {

@@ -2,6 +2,7 @@ package secretguard
 
 import (
 	"errors"
+	"github.com/gemini-guard/gemini-guard/internal/bounded"
 	"io"
 	"os"
 
@@ -39,7 +40,7 @@ func Run(stdin io.Reader, stdout io.Writer, e HookEnv) int {
 func answer(in hook.BeforeToolInput, e HookEnv) (hook.Output, error) {
 	call := hookcall.Load(e.Getenv, hook.BeforeTool, "secrets", in.Base)
 	d, err := Check(Call{Tool: in.ToolName, Input: in.ToolInput, Cwd: in.Cwd},
-		Env{Settings: call.Settings, Home: e.Getenv("HOME"), Scanner: e.Scanner})
+		Env{Settings: call.Settings, Home: e.Getenv("HOME"), Scanner: e.Scanner, FS: bounded.OS{}})
 	var inputErr *InputError
 	if errors.As(err, &inputErr) {
 		// Unusable arguments: the hook's bad-input answer asks the model to

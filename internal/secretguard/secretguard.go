@@ -17,6 +17,7 @@ package secretguard
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/gemini-guard/gemini-guard/internal/bounded"
 	"path/filepath"
 	"strings"
 
@@ -64,6 +65,10 @@ type Env struct {
 	// from the settings and the workspace and calls it at most twice per
 	// call (again without ConfigPath when the config fails to load).
 	Scanner func(secrets.Options) secrets.Scanner
+	// FS is the file system the protected-path table and the shell
+	// analysis read (symlinks, hard links, a copier's source); nil means
+	// the real one through internal/bounded (a FIFO is never opened).
+	FS bounded.FS
 }
 
 // Call is one BeforeTool call.
@@ -181,8 +186,8 @@ func checkFile(call Call, env Env, filePath string, apply func(before string, ex
 		return Decision{}, fmt.Errorf("secretguard: reading %s: %w", shown, err)
 	}
 	res := apply(before, exists)
-	if why := protectedFile(env, call.Cwd, path, res); why != "" {
-		return protectedDecision(call.Tool, shown, why), nil
+	if why, safer := protectedFile(env, call.Cwd, path, res); why != "" {
+		return protectedDecision(call.Tool, shown, why, safer), nil
 	}
 	if skipped(env.Settings.SecretsSkipPaths, call.Cwd, path) {
 		return Decision{}, nil
@@ -286,8 +291,8 @@ func scanGroups(spans []edit.Span, limit int) []edit.Span {
 
 func checkShell(call Call, env Env, command, dir string) (Decision, error) {
 	res := analyze(env, call.Cwd, dir, command)
-	if why := protectedCommand(env, call.Cwd, res); why != "" {
-		return protectedDecision(call.Tool, "", why), nil
+	if why, safer := protectedCommand(env, call.Cwd, res); why != "" {
+		return protectedDecision(call.Tool, "", why, safer), nil
 	}
 	text := command
 	if extra := resolvedText(res, command); extra != "" {

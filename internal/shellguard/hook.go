@@ -3,6 +3,7 @@ package shellguard
 import (
 	"encoding/json"
 	"errors"
+	"github.com/gemini-guard/gemini-guard/internal/bounded"
 	"io"
 	"os"
 
@@ -67,7 +68,7 @@ func answer(in hook.BeforeToolInput, e Env) (hook.Output, error) {
 	if err != nil || home == "" {
 		home = e.Getenv("HOME")
 	}
-	v := Decide(Input{Command: command, Dir: ti.DirPath, Cwd: in.Cwd, Home: home, Settings: call.Settings})
+	v := Decide(Input{Command: command, Dir: ti.DirPath, Cwd: in.Cwd, Home: home, Settings: call.Settings, FS: bounded.OS{}})
 	if v.Action != verdict.Allow {
 		call.Record(audit.FromVerdict(call.Entry(in.ToolName), v, call.WarnOnly()))
 	}
