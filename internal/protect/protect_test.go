@@ -1,6 +1,7 @@
 package protect_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -35,6 +36,10 @@ func fixture(t *testing.T) (ws, home string) {
 		require.NoError(t, os.WriteFile(p, []byte(body), 0o644))
 	}
 	require.NoError(t, os.Symlink(filepath.Join(home, ".gemini"), filepath.Join(ws, "cfg")))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "hijack.env"), []byte("DEBUG=1\nBASH_ENV=/tmp/x.sh\n"), 0o644))
+	// A hard link in the workspace to ~/.gemini/settings.json (issue 25):
+	// the same file under another name.
+	require.NoError(t, os.Link(filepath.Join(home, ".gemini", "settings.json"), filepath.Join(ws, "hard.json")))
 	return ws, home
 }
 
@@ -83,6 +88,60 @@ var sharedCommands = []struct {
 	{"cp weaker.env ~/.gemini/extensions/gemini-guard/.env", true},
 	{"echo DEBUG=1 >> .env", false},
 	{"cp .env.example .env", false},
+	// .env: every key that configures bash, ld.so, node, Gemini CLI (issue 25).
+	{"echo BASH_ENV=/tmp/x.sh >> .env", true},
+	{"echo 'GEMINI_CLI_HOME=/tmp/g' >> .gemini/.env", true},
+	{"printf 'LD_PRELOAD=/tmp/x.so\\n' > .env", true},
+	{"tee -a .env <<< 'NODE_OPTIONS=--require /tmp/x.js'", true},
+	{"sed -i '$a PATH=/tmp/bin' .env", true},
+	{"cat >> ~/.env <<'EOF'\nXDG_CONFIG_HOME=/tmp/c\nEOF", true},
+	{"cp hijack.env .env", true},
+	{"mv hijack.env .env", true},
+	{"echo \"SHELLOPTS=xtrace\" >> ~/.gemini/.env", true},
+	{"echo DATABASE_URL=postgres://localhost/app >> .env", false},
+	{"echo API_BASE=http://localhost:8080 >> .env", false},
+	{"echo PORT=3000 >> .env", false},
+	{"echo NODE_ENV=production >> .env", false},
+	{"launchctl setenv BASH_ENV /tmp/x.sh", true},
+	{"systemctl --user set-environment LD_PRELOAD=/tmp/x.so", true},
+	// Protected files by identity: links made to them, trees into home.
+	{"ln ~/.gemini/settings.json s.json", true},
+	{"cp -l ~/.gemini/settings.json s.json", true},
+	{"cp --link ~/.gemini/settings.json s.json", true},
+	{"cp -s ~/.gemini/settings.json s.json", true},
+	{"echo '{}' > hard.json", true},
+	{"cp -r payload/. ~/", true},
+	{"cp -a x/.gemini ~", true},
+	{"rsync -a dir/ ~/", true},
+	{"tar -xf t.tar -C ~", true},
+	{"tar -C ~ -x -f t.tar", true},
+	{"unzip x.zip -d ~", true},
+	{"bsdtar -xf t.tar -C $HOME", true},
+	{"cd ~ && cpio -i < a.cpio", true},
+	{"mv dir ~/.gemini", true},
+	{"ditto payload ~", true},
+	{"tar -xf t.tar -C /tmp/out", false},
+	{"tar -xzf t.tgz", false},
+	{"unzip x.zip -d build", false},
+	{"cp -r src dst", false},
+	{"cp -r payload ~/payload-copy", false},
+	{"cp notes.txt ~/", false},
+	// Code planted in .git for a later git command.
+	{"echo '[alias] st = !sh -c x' >> .git/config", true},
+	{"sed -i 's/a/b/' .git/config", true},
+	{"cp hook.sh .git/hooks/pre-commit", true},
+	{"chmod +x .git/hooks/pre-commit", true},
+	{"echo '* filter=x' > .git/info/attributes", true},
+	{"git config user.email dev@example.com", false},
+	{"cat .git/config", false},
+	{"echo '*.png binary' >> .gitattributes", false},
+	// Other writers.
+	{"uniq list ~/.gemini/settings.json", true},
+	{"openssl enc -d -in blob -out ~/.gemini/settings.json", true},
+	{"sqlite3 app.db '.output .gitleaks.toml' 'select 1'", true},
+	{"xxd -r dump ~/.gemini/settings.json", true},
+	{"uniq list out.txt", false},
+	{"sqlite3 app.db '.output report.txt' 'select 1'", false},
 	// Gemini CLI however spelled.
 	{"gemini extensions disable gemini-guard", true},
 	{"npx @google/gemini-cli extensions uninstall gemini-guard", true},
@@ -99,6 +158,15 @@ var sharedCommands = []struct {
 	{"gemini extensions list", false},
 	{"gemini -p 'summarise README.md'", false},
 	{"npx prettier --write src", false},
+	{"echo x | xargs gemini -y -p hi", true},
+	{"node $(which gemini) -e none -p 'tidy up'", true},
+	{"node \"$(command -v gemini)\" --yolo -p 'tidy up'", true},
+	{"env gemini --approval-mode=yolo -p 'tidy up'", true},
+	{"HOME=/tmp/h gemini -p 'tidy up'", true},
+	{"GEMINI_CLI_HOME=/tmp/g npx @google/gemini-cli -p 'tidy up'", true},
+	{"env XDG_CONFIG_HOME=/tmp/c gemini -p 'tidy up'", true},
+	{"export HOME=/tmp/h; gemini -p 'tidy up'", true},
+	{"node $(which gemini) -p 'summarise README.md'", false},
 	// The tightening file.
 	{"rm .gemini/gemini-guard.toml", true},
 	{"rm -rf .gemini", true},
@@ -259,6 +327,15 @@ func TestFileToolsSameTable(t *testing.T) {
 		{"extension .env", filepath.Join(home, ".gemini", "extensions", "gemini-guard", ".env"), "DEBUG=1\n", true},
 		{".env with a guard setting", ".env", "GEMINI_GUARD_MODE=warn\n", true},
 		{".env with ordinary keys", ".env", "DEBUG=1\nPORT=8080\n", false},
+		{".env with BASH_ENV", ".env", "DEBUG=1\nBASH_ENV=/tmp/x.sh\n", true},
+		{".gemini/.env with GEMINI_CLI_HOME", ".gemini/.env", "GEMINI_CLI_HOME=/tmp/g\n", true},
+		{"~/.env with NODE_OPTIONS", filepath.Join(home, ".env"), "export NODE_OPTIONS='--require /tmp/x.js'\n", true},
+		{".env with app keys", ".env", "DATABASE_URL=postgres://localhost/app\nAPI_BASE=http://localhost\nNODE_ENV=production\n", false},
+		{"hard link to ~/.gemini/settings.json", "hard.json", "{\"hooksConfig\":{\"enabled\":false}}\n", true},
+		{".git/config", ".git/config", "[alias]\n\tst = !sh -c x\n", true},
+		{".git/hooks/pre-commit", ".git/hooks/pre-commit", "#!/bin/sh\n", true},
+		{".git/info/attributes", ".git/info/attributes", "* filter=x\n", true},
+		{".gitattributes is the user's", ".gitattributes", "*.png binary\n", false},
 		{"ordinary file", "notes.md", "settings.json and .gitleaks.toml are protected\n", false},
 	}
 	for _, tt := range tests {
@@ -279,4 +356,54 @@ func TestFileToolsSameTable(t *testing.T) {
 	d, err := secretguard.Check(secretguard.Call{Tool: secretguard.Replace, Input: in, Cwd: ws}, env)
 	require.NoError(t, err)
 	assert.Equal(t, secretguard.RuleProtectedConfig, d.Verdict.RuleID, "replace that loosens the tightening file")
+}
+
+// TestMCPFileToolsSameTable: an MCP filesystem tool that writes, edits or
+// moves a file meets the same table in both guards (issue 25), judged as
+// the shell command that does the same.
+func TestMCPFileToolsSameTable(t *testing.T) {
+	ws, home := fixture(t)
+	env := secretguard.Env{Settings: settings.Default(), Home: home, Scanner: secrettest.CachedScanner}
+	shellEnv := shellguard.Env{
+		Getenv: func(k string) string {
+			if k == "HOME" {
+				return home
+			}
+			return ""
+		},
+		UserHome: func() (string, error) { return home, nil },
+	}
+	tests := []struct {
+		tool, args string
+		deny       bool
+	}{
+		{"mcp_fs_write_file", `{"path":".env","content":"BASH_ENV=/tmp/x.sh\n"}`, true},
+		{"mcp_fs_edit_file", `{"path":".env","edits":[{"oldText":"A=1","newText":"GEMINI_CLI_HOME=/tmp/g"}]}`, true},
+		{"mcp_fs_write_file", `{"path":"` + home + `/.gemini/settings.json","content":"{}"}`, true},
+		{"mcp_fs_move_file", `{"source":"s.json","destination":"` + home + `/.gemini/settings.json"}`, true},
+		{"mcp_fs_write_file", `{"path":".git/hooks/pre-commit","content":"#!/bin/sh\n"}`, true},
+		{"mcp_fs_write_file", `{"path":"hard.json","content":"{}"}`, true},
+		{"mcp_fs_write_file", `{"path":".env","content":"PORT=3000\n"}`, false},
+		{"mcp_fs_write_file", `{"path":"notes.md","content":"BASH_ENV is documented here\n"}`, false},
+		{"mcp_fs_read_file", `{"path":".env"}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tool+" "+tt.args, func(t *testing.T) {
+			in, err := json.Marshal(map[string]any{"tool_name": tt.tool, "tool_input": json.RawMessage(tt.args), "cwd": ws,
+				"hook_event_name": "BeforeTool", "session_id": "s"})
+			require.NoError(t, err)
+			var out bytes.Buffer
+			require.Zero(t, shellguard.Run(bytes.NewReader(in), &out, shellEnv))
+			d, err := secretguard.Check(secretguard.Call{Tool: tt.tool, Input: json.RawMessage(tt.args), Cwd: ws}, env)
+			require.NoError(t, err)
+			if tt.deny {
+				assert.Contains(t, out.String(), `"deny"`, "shell guard")
+				assert.Contains(t, out.String(), "guard.tamper", "shell guard")
+				assert.Equal(t, secretguard.RuleProtectedConfig, d.Verdict.RuleID, "secrets guard: %s", d.Verdict.Message())
+			} else {
+				assert.NotContains(t, out.String(), `"deny"`, "shell guard")
+				assert.Equal(t, verdict.Allow, d.Verdict.Action, "secrets guard: %s", d.Verdict.Message())
+			}
+		})
+	}
 }

@@ -49,8 +49,13 @@ func answer(in hook.BeforeToolInput, e Env) (hook.Output, error) {
 	if toolargs.IsMCP(in.ToolName) {
 		// An MCP tool is judged only when it plainly runs a shell command
 		// (a run/exec/shell/bash/terminal tool with a command, cmd or
-		// script argument); its working directory is unknown.
+		// script argument; its working directory is unknown), or writes,
+		// edits, moves or copies a named file: then as the shell command
+		// that does the same (toolargs.FileCommand).
 		c, ok := toolargs.ShellCommand(in.ToolName, in.ToolInput)
+		if !ok {
+			c, ok = toolargs.FileCommand(in.ToolName, in.ToolInput)
+		}
 		if !ok {
 			return hook.Output{}, nil
 		}
