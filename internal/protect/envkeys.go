@@ -161,23 +161,54 @@ func ChangesControlKey(before, after string) (ControlChange, bool) {
 }
 
 // ControlKeysSet lists the control keys set (non-empty) in an environment
-// given as KEY=VALUE entries, except those every session has: the ones a
-// login sets (PATH, HOME, SHELL, TMPDIR, the XDG directories, …) and the
-// ones Gemini CLI sets for its hooks. For session start and doctor: a
-// warning names such a variable, never its value.
-func ControlKeysSet(environ []string) []string {
+// read through getenv, among names (the environment's own names, from
+// os.Environ) and every exact name of EnvFamilies, except those every
+// session has: the ones a login sets (PATH, HOME, SHELL, TMPDIR, the XDG
+// directories, …) and the ones Gemini CLI sets for its hooks. For session
+// start and doctor: a warning names such a variable, never its value.
+func ControlKeysSet(getenv func(string) string, names []string) []string {
+	seen := map[string]bool{}
 	var out []string
-	for _, kv := range environ {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || v == "" || expectedInSession(k) {
-			continue
+	check := func(k string) {
+		if seen[k] {
+			return
+		}
+		seen[k] = true
+		if getenv(k) == "" || expectedInSession(k) {
+			return
 		}
 		if _, ok := ControlKey(k); ok {
 			out = append(out, k)
 		}
 	}
+	for _, k := range names {
+		check(k)
+	}
+	for _, f := range EnvFamilies {
+		for _, k := range f.Names {
+			check(k)
+		}
+	}
+	for _, k := range wellKnown {
+		check(k)
+	}
 	slices.Sort(out)
 	return out
+}
+
+// wellKnown are prefixed control keys looked up by name when the
+// environment's own names are not given (tests, a getenv alone).
+var wellKnown = []string{"LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH",
+	"GEMINI_CLI_HOME", "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "GEMINI_CLI_SYSTEM_DEFAULTS_PATH", "GEMINI_CLI_TRUSTED_FOLDERS_PATH",
+	"GEMINI_SYSTEM_MD", "GEMINI_SANDBOX_PROXY_COMMAND"}
+
+// EnvWarning is the line session start and doctor show for a control key
+// set in the hooks' environment: its name and what it does, never its
+// value.
+func EnvWarning(key string) string {
+	why, _ := ControlKey(key)
+	return "gemini-guard: " + key + " is set in the environment Gemini CLI gives its hooks (from a .env file it loaded, or your shell); " +
+		"if you did not set it, remove it: " + why + "."
 }
 
 // sessionKeys are set in an ordinary session: by the login, the terminal,
@@ -187,9 +218,25 @@ var sessionKeys = []string{"PATH", "HOME", "SHELL", "TMPDIR", "TMP", "TEMP", "US
 	"PATHEXT", "COMSPEC", "PSMODULEPATH", "APPDATA", "LOCALAPPDATA", "PS1", "PS2", "PS4", "GEMINI_API_KEY",
 	"GEMINI_PROJECT_DIR", "GEMINI_CWD", "GEMINI_SESSION_ID", "GEMINI_PLANS_DIR", "GEMINI_CLI", "GEMINI_CLI_NO_RELAUNCH",
 	"SANDBOX", "GEMINI_SANDBOX", "GEMINI_MODEL", "GEMINI_CLI_IDE_PID", "GEMINI_CLI_IDE_SERVER_PORT", "GEMINI_CLI_IDE_WORKSPACE_PATH",
-	"GEMINI_CLI_SURFACE", "GEMINI_PTY_INFO"}
+	"GEMINI_CLI_SURFACE", "GEMINI_PTY_INFO",
+	// A proxy's or a company's CA, set by the user (a .env line adding one
+	// is still denied: the agent must not choose whom the CLI trusts).
+	"NODE_EXTRA_CA_CERTS"}
 
 func expectedInSession(k string) bool {
 	u := strings.ToUpper(k)
-	return slices.Contains(sessionKeys, u) || strings.HasPrefix(u, "XDG_") || strings.HasPrefix(u, "GEMINI_GUARD_")
+	return slices.Contains(sessionKeys, u) || strings.HasPrefix(u, "XDG_") || strings.HasPrefix(u, "GEMINI_GUARD_") ||
+		strings.HasPrefix(u, "GEMINI_CLI_IDE_") // the IDE companion's
+}
+
+// ControlKeysIn lists the control keys a .env file's text assigns, in
+// order, each once.
+func ControlKeysIn(text string) []string {
+	var out []string
+	for _, m := range envAssignment.Get().FindAllStringSubmatch(text, -1) {
+		if _, ok := ControlKey(m[1]); ok && !slices.Contains(out, m[1]) {
+			out = append(out, m[1])
+		}
+	}
+	return out
 }

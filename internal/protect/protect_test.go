@@ -274,9 +274,15 @@ func TestControlKeys(t *testing.T) {
 }
 
 func TestControlKeysSet(t *testing.T) {
-	env := []string{"PATH=/usr/bin", "HOME=/home/u", "BASH_ENV=/tmp/x", "LD_PRELOAD=/tmp/x.so", "GEMINI_CLI_HOME=/tmp/g",
-		"GEMINI_PROJECT_DIR=/w", "GEMINI_GUARD_MODE=strict", "XDG_CONFIG_HOME=/home/u/.config", "NODE_OPTIONS=", "DEBUG=1"}
-	assert.Equal(t, []string{"BASH_ENV", "GEMINI_CLI_HOME", "LD_PRELOAD"}, protect.ControlKeysSet(env))
+	env := map[string]string{"PATH": "/usr/bin", "HOME": "/home/u", "BASH_ENV": "/tmp/x", "LD_PRELOAD": "/tmp/x.so", "GEMINI_CLI_HOME": "/tmp/g",
+		"GEMINI_PROJECT_DIR": "/w", "GEMINI_GUARD_MODE": "strict", "XDG_CONFIG_HOME": "/home/u/.config", "NODE_OPTIONS": "", "DEBUG": "1",
+		"BASH_FUNC_ls%%": "() { :; }"}
+	getenv := func(k string) string { return env[k] }
+	assert.Equal(t, []string{"BASH_ENV", "GEMINI_CLI_HOME", "LD_PRELOAD"}, protect.ControlKeysSet(getenv, nil))
+	assert.Equal(t, []string{"BASH_ENV", "BASH_FUNC_ls%%", "GEMINI_CLI_HOME", "LD_PRELOAD"}, protect.ControlKeysSet(getenv, []string{"BASH_FUNC_ls%%", "DEBUG"}))
+	w := protect.EnvWarning("BASH_ENV")
+	assert.Contains(t, w, "BASH_ENV")
+	assert.NotContains(t, w, "/tmp/x", "never the value")
 }
 
 func TestClassify(t *testing.T) {
