@@ -712,7 +712,7 @@ func treeIntoUserConfig(c *Call, r protect.Roots) Finding {
 		// What lands in the destination directory itself: a source's
 		// contents (src/., src/ for rsync and BSD cp, a glob or a value not
 		// known statically, ditto always, -T), not src as a new directory.
-		contents := c.Ex.Name == "ditto" || hasArg(c.Args, "-T", "--no-target-directory")
+		contents := c.Ex.Name == "ditto" || noTargetDir(c)
 		for _, src := range ops[:len(ops)-1] {
 			if strings.HasSuffix(src, "/.") || strings.HasSuffix(src, "/") && c.Ex.Name != "mv" || src == "." {
 				contents = true
@@ -748,7 +748,7 @@ func treeIntoUserConfig(c *Call, r protect.Roots) Finding {
 			continue
 		}
 		if e := protect.HoldsUserConfig(r, d); e.Kind != protect.None {
-			if unknown && !slices.Contains([]string{"ditto"}, c.Ex.Name) && !hasArg(c.Args, "-T", "--no-target-directory") && !contentsCopied(c, ops) {
+			if unknown && c.Ex.Name != "ditto" && !noTargetDir(c) && !contentsCopied(c, ops) {
 				return Finding{Maybe: true, What: c.Ex.Name + " copies sources not known statically into " + d + ", which holds " + e.What, Safer: protect.SaferTree}
 			}
 			return hitSafer(c.Ex.Name+" copies or unpacks a whole tree into "+d+", which takes in "+e.What+": whatever the tree holds there (a .gemini/settings.json, a .env) replaces it", protect.SaferTree)
@@ -824,6 +824,12 @@ func hasSymbolicFlag(args []string) bool {
 		}
 	}
 	return false
+}
+
+// noTargetDir reports cp's and mv's -T (--no-target-directory): the
+// source's contents become the destination.
+func noTargetDir(c *Call) bool {
+	return (c.Ex.Name == "cp" || c.Ex.Name == "mv") && (hasArg(c.Args, "--no-target-directory") || hasShortFlag(c.Args, 'T'))
 }
 
 // contentsCopied reports whether a source of a tree copy names a

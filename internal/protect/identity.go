@@ -33,7 +33,7 @@ func knownFiles(r Roots) []string {
 	}
 	for _, root := range []string{r.Home, r.Workspace} {
 		if root != "" {
-			out = append(out, filepath.Join(root, ".env"), filepath.Join(root, ".gitleaks.toml"), filepath.Join(root, ".git", "config"))
+			out = append(out, filepath.Join(root, ".env"), filepath.Join(root, ".gitleaks.toml"), filepath.Join(root, ".git", "config"), filepath.Join(root, ".gitconfig"))
 		}
 	}
 	if r.Workspace != "" {

@@ -41,7 +41,8 @@ const (
 	// is denied (strict would drop to standard).
 	Tightening
 	// GitCode: a repository's .git/config, .git/hooks/** and
-	// .git/info/attributes, which a later ordinary git command runs code
+	// .git/info/attributes, and the user's global git config and
+	// attributes, which a later ordinary git command runs code
 	// from (an alias, core.hooksPath, core.sshCommand, core.fsmonitor, a
 	// filter or diff driver, a hook). git itself may change them (git
 	// config is judged by the git rules); any other writer is denied.
@@ -87,7 +88,8 @@ const ProjectFile = settings.ProjectFile
 //   - the workspace's .gemini/gemini-guard.toml (Tightening);
 //   - any .env file (EnvFile);
 //   - .git/config, .git/hooks/** and .git/info/attributes of any
-//     repository (GitCode).
+//     repository, and the user's ~/.gitconfig, ~/.config/git/config and
+//     attributes (GitCode).
 func Classify(r Roots, p string) Entry {
 	if p == "" {
 		return Entry{}
@@ -127,6 +129,13 @@ func Classify(r Roots, p string) Entry {
 	}
 	if strings.EqualFold(base, ".env") {
 		return Entry{"a .env file, which Gemini CLI loads into its own environment and every hook's", EnvFile}
+	}
+	if r.Home != "" {
+		for _, f := range []string{filepath.Join(r.Home, ".gitconfig"), filepath.Join(r.Home, ".config", "git", "config"), filepath.Join(r.Home, ".config", "git", "attributes")} {
+			if samePath(p, f) {
+				return Entry{"the user's git config (" + f + "), whose aliases, hooks path, ssh command and filters every later git command runs", GitCode}
+			}
+		}
 	}
 	if g := gitDir(p); g != "" {
 		switch {

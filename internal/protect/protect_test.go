@@ -133,6 +133,10 @@ var sharedCommands = []struct {
 	{"chmod +x .git/hooks/pre-commit", true},
 	{"echo '* filter=x' > .git/info/attributes", true},
 	{"git config user.email dev@example.com", false},
+	{"echo '[alias] x = !sh -c y' >> ~/.gitconfig", true},
+	{"printf '[core]\\n\\thooksPath = /tmp/h\\n' >> ~/.config/git/config", true},
+	{"git config --global user.name Dev", false},
+	{"cp -rT payload ~", true},
 	{"cat .git/config", false},
 	{"echo '*.png binary' >> .gitattributes", false},
 	// Other writers.
