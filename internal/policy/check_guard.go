@@ -1053,7 +1053,9 @@ func mentionedControlKey(c *Call) string {
 		return ""
 	}
 	for _, m := range keyAssignment.Get().FindAllStringSubmatch(text, -1) {
-		if _, ok := protect.ControlKey(m[1]); ok {
+		// Upper case only: a mention is a guess at what unknown output holds,
+		// and --path=, path= are options, not environment keys.
+		if _, ok := protect.ControlKey(m[1]); ok && m[1] == strings.ToUpper(m[1]) {
 			return m[1]
 		}
 	}
