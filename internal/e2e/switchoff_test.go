@@ -18,10 +18,11 @@ import (
 // TestEnvLineHijackingHooksIsBlocked: a BASH_ENV=… line written into the
 // workspace's .env (Gemini CLI would load it into the next session's
 // environment, and bash would run the script before every hook command).
-// write_file is refused by Gemini CLI 0.61 itself (its workspace check
-// rejects any path with a .env or .git segment, before the hooks run); the
-// shell is not, and there both guards deny; with every hook disabled, the
-// policy wall does.
+// write_file is refused by Gemini CLI 0.60+ itself (its workspace check
+// rejects any path with a .env or .git segment, before the hooks run; read
+// in the bundles: absent in 0.58.0), by the guard on older versions; the
+// shell is not refused by the CLI, and there both guards deny; with every
+// hook disabled, the policy wall does.
 func TestEnvLineHijackingHooksIsBlocked(t *testing.T) {
 	t.Parallel()
 	s := session(t)
