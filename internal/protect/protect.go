@@ -137,6 +137,11 @@ func Classify(r Roots, p string) Entry {
 			}
 		}
 	}
+	if strings.EqualFold(base, ".git") && r.Workspace != "" && Within(p, r.Workspace) {
+		// A .git written whole (a gitdir: file, a copied directory) points git
+		// at a config and hooks of the writer's choosing.
+		return Entry{"a repository's .git (" + p + "), whose config and hooks, or the repository a gitdir: line names, a later git command runs", GitCode}
+	}
 	if g := gitDir(p); g != "" {
 		switch {
 		case samePath(p, filepath.Join(g, "config")):
