@@ -22,10 +22,11 @@ var (
 	contentKeys = []string{"content", "contents", "text", "data", "body", "new_string", "newText", "new_text"}
 )
 
-// MaxFileCommandContent is the longest content FileCommand spells out; a
+// MaxFileCommandContent is the longest content FileCommand spells out (its
+// quoted form stays well under the shell guard's 1 MiB command limit); a
 // longer one is written as content the guard cannot know (tee), which the
 // protected-path rules judge by where it lands alone.
-const MaxFileCommandContent = 256 << 10
+const MaxFileCommandContent = 64 << 10
 
 // FileCommand returns a shell command that does to the file system what an
 // MCP file tool call does, so that both guards judge it with the shell
