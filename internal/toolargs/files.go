@@ -105,7 +105,27 @@ func FileCommand(tool string, raw json.RawMessage) (string, bool) {
 
 func fileWrite(op, content, dst string, q func(string) string) string {
 	if len(content) > MaxFileCommandContent {
+		// What the protected-path rules read of a long content is its
+		// assignment lines (a .env's keys): keep those, drop the rest.
+		content = assignmentLines(content)
+	}
+	if len(content) > MaxFileCommandContent {
 		return "tee -- " + q(dst) + " </dev/null"
 	}
 	return "printf '%s' " + q(content) + " " + op + " " + q(dst)
+}
+
+// assignmentLines are the lines of text that start like a KEY=value or
+// KEY: value assignment (optionally after export), each ending in a newline.
+func assignmentLines(text string) string {
+	var b strings.Builder
+	for line := range strings.Lines(text) {
+		l := strings.TrimLeft(line, " \t")
+		l = strings.TrimPrefix(l, "export ")
+		if i := strings.IndexAny(l, "=:"); i > 0 && i <= 128 && !strings.ContainsAny(l[:i], " \t\"'") {
+			b.WriteString(strings.TrimRight(line, "\r\n"))
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
 }

@@ -1,6 +1,8 @@
 package toolargs
 
 import (
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -22,6 +24,10 @@ func TestFileCommand(t *testing.T) {
 		assert.True(t, ok, tt.tool)
 		assert.Equal(t, tt.want, got, tt.tool)
 	}
+	long := strings.Repeat("# filler line of a long .env\n", 4000) + "BASH_ENV=/tmp/x.sh\n"
+	got, ok := FileCommand("mcp_fs_write_file", []byte(`{"path":".env","content":`+strconv.Quote(long)+`}`))
+	assert.True(t, ok)
+	assert.Equal(t, `printf '%s' $'BASH_ENV=/tmp/x.sh\n' > .env`, got, "a long content keeps its assignment lines")
 	for _, tt := range []struct{ tool, args string }{
 		{"mcp_fs_read_file", `{"path":".env"}`},
 		{"mcp_fs_list_directory", `{"path":"."}`},
