@@ -26,8 +26,8 @@ type policyRule struct {
 	// ArgsPattern is tested against the whole stable JSON of the arguments
 	// (keys sorted, each top-level pair between NUL characters).
 	ArgsPattern string `toml:"argsPattern"`
-	Decision     string `toml:"decision"`
-	Priority     int    `toml:"priority"`
+	Decision    string `toml:"decision"`
+	Priority    int    `toml:"priority"`
 	// DenyMessage is deny_message: every Gemini CLI from 0.32 reads that
 	// key, while denyMessage is read only from 0.36 (older versions show a
 	// generic message). Either is accepted; the shipped rules use
