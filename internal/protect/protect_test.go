@@ -266,6 +266,14 @@ func TestControlKeys(t *testing.T) {
 		"XDG_CONFIG_HOME", "XDG_STATE_HOME", "HOME", "USERPROFILE", "TMPDIR", "GODEBUG", "GOGC", "GOMEMLIMIT",
 		"bash_env", "Path",
 	}
+	// Every key of every family, and one name under each prefix.
+	for _, f := range protect.EnvFamilies {
+		assert.NotEmpty(t, f.Why)
+		deny = append(deny, f.Names...)
+		for _, p := range f.Prefixes {
+			deny = append(deny, p+"X")
+		}
+	}
 	for _, k := range deny {
 		_, ok := protect.ControlKey(k)
 		assert.True(t, ok, k)
