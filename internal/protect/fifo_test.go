@@ -51,4 +51,13 @@ func TestFIFONamedEnv(t *testing.T) {
 		assert.Equal(t, tt.deny, sv.Action == verdict.Deny, sv.Message())
 		assert.Equal(t, tt.deny, d.Verdict.Action == verdict.Deny, d.Verdict.Message())
 	}
+	// write_file onto the FIFO: the secrets guard cannot read what the file
+	// holds and says so at once (the hook answers its fail-safe deny).
+	in, err := json.Marshal(map[string]string{"file_path": ".env", "content": "FOO=1\n"})
+	require.NoError(t, err)
+	start := time.Now()
+	_, err = secretguard.Check(secretguard.Call{Tool: secretguard.WriteFile, Input: in, Cwd: ws},
+		secretguard.Env{Settings: settings.Default(), Home: home, Scanner: secrettest.CachedScanner})
+	assert.Error(t, err)
+	assert.Less(t, time.Since(start), time.Second, "write_file onto a FIFO")
 }
