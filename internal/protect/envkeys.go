@@ -219,6 +219,9 @@ var sessionKeys = []string{"PATH", "HOME", "SHELL", "TMPDIR", "TMP", "TEMP", "US
 	"GEMINI_PROJECT_DIR", "GEMINI_CWD", "GEMINI_SESSION_ID", "GEMINI_PLANS_DIR", "GEMINI_CLI", "GEMINI_CLI_NO_RELAUNCH",
 	"SANDBOX", "GEMINI_SANDBOX", "GEMINI_MODEL", "GEMINI_CLI_IDE_PID", "GEMINI_CLI_IDE_SERVER_PORT", "GEMINI_CLI_IDE_WORKSPACE_PATH",
 	"GEMINI_CLI_SURFACE", "GEMINI_PTY_INFO",
+	// Set by the user for unattended runs (CI); a .env line setting it is
+	// still denied.
+	"GEMINI_CLI_TRUST_WORKSPACE",
 	// A proxy's or a company's CA, set by the user (a .env line adding one
 	// is still denied: the agent must not choose whom the CLI trusts).
 	"NODE_EXTRA_CA_CERTS"}
