@@ -7,6 +7,7 @@ package bounded
 import (
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 )
 
@@ -24,34 +25,33 @@ func ReadFile(path string, limit int64) (data []byte, truncated bool, err error)
 	return read(path, limit, true)
 }
 
-// ReadAny is ReadFile for any file but a directory: a device such as
-// /dev/null is read as the tools that write to it would.
+// ReadAny is ReadFile for any file but a directory, a FIFO or a socket: a
+// device such as /dev/null is read as the tools that write to it would. A
+// FIFO (opening one blocks until a writer comes) is ErrNotRegular.
 func ReadAny(path string, limit int64) (data []byte, truncated bool, err error) {
 	return read(path, limit, false)
 }
 
 func read(path string, limit int64, regular bool) ([]byte, bool, error) {
-	if regular {
-		// Before opening: opening a FIFO blocks until someone writes.
-		st, err := os.Stat(path)
-		if err != nil {
-			return nil, false, err
-		}
-		if !st.Mode().IsRegular() {
-			return nil, false, ErrNotRegular
-		}
+	// Before opening: opening a FIFO blocks until someone writes.
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, false, err
 	}
-	f, err := os.Open(path)
+	if regular && !st.Mode().IsRegular() || st.Mode()&(fs.ModeNamedPipe|fs.ModeSocket) != 0 {
+		return nil, false, ErrNotRegular
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|nonBlocking, 0)
 	if err != nil {
 		return nil, false, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
+	st, err = f.Stat()
 	if err != nil {
 		return nil, false, err
 	}
 	switch {
-	case regular && !st.Mode().IsRegular():
+	case regular && !st.Mode().IsRegular(), st.Mode()&(fs.ModeNamedPipe|fs.ModeSocket) != 0:
 		return nil, false, ErrNotRegular
 	case st.IsDir():
 		return nil, false, ErrDirectory

@@ -20,3 +20,13 @@ func TestFIFOIsRefused(t *testing.T) {
 	_, _, err := ReadFile(p, 4)
 	assert.ErrorIs(t, err, ErrNotRegular)
 }
+
+// TestFIFOIsRefusedByReadAny: ReadAny reads devices, never a FIFO.
+func TestFIFOIsRefusedByReadAny(t *testing.T) {
+	p := filepath.Join(t.TempDir(), ".env")
+	require.NoError(t, syscall.Mkfifo(p, 0o600))
+	_, _, err := ReadAny(p, 4)
+	assert.ErrorIs(t, err, ErrNotRegular)
+	_, _, err = OS{}.ReadFile(p, 4)
+	assert.ErrorIs(t, err, ErrNotRegular)
+}

@@ -119,7 +119,8 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 // sessionStart warns the user once per session about anything that keeps
 // the guard from working as configured: a Gemini CLI below FloorVersion, a
 // missing hook program, invalid settings, entries of the workspace's
-// project file that were ignored.
+// project file that were ignored, a variable in the hooks' environment
+// that changes how bash, the loader, node or Gemini CLI run them.
 func sessionStart(workspace string, getenv func(string) string) hook.Output {
 	var problems []string
 	cliVersion := hostcli.RunningVersion()
@@ -141,6 +142,7 @@ func sessionStart(workspace string, getenv func(string) string) hook.Output {
 	if s.Mode == settings.WarnOnly {
 		problems = append(problems, "gemini-guard is in warn mode: it blocks nothing and only tells you what it would have blocked.")
 	}
+	problems = append(problems, controlEnvWarnings(getenv)...)
 	// Warm the scanner daemon the hooks will ask, so that the first scan
 	// does not wait for it to start (and run out of its hook's time). A
 	// failure here only costs that first scan its wait.

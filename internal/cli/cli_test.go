@@ -101,6 +101,15 @@ func TestSessionStart(t *testing.T) {
 		assert.Equal(t, 0, code)
 		assert.Contains(t, decode(t, stdout)["systemMessage"], "warn mode")
 	})
+	t.Run("a variable that changes how the hooks run", func(t *testing.T) {
+		code, stdout, _ := run(t, map[string]string{"BASH_ENV": "/tmp/hijack.sh", "GEMINI_CLI_HOME": "/tmp/g", "DEBUG": "1"}, in(t.TempDir()), "session-start")
+		assert.Equal(t, 0, code)
+		msg, _ := decode(t, stdout)["systemMessage"].(string)
+		assert.Contains(t, msg, "BASH_ENV is set in the environment Gemini CLI gives its hooks")
+		assert.Contains(t, msg, "GEMINI_CLI_HOME is set")
+		assert.NotContains(t, msg, "/tmp/hijack.sh", "the name, never the value")
+		assert.NotContains(t, msg, "DEBUG")
+	})
 	t.Run("bad input is still one object", func(t *testing.T) {
 		code, stdout, _ := run(t, nil, "garbage", "session-start")
 		assert.Equal(t, 0, code)

@@ -22,6 +22,7 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/bundle"
 	"github.com/gemini-guard/gemini-guard/internal/jsonenc"
 	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
+	"github.com/gemini-guard/gemini-guard/internal/protect"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 	"github.com/gemini-guard/gemini-guard/internal/version"
 )
@@ -168,6 +169,7 @@ func (d *doctorRun) run() doctorReport {
 	binsOK := d.checkBinaries()
 	hooksOK := d.checkHooks()
 	d.checkSettings()
+	d.checkEnvironment()
 	report.Mode = d.settings.Mode.String()
 	d.checkPolicies()
 	d.checkContext()
@@ -358,6 +360,26 @@ func (d *doctorRun) checkSettings() {
 		return
 	}
 	d.add("settings", statusOK, summary, 0)
+}
+
+// checkEnvironment warns about variables that change how bash, the dynamic
+// loader, node, Gemini CLI or the guard's Go runtime run the hooks: set in
+// doctor's own environment (the one Gemini CLI starts from) or in the .env
+// file Gemini CLI would load for this directory. Names only, never values.
+func (d *doctorRun) checkEnvironment() {
+	var lines []string
+	for _, k := range protect.ControlKeysSet(d.getenv, envNames()) {
+		lines = append(lines, k+" is set in this environment")
+	}
+	cwd, _ := os.Getwd()
+	if file, keys := envFileControlKeys(cwd, d.getenv("HOME")); len(keys) > 0 {
+		lines = append(lines, strings.Join(keys, ", ")+" set in "+file+", which Gemini CLI loads into its environment and its hooks'")
+	}
+	if len(lines) == 0 {
+		d.add("environment", statusOK, "no variable that changes how bash, the loader, node or Gemini CLI run the hooks", 0)
+		return
+	}
+	d.add("environment", statusWarn, strings.Join(lines, "; ")+": each changes how bash, the dynamic loader, node or Gemini CLI run the guard; remove what you did not set", 0)
 }
 
 func onOff(auditLog string) string {

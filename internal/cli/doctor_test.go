@@ -255,3 +255,26 @@ func TestDoctorUsage(t *testing.T) {
 		assert.Contains(t, stderr, "not installed")
 	}
 }
+
+// TestDoctorEnvironment: a variable that changes how bash, the loader,
+// node or Gemini CLI run the hooks is named, in doctor's environment and
+// in the .env Gemini CLI would load; its value never is.
+func TestDoctorEnvironment(t *testing.T) {
+	ext := fakeExtension(t, nil)
+	code, r, raw := doctorJSON(t, map[string]string{"LD_PRELOAD": "/tmp/hijack.so"}, ext)
+	assert.Equal(t, 0, code, raw)
+	assert.Equal(t, statusWarn, statusOf(r)["environment"])
+	assert.Contains(t, detailOf(r, "environment"), "LD_PRELOAD is set")
+	assert.NotContains(t, raw, "/tmp/hijack.so")
+
+	ws, home := t.TempDir(), t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".gemini"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, ".gemini", ".env"), []byte("DEBUG=1\nBASH_ENV=/tmp/x.sh\n"), 0o600))
+	file, keys := envFileControlKeys(filepath.Join(ws), home)
+	assert.Equal(t, filepath.Join(ws, ".gemini", ".env"), file)
+	assert.Equal(t, []string{"BASH_ENV"}, keys)
+	require.NoError(t, os.WriteFile(filepath.Join(home, ".env"), []byte("PORT=3000\n"), 0o600))
+	file, keys = envFileControlKeys(t.TempDir(), home)
+	assert.Equal(t, filepath.Join(home, ".env"), file)
+	assert.Empty(t, keys)
+}

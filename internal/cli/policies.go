@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,12 +18,16 @@ import (
 )
 
 // policyRule is one [[rule]] of a policies/*.toml file, as far as gemini-guard
-// uses Gemini CLI's policy engine: deny rules on run_shell_command.
+// uses Gemini CLI's policy engine: deny rules on run_shell_command (by
+// commandRegex) and on write_file and replace (by argsPattern).
 type policyRule struct {
 	ToolName     string `toml:"toolName"`
 	CommandRegex string `toml:"commandRegex"`
-	Decision     string `toml:"decision"`
-	Priority     int    `toml:"priority"`
+	// ArgsPattern is tested against the whole stable JSON of the arguments
+	// (keys sorted, each top-level pair between NUL characters).
+	ArgsPattern string `toml:"argsPattern"`
+	Decision    string `toml:"decision"`
+	Priority    int    `toml:"priority"`
 	// DenyMessage is deny_message: every Gemini CLI from 0.32 reads that
 	// key, while denyMessage is read only from 0.36 (older versions show a
 	// generic message). Either is accepted; the shipped rules use
@@ -85,32 +90,47 @@ func loadPolicies(dir string) ([]policyRule, error) {
 
 func (r *policyRule) compile() error {
 	switch {
-	case r.ToolName != "run_shell_command":
-		return fmt.Errorf("toolName %q: gemini-guard only ships rules for run_shell_command", r.ToolName)
+	case r.ToolName != "run_shell_command" && r.ToolName != "write_file" && r.ToolName != "replace":
+		return fmt.Errorf("toolName %q: gemini-guard only ships rules for run_shell_command, write_file and replace", r.ToolName)
 	case r.Decision != "deny":
 		return fmt.Errorf("decision %q: extension policies only deny (allow is ignored in the extension tier)", r.Decision)
 	case r.Priority < 0 || r.Priority > 999:
 		return fmt.Errorf("priority %d is outside 0..999", r.Priority)
-	case r.CommandRegex == "":
-		return errors.New("commandRegex is empty")
+	case r.ToolName == "run_shell_command" && (r.CommandRegex == "" || r.ArgsPattern != ""):
+		return errors.New("a run_shell_command rule needs commandRegex, and no argsPattern")
+	case r.ToolName != "run_shell_command" && (r.ArgsPattern == "" || r.CommandRegex != ""):
+		return errors.New("a " + r.ToolName + " rule needs argsPattern, and no commandRegex")
 	case !strings.HasPrefix(r.DenyMessage, "gemini-guard blocked policy."):
 		return errors.New("deny_message must start with `gemini-guard blocked policy.<name>:`")
 	}
-	pattern := `"command":"` + r.CommandRegex
+	field, source := "argsPattern", r.ArgsPattern
+	pattern := r.ArgsPattern
+	if r.CommandRegex != "" {
+		field, source = "commandRegex", r.CommandRegex
+		pattern = `"command":"` + r.CommandRegex
+	}
 	if len(pattern) > 2048 || nestedQuantifier.MatchString(pattern) {
-		return fmt.Errorf("commandRegex is refused by Gemini CLI as unsafe (a quantified group holding a quantifier, or over 2048 characters)")
+		return fmt.Errorf("%s is refused by Gemini CLI as unsafe (a quantified group holding a quantifier, or over 2048 characters)", field)
 	}
 	for _, s := range jsOnly {
-		if strings.Contains(r.CommandRegex, s) {
-			return fmt.Errorf("commandRegex uses %q, which JavaScript and Go read differently", s)
+		if strings.Contains(source, s) {
+			return fmt.Errorf("%s uses %q, which JavaScript and Go read differently", field, s)
 		}
 	}
 	re, err := regexp.Compile(pattern)
 	if err != nil {
-		return fmt.Errorf("commandRegex: %w", err)
+		return fmt.Errorf("%s: %w", field, err)
 	}
 	r.re = re
 	return nil
+}
+
+// pattern is the regex Gemini CLI tests against the stable arguments.
+func (r policyRule) pattern() string {
+	if r.CommandRegex != "" {
+		return `"command":"` + r.CommandRegex
+	}
+	return r.ArgsPattern
 }
 
 // id is the rule id the deny message names (policy.rm-root-or-home).
@@ -124,7 +144,29 @@ func (r policyRule) id() string {
 // regex against the stable JSON of the arguments, top-level pairs wrapped in
 // NUL characters (packages/core/src/policy/stable-stringify.ts).
 func (r policyRule) matches(command string) bool {
-	return r.re.MatchString(stableArgs(command))
+	return r.ToolName == "run_shell_command" && r.re.MatchString(stableArgs(command))
+}
+
+// matchesCall reports whether r applies to a call of tool with args.
+func (r policyRule) matchesCall(tool string, args map[string]string) bool {
+	return r.ToolName == tool && r.re.MatchString(stableObject(args))
+}
+
+// stableObject is Gemini CLI's stableStringify of a flat object of strings:
+// keys sorted, each top-level pair between NUL characters.
+func stableObject(args map[string]string) string {
+	var b strings.Builder
+	b.WriteString("{")
+	for i, k := range slices.Sorted(maps.Keys(args)) {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		key, _ := jsonenc.Marshal(k)
+		val, _ := jsonenc.Marshal(args[k])
+		b.WriteString("\x00" + string(key) + ":" + string(val) + "\x00")
+	}
+	b.WriteString("}")
+	return b.String()
 }
 
 // stableArgs is Gemini CLI's stableStringify({command}) for a shell call.

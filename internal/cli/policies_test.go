@@ -42,6 +42,44 @@ var policyMustMatch = map[string][]string{
 	"policy.fork-bomb": {
 		":(){ :|:& };:", ":(){ :|: & };:", ": () { : | : & } ; :", " :(){ :|:&};:",
 	},
+	"policy.env-hijack-shell": {
+		"echo BASH_ENV=/tmp/x.sh >> .env", `echo "BASH_ENV=/tmp/x.sh" >> .env`, "echo 'GEMINI_CLI_HOME=/tmp/g' > .gemini/.env",
+		"printf 'LD_PRELOAD=/tmp/x.so\\n' >> ~/.env", "echo LD_AUDIT=/tmp/a.so>>.env",
+		"printf 'BASH_ENV=/tmp/x\\n' | tee -a .env", "echo GEMINI_CLI_SYSTEM_SETTINGS_PATH=/tmp/s.json >> /home/u/.gemini/.env",
+	},
+}
+
+// policyFileMustMatch lists, per rule id, write_file and replace calls the
+// rule must deny.
+var policyFileMustMatch = map[string][]fileCall{
+	"policy.env-hijack-write": {
+		{"write_file", map[string]string{"file_path": ".env", "content": "BASH_ENV=/tmp/x.sh\n"}},
+		{"write_file", map[string]string{"file_path": "/w/.env", "content": "DEBUG=1\nBASH_ENV=/tmp/x.sh\n"}},
+		{"write_file", map[string]string{"file_path": ".gemini/.env", "content": "PORT=1\nexport GEMINI_CLI_HOME=/tmp/g\n"}},
+		{"write_file", map[string]string{"file_path": "/home/u/.env", "content": "LD_PRELOAD: /tmp/x.so"}},
+		{"write_file", map[string]string{"file_path": ".env", "content": "A=1\r\nDYLD_INSERT_LIBRARIES = /tmp/x.dylib\r\n"}},
+	},
+	"policy.env-hijack-edit": {
+		{"replace", map[string]string{"file_path": ".env", "old_string": "DEBUG=1", "new_string": "DEBUG=1\nBASH_ENV=/tmp/x.sh", "instruction": "add"}},
+		{"replace", map[string]string{"file_path": "/w/.gemini/.env", "old_string": "X=1", "new_string": "GEMINI_CLI_HOME=/tmp/g"}},
+		{"replace", map[string]string{"allow_multiple": "true", "file_path": ".env", "old_string": "A", "new_string": "LD_PRELOAD=/x.so"}},
+	},
+}
+
+// policyFileMustNotMatch are writes the hooks allow: no rule may deny them.
+var policyFileMustNotMatch = []fileCall{
+	{"write_file", map[string]string{"file_path": ".env", "content": "DATABASE_URL=postgres://localhost/app\nPORT=3000\nDEBUG=1\n"}},
+	{"write_file", map[string]string{"file_path": ".env.example", "content": "BASH_ENV=\n"}},
+	{"write_file", map[string]string{"file_path": "docs/env.md", "content": "Set BASH_ENV=/path to run a file first.\n"}},
+	{"write_file", map[string]string{"file_path": ".env", "content": "# BASH_ENV is not used here\nMY_BASH_ENV=1\n"}},
+	{"write_file", map[string]string{"file_path": "prod.env", "content": "PORT=1\n"}},
+	{"replace", map[string]string{"file_path": ".env", "old_string": "PORT=1", "new_string": "PORT=2", "instruction": "BASH_ENV=x must not be added"}},
+	{"replace", map[string]string{"file_path": "notes.md", "old_string": "x", "new_string": "BASH_ENV=/tmp/x"}},
+}
+
+type fileCall struct {
+	tool string
+	args map[string]string
 }
 
 // policyMustNotMatch is legitimate work that the hooks allow: no rule may deny
@@ -64,6 +102,8 @@ var policyMustNotMatch = []string{
 	"bash -c 'rm -rf ./build'", "sh -c 'rm -rf ~/.cache/x'", "bash -c 'echo rm -rf /'", `bash -c "rm -rf \"$HOME/.cache\""`,
 	"bash -c 'rm -rf build' /", "ssh -c aes128-ctr host 'ls ~'", "fish -c 'ls /'",
 	"bashful -c 'rm -rf ~'",
+	"echo DEBUG=1 >> .env", "echo BASH_ENV is documented >> notes.md", "grep BASH_ENV= .env", "echo BASH_ENV=x >> .env.example",
+	"echo MY_BASH_ENV=1 >> .env", "echo XBASH_ENV=1 >> .env", "env BASH_ENV=/dev/null bash -c true",
 }
 
 func loadShippedPolicies(t *testing.T) []policyRule {
@@ -104,8 +144,25 @@ func TestPoliciesLoadAsGeminiCLIWould(t *testing.T) {
 	for id := range policyMustMatch {
 		assert.True(t, ids[id], "no rule %s in policies/", id)
 	}
+	for id := range policyFileMustMatch {
+		assert.True(t, ids[id], "no rule %s in policies/", id)
+	}
 	for id := range ids {
-		assert.NotEmpty(t, policyMustMatch[id], "rule %s has no must-match examples", id)
+		assert.NotEmpty(t, len(policyMustMatch[id])+len(policyFileMustMatch[id]), "rule %s has no must-match examples", id)
+	}
+}
+
+func TestPoliciesMatchHijackingWrites(t *testing.T) {
+	rules := loadShippedPolicies(t)
+	for _, r := range rules {
+		for _, c := range policyFileMustMatch[r.id()] {
+			assert.True(t, r.matchesCall(c.tool, c.args), "%s must deny %s %v", r.id(), c.tool, c.args)
+		}
+	}
+	for _, c := range policyFileMustNotMatch {
+		for _, r := range rules {
+			assert.False(t, r.matchesCall(c.tool, c.args), "%s denies %s %v", r.id(), c.tool, c.args)
+		}
 	}
 }
 
@@ -150,8 +207,25 @@ func TestPoliciesMeanTheSameInJavaScript(t *testing.T) {
 	var checks []check
 	add := func(cmd string) {
 		for _, r := range rules {
-			checks = append(checks, check{Pattern: `"command":"` + r.CommandRegex, Input: stableArgs(cmd), Go: r.matches(cmd)})
+			if r.ToolName == "run_shell_command" {
+				checks = append(checks, check{Pattern: r.pattern(), Input: stableArgs(cmd), Go: r.matches(cmd)})
+			}
 		}
+	}
+	addCall := func(c fileCall) {
+		for _, r := range rules {
+			if r.ToolName == c.tool {
+				checks = append(checks, check{Pattern: r.pattern(), Input: stableObject(c.args), Go: r.matchesCall(c.tool, c.args)})
+			}
+		}
+	}
+	for _, calls := range policyFileMustMatch {
+		for _, c := range calls {
+			addCall(c)
+		}
+	}
+	for _, c := range policyFileMustNotMatch {
+		addCall(c)
 	}
 	for _, cmds := range policyMustMatch {
 		for _, cmd := range cmds {

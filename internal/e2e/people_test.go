@@ -80,6 +80,18 @@ func TestSessionStartWarnings(t *testing.T) {
 		assert.Contains(t, msgs, `mode = "warn" ignored`, r.Stderr)
 		assert.NotContains(t, msgs, "gemini-guard is in warn mode")
 	})
+	t.Run("a .env key that changes how the hooks run", func(t *testing.T) {
+		// Gemini CLI loads the workspace's .env into its environment and the
+		// hooks'; session start names the key, never its value. A harmless
+		// one: a library directory that does not exist.
+		s := session(t)
+		require.NoError(t, os.WriteFile(filepath.Join(s.Workspace, ".env"), []byte("PORT=3000\nLD_LIBRARY_PATH=/nonexistent-e2e-dir\n"), 0o644))
+		r := run(t, s, Say("hello"))
+		msgs := strings.Join(r.HookMessages(), "\n")
+		assert.Contains(t, msgs, "LD_LIBRARY_PATH is set in the environment Gemini CLI gives its hooks", r.Stderr)
+		assert.NotContains(t, r.Stderr, "/nonexistent-e2e-dir", "the name, never the value")
+		assert.NotContains(t, r.Stderr, "PORT is set")
+	})
 }
 
 // doctor, run from the extension Gemini CLI installed, finds it in

@@ -1,11 +1,13 @@
 package policy
 
 import (
-	"os"
+	"maps"
 	"path"
 	"slices"
 	"strings"
 
+	"github.com/gemini-guard/gemini-guard/internal/bounded"
+	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 	"github.com/gemini-guard/gemini-guard/internal/protect"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 	"github.com/gemini-guard/gemini-guard/internal/shell"
@@ -34,11 +36,11 @@ func changes(c *Call) (writes, deletes []string) {
 		for _, o := range ops {
 			writes = append(writes, c.resolve(o))
 		}
-	case "cp", "install", "ln", "rsync", "mv":
+	case "cp", "install", "ln", "rsync", "mv", "ditto", "scp":
 		if len(ops) >= 2 {
 			dst := c.resolve(ops[len(ops)-1])
 			writes = append(writes, dst)
-			intoDir := len(ops) > 2 || strings.HasSuffix(ops[len(ops)-1], "/") || !shell.Known(dst) || isDir(dst)
+			intoDir := len(ops) > 2 || strings.HasSuffix(ops[len(ops)-1], "/") || !shell.Known(dst) || c.isDir(dst)
 			for _, src := range ops[:len(ops)-1] {
 				if intoDir {
 					writes = append(writes, path.Join(dst, path.Base(src)))
@@ -83,6 +85,21 @@ func changes(c *Call) (writes, deletes []string) {
 			if v, ok := strings.CutPrefix(a, "of="); ok {
 				writes = append(writes, c.resolve(v))
 			}
+		}
+	case "uniq", "xxd":
+		// uniq [input [output]], xxd [-r] [infile [outfile]].
+		if len(ops) >= 2 {
+			writes = append(writes, c.resolve(ops[1]))
+		}
+	case "openssl":
+		for i, a := range c.Args {
+			if (a == "-out" || a == "-keyout" || a == "--out") && i+1 < len(c.Args) {
+				writes = append(writes, c.resolve(c.Args[i+1]))
+			}
+		}
+	case "sqlite3", "sqlite":
+		for _, f := range sqliteOutputs(codeText(c)) {
+			writes = append(writes, c.resolve(f))
 		}
 	case "rm", "unlink", "srm", "wipe", "rmdir":
 		for _, o := range ops {
@@ -152,10 +169,28 @@ func changes(c *Call) (writes, deletes []string) {
 	return writes, deletes
 }
 
+// sqliteOutputs are the files sqlite3's dot-commands and VACUUM INTO in
+// text write: .output F, .once F, .save F, .backup [DB] F, VACUUM INTO 'F'.
+func sqliteOutputs(text string) []string {
+	if !strings.Contains(text, ".") && !strings.Contains(strings.ToUpper(text), "INTO") {
+		return nil
+	}
+	var out []string
+	for _, m := range sqliteOutput.Get().FindAllStringSubmatch(text, -1) {
+		f := strings.Trim(m[1], `'"`)
+		if f != "" && f != "stdout" && !strings.HasPrefix(f, "-") && !strings.HasPrefix(f, "|") {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+var sqliteOutput = &lazyregexp.Regexp{Expr: `(?im)(?:^|[\s;'"])(?:\.(?:output|once|save|backup(?:[ \t]+\w+)?)|VACUUM[ \t]+INTO)[ \t]+('[^']*'|"[^"]*"|[^\s;'"]+)`}
+
 // isDir reports whether p is an existing directory (a copy's target then
 // is p/<source name>).
-func isDir(p string) bool {
-	st, err := os.Stat(p)
+func (c *Call) isDir(p string) bool {
+	st, err := c.Ctx.fs().Stat(p)
 	return err == nil && st.IsDir()
 }
 
@@ -282,7 +317,7 @@ func gitWrites(c *Call, ops []string) []string {
 // its "+++ " and "diff --git" lines, with the a/ b/ prefixes git adds
 // dropped as well as kept (patch -p0 or -p1 both reach a protected name).
 func patchTargets(c *Call, file string) []string {
-	text, err := readSmall(file)
+	text, err := c.readSmall(file)
 	if err != nil {
 		return nil
 	}
@@ -351,7 +386,7 @@ func outputOptions(c *Call) []string {
 
 // roots are the protected-path table's anchors for this context.
 func (c *Context) roots() protect.Roots {
-	return protect.Roots{Home: c.Home, Workspace: c.Workspace, GitleaksConfig: c.GitleaksConfig}
+	return protect.Roots{Home: c.Home, Workspace: c.Workspace, GitleaksConfig: c.GitleaksConfig, FS: c.FS}
 }
 
 // cliArgs returns the arguments of a Gemini CLI invocation, however it is
@@ -381,13 +416,32 @@ func cliArgs(c *Call) ([]string, bool) {
 			if a == "run" && (name == "deno" || name == "bun") {
 				continue
 			}
-			if isCLIName(a) {
+			if isCLIName(a) || locatesCLI(c, a) {
 				return args[i+1:], true
 			}
 			return nil, false
 		}
 	}
 	return nil, false
+}
+
+// locatesCLI reports whether the word a is the output of a command that
+// finds the gemini program: node $(which gemini), node "$(command -v
+// gemini)", node `type -p gemini`.
+func locatesCLI(c *Call, a string) bool {
+	for _, u := range c.Res.Unknowns(a) {
+		for _, e := range u.Execs {
+			if e.Name != "which" && e.Name != "command" && e.Name != "type" && e.Name != "whereis" && e.Name != "readlink" && e.Name != "realpath" {
+				continue
+			}
+			for _, x := range e.Args[1:] {
+				if isCLIName(x) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // packageRunnerArgs finds the Gemini CLI package in npx-style arguments
@@ -456,9 +510,15 @@ func checkCLI(c *Call, args []string) Finding {
 	if len(ops) >= 2 && ops[0] == "hooks" && (ops[1] == "disable" || ops[1] == "remove") {
 		return hit("gemini hooks " + ops[1] + " switches hooks off")
 	}
-	for k := range c.Ex.Env {
+	for _, k := range slices.Sorted(maps.Keys(c.Ex.Env)) {
 		if strings.HasPrefix(strings.ToUpper(k), "GEMINI_GUARD_") {
 			return hit("starts Gemini CLI with its own " + k + " setting, which the guard's hooks in that session would read")
+		}
+		// HOME=/tmp/x gemini, GEMINI_CLI_HOME=…, XDG_CONFIG_HOME=…: a child
+		// agent that loads no extension (no guard, no policy wall), or
+		// whose hooks run under BASH_ENV, LD_PRELOAD, NODE_OPTIONS, ….
+		if why, ok := protect.ControlKey(k); ok {
+			return hitSafer("starts Gemini CLI with "+k+" set: "+why+", so the child agent may run without the guard", protect.SaferEnv)
 		}
 	}
 	for _, k := range c.Res.Assigned {
@@ -466,6 +526,11 @@ func checkCLI(c *Call, args []string) Finding {
 			// export GEMINI_GUARD_MODE=warn; gemini …: the child inherits it
 			// (and a plain assignment changes an already exported one).
 			return hit("sets " + k + " in the shell that starts Gemini CLI, whose guard hooks would read it")
+		}
+		// export HOME=/tmp/x; gemini …. PATH is left to the other rules:
+		// scripts extend it before running tools all the time.
+		if why, ok := protect.ControlKey(k); ok && k != "PATH" {
+			return hitSafer("sets "+k+" in the shell that starts Gemini CLI: "+why+", so the child agent may run without the guard", protect.SaferEnv)
 		}
 	}
 	for i, a := range args {
@@ -525,8 +590,10 @@ func checkGuardTamper(c *Call) Finding {
 	if f := killsGuard(c); f.Hit {
 		return f
 	}
-	if (slices.Contains(sessionEnvSetters, c.Ex.Name) || c.Ex.Name == "set" && (hasShortFlag(c.Args, 'U') || hasArg(c.Args, "--universal"))) && mentionsGuardSetting(c) {
-		return hit(c.Ex.Name + " sets a GEMINI_GUARD_ setting for the programs started later, the next Gemini CLI session among them")
+	if slices.Contains(sessionEnvSetters, c.Ex.Name) || c.Ex.Name == "set" && (hasShortFlag(c.Args, 'U') || hasArg(c.Args, "--universal")) {
+		if k := setsControlKey(c); k != "" {
+			return hitSafer(c.Ex.Name+" sets "+k+" for the programs started later, the next Gemini CLI session and its hooks among them", protect.SaferEnv)
+		}
 	}
 	r := c.Ctx.roots()
 	writes, deletes := changes(c)
@@ -543,15 +610,16 @@ func checkGuardTamper(c *Call) Finding {
 		case protect.Config, protect.Tightening:
 			return hit("deletes or moves away " + e.What)
 		case protect.EnvFile:
-			if mentionsGuardSetting(c) {
-				return hit("changes " + e.What)
+			if k := mentionedControlKey(c); k != "" {
+				return hitSafer("changes "+e.What+", naming "+k, protect.SaferEnv)
 			}
 		}
 	}
-	if c.Ex.Name == "ln" && hasSymbolicFlag(c.Args) {
-		if f := linksToProtected(c, r); f.Hit {
-			return f
-		}
+	if f := linksToProtected(c, r); f.Hit {
+		return f
+	}
+	if f := treeIntoUserConfig(c, r); f.Hit || f.Maybe {
+		return f
 	}
 	for _, p := range writes {
 		if !shell.Known(p) {
@@ -563,12 +631,127 @@ func checkGuardTamper(c *Call) Finding {
 			return hit("changes " + e.What)
 		case protect.EnvFile:
 			if f := judgeEnvWrite(c, p, e); f.Hit || f.Maybe {
+				f.Safer = protect.SaferEnv
 				return f
 			}
+		case protect.GitCode:
+			return hitSafer(c.Ex.Name+" writes "+e.What+": written by anything but git itself it is code planted to run later", protect.SaferGitCode)
 		case protect.Tightening:
 			if f := judgeTighteningWrite(c, p, e); f.Hit {
 				return f
 			}
+		}
+	}
+	return Finding{}
+}
+
+func hitSafer(what, safer string) Finding { return Finding{Hit: true, What: what, Safer: safer} }
+
+// setsControlKey is the control key (protect.ControlKey) a session
+// environment setter names: launchctl setenv K V, systemctl
+// set-environment K=V, tmux setenv K V, setx K V, fish's set -U K V.
+func setsControlKey(c *Call) string {
+	if mentionsGuardSetting(c) {
+		for _, o := range operands(c.Args) {
+			if k, _, _ := strings.Cut(o, "="); strings.HasPrefix(strings.ToUpper(k), "GEMINI_GUARD") {
+				return k
+			}
+		}
+		return "a GEMINI_GUARD_ setting"
+	}
+	for _, o := range operands(c.Args) {
+		k, _, _ := strings.Cut(o, "=")
+		if _, ok := protect.ControlKey(k); ok && k == strings.ToUpper(k) {
+			return k
+		}
+	}
+	return ""
+}
+
+// linkers create a link to their source: ln (hard by default), cp -l/-s,
+// --link, --symbolic-link.
+func linker(c *Call) (symbolic, ok bool) {
+	switch c.Ex.Name {
+	case "ln":
+		return hasSymbolicFlag(c.Args), true
+	case "cp":
+		if hasArg(c.Args, "--symbolic-link") || hasShortFlag(c.Args, 's') {
+			return true, true
+		}
+		if hasArg(c.Args, "--link") || hasShortFlag(c.Args, 'l') {
+			return false, true
+		}
+	}
+	return false, false
+}
+
+// treeWriters copy, sync, move or unpack a whole tree into a directory.
+var treeWriters = []string{"cp", "rsync", "ditto", "mv", "tar", "bsdtar", "unzip", "7z", "7za", "cpio", "scp"}
+
+// treeIntoUserConfig: a recursive copy, sync, move or extraction whose
+// destination tree takes in the user's Gemini CLI configuration (the home
+// directory, ~/.gemini, or a directory above them): what the tree holds
+// (a .gemini/settings.json, a .env) is not known when the command is
+// judged. cp -r payload ~/ (a payload directory in home) and extraction
+// into the workspace or a temporary directory stay allowed.
+func treeIntoUserConfig(c *Call, r protect.Roots) Finding {
+	if !slices.Contains(treeWriters, c.Ex.Name) {
+		return Finding{}
+	}
+	var dests []string
+	unknown := false // a source not known statically: maybe its contents
+	ops := operands(c.Args)
+	switch c.Ex.Name {
+	case "cp", "rsync", "ditto", "scp", "mv":
+		recursive := c.Ex.Name == "rsync" && (hasArg(c.Args, "--recursive", "--archive") || hasShortFlag(c.Args, 'r') || hasShortFlag(c.Args, 'a')) ||
+			c.Ex.Name == "cp" && (hasArg(c.Args, "--recursive", "--archive") || hasShortFlag(c.Args, 'r') || hasShortFlag(c.Args, 'R') || hasShortFlag(c.Args, 'a')) ||
+			c.Ex.Name == "scp" && hasShortFlag(c.Args, 'r') || c.Ex.Name == "ditto" || c.Ex.Name == "mv"
+		if !recursive || len(ops) < 2 {
+			return Finding{}
+		}
+		// What lands in the destination directory itself: a source's
+		// contents (src/., src/ for rsync and BSD cp, a glob or a value not
+		// known statically, ditto always, -T), not src as a new directory.
+		contents := c.Ex.Name == "ditto" || noTargetDir(c)
+		for _, src := range ops[:len(ops)-1] {
+			if strings.HasSuffix(src, "/.") || strings.HasSuffix(src, "/") && c.Ex.Name != "mv" || src == "." {
+				contents = true
+			} else if !shell.Known(src) {
+				unknown = true
+			}
+		}
+		if contents || unknown {
+			dests = append(dests, c.resolve(ops[len(ops)-1]))
+		}
+	default:
+		extracting := c.Ex.Name == "unzip" || c.Ex.Name == "cpio" && (hasArg(c.Args, "--extract") || hasShortFlag(c.Args, 'i')) ||
+			(c.Ex.Name == "7z" || c.Ex.Name == "7za") && len(ops) > 0 && (ops[0] == "x" || ops[0] == "e") ||
+			(c.Ex.Name == "tar" || c.Ex.Name == "bsdtar") && extracts(c.Args)
+		if !extracting {
+			return Finding{}
+		}
+		dir := c.Ex.Dir
+		for i, a := range c.Args {
+			switch {
+			case (a == "-C" || a == "--directory" || a == "-d" && c.Ex.Name == "unzip") && i+1 < len(c.Args):
+				dir = c.resolve(c.Args[i+1])
+			case strings.HasPrefix(a, "--directory="):
+				dir = c.resolve(strings.TrimPrefix(a, "--directory="))
+			case strings.HasPrefix(a, "-o") && len(a) > 2 && (c.Ex.Name == "7z" || c.Ex.Name == "7za"):
+				dir = c.resolve(a[2:])
+			}
+		}
+		dests = append(dests, dir)
+	}
+	for _, d := range dests {
+		if d == "" || !shell.Known(d) {
+			continue
+		}
+		if e := protect.HoldsUserConfig(r, d); e.Kind != protect.None {
+			if unknown && c.Ex.Name != "ditto" && !noTargetDir(c) && !contentsCopied(c, ops) {
+				return Finding{Maybe: true, What: c.Ex.Name + " copies sources not known statically into " + d + ", which holds " + e.What, Safer: protect.SaferTree}
+			}
+			return hitSafer(c.Ex.Name+" copies or unpacks a whole tree into "+d+", which takes in "+e.What+": whatever the tree holds there (a .gemini/settings.json, a .env) replaces it", protect.SaferTree)
 		}
 	}
 	return Finding{}
@@ -643,10 +826,32 @@ func hasSymbolicFlag(args []string) bool {
 	return false
 }
 
-// linksToProtected: ln -s whose target is a protected path or a directory
-// holding one (a link in the workspace into ~/.gemini lets any later write
-// through it land there).
+// noTargetDir reports cp's and mv's -T (--no-target-directory): the
+// source's contents become the destination.
+func noTargetDir(c *Call) bool {
+	return (c.Ex.Name == "cp" || c.Ex.Name == "mv") && (hasArg(c.Args, "--no-target-directory") || hasShortFlag(c.Args, 'T'))
+}
+
+// contentsCopied reports whether a source of a tree copy names a
+// directory's contents (src/., src/, .).
+func contentsCopied(c *Call, ops []string) bool {
+	for _, src := range ops[:len(ops)-1] {
+		if strings.HasSuffix(src, "/.") || strings.HasSuffix(src, "/") && c.Ex.Name != "mv" || src == "." {
+			return true
+		}
+	}
+	return false
+}
+
+// linksToProtected: a link (ln, ln -s, cp -l, cp -s) whose source is a
+// protected file, or for a symlink a directory holding one: a later
+// ordinary write through the link lands there. A link to a .env is allowed
+// (monorepos share one); writes through it are judged by content.
 func linksToProtected(c *Call, r protect.Roots) Finding {
+	symbolic, ok := linker(c)
+	if !ok {
+		return Finding{}
+	}
 	ops := operands(c.Args)
 	if len(ops) == 0 {
 		return Finding{}
@@ -655,17 +860,21 @@ func linksToProtected(c *Call, r protect.Roots) Finding {
 	if len(ops) >= 2 {
 		targets = ops[:len(ops)-1]
 	}
+	kind := "hard link"
+	if symbolic {
+		kind = "symlink"
+	}
 	for _, t := range targets {
 		if !shell.Known(t) {
 			continue
 		}
 		p := c.resolve(t)
 		e := protect.Check(r, p)
-		if e.Kind == protect.None || e.Kind == protect.EnvFile {
+		if symbolic && (e.Kind == protect.None || e.Kind == protect.EnvFile) {
 			e = protect.Holds(r, p)
 		}
 		if e.Kind != protect.None && e.Kind != protect.EnvFile {
-			return hit("creates a symlink to " + e.What + ", through which a later write would change it")
+			return hitSafer("creates a "+kind+" to "+e.What+", through which a later write would change it", protect.SaferLink)
 		}
 	}
 	return Finding{}
@@ -751,7 +960,7 @@ func writtenText(c *Call, target string) (text string, appends, known bool) {
 	var b strings.Builder
 	for _, s := range srcs {
 		p := c.resolve(s)
-		data, err := readSmall(p)
+		data, err := c.readSmall(p)
 		if err != nil && (!shell.Known(p) || writtenEarlier(c, p)) {
 			return "", appends, false
 		}
@@ -780,54 +989,80 @@ func writtenEarlier(c *Call, p string) bool {
 }
 
 // readSmall reads a file of at most 64 KiB (the size of any real settings
-// file); anything else is unknown.
-func readSmall(p string) (string, error) {
+// file) through the context's file system view; anything else (missing,
+// larger, a FIFO or a device) is unknown.
+func (c *Call) readSmall(p string) (string, error) {
 	if p == "/dev/null" {
 		return "", nil
 	}
-	f, err := os.Open(p)
+	data, truncated, err := c.Ctx.fs().ReadFile(p, 64<<10)
 	if err != nil {
 		return "", err
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() || st.Size() > 64<<10 {
-		return "", os.ErrInvalid
+	if truncated {
+		return "", bounded.ErrNotRegular
 	}
-	data := make([]byte, st.Size())
-	n, _ := f.Read(data)
-	return string(data[:n]), nil
+	return string(data), nil
 }
 
 // currentText is a file's content now ("" when missing or unreadable).
-func currentText(p string) string {
-	s, _ := readSmall(p)
+func (c *Call) currentText(p string) string {
+	s, _ := c.readSmall(p)
 	return s
 }
 
 // judgeEnvWrite: a .env file may get any content except a new or changed
-// GEMINI_GUARD_* line. When the written text is unknown, a call that names
-// such a setting is denied, and so is a copier whose source the guard
-// cannot read (a file written earlier in the same command); other writers
-// of unknown output are denied in strict mode.
+// control key (protect.EnvFamilies: GEMINI_*, BASH_ENV, PATH, LD_*,
+// NODE_OPTIONS, …), which Gemini CLI would load into its own environment
+// and every hook's. When the written text is unknown, a call that names
+// such a key is denied, and so is a copier whose source the guard cannot
+// read (a file written earlier in the same command); other writers of
+// unknown output are denied in strict mode.
 func judgeEnvWrite(c *Call, p string, e protect.Entry) Finding {
 	text, appends, known := writtenText(c, p)
 	if !known {
-		if mentionsGuardSetting(c) || slices.Contains(copiers, c.Ex.Name) && c.Ex.Name != "tee" {
+		if k := mentionedControlKey(c); k != "" {
+			return hit("sets " + k + " in " + e.What + " with content the guard cannot read first")
+		}
+		if slices.Contains(copiers, c.Ex.Name) && c.Ex.Name != "tee" {
 			return hit("changes " + e.What + " with content the guard cannot read first")
 		}
 		return maybe("writes " + e.What + " with content that cannot be known statically")
 	}
-	before := currentText(p)
+	before := c.currentText(p)
 	after := text
 	if appends {
 		after = before + text
 	}
-	if protect.ChangesGuardSetting(before, after) {
-		return hit("sets a GEMINI_GUARD_ setting in " + e.What)
+	if ch, ok := protect.ChangesControlKey(before, after); ok {
+		return hit(envKeyWhat(ch, e))
 	}
 	return Finding{}
 }
+
+// envKeyWhat says what setting a control key in a .env does.
+func envKeyWhat(ch protect.ControlChange, e protect.Entry) string {
+	return "sets " + ch.Key + " in " + e.What + ": " + ch.Why
+}
+
+// mentionedControlKey is the first control key the call's arguments or
+// input assign (NAME=, NAME: ), "" if none.
+func mentionedControlKey(c *Call) string {
+	text := codeText(c)
+	if !strings.Contains(text, "=") && !strings.Contains(text, ":") {
+		return ""
+	}
+	for _, m := range keyAssignment.Get().FindAllStringSubmatch(text, -1) {
+		// Upper case only: a mention is a guess at what unknown output holds,
+		// and --path=, path= are options, not environment keys.
+		if _, ok := protect.ControlKey(m[1]); ok && m[1] == strings.ToUpper(m[1]) {
+			return m[1]
+		}
+	}
+	return ""
+}
+
+var keyAssignment = &lazyregexp.Regexp{Expr: `(?:^|[^\w%.-])([A-Za-z_][\w%]*)[ \t]*(?:=|:[ \t])`}
 
 // judgeTighteningWrite: the project's tightening file may be rewritten only
 // to something at least as strict; unknown content is denied.
@@ -839,7 +1074,7 @@ func judgeTighteningWrite(c *Call, p string, e protect.Entry) Finding {
 	if !known {
 		return hit("rewrites " + e.What + " with content the guard cannot check (it may only get stricter)")
 	}
-	before := currentText(p)
+	before := c.currentText(p)
 	after := text
 	if appends {
 		after = before + text

@@ -14,6 +14,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/gemini-guard/gemini-guard/internal/bounded"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
@@ -38,6 +39,12 @@ type Context struct {
 	// GitleaksConfig is the gitleaks config the settings name (absolute),
 	// protected like .gitleaks.toml (internal/protect).
 	GitleaksConfig string
+	// FS is the only way the rules see files: whether a copy's target is a
+	// directory, the content a copier would write to a protected file,
+	// symlinks and hard links to protected files. Nil means the real file
+	// system (bounded.OS: a FIFO or device is never opened, a file read up
+	// to a limit); tests pass a temporary directory's or a fake.
+	FS bounded.FS
 
 	// Own is what the shell guard found out about the files a git discard
 	// would lose (whose changes they are); nil when nothing was gathered.
@@ -146,6 +153,9 @@ type Finding struct {
 	// could be the agent's own: the scope the shell guard gathers facts
 	// for (Own) before deciding again.
 	Discard *Discard
+	// Safer overrides the rule's Safer when set: a check that knows more
+	// (a .env key, a git hook) names the safer way for that case.
+	Safer string
 	// Rule is the rule; Exec or Hazard what it judged.
 	Rule   *Rule
 	Exec   *shell.Exec
@@ -164,6 +174,17 @@ func (f Finding) Describe() string {
 	}
 	if f.Rule != nil {
 		return f.Rule.What
+	}
+	return ""
+}
+
+// SaferWay is the finding's own safer way or its rule's.
+func (f Finding) SaferWay() string {
+	if f.Safer != "" {
+		return f.Safer
+	}
+	if f.Rule != nil {
+		return f.Rule.Safer
 	}
 	return ""
 }
@@ -215,6 +236,9 @@ func (r *Rule) judges(name string) bool {
 	}
 	return false
 }
+
+// fs is the context's file system view.
+func (c *Context) fs() bounded.FS { return bounded.Or(c.FS) }
 
 // Evaluate judges everything in res. It returns the findings that deny
 // under ctx, in the order the commands run (rule table order within one

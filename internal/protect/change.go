@@ -5,30 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 )
-
-var guardVariable = &lazyregexp.Regexp{Expr: `(?mi)^[ \t]*(?:export[ \t]+)?GEMINI_GUARD_[A-Za-z0-9_]*[ \t]*=.*$`}
-
-// ChangesGuardSetting reports whether a .env file going from before to
-// after gains or alters a GEMINI_GUARD_* assignment line. Removing one is
-// not reported: the extension's own settings then apply.
-func ChangesGuardSetting(before, after string) bool {
-	if !strings.Contains(strings.ToUpper(after), "GEMINI_GUARD") {
-		return false
-	}
-	had := map[string]bool{}
-	for _, l := range guardVariable.Get().FindAllString(before, -1) {
-		had[strings.TrimSpace(l)] = true
-	}
-	for _, l := range guardVariable.Get().FindAllString(after, -1) {
-		if !had[strings.TrimSpace(l)] {
-			return true
-		}
-	}
-	return false
-}
 
 // loosest are settings no project file can loosen further, so that what a
 // project file tightens shows in the result.

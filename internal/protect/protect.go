@@ -6,16 +6,18 @@
 // check), so the two give one answer for one path.
 //
 // Paths are absolute and compared case-insensitively (macOS and Windows
-// file systems are), and also after resolving symlinks on the real file
-// system (Candidates), so a link in the workspace that points into
-// ~/.gemini is as protected as its target.
+// file systems are), also after resolving symlinks (Candidates), so a link
+// in the workspace that points into ~/.gemini is as protected as its
+// target, and by identity (Identify): a hard link to a protected file is
+// that file. The file system is read only through Roots.FS (metadata and
+// link targets, never a file's content), which the tests fake.
 package protect
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/gemini-guard/gemini-guard/internal/bounded"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 )
 
@@ -28,15 +30,24 @@ const (
 	// Config: never written, moved or deleted by the agent.
 	Config
 	// EnvFile: a .env file. Gemini CLI loads .env files (the workspace's,
-	// its parents', ~/.gemini/.env, ~/.env) into the environment its hooks
-	// read their settings from, so a change that adds or alters a
-	// GEMINI_GUARD_* line is denied; ordinary keys may be written.
+	// its parents', ~/.gemini/.env, ~/.env) into its own environment and
+	// its hooks', so a change that adds or alters a control key (a
+	// GEMINI_* setting, BASH_ENV, PATH, LD_PRELOAD, NODE_OPTIONS, …:
+	// EnvFamilies) is denied; ordinary keys may be written.
 	EnvFile
 	// Tightening: the workspace's .gemini/gemini-guard.toml, which may only
 	// tighten the guard. Writing it is allowed when the result is at least
 	// as strict as before (Weakens); deleting, blanking or moving it away
 	// is denied (strict would drop to standard).
 	Tightening
+	// GitCode: a repository's .git/config, .git/hooks/** and
+	// .git/info/attributes, and the user's global git config and
+	// attributes, which a later ordinary git command runs code
+	// from (an alias, core.hooksPath, core.sshCommand, core.fsmonitor, a
+	// filter or diff driver, a hook). git itself may change them (git
+	// config is judged by the git rules); any other writer is denied.
+	// Deleting them runs nothing and is allowed.
+	GitCode
 )
 
 // Roots are the places the table is anchored to. Empty fields are unknown:
@@ -49,6 +60,9 @@ type Roots struct {
 	// GitleaksConfig is the absolute path of the gitleaks config the
 	// settings name, "" if none.
 	GitleaksConfig string
+	// FS is the file system symlinks and identities are read from; nil
+	// means the real one (bounded.OS).
+	FS bounded.FS
 }
 
 // Entry is a protected path: what it is, as a block reason says it, and how
@@ -75,7 +89,10 @@ const ProjectFile = settings.ProjectFile
 //     list, at any depth: scans of a subdirectory read them) and the
 //     gitleaks config the settings name;
 //   - the workspace's .gemini/gemini-guard.toml (Tightening);
-//   - any .env file (EnvFile).
+//   - any .env file (EnvFile);
+//   - .git/config, .git/hooks/** and .git/info/attributes of any
+//     repository, and the user's ~/.gitconfig, ~/.config/git/config and
+//     attributes (GitCode).
 func Classify(r Roots, p string) Entry {
 	if p == "" {
 		return Entry{}
@@ -121,15 +138,50 @@ func Classify(r Roots, p string) Entry {
 		}
 	}
 	if strings.EqualFold(base, ".env") {
-		return Entry{"a .env file, from which Gemini CLI loads the guard's GEMINI_GUARD_* settings", EnvFile}
+		return Entry{"a .env file, which Gemini CLI loads into its own environment and every hook's", EnvFile}
+	}
+	if r.Home != "" {
+		for _, f := range []string{filepath.Join(r.Home, ".gitconfig"), filepath.Join(r.Home, ".config", "git", "config"), filepath.Join(r.Home, ".config", "git", "attributes")} {
+			if samePath(p, f) {
+				return Entry{"the user's git config (" + f + "), whose aliases, hooks path, ssh command and filters every later git command runs", GitCode}
+			}
+		}
+	}
+	if strings.EqualFold(base, ".git") && r.Workspace != "" && Within(p, r.Workspace) {
+		// A .git written whole (a gitdir: file, a copied directory) points git
+		// at a config and hooks of the writer's choosing.
+		return Entry{"a repository's .git (" + p + "), whose config and hooks, or the repository a gitdir: line names, a later git command runs", GitCode}
+	}
+	if g := gitDir(p); g != "" {
+		switch {
+		case samePath(p, filepath.Join(g, "config")):
+			return Entry{"a repository's git config (" + p + "), whose aliases, hooks path, ssh command and filters a later git command runs", GitCode}
+		case Within(p, filepath.Join(g, "hooks")):
+			return Entry{"a repository's git hooks (" + filepath.Join(g, "hooks") + "), which git runs on commit, checkout, push and merge", GitCode}
+		case samePath(p, filepath.Join(g, "info", "attributes")):
+			return Entry{"a repository's git attributes (" + p + "), which choose the filter and diff drivers a later git command runs", GitCode}
+		}
 	}
 	return Entry{}
 }
 
+// gitDir is the innermost .git directory p is in, "" if none.
+func gitDir(p string) string {
+	for d := filepath.Dir(p); ; d = filepath.Dir(d) {
+		if strings.EqualFold(filepath.Base(d), ".git") {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
+
 // Check is Classify of p and of every path p leads to through symlinks
-// (Candidates): the first protected one wins, with the link named.
+// (Candidates), then Identify: the first protected one wins, with the link
+// named.
 func Check(r Roots, p string) Entry {
-	for i, c := range Candidates(p) {
+	for i, c := range Candidates(r.FS, p) {
 		if e := Classify(r, c); e.Kind != None {
 			if i > 0 {
 				e.What += ", through the symlink " + p
@@ -137,7 +189,7 @@ func Check(r Roots, p string) Entry {
 			return e
 		}
 	}
-	return Entry{}
+	return Identify(r, p)
 }
 
 // Contains reports whether deleting or moving the directory p would take a
@@ -179,7 +231,7 @@ func geminiDirs(r Roots) []string {
 		}
 		g := filepath.Join(root, ".gemini")
 		out = append(out, g)
-		if real, err := filepath.EvalSymlinks(g); err == nil && real != g {
+		if real, err := bounded.EvalSymlinks(bounded.Or(r.FS), g); err == nil && real != g {
 			out = append(out, real)
 		}
 	}
@@ -191,7 +243,8 @@ func geminiDirs(r Roots) []string {
 // deepest existing ancestor resolved, with the rest joined on) and each
 // link target on the way, also when the final target does not exist (writing a dangling link
 // to .gitleaks.toml creates that file).
-func Candidates(p string) []string {
+func Candidates(fsys bounded.FS, p string) []string {
+	fsys = bounded.Or(fsys)
 	out := []string{p}
 	add := func(q string) {
 		for _, o := range out {
@@ -205,7 +258,7 @@ func Candidates(p string) []string {
 	// on: a file or directories that do not exist yet under a link.
 	rest := ""
 	for d := filepath.Clean(p); ; {
-		if real, err := filepath.EvalSymlinks(d); err == nil {
+		if real, err := bounded.EvalSymlinks(fsys, d); err == nil {
 			add(filepath.Join(real, rest))
 			break
 		}
@@ -218,7 +271,7 @@ func Candidates(p string) []string {
 	}
 	q := p
 	for range 40 {
-		target, err := os.Readlink(q)
+		target, err := fsys.Readlink(q)
 		if err != nil {
 			break
 		}
@@ -237,4 +290,31 @@ func samePath(a, b string) bool { return strings.EqualFold(filepath.Clean(a), fi
 func Within(p, dir string) bool {
 	p, dir = strings.ToLower(filepath.Clean(p)), strings.ToLower(filepath.Clean(dir))
 	return p == dir || dir == "/" || strings.HasPrefix(p, dir+string(filepath.Separator))
+}
+
+// Safer ways for what the table denies, worded once for both guards.
+const (
+	// SaferEnv: a control key in a .env.
+	SaferEnv = "keep the variable out of .env files: set it only for the one program that needs it " +
+		"(NAME=value program, or that program's own config file), or ask the user to add it themselves"
+	// SaferGitCode: .git/config, hooks, info/attributes.
+	SaferGitCode = "change git settings with git config only when the user asked for that setting, and keep hook " +
+		"scripts in the repository (for example scripts/pre-commit) for the user to install themselves"
+	// SaferLink: a link to a protected file.
+	SaferLink = "copy the file's content (cp without -l or -s) or read it where it is; never link to Gemini CLI's or the guard's configuration"
+	// SaferTree: a tree copied or unpacked into home.
+	SaferTree = "copy or unpack into the workspace or a temporary directory, then move only the files the task needs; " +
+		"never a .gemini directory or a .env into the home directory"
+)
+
+// SaferFor is the safer way for a write to an entry of kind k, "" for the
+// generic one.
+func SaferFor(k Kind) string {
+	switch k {
+	case EnvFile:
+		return SaferEnv
+	case GitCode:
+		return SaferGitCode
+	}
+	return ""
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/gemini-guard/gemini-guard/internal/audit"
+	"github.com/gemini-guard/gemini-guard/internal/bounded"
 	"github.com/gemini-guard/gemini-guard/internal/hook"
 	"github.com/gemini-guard/gemini-guard/internal/hookcall"
 	"github.com/gemini-guard/gemini-guard/internal/provenance"
@@ -51,7 +52,7 @@ func Run(stdin io.Reader, stdout io.Writer, e HookEnv) int {
 func answer(in hook.BeforeToolInput, e HookEnv) (hook.Output, error) {
 	call := hookcall.Load(e.Getenv, hook.BeforeTool, "secrets", in.Base)
 	d, err := Check(Call{Tool: in.ToolName, Input: in.ToolInput, Cwd: in.Cwd, Name: in.HostToolName},
-		Env{Settings: call.Settings, Home: e.Getenv("HOME"), Scanner: e.Scanner, Known: knownValues(in, call.Settings, e)})
+		Env{Settings: call.Settings, Home: e.Getenv("HOME"), Scanner: e.Scanner, Known: knownValues(in, call.Settings, e), FS: bounded.OS{}})
 	var inputErr *InputError
 	if errors.As(err, &inputErr) {
 		// Unusable arguments: the hook's bad-input answer asks the model to

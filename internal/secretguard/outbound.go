@@ -23,6 +23,13 @@ func checkOutbound(call Call, env Env) (Decision, error) {
 	if len(call.Input) == 0 || string(call.Input) == "null" {
 		return Decision{}, nil // no arguments, nothing to carry
 	}
+	if c, ok := toolargs.FileCommand(call.Tool, call.Input); ok {
+		// An MCP tool that writes a named file: the protected-path table
+		// judges it as the shell command that does the same.
+		if why, safer := protectedCommand(env, call.Cwd, analyze(env, call.Cwd, "", c)); why != "" {
+			return protectedDecision(call.Tool, "", why, safer), nil
+		}
+	}
 	text, err := toolargs.Text(call.Input)
 	if err != nil {
 		return Decision{}, &InputError{"tool_input is not JSON: " + err.Error()}

@@ -13,7 +13,7 @@ import (
 
 // roots anchor the protected-path table (internal/protect) for a call.
 func roots(env Env, cwd string) protect.Roots {
-	r := protect.Roots{Home: env.Home, Workspace: cwd}
+	r := protect.Roots{Home: env.Home, Workspace: cwd, FS: env.FS}
 	if env.Settings.GitleaksConfig != "" {
 		r.GitleaksConfig = edit.Resolve(cwd, env.Settings.GitleaksConfig)
 	}
@@ -23,24 +23,29 @@ func roots(env Env, cwd string) protect.Roots {
 // protectedFile says why writing path (absolute) is denied, or "" when it
 // may be written. The table is internal/protect's, shared with the shell
 // guard: guard and Gemini CLI configuration is never written; a .env file
-// may be written unless the result gains or alters a GEMINI_GUARD_* line;
-// the project's tightening file may be written when the result is at
-// least as strict. Symlinks are followed on the real file system.
-func protectedFile(env Env, cwd, path string, res edit.Result) string {
+// may be written unless the result gains or alters a control key (a
+// GEMINI_* setting, BASH_ENV, PATH, LD_PRELOAD, NODE_OPTIONS, …:
+// protect.EnvFamilies); the project's tightening file may be written when
+// the result is at least as strict; a repository's .git/config, hooks and
+// info/attributes are never written by these tools. Symlinks and hard
+// links are followed through env.FS.
+func protectedFile(env Env, cwd, path string, res edit.Result) (why, safer string) {
 	e := protect.Check(roots(env, cwd), path)
 	switch e.Kind {
 	case protect.Config:
-		return e.What
+		return e.What, ""
 	case protect.EnvFile:
-		if protect.ChangesGuardSetting(res.Before, res.After) {
-			return e.What + ", adding or changing a GEMINI_GUARD_* setting"
+		if ch, ok := protect.ChangesControlKey(res.Before, res.After); ok {
+			return e.What + ", setting " + ch.Key + ": " + ch.Why, protect.SaferEnv
 		}
+	case protect.GitCode:
+		return e.What + ": written by anything but git itself it is code planted to run later", protect.SaferGitCode
 	case protect.Tightening:
 		if protect.Weakens(cwd, res.Before, res.After) {
-			return e.What + ", making it less strict (it may only tighten the guard)"
+			return e.What + ", making it less strict (it may only tighten the guard)", ""
 		}
 	}
-	return ""
+	return "", ""
 }
 
 // protectedCommand says why a shell command is denied for changing the
@@ -48,12 +53,13 @@ func protectedFile(env Env, cwd, path string, res edit.Result) string {
 // guard.tamper rule on the same analysis, so the two hooks agree: reads
 // are allowed, writes, deletes and Gemini CLI invocations that switch the
 // guard off are denied alike.
-func protectedCommand(env Env, cwd string, res *shell.Result) string {
+func protectedCommand(env Env, cwd string, res *shell.Result) (why, safer string) {
 	ctx := policy.NewContext(cwd, env.Home, env.Settings)
+	ctx.FS = env.FS
 	if f, ok := policy.TamperFinding(res, &ctx); ok {
-		return f.Describe() // not the fragment: it may hold a secret
+		return f.Describe(), f.Safer // not the fragment: it may hold a secret
 	}
-	return ""
+	return "", ""
 }
 
 // analyze parses a shell command as the shell guard does: run in dir

@@ -257,20 +257,23 @@ func maskAll(s string, secretList []string) string {
 
 // protectedDecision denies a write to the guard's or Gemini CLI's
 // configuration.
-func protectedDecision(tool, shown, why string) Decision {
+func protectedDecision(tool, shown, why, safer string) Decision {
 	what := ""
 	if shown != "" {
 		what = fmt.Sprintf("%s would change %s, %s", tool, shown, why)
 	} else {
 		what = "this command " + why
 	}
+	if safer == "" {
+		safer = "leave the guard's and Gemini CLI's configuration to the user: tell them which change you " +
+			"would make and why, and let them make it"
+	}
 	return Decision{
 		Verdict: verdict.Verdict{
 			Action: verdict.Deny,
 			RuleID: RuleProtectedConfig,
 			What:   what,
-			Safer: "leave the guard's and Gemini CLI's configuration to the user: tell them which change you " +
-				"would make and why, and let them make it",
+			Safer:  safer,
 		},
 		Rules: []string{RuleProtectedConfig},
 	}

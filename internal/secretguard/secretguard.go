@@ -21,6 +21,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gemini-guard/gemini-guard/internal/bounded"
 	"github.com/gemini-guard/gemini-guard/internal/edit"
 	"github.com/gemini-guard/gemini-guard/internal/scanner"
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
@@ -74,6 +75,10 @@ type Env struct {
 	// a write, command or outbound call that holds one, or a form of one,
 	// is judged as if a rule had found it. nil knows none.
 	Known *knownvals.Set
+	// FS is the file system the protected-path table and the shell
+	// analysis read (symlinks, hard links, a copier's source); nil means
+	// the real one through internal/bounded (a FIFO is never opened).
+	FS bounded.FS
 }
 
 // Call is one BeforeTool call.
@@ -218,8 +223,8 @@ func checkFile(call Call, env Env, filePath string, apply func(before string, ex
 		return Decision{}, fmt.Errorf("secretguard: reading %s: %w", shown, err)
 	}
 	res := apply(before, exists)
-	if why := protectedFile(env, call.Cwd, path, res); why != "" {
-		return protectedDecision(call.shown(), shown, why), nil
+	if why, safer := protectedFile(env, call.Cwd, path, res); why != "" {
+		return protectedDecision(call.shown(), shown, why, safer), nil
 	}
 	if skipped(env.Settings.SecretsSkipPaths, call.Cwd, path) {
 		return Decision{}, nil
@@ -328,8 +333,8 @@ func scanGroups(spans []edit.Span, limit int) []edit.Span {
 
 func checkShell(call Call, env Env, command, dir string) (Decision, error) {
 	res := analyze(env, call.Cwd, dir, command)
-	if why := protectedCommand(env, call.Cwd, res); why != "" {
-		return protectedDecision(call.Tool, "", why), nil
+	if why, safer := protectedCommand(env, call.Cwd, res); why != "" {
+		return protectedDecision(call.Tool, "", why, safer), nil
 	}
 	text := command
 	if extra := resolvedText(res, command); extra != "" {

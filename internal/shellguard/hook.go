@@ -3,6 +3,7 @@ package shellguard
 import (
 	"encoding/json"
 	"errors"
+	"github.com/gemini-guard/gemini-guard/internal/bounded"
 	"io"
 	"os"
 
@@ -66,8 +67,13 @@ func answer(in hook.BeforeToolInput, e Env) (hook.Output, error) {
 	if toolargs.IsMCP(in.ToolName) {
 		// An MCP tool is judged only when it plainly runs a shell command
 		// (a run/exec/shell/bash/terminal tool with a command, cmd or
-		// script argument); its working directory is unknown.
+		// script argument; its working directory is unknown), or writes,
+		// edits, moves or copies a named file: then as the shell command
+		// that does the same (toolargs.FileCommand).
 		c, ok := toolargs.ShellCommand(in.ToolName, in.ToolInput)
+		if !ok {
+			c, ok = toolargs.FileCommand(in.ToolName, in.ToolInput)
+		}
 		if !ok {
 			return hook.Output{}, nil
 		}
@@ -81,7 +87,7 @@ func answer(in hook.BeforeToolInput, e Env) (hook.Output, error) {
 		}
 	}
 	call := hookcall.Load(e.Getenv, hook.BeforeTool, "shell", in.Base)
-	input := Input{Command: command, Dir: ti.DirPath, Cwd: in.Cwd, Home: userHome(e), Settings: call.Settings}
+	input := Input{Command: command, Dir: ti.DirPath, Cwd: in.Cwd, Home: userHome(e), Settings: call.Settings, FS: bounded.OS{}}
 	v, res, ctx := judge(input)
 	dir := provenance.Dir(e.Getenv)
 	if v.Action != verdict.Allow && in.SessionID != "" && !gitRedirected(e.Getenv) {

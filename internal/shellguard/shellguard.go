@@ -2,10 +2,11 @@
 // working directory go through package shell (what would run) and package
 // policy (which of it is dangerous) into one verdict.Verdict.
 //
-// Decide is pure: it reads no file, no environment and no clock, so the
-// hook, the people's command and the tests all get the same answer for the
-// same Input. Run (hook.go) is the guard-shell hook around it: the call
-// read from stdin (run_shell_command, or an MCP tool that plainly runs a
+// Decide reads no environment and no clock, and files only through
+// Input.FS (metadata, link targets and small regular files, never a FIFO
+// or a device), so the hook, the people's command and the tests all get
+// the same answer for the same Input and file system. Run (hook.go) is
+// the guard-shell hook around it: the call read from stdin (run_shell_command, or an MCP tool that plainly runs a
 // shell command), the settings and audit log (hookcall), warn mode, one
 // JSON answer; for a git discard the facts of whose changes it would lose
 // (own.go: git status, the session's record of the agent's edits) gathered
@@ -18,6 +19,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/gemini-guard/gemini-guard/internal/bounded"
 	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 	"github.com/gemini-guard/gemini-guard/internal/policy"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
@@ -49,6 +51,9 @@ type Input struct {
 	// command would lose (Discards, own.go): whether the changes are the
 	// agent's own. Nil judges every discard as the user's work.
 	Own *policy.Own
+	// FS is the file system view the policy reads (bounded.FS); nil means
+	// the real file system through internal/bounded.
+	FS bounded.FS
 }
 
 // Decide returns the decision for in: Allow, or Deny with the rule, what it
@@ -121,6 +126,7 @@ func prepare(in Input, trace bool) (*shell.Result, *policy.Context, *verdict.Ver
 	}
 	ctx := policy.NewContext(cwd, home, in.Settings)
 	ctx.Own = in.Own
+	ctx.FS = in.FS
 	res := shell.Analyze(in.Command, shell.Options{Dir: dir, Home: home, Trace: trace})
 	return res, &ctx, nil
 }
@@ -185,7 +191,7 @@ func toVerdict(f policy.Finding, res *shell.Result) verdict.Verdict {
 		Action:   verdict.Deny,
 		RuleID:   f.Rule.ID,
 		What:     Mask(strings.ToValidUTF8(res.Show(f.Describe()), "\uFFFD")),
-		Safer:    f.Rule.Safer,
+		Safer:    f.SaferWay(),
 		Fragment: Mask(strings.ToValidUTF8(verdict.Truncate(res.Show(f.Fragment()), 4*verdict.MaxFragment), "\uFFFD")),
 	}
 }

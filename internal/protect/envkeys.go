@@ -1,0 +1,245 @@
+package protect
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
+)
+
+// EnvFamily is a family of environment variables that configure the
+// programs every hook runs on, or Gemini CLI itself. Gemini CLI loads every
+// key of the first .env it finds (.gemini/.env or .env from the workspace
+// up, ~/.gemini/.env, ~/.env) into its own environment and runs each hook
+// as `bash -c <command>` in that environment, so such a key in a .env is
+// guard configuration: one line switches the guard off for the next
+// session.
+type EnvFamily struct {
+	// Why says what a key of the family does to a hook or to the CLI, as a
+	// block reason says it.
+	Why string
+	// Names are exact variable names; Prefixes match any name they begin.
+	Names, Prefixes []string
+}
+
+// EnvFamilies is the list, from bash's manual (Bash Variables, Bourne Shell
+// Variables, INVOCATION), ld.so(8) and dyld(1), node's CLI documentation,
+// the Go runtime's documentation and the process.env keys the
+// @google/gemini-cli 0.61.0 bundle reads. Names are compared upper-cased.
+// Ordinary application keys (DATABASE_URL, API_BASE, DEBUG, PORT,
+// NODE_ENV, GEMINI_API_KEY) are not in it.
+var EnvFamilies = []EnvFamily{
+	{
+		// BASH_ENV and ENV name a file a non-interactive bash (every hook is
+		// `bash -c`) or sh runs first; SHELLOPTS/BASHOPTS switch on options
+		// (xtrace, then PS4's command substitution runs for every command);
+		// BASH_FUNC_name%% imports a function that shadows any command
+		// name; IFS, CDPATH, GLOBIGNORE and EXECIGNORE change how the hook
+		// command line is split, where cd goes and which files glob and
+		// command lookup see; BASH_XTRACEFD, BASH_LOADABLES_PATH,
+		// BASH_COMPAT and POSIXLY_CORRECT change what bash runs and how.
+		// The prompts and PROMPT_COMMAND run code in interactive shells (a
+		// shell the user opens from the session).
+		Why: "bash runs a file, a function or prompt code from it before or around every hook command, or splits and looks up the hook's command line differently",
+		Names: []string{"BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PS0", "PS1", "PS2", "PS3", "PS4", "PROMPT_COMMAND",
+			"IFS", "CDPATH", "GLOBIGNORE", "EXECIGNORE", "BASH_XTRACEFD", "BASH_LOADABLES_PATH", "BASH_COMPAT",
+			"POSIXLY_CORRECT", "INPUTRC", "ZDOTDIR", "SHELL"},
+		Prefixes: []string{"BASH_FUNC_"},
+	},
+	{
+		// PATH decides which program `bash`, `node` and every command
+		// name in a hook command are.
+		Why:   "it decides which program each command name of a hook runs",
+		Names: []string{"PATH", "PATHEXT", "COMSPEC", "PSMODULEPATH"},
+	},
+	{
+		// ld.so(8): LD_PRELOAD and LD_AUDIT load a library into every
+		// dynamically linked program (bash, node), LD_LIBRARY_PATH replaces
+		// the ones it links; GCONV_PATH and GLIBC_TUNABLES are read by
+		// glibc itself. dyld(1): DYLD_INSERT_LIBRARIES and friends on macOS.
+		Why:      "the dynamic loader loads a library of its choosing into bash and node before any hook runs",
+		Names:    []string{"GCONV_PATH", "GLIBC_TUNABLES", "LOCPATH", "HOSTALIASES", "RESOLV_HOST_CONF"},
+		Prefixes: []string{"LD_", "DYLD_"},
+	},
+	{
+		// node's CLI documentation: NODE_OPTIONS takes --require/--import
+		// (code run first in Gemini CLI itself), NODE_PATH and
+		// NODE_REPL_EXTERNAL_MODULE decide which modules load,
+		// NODE_EXTRA_CA_CERTS and NODE_TLS_REJECT_UNAUTHORIZED which
+		// servers the CLI trusts, the others where node writes or what
+		// it reads at start-up. NODE_ENV is an application's own.
+		Why: "node runs code of its choosing in Gemini CLI, loads other modules or trusts other servers",
+		Names: []string{"NODE_OPTIONS", "NODE_PATH", "NODE_EXTRA_CA_CERTS", "NODE_TLS_REJECT_UNAUTHORIZED", "NODE_REPL_EXTERNAL_MODULE",
+			"NODE_REDIRECT_WARNINGS", "NODE_V8_COVERAGE", "NODE_ICU_DATA", "NODE_PRESERVE_SYMLINKS", "NODE_COMPILE_CACHE",
+			"NODE_PENDING_DEPRECATION", "NODE_DEBUG", "NODE_USE_ENV_PROXY", "UV_USE_IO_URING"},
+	},
+	{
+		// The Gemini CLI bundle: GEMINI_CLI_HOME moves ~/.gemini (no
+		// extension, no policy wall loads), GEMINI_CLI_SYSTEM_SETTINGS_PATH
+		// and GEMINI_CLI_TRUSTED_FOLDERS_PATH replace settings files,
+		// GEMINI_SYSTEM_MD the system prompt (GEMINI.md's instructions
+		// included), GEMINI_SANDBOX* what runs in the sandbox, GEMINI_GUARD_*
+		// are the guard's own settings. GEMINI_API_KEY is the documented
+		// user key (a real value is the secrets guard's to judge). The base
+		// URLs and endpoints send the whole conversation elsewhere; the
+		// sandbox variables choose what the sandbox is.
+		Why: "Gemini CLI reads it: its home, settings, trusted folders, system prompt, sandbox, endpoints, or gemini-guard's own settings",
+		Names: []string{"GOOGLE_GEMINI_BASE_URL", "GOOGLE_VERTEX_BASE_URL", "CODE_ASSIST_ENDPOINT", "CODE_ASSIST_API_VERSION",
+			"SANDBOX", "SANDBOX_FLAGS", "SANDBOX_MOUNTS", "SANDBOX_ENV", "SANDBOX_PORTS", "SANDBOX_SET_UID_GID", "SEATBELT_PROFILE",
+			"BUILD_SANDBOX", "DOTENV_KEY", "APPDATA", "LOCALAPPDATA", "CLOUDSDK_CONFIG", "OTEL_EXPORTER_OTLP_HEADERS"},
+		Prefixes: []string{"GEMINI_", "QWEN_"},
+	},
+	{
+		// Where the user's files are: HOME (~/.gemini, ~/.env), the XDG
+		// directories (the guard's state and audit log live in
+		// XDG_STATE_HOME), the temporary directory, and their Windows
+		// spellings.
+		Why:      "it moves the home, configuration, state or temporary directory that Gemini CLI and the guard read",
+		Names:    []string{"HOME", "USERPROFILE", "HOMEDRIVE", "HOMEPATH", "TMPDIR", "TMP", "TEMP"},
+		Prefixes: []string{"XDG_"},
+	},
+	{
+		// The guard's own programs are Go: GODEBUG, GOGC=off, GOMEMLIMIT,
+		// GOMAXPROCS and GOTRACEBACK change how they run, collect memory
+		// or die.
+		Why:   "it changes how the Go runtime of the guard's own programs behaves (memory, debugging, crashes)",
+		Names: []string{"GODEBUG", "GOGC", "GOMEMLIMIT", "GOMAXPROCS", "GOTRACEBACK"},
+	},
+}
+
+// allowedGemini are GEMINI_ names an application's .env ordinarily holds.
+var allowedGemini = []string{"GEMINI_API_KEY"}
+
+// ControlKey reports whether the environment variable name configures a
+// hook's programs or Gemini CLI (EnvFamilies), with the family's reason.
+func ControlKey(name string) (why string, ok bool) {
+	n := strings.ToUpper(strings.TrimSpace(name))
+	if n == "" || slices.Contains(allowedGemini, n) {
+		return "", false
+	}
+	for _, f := range EnvFamilies {
+		if slices.Contains(f.Names, n) {
+			return f.Why, true
+		}
+		for _, p := range f.Prefixes {
+			if strings.HasPrefix(n, p) {
+				return f.Why, true
+			}
+		}
+	}
+	return "", false
+}
+
+// envAssignment is a key line as dotenv (which Gemini CLI uses) reads it:
+// optional `export`, a name of word characters, dots and dashes, then `=`
+// or `: `. A line inside a multi-line quoted value that looks like one is
+// taken as one too (denying more, never less).
+var envAssignment = &lazyregexp.Regexp{Expr: `(?m)^[ \t]*(?:export[ \t]+)?([\w.%-]+)[ \t]*(?:=|:[ \t])(.*)$`}
+
+// ControlChange is a control key a .env change adds or alters.
+type ControlChange struct {
+	// Key is the variable's name as written; Why its family's reason.
+	Key, Why string
+}
+
+// ChangesControlKey reports the first control key (ControlKey) that a .env
+// file going from before to after gains or gives another value. Removing
+// one is not reported: the environment then stays as the user set it.
+func ChangesControlKey(before, after string) (ControlChange, bool) {
+	had := map[string]bool{}
+	for _, m := range envAssignment.Get().FindAllStringSubmatch(before, -1) {
+		had[strings.ToUpper(m[1])+"="+strings.TrimSpace(m[2])] = true
+	}
+	for _, m := range envAssignment.Get().FindAllStringSubmatch(after, -1) {
+		why, ok := ControlKey(m[1])
+		if !ok || had[strings.ToUpper(m[1])+"="+strings.TrimSpace(m[2])] {
+			continue
+		}
+		return ControlChange{Key: m[1], Why: why}, true
+	}
+	return ControlChange{}, false
+}
+
+// ControlKeysSet lists the control keys set (non-empty) in an environment
+// read through getenv, among names (the environment's own names, from
+// os.Environ) and every exact name of EnvFamilies, except those every
+// session has: the ones a login sets (PATH, HOME, SHELL, TMPDIR, the XDG
+// directories, …) and the ones Gemini CLI sets for its hooks. For session
+// start and doctor: a warning names such a variable, never its value.
+func ControlKeysSet(getenv func(string) string, names []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	check := func(k string) {
+		if seen[k] {
+			return
+		}
+		seen[k] = true
+		if getenv(k) == "" || expectedInSession(k) {
+			return
+		}
+		if _, ok := ControlKey(k); ok {
+			out = append(out, k)
+		}
+	}
+	for _, k := range names {
+		check(k)
+	}
+	for _, f := range EnvFamilies {
+		for _, k := range f.Names {
+			check(k)
+		}
+	}
+	for _, k := range wellKnown {
+		check(k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// wellKnown are prefixed control keys looked up by name when the
+// environment's own names are not given (tests, a getenv alone).
+var wellKnown = []string{"LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH",
+	"GEMINI_CLI_HOME", "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "GEMINI_CLI_SYSTEM_DEFAULTS_PATH", "GEMINI_CLI_TRUSTED_FOLDERS_PATH",
+	"GEMINI_SYSTEM_MD", "GEMINI_SANDBOX_PROXY_COMMAND"}
+
+// EnvWarning is the line session start and doctor show for a control key
+// set in the hooks' environment: its name and what it does, never its
+// value.
+func EnvWarning(key string) string {
+	why, _ := ControlKey(key)
+	return "gemini-guard: " + key + " is set in the environment Gemini CLI gives its hooks (from a .env file it loaded, or your shell); " +
+		"if you did not set it, remove it: " + why + "."
+}
+
+// sessionKeys are set in an ordinary session: by the login, the terminal,
+// Gemini CLI for its hooks (GEMINI_PROJECT_DIR, …), or the user's own
+// choice of shell and locale.
+var sessionKeys = []string{"PATH", "HOME", "SHELL", "TMPDIR", "TMP", "TEMP", "USERPROFILE", "HOMEDRIVE", "HOMEPATH",
+	"PATHEXT", "COMSPEC", "PSMODULEPATH", "APPDATA", "LOCALAPPDATA", "PS1", "PS2", "PS4", "GEMINI_API_KEY",
+	"GEMINI_PROJECT_DIR", "GEMINI_CWD", "GEMINI_SESSION_ID", "GEMINI_PLANS_DIR", "GEMINI_CLI", "GEMINI_CLI_NO_RELAUNCH",
+	"SANDBOX", "GEMINI_SANDBOX", "GEMINI_MODEL", "GEMINI_CLI_IDE_PID", "GEMINI_CLI_IDE_SERVER_PORT", "GEMINI_CLI_IDE_WORKSPACE_PATH",
+	"GEMINI_CLI_SURFACE", "GEMINI_PTY_INFO",
+	// Set by the user for unattended runs (CI); a .env line setting it is
+	// still denied.
+	"GEMINI_CLI_TRUST_WORKSPACE",
+	// A proxy's or a company's CA, set by the user (a .env line adding one
+	// is still denied: the agent must not choose whom the CLI trusts).
+	"NODE_EXTRA_CA_CERTS"}
+
+func expectedInSession(k string) bool {
+	u := strings.ToUpper(k)
+	return slices.Contains(sessionKeys, u) || strings.HasPrefix(u, "XDG_") || strings.HasPrefix(u, "GEMINI_GUARD_") ||
+		strings.HasPrefix(u, "GEMINI_CLI_IDE_") // the IDE companion's
+}
+
+// ControlKeysIn lists the control keys a .env file's text assigns, in
+// order, each once.
+func ControlKeysIn(text string) []string {
+	var out []string
+	for _, m := range envAssignment.Get().FindAllStringSubmatch(text, -1) {
+		if _, ok := ControlKey(m[1]); ok && !slices.Contains(out, m[1]) {
+			out = append(out, m[1])
+		}
+	}
+	return out
+}

@@ -1,0 +1,64 @@
+package shellguard_test
+
+import (
+	"io/fs"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/gemini-guard/gemini-guard/internal/settings"
+	"github.com/gemini-guard/gemini-guard/internal/shellguard"
+)
+
+// fakeFS is a file system of a few regular files, for Input.FS: the
+// decision reads nothing else.
+type fakeFS map[string]string
+
+type fakeInfo struct {
+	name string
+	size int64
+}
+
+func (i fakeInfo) Name() string       { return i.name }
+func (i fakeInfo) Size() int64        { return i.size }
+func (i fakeInfo) Mode() fs.FileMode  { return 0o644 }
+func (i fakeInfo) ModTime() time.Time { return time.Time{} }
+func (i fakeInfo) IsDir() bool        { return false }
+func (i fakeInfo) Sys() any           { return nil }
+
+func (f fakeFS) Stat(p string) (fs.FileInfo, error) {
+	if c, ok := f[p]; ok {
+		return fakeInfo{p, int64(len(c))}, nil
+	}
+	return nil, fs.ErrNotExist
+}
+func (f fakeFS) Lstat(p string) (fs.FileInfo, error) { return f.Stat(p) }
+func (f fakeFS) Readlink(string) (string, error)     { return "", fs.ErrInvalid }
+func (f fakeFS) ReadFile(p string, limit int64) ([]byte, bool, error) {
+	c, ok := f[p]
+	if !ok {
+		return nil, false, fs.ErrNotExist
+	}
+	if int64(len(c)) > limit {
+		return []byte(c[:limit]), true, nil
+	}
+	return []byte(c), false, nil
+}
+
+// TestDecideReadsFilesThroughInputFS: what a copy writes onto a .env is
+// read from Input.FS, not from the disk (where none of these files exist).
+func TestDecideReadsFilesThroughInputFS(t *testing.T) {
+	fsys := fakeFS{
+		"/w/hijack.env":   "DEBUG=1\nBASH_ENV=/tmp/x.sh\n",
+		"/w/.env.example": "PORT=3000\n",
+		"/w/.env":         "PORT=1\n",
+	}
+	decide := func(cmd string) string {
+		return shellguard.Decide(shellguard.Input{Command: cmd, Cwd: "/w", Home: "/h", Settings: settings.Default(), FS: fsys}).RuleID
+	}
+	assert.Equal(t, "guard.tamper", decide("cp hijack.env .env"))
+	assert.Equal(t, "", decide("cp .env.example .env"))
+	assert.Equal(t, "guard.tamper", decide("cat hijack.env >> .env"))
+	assert.Equal(t, "", decide("cat .env.example >> .env"))
+}
