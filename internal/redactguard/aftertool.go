@@ -2,17 +2,45 @@ package redactguard
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
+	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/gemini-guard/gemini-guard/internal/bounded"
 	"github.com/gemini-guard/gemini-guard/internal/hook"
 	"github.com/gemini-guard/gemini-guard/internal/hookcall"
+	"github.com/gemini-guard/gemini-guard/internal/redact"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 )
 
-// MaxToolOutput bounds the tool output the hook scans and hands to the
-// model in its reason. Larger output is redacted up to here and cut.
+// MaxToolOutput bounds the tool output the hook scans. Output that Gemini
+// CLI hands the model whole (read_file, read_many_files, multi-part MCP
+// output, ...) is scanned up to here, and what lies beyond is withheld:
+// never passed on unscanned. Output that Gemini CLI itself cuts to a head
+// and a tail (see cliTruncates) is scanned in those two windows instead.
 const MaxToolOutput = 8 << 20
+
+// The windows scanned of an output longer than MaxToolOutput that Gemini
+// CLI truncates: it keeps the first 20 % and the last 80 % of its
+// threshold, in UTF-16 code units (formatTruncatedToolOutput), at most 3
+// bytes each in UTF-8. With a threshold up to maxCoveredThreshold both
+// windows hold what it keeps with more than a megabyte to spare, so a
+// secret cut by a window's edge is never in the part the model gets.
+const (
+	truncHeadWindow     = 2 << 20
+	truncTailWindow     = MaxToolOutput - truncHeadWindow
+	maxCoveredThreshold = 2_000_000
+)
+
+// The head and tail the hook hands the model, when it redacted a truncated
+// output, in characters: Gemini CLI's own default (threshold 40,000).
+const (
+	cliKeptHead = 8_000
+	cliKeptTail = 32_000
+)
 
 // part is one element of llmContent when it is a list of parts.
 type part struct {
@@ -77,50 +105,230 @@ func afterTool(in hook.AfterToolInput, e Env) (hook.Output, error) {
 	}
 	// A config that does not load: session-start tells the user about it.
 	r, _ := newRedactor(s, in.Cwd, e)
-	total, cut, count := 0, false, 0
-	var rules []string
-	var out strings.Builder
+	var (
+		notScanned = "more than the 8 MiB gemini-guard scans for secrets"
+		total      = 0
+		withheld   = 0
+		count      = 0
+		rules      []string
+		out        strings.Builder
+	)
+	for _, p := range pieces {
+		total += len(p)
+	}
+	if text, ok := cliTruncates(in.ToolName, in.ToolResponse.LLMContent, pieces, isText); ok && len(text) > MaxToolOutput {
+		why := truncationUnknown(e.Getenv, in.Cwd)
+		if why == "" {
+			return afterTruncatedTool(in, call, r, text)
+		}
+		notScanned += " (" + why + ")"
+	}
+	scanned := 0
 	for i, p := range pieces {
 		if !isText[i] {
 			out.WriteString(p)
 			continue
 		}
-		if total+len(p) > MaxToolOutput {
-			p, cut = p[:max(0, MaxToolOutput-total)], true
+		if scanned+len(p) > MaxToolOutput {
+			kept := runeCut(p, max(0, MaxToolOutput-scanned))
+			withheld += len(p) - len(kept)
+			p = kept
 		}
-		total += len(p)
+		scanned += len(p)
 		red, err := r.Text(p)
 		if err != nil {
 			return hook.Output{}, err
 		}
 		out.WriteString(red.Text)
 		count += red.Secrets
-		if red.Secrets > 0 {
-			for _, id := range red.Rules {
-				if !contains(rules, id) {
-					rules = append(rules, id)
-				}
-			}
-		}
-		if cut {
-			out.WriteString("\n[output cut at 8 MiB by gemini-guard]")
+		addRules(&rules, red)
+		if withheld > 0 {
+			out.WriteString("\n\n[gemini-guard withheld the rest of this output: " + fmt.Sprintf("%d", withheld) + " bytes not scanned]")
 			break
 		}
+	}
+	if withheld > 0 {
+		// Withheld whatever was found: output that was not scanned may
+		// hold a secret, in warn mode too (a check that could not be made
+		// is not a finding to warn about).
+		what := fmt.Sprintf("the output of %s is %d bytes, %s", in.ToolName, total, notScanned)
+		reason := "gemini-guard withheld the end of this tool output (hook.output-too-large): " + what + ", so only its first " +
+			fmt.Sprintf("%d", scanned) + " bytes are shown, and output it could not scan is never passed on. "
+		if count > 0 {
+			reason += fmt.Sprintf("In them it also redacted %d secret(s) (%s), each replaced by %s. ", count, strings.Join(rules, ", "), markerExample(s))
+		}
+		reason += "This is the tool's real output up to there, not an error. Safer: ask for less output at once (a narrower command, a smaller range of lines, fewer files).\n\n" + out.String()
+		entry := call.Entry(in.ToolName)
+		entry.Rules, entry.Decision = append(rules, "hook.output-too-large"), "redact"
+		call.Record(entry)
+		return hook.Deny(reason, "gemini-guard withheld part of a tool output: "+what+"."), nil
 	}
 	if len(rules) == 0 {
 		return hook.Output{}, nil
 	}
-	what := fmt.Sprintf("%d secret(s) (%s) in the output of %s", count, strings.Join(rules, ", "), in.ToolName)
+	return redactedOutput(in, call, fmt.Sprintf("%d secret(s) (%s) in the output of %s", count, strings.Join(rules, ", "), in.ToolName), rules, out.String()), nil
+}
+
+// redactedOutput is the answer that hands the model out, the redacted
+// output, in place of the tool's (or, in warn mode, tells the user what
+// would have been hidden).
+func redactedOutput(in hook.AfterToolInput, call hookcall.Call, what string, rules []string, out string) hook.Output {
+	s := call.Settings
 	if call.WarnOnly() {
-		return hook.Allow("gemini-guard would have hidden " + what + " from the model (warn mode)."), nil
+		return hook.Allow("gemini-guard would have hidden " + what + " from the model (warn mode).")
 	}
 	reason := "gemini-guard redacted " + what + " before it reached you. This is the tool's real output, not an error: " +
 		"each secret is replaced by " + markerExample(s) + " and everything else is unchanged. " +
-		"Do not try to read the secret another way; if the user needs it, they can look at it themselves.\n\n" + out.String()
+		"Do not try to read the secret another way; if the user needs it, they can look at it themselves.\n\n" + out
 	entry := call.Entry(in.ToolName)
 	entry.Rules, entry.Decision = rules, "redact"
 	call.Record(entry)
-	return hook.Deny(reason, "gemini-guard hid "+what+" from the model."), nil
+	return hook.Deny(reason, "gemini-guard hid "+what+" from the model.")
+}
+
+// afterTruncatedTool answers for an output longer than MaxToolOutput that
+// Gemini CLI cuts to its head and tail: only those are scanned, in windows
+// wider than what it keeps. Clean, the output is passed on and the CLI
+// cuts it; with a secret, the model gets the redacted head and tail in the
+// shape the CLI would have given them (its default 8,000 and 32,000
+// characters).
+func afterTruncatedTool(in hook.AfterToolInput, call hookcall.Call, r *redact.Redactor, text string) (hook.Output, error) {
+	head := runeCut(text, truncHeadWindow)
+	tail := runeTail(text, truncTailWindow)
+	var rules []string
+	count := 0
+	var reds [2]string
+	for i, w := range []string{head, tail} {
+		red, err := r.Text(w)
+		if err != nil {
+			return hook.Output{}, err
+		}
+		reds[i] = red.Text
+		count += red.Secrets
+		addRules(&rules, red)
+	}
+	if len(rules) == 0 {
+		return hook.Output{}, nil
+	}
+	keptHead, keptTail := firstRunes(reds[0], cliKeptHead), lastRunes(reds[1], cliKeptTail)
+	out := fmt.Sprintf("Output too large (%d bytes). Showing the first %d and the last %d characters.\n%s\n\n... [the middle omitted] ...\n\n%s",
+		len(text), cliKeptHead, cliKeptTail, keptHead, keptTail)
+	what := fmt.Sprintf("%d secret(s) (%s) in the part of the output of %s that Gemini CLI keeps (its first and last characters)", count, strings.Join(rules, ", "), in.ToolName)
+	return redactedOutput(in, call, what, rules, out), nil
+}
+
+// cliTruncates returns the text of an output Gemini CLI 0.61 cuts to a head
+// and a tail when it is longer than its threshold (scheduler
+// truncateOutputIfNeeded): a shell command's output given as one string,
+// and an MCP tool's output given as exactly one text part. Every other
+// output reaches the model whole.
+func cliTruncates(tool string, raw json.RawMessage, pieces []string, isText []bool) (string, bool) {
+	if len(pieces) != 1 || !isText[0] || len(raw) == 0 {
+		return "", false
+	}
+	switch {
+	case tool == "run_shell_command" && raw[0] == '"':
+		return pieces[0], true
+	case strings.HasPrefix(tool, "mcp_") && raw[0] == '[':
+		return pieces[0], true
+	}
+	return "", false
+}
+
+// truncationUnknown says why the settings in force may keep Gemini CLI
+// from cutting a long output to a head and tail that the windows cover:
+// truncation switched off or set above maxCoveredThreshold
+// (tools.truncateToolOutputThreshold), output distilled instead
+// (contextManagement.enabled), or a settings file that cannot be read.
+// "" when the CLI's truncation is covered.
+func truncationUnknown(getenv func(string) string, cwd string) string {
+	files := []string{"/etc/gemini-cli/settings.json"}
+	if p := getenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH"); p != "" {
+		files[0] = p
+	}
+	if home := getenv("HOME"); home != "" {
+		files = append(files, filepath.Join(home, ".gemini", "settings.json"))
+	}
+	if cwd != "" {
+		files = append(files, filepath.Join(cwd, ".gemini", "settings.json"))
+	}
+	for _, f := range files {
+		data, _, err := bounded.ReadFile(f, 1<<20)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		var set struct {
+			Tools struct {
+				Threshold *float64 `json:"truncateToolOutputThreshold"`
+			} `json:"tools"`
+			ContextManagement struct {
+				Enabled bool `json:"enabled"`
+			} `json:"contextManagement"`
+		}
+		if err != nil || json.Unmarshal(data, &set) != nil {
+			return f + " could not be read as JSON, so how Gemini CLI cuts long output is not known"
+		}
+		if t := set.Tools.Threshold; t != nil && (*t <= 0 || *t > maxCoveredThreshold) {
+			return fmt.Sprintf("%s sets tools.truncateToolOutputThreshold to %v: Gemini CLI cuts output at none or above the %d characters gemini-guard covers", f, *t, maxCoveredThreshold)
+		}
+		if set.ContextManagement.Enabled {
+			return f + " enables contextManagement: Gemini CLI distils long output instead of cutting it"
+		}
+	}
+	return ""
+}
+
+func addRules(rules *[]string, red redact.Redacted) {
+	if red.Secrets == 0 {
+		return
+	}
+	for _, id := range red.Rules {
+		if !contains(*rules, id) {
+			*rules = append(*rules, id)
+		}
+	}
+}
+
+// runeCut is s cut to at most n bytes, at a character boundary.
+func runeCut(s string, n int) string {
+	if n >= len(s) {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// runeTail is the last at most n bytes of s, from a character boundary.
+func runeTail(s string, n int) string {
+	if n >= len(s) {
+		return s
+	}
+	i := len(s) - n
+	for i < len(s) && !utf8.RuneStart(s[i]) {
+		i++
+	}
+	return s[i:]
+}
+
+// firstRunes and lastRunes are the first and last n characters of s.
+func firstRunes(s string, n int) string {
+	i := 0
+	for k := 0; k < n && i < len(s); k++ {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return s[:i]
+}
+
+func lastRunes(s string, n int) string {
+	i := len(s)
+	for k := 0; k < n && i > 0; k++ {
+		_, size := utf8.DecodeLastRuneInString(s[:i])
+		i -= size
+	}
+	return s[i:]
 }
 
 func markerExample(s settings.Settings) string {
