@@ -161,9 +161,9 @@ func TestAfterToolTruncationSettings(t *testing.T) {
 	token := secretsFor["github-pat"]
 	text := filler(MaxToolOutput) + "GITHUB_TOKEN=" + token + "\n" + filler(MaxToolOutput)
 	for name, settings := range map[string]string{
-		"truncation off":         `{"tools": {"truncateToolOutputThreshold": 0}}`,
-		"threshold above cover":  `{"tools": {"truncateToolOutputThreshold": 5000000}}`,
-		"context management on":  `{"contextManagement": {"enabled": true}}`,
+		"truncation off":          `{"tools": {"truncateToolOutputThreshold": 0}}`,
+		"threshold above cover":   `{"tools": {"truncateToolOutputThreshold": 5000000}}`,
+		"context management on":   `{"contextManagement": {"enabled": true}}`,
 		"settings not plain JSON": "{ // a comment\n}",
 	} {
 		t.Run(name, func(t *testing.T) {
