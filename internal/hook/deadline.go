@@ -12,14 +12,15 @@ import (
 // Deadlines of the hooks: how long each may decide before it answers its
 // fail-safe instead. Gemini CLI lets the action through when a hook passes
 // its hooks.json timeout (shell 10 s, secrets 30 s, AfterTool 30 s,
-// AfterModel 10 s), so each hook answers by its deadline, at most ~40 % of
-// that timeout: process start, a loaded machine and the answer's own
-// writing fit in the rest.
+// AfterModel 10 s, BeforeModel 30 s), so each hook answers by its
+// deadline, at most ~40 % of that timeout: process start, a loaded machine
+// and the answer's own writing fit in the rest.
 const (
-	ShellDeadline      = 4 * time.Second
-	SecretsDeadline    = 12 * time.Second
-	AfterToolDeadline  = 12 * time.Second
-	AfterModelDeadline = 4 * time.Second
+	ShellDeadline       = 4 * time.Second
+	SecretsDeadline     = 12 * time.Second
+	AfterToolDeadline   = 12 * time.Second
+	AfterModelDeadline  = 4 * time.Second
+	BeforeModelDeadline = 12 * time.Second
 )
 
 // ErrDeadline is the error a late decision is replaced with.
