@@ -49,20 +49,27 @@ func (e *DeadlineError) Unwrap() error { return ErrDeadline }
 //
 // late gets the decoded input so that an event whose fail-safe depends on
 // it (AfterModel withholds the chunk it was given) can build that answer.
+//
+// Memory is bounded the same way: while decide runs, a watchdog answers
+// late(in, *MemoryError) and exits when the process holds more than
+// MemoryCeiling (memory.go).
 func RunWithin[In any](ev Event, limit time.Duration, r io.Reader, w io.Writer, decide func(In) (Output, error), late func(In, error) Output) {
 	if late == nil {
 		late = func(_ In, err error) Output { return FailSafe(ev, err) }
 	}
 	once := onceWriter{written: make(chan struct{})}
 	out, host := answer(ev, r, func(in In, host Dialect) (Output, error) {
-		timer := time.AfterFunc(limit, func() {
+		lateAnswer := func(err error) {
 			if once.claim() {
-				write(w, ev, host, late(in, &DeadlineError{Limit: limit}))
+				write(w, ev, host, late(in, err))
 				close(once.written)
 				exitLate()
 			}
-		})
+		}
+		timer := time.AfterFunc(limit, func() { lateAnswer(&DeadlineError{Limit: limit}) })
 		defer timer.Stop()
+		stop := watchMemory(memoryCeiling, func() { lateAnswer(&MemoryError{Ceiling: memoryCeiling}) })
+		defer stop()
 		return decide(in)
 	})
 	if !once.claim() {
@@ -73,6 +80,9 @@ func RunWithin[In any](ev Event, limit time.Duration, r io.Reader, w io.Writer, 
 	}
 	write(w, ev, host, out)
 }
+
+// memoryCeiling is MemoryCeiling; tests lower it.
+var memoryCeiling uint64 = MemoryCeiling
 
 // exitLate ends the hook process after its late answer is written; tests
 // replace it.

@@ -147,6 +147,13 @@ func FailSafe(ev Event, err error) Output {
 					"Safer: write the content in smaller parts (several write_file or replace calls).", MaxInput>>20),
 				"gemini-guard blocked a tool call larger than it can check.")
 		}
+		var mem *MemoryError
+		if errors.As(err, &mem) {
+			return Deny(
+				"gemini-guard blocked hook.memory: "+detail+" and stopped this call to be safe (a hook the system kills for its memory would let it through). "+
+					"Safer: split the work into smaller, simpler calls (shorter commands, no nested expansions that multiply text).",
+				"gemini-guard blocked a tool call it could not check within its memory limit ("+detail+").")
+		}
 		if errors.Is(err, ErrDeadline) {
 			return Deny(
 				"gemini-guard blocked hook.deadline: "+detail+" and stopped this call to be safe (a hook that runs out of time would let it through). "+
