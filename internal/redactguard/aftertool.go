@@ -135,7 +135,7 @@ func afterTool(in hook.AfterToolInput, e Env) (hook.Output, error) {
 			p = kept
 		}
 		scanned += len(p)
-		red, err := r.Text(p)
+		red, err := r.Text(withoutANSI(p))
 		if err != nil {
 			return hook.Output{}, err
 		}
@@ -199,7 +199,7 @@ func afterTruncatedTool(in hook.AfterToolInput, call hookcall.Call, r *redact.Re
 	count := 0
 	var reds [2]string
 	for i, w := range []string{head, tail} {
-		red, err := r.Text(w)
+		red, err := r.Text(withoutANSI(w))
 		if err != nil {
 			return hook.Output{}, err
 		}
@@ -287,6 +287,46 @@ func addRules(rules *[]string, red redact.Redacted) {
 			*rules = append(*rules, id)
 		}
 	}
+}
+
+// withoutANSI is s without its ANSI escape sequences (colours, cursor
+// moves: ESC [ ... final byte, and ESC ] ... BEL or ESC \): `grep
+// --color=always`, `ls --color` and many build tools put them inside a
+// token, which no rule then matches whole. The output is scanned, and
+// handed to the model when it had to be redacted, without them; output
+// with nothing to redact passes as it was.
+func withoutANSI(s string) string {
+	if !strings.Contains(s, "\x1b") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] != 0x1b || i+1 >= len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		switch s[i+1] {
+		case '[': // CSI: parameters and intermediates, then a final byte @ to ~
+			j := i + 2
+			for j < len(s) && (s[j] < 0x40 || s[j] > 0x7e) {
+				j++
+			}
+			i = j
+		case ']': // OSC: up to BEL or ESC \
+			j := i + 2
+			for j < len(s) && s[j] != 0x07 && !(s[j] == 0x1b && j+1 < len(s) && s[j+1] == '\\') {
+				j++
+			}
+			if j < len(s) && s[j] == 0x1b {
+				j++
+			}
+			i = j
+		default: // a two-byte escape (ESC 7, ESC =, ...)
+			i++
+		}
+	}
+	return b.String()
 }
 
 // runeCut is s cut to at most n bytes, at a character boundary.

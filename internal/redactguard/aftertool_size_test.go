@@ -199,3 +199,18 @@ func TestRuneCuts(t *testing.T) {
 	assert.Equal(t, "😀b", lastRunes(s, 2))
 	assert.Equal(t, s, lastRunes(s, 99))
 }
+
+// A token coloured by grep --color=always is redacted: the escapes are
+// taken out before the scan.
+func TestAfterToolANSIInsideToken(t *testing.T) {
+	token := secretsFor["github-pat"]
+	coloured := "config.env:3:GITHUB_TOKEN=" + token[:10] + "\x1b[01;31m\x1b[K" + token[10:20] + "\x1b[m\x1b[K" + token[20:] + "\n\x1b]8;;file:///x\x07link\x1b]8;;\x07\n"
+	e := testEnv(t, nil)
+	out := afterToolOut(t, e, toolCall(t, t.TempDir(), "run_shell_command", coloured))
+	assert.Equal(t, "deny", out.Decision)
+	assert.True(t, strings.Contains(out.Reason, "GITHUB_TOKEN=[REDACTED"), out.Reason)
+	for _, part := range []string{token[4:10], token[10:20], token[20:]} {
+		assert.False(t, strings.Contains(out.Reason, part), "a piece of the token shows")
+	}
+	assert.Equal(t, "plain text, ok", withoutANSI("\x1b[1mplain\x1b[0m text, \x1b]0;title\x1b\\ok"))
+}
