@@ -7,9 +7,10 @@ import (
 	"time"
 )
 
-// MemoryCeiling bounds the memory a hook process holds while it decides.
-// An ordinary call holds 5-12 MB, a 32 MiB BeforeModel request or an
-// 8 MiB tool output a few hundred at most; past the ceiling the hook
+// MemoryCeiling bounds the memory a hook process takes on while it
+// decides, over what it held once its input was read and decoded (at most
+// MaxInput and its decoding). An ordinary call adds a few MB, a 32 MiB
+// BeforeModel request or an 8 MiB tool output some hundred; past it the hook
 // answers its fail-safe and exits, as at its deadline. Without it, input
 // that makes the analysis grow (the shell's ${x//?/$x}, bounded there by
 // budgets, is the known case) would run the process into the kernel's OOM
@@ -51,12 +52,14 @@ func memoryInUse() uint64 {
 	return s[0].Value.Uint64() - s[1].Value.Uint64()
 }
 
-// watchMemory calls over once when the memory in use passes ceiling,
-// sampling on a timer (no goroutine until it first fires). It also sets
-// the runtime's soft memory limit below the ceiling, so that the garbage
-// collector works harder before the watchdog has to act. stop ends it.
+// watchMemory calls over once when the memory in use has grown by more
+// than ceiling since the call, sampling on a timer (no goroutine until it
+// first fires). It also sets the runtime's soft memory limit below that,
+// so that the garbage collector works harder before the watchdog has to
+// act. stop ends it.
 func watchMemory(ceiling uint64, over func()) (stop func()) {
-	debug.SetMemoryLimit(int64(ceiling) * 3 / 4)
+	base := memoryInUse()
+	debug.SetMemoryLimit(int64(base + ceiling*3/4))
 	var t *time.Timer
 	stopped := make(chan struct{})
 	var check func()
@@ -66,7 +69,7 @@ func watchMemory(ceiling uint64, over func()) (stop func()) {
 			return
 		default:
 		}
-		if memoryInUse() > ceiling {
+		if memoryInUse() > base+ceiling {
 			over()
 			return
 		}

@@ -25,15 +25,23 @@ const MaxToolOutput = 8 << 20
 
 // The windows scanned of an output longer than MaxToolOutput that Gemini
 // CLI truncates: it keeps the first 20 % and the last 80 % of its
-// threshold, in UTF-16 code units (formatTruncatedToolOutput), at most 3
-// bytes each in UTF-8. With a threshold up to maxCoveredThreshold both
-// windows hold what it keeps with more than a megabyte to spare, so a
-// secret cut by a window's edge is never in the part the model gets.
+// threshold (tools.truncateToolOutputThreshold, default
+// cliDefaultThreshold), in UTF-16 code units (formatTruncatedToolOutput),
+// at most 3 bytes each in UTF-8. Each window holds that many bytes and
+// windowMargin more, so a secret cut by a window's edge is never in the
+// part the model gets. Thresholds up to maxCoveredThreshold keep both
+// windows within MaxToolOutput.
 const (
-	truncHeadWindow     = 2 << 20
-	truncTailWindow     = MaxToolOutput - truncHeadWindow
+	cliDefaultThreshold = 40_000
+	windowMargin        = 64 << 10
 	maxCoveredThreshold = 2_000_000
 )
+
+// truncWindows are the head and tail windows, in bytes, for threshold.
+func truncWindows(threshold int) (head, tail int) {
+	keptHead := threshold / 5
+	return 3*keptHead + windowMargin, 3*(threshold-keptHead) + windowMargin
+}
 
 // The head and tail the hook hands the model, when it redacted a truncated
 // output, in characters: Gemini CLI's own default (threshold 40,000).
@@ -117,9 +125,9 @@ func afterTool(in hook.AfterToolInput, e Env) (hook.Output, error) {
 		total += len(p)
 	}
 	if text, ok := cliTruncates(in.ToolName, in.ToolResponse.LLMContent, pieces, isText); ok && len(text) > MaxToolOutput {
-		why := truncationUnknown(e.Getenv, in.Cwd)
+		threshold, why := truncationThreshold(e.Getenv, in.Cwd)
 		if why == "" {
-			return afterTruncatedTool(in, call, r, text)
+			return afterTruncatedTool(in, call, r, text, threshold)
 		}
 		notScanned += " (" + why + ")"
 	}
@@ -192,9 +200,10 @@ func redactedOutput(in hook.AfterToolInput, call hookcall.Call, what string, rul
 // cuts it; with a secret, the model gets the redacted head and tail in the
 // shape the CLI would have given them (its default 8,000 and 32,000
 // characters).
-func afterTruncatedTool(in hook.AfterToolInput, call hookcall.Call, r *redact.Redactor, text string) (hook.Output, error) {
-	head := runeCut(text, truncHeadWindow)
-	tail := runeTail(text, truncTailWindow)
+func afterTruncatedTool(in hook.AfterToolInput, call hookcall.Call, r *redact.Redactor, text string, threshold int) (hook.Output, error) {
+	headBytes, tailBytes := truncWindows(threshold)
+	head := runeCut(text, headBytes)
+	tail := runeTail(text, tailBytes)
 	var rules []string
 	count := 0
 	var reds [2]string
@@ -235,13 +244,14 @@ func cliTruncates(tool string, raw json.RawMessage, pieces []string, isText []bo
 	return "", false
 }
 
-// truncationUnknown says why the settings in force may keep Gemini CLI
-// from cutting a long output to a head and tail that the windows cover:
-// truncation switched off or set above maxCoveredThreshold
-// (tools.truncateToolOutputThreshold), output distilled instead
+// truncationThreshold is the largest tools.truncateToolOutputThreshold the
+// settings files set (cliDefaultThreshold when none does: a larger window
+// covers a smaller threshold), and why, if so, Gemini CLI may not cut a
+// long output to a head and tail the windows cover: truncation switched
+// off or set above maxCoveredThreshold, output distilled instead
 // (contextManagement.enabled), or a settings file that cannot be read.
-// "" when the CLI's truncation is covered.
-func truncationUnknown(getenv func(string) string, cwd string) string {
+func truncationThreshold(getenv func(string) string, cwd string) (threshold int, why string) {
+	threshold = cliDefaultThreshold
 	files := []string{"/etc/gemini-cli/settings.json"}
 	if p := getenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH"); p != "" {
 		files[0] = p
@@ -266,16 +276,19 @@ func truncationUnknown(getenv func(string) string, cwd string) string {
 			} `json:"contextManagement"`
 		}
 		if err != nil || json.Unmarshal(data, &set) != nil {
-			return f + " could not be read as JSON, so how Gemini CLI cuts long output is not known"
+			return 0, f + " could not be read as JSON, so how Gemini CLI cuts long output is not known"
 		}
 		if t := set.Tools.Threshold; t != nil && (*t <= 0 || *t > maxCoveredThreshold) {
-			return fmt.Sprintf("%s sets tools.truncateToolOutputThreshold to %v: Gemini CLI cuts output at none or above the %d characters gemini-guard covers", f, *t, maxCoveredThreshold)
+			return 0, fmt.Sprintf("%s sets tools.truncateToolOutputThreshold to %v: Gemini CLI cuts output at none or above the %d characters gemini-guard covers", f, *t, maxCoveredThreshold)
 		}
 		if set.ContextManagement.Enabled {
-			return f + " enables contextManagement: Gemini CLI distils long output instead of cutting it"
+			return 0, f + " enables contextManagement: Gemini CLI distils long output instead of cutting it"
+		}
+		if t := set.Tools.Threshold; t != nil {
+			threshold = max(threshold, int(*t))
 		}
 	}
-	return ""
+	return threshold, ""
 }
 
 func addRules(rules *[]string, red redact.Redacted) {

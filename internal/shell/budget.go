@@ -18,7 +18,7 @@ import (
 // known variables never reaches it.
 const (
 	maxWordBytes     = 1 << 20
-	maxExpandedBytes = 8 << 20
+	maxExpandedBytes = 4 << 20
 	// unknownBytes bounds what an unknown expands to: a marker
 	// (Result.newUnknown), a few bytes.
 	unknownBytes = 64

@@ -11,7 +11,7 @@ import (
 // hook.MemoryCeiling or its 4 s deadline.
 const (
 	fuzzMaxAlloc = 256 << 20
-	fuzzMaxTime  = 2 * time.Second
+	fuzzMaxTime  = 3 * time.Second
 )
 
 // FuzzAnalyzeBudget hunts for commands that make the analysis allocate or
