@@ -75,7 +75,10 @@ func watchMemory(ceiling uint64, over func()) (stop func()) {
 		}
 		t.Reset(memoryInterval)
 	}
-	t = time.AfterFunc(memoryFirstCheck, check)
+	// Armed only once t is set: check resets t, and on a loaded machine
+	// the first check can come before AfterFunc has returned.
+	t = time.AfterFunc(time.Hour, check)
+	t.Reset(memoryFirstCheck)
 	return func() {
 		close(stopped)
 		t.Stop()
