@@ -68,6 +68,7 @@ func TestKeyDenseRequest(t *testing.T) {
 	took := time.Since(start)
 	t.Logf("%d keys, %d bytes; the run took %v", len(tokens), b.Len(), took.Round(time.Millisecond))
 	msgs := strings.Join(r.HookMessages(), "\n")
+	t.Logf("hook messages: %.400s", scrub(msgs))
 	sent := 0
 	for _, req := range api.Requests() {
 		sent++
