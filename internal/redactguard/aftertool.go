@@ -116,13 +116,15 @@ func afterTool(in hook.AfterToolInput, e Env) (hook.Output, error) {
 	var (
 		notScanned = "more than the 8 MiB gemini-guard scans for secrets"
 		total      = 0
-		withheld   = 0
+		withheld   = 0 // bytes of text not scanned
 		count      = 0
 		rules      []string
 		out        strings.Builder
 	)
-	for _, p := range pieces {
-		total += len(p)
+	for i, p := range pieces {
+		if isText[i] {
+			total += len(p)
+		}
 	}
 	if text, ok := cliTruncates(in.ToolName, in.ToolResponse.LLMContent, pieces, isText); ok && len(text) > MaxToolOutput {
 		threshold, why := truncationThreshold(e.Getenv, in.Cwd)
@@ -137,10 +139,9 @@ func afterTool(in hook.AfterToolInput, e Env) (hook.Output, error) {
 			out.WriteString(p)
 			continue
 		}
-		if scanned+len(p) > MaxToolOutput {
-			kept := runeCut(p, max(0, MaxToolOutput-scanned))
-			withheld += len(p) - len(kept)
-			p = kept
+		cut := scanned+len(p) > MaxToolOutput
+		if cut {
+			p = runeCut(p, max(0, MaxToolOutput-scanned))
 		}
 		scanned += len(p)
 		red, err := r.Text(withoutANSI(p))
@@ -150,8 +151,10 @@ func afterTool(in hook.AfterToolInput, e Env) (hook.Output, error) {
 		out.WriteString(red.Text)
 		count += red.Secrets
 		addRules(&rules, red)
-		if withheld > 0 {
-			out.WriteString("\n\n[gemini-guard withheld the rest of this output: " + fmt.Sprintf("%d", withheld) + " bytes not scanned]")
+		if cut {
+			// The rest of this part and every later part.
+			withheld = total - scanned
+			out.WriteString(fmt.Sprintf("\n\n[gemini-guard withheld the rest of this output: %d bytes not scanned]", withheld))
 			break
 		}
 	}

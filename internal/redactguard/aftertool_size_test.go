@@ -149,6 +149,7 @@ func TestAfterToolWithholdsWhatItCannotScan(t *testing.T) {
 			assert.Equal(t, "deny", out.Decision)
 			assert.True(t, strings.Contains(out.Reason, "hook.output-too-large"), "hook.output-too-large")
 			assert.True(t, strings.Contains(out.Reason, "bytes not scanned]"), "bytes not scanned]")
+			assert.False(t, strings.Contains(out.Reason, "withheld the rest of this output: 0 bytes"))
 			assert.False(t, strings.Contains(out.Reason, token[4:]))
 			assert.LessOrEqual(t, len(out.Reason), MaxToolOutput+2000)
 		})
