@@ -62,8 +62,7 @@ func watchMemory(ceiling uint64, over func()) (stop func()) {
 	debug.SetMemoryLimit(int64(base + ceiling*3/4))
 	var t *time.Timer
 	stopped := make(chan struct{})
-	var check func()
-	check = func() {
+	check := func() {
 		select {
 		case <-stopped:
 			return

@@ -25,19 +25,22 @@ const hungryHookEnv = "GEMINI_GUARD_TEST_HUNGRY_HOOK"
 // is MemoryCeiling: the test keeps the machine's memory for others).
 const hungryCeiling = 128 << 20
 
+// hungryKept holds what the hungry decision allocates, so none of it is
+// collected.
+var hungryKept [][]byte
+
 func init() {
 	if os.Getenv(hungryHookEnv) == "" {
 		return
 	}
 	memoryCeiling = hungryCeiling
 	RunWithin(BeforeTool, time.Minute, os.Stdin, os.Stdout, func(BeforeToolInput) (Output, error) {
-		var keep [][]byte
 		for {
 			b := make([]byte, 1<<20)
 			for i := range b {
 				b[i] = byte(i)
 			}
-			keep = append(keep, b)
+			hungryKept = append(hungryKept, b)
 		}
 	}, nil)
 	os.Exit(3) // not reached: the watchdog's answer exits 0
