@@ -12,14 +12,15 @@ import (
 // Deadlines of the hooks: how long each may decide before it answers its
 // fail-safe instead. Gemini CLI lets the action through when a hook passes
 // its hooks.json timeout (shell 10 s, secrets 30 s, AfterTool 30 s,
-// AfterModel 10 s), so each hook answers by its deadline, at most ~40 % of
-// that timeout: process start, a loaded machine and the answer's own
-// writing fit in the rest.
+// AfterModel 10 s, BeforeModel 30 s), so each hook answers by its
+// deadline, at most ~40 % of that timeout: process start, a loaded machine
+// and the answer's own writing fit in the rest.
 const (
-	ShellDeadline      = 4 * time.Second
-	SecretsDeadline    = 12 * time.Second
-	AfterToolDeadline  = 12 * time.Second
-	AfterModelDeadline = 4 * time.Second
+	ShellDeadline       = 4 * time.Second
+	SecretsDeadline     = 12 * time.Second
+	AfterToolDeadline   = 12 * time.Second
+	AfterModelDeadline  = 4 * time.Second
+	BeforeModelDeadline = 12 * time.Second
 )
 
 // ErrDeadline is the error a late decision is replaced with.
@@ -48,6 +49,10 @@ func (e *DeadlineError) Unwrap() error { return ErrDeadline }
 //
 // late gets the decoded input so that an event whose fail-safe depends on
 // it (AfterModel withholds the chunk it was given) can build that answer.
+//
+// Memory is bounded the same way: while decide runs, a watchdog answers
+// late(in, *MemoryError) and exits when the process holds more than
+// MemoryCeiling (memory.go).
 func RunWithin[In any](ev Event, limit time.Duration, r io.Reader, w io.Writer, decide func(In) (Output, error), late func(In, error) Output, opts ...Option) {
 	if late == nil {
 		late = func(_ In, err error) Output { return FailSafe(ev, err) }
@@ -55,14 +60,17 @@ func RunWithin[In any](ev Event, limit time.Duration, r io.Reader, w io.Writer, 
 	once := onceWriter{written: make(chan struct{})}
 	o := collect(opts)
 	out, host := answer(ev, r, o, func(in In, host Dialect) (Output, error) {
-		timer := time.AfterFunc(limit, func() {
+		lateAnswer := func(err error) {
 			if once.claim() {
-				write(w, ev, o, host, late(in, &DeadlineError{Limit: limit}))
+				write(w, ev, o, host, late(in, err))
 				close(once.written)
 				exitLate()
 			}
-		})
+		}
+		timer := time.AfterFunc(limit, func() { lateAnswer(&DeadlineError{Limit: limit}) })
 		defer timer.Stop()
+		stop := watchMemory(memoryCeiling, func() { lateAnswer(&MemoryError{Ceiling: memoryCeiling}) })
+		defer stop()
 		return decide(in)
 	})
 	if !once.claim() {
@@ -73,6 +81,9 @@ func RunWithin[In any](ev Event, limit time.Duration, r io.Reader, w io.Writer, 
 	}
 	write(w, ev, o, host, out)
 }
+
+// memoryCeiling is MemoryCeiling; tests lower it.
+var memoryCeiling uint64 = MemoryCeiling
 
 // exitLate ends the hook process after its late answer is written; tests
 // replace it.

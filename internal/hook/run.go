@@ -219,6 +219,12 @@ func (e *PanicError) Error() string { return fmt.Sprintf("internal error: %v", e
 //     reason) and tell the model and the user why: output that could not be
 //     scanned may hold a secret, and once the model has read it, it is in
 //     the conversation for good.
+//   - BeforeModel: refuse the request (deny: Gemini CLI does not send it
+//     and ends the turn with the reason): a request that could not be read
+//     or scanned (larger than MaxInput, far past any model's context; a
+//     panic) may hold a secret. Input of a shape the hook does not know
+//     passes unchanged: a Gemini CLI that changed the shape would have
+//     every request of every session refused.
 //   - AfterModel and SessionStart: no decision ({}): a deny in AfterModel
 //     would print the chunk and end the turn. A hook that can withhold the
 //     chunk does so itself (guard-redact's deadline answer).
@@ -232,6 +238,13 @@ func FailSafe(ev Event, err error) Output {
 				fmt.Sprintf("gemini-guard blocked hook.input-too-large: this tool call is larger than %d MiB, more than gemini-guard checks. "+
 					"Safer: write the content in smaller parts (several write_file or replace calls).", MaxInput>>20),
 				"gemini-guard blocked a tool call larger than it can check.")
+		}
+		var mem *MemoryError
+		if errors.As(err, &mem) {
+			return Deny(
+				"gemini-guard blocked hook.memory: "+detail+" and stopped this call to be safe (a hook the system kills for its memory would let it through). "+
+					"Safer: split the work into smaller, simpler calls (shorter commands, no nested expansions that multiply text).",
+				"gemini-guard blocked a tool call it could not check within its memory limit ("+detail+").")
 		}
 		if errors.Is(err, ErrDeadline) {
 			return Deny(
@@ -255,6 +268,15 @@ func FailSafe(ev Event, err error) Output {
 				"and output that may hold a secret is not passed on unchecked. This is not the tool failing. "+
 				"Safer: ask for less output at once (a narrower command, a smaller range of lines), or tell the user, who can run `gemini-guard doctor`.",
 			"gemini-guard withheld a tool output it could not scan for secrets ("+detail+").")
+	case BeforeModel:
+		var in *InputError
+		if errors.As(err, &in) && !in.TooLarge {
+			return Output{}
+		}
+		return Deny(
+			"gemini-guard did not send this request to the model (hook.request-unscanned): it could not be checked for secrets ("+detail+"), "+
+				"and a request that may hold a secret is not sent unchecked. Safer: remove or shorten the large text pasted or included (@file), or start a new conversation (/clear).",
+			"gemini-guard did not send the request to the model: it could not be checked for secrets ("+detail+").")
 	default:
 		return Output{}
 	}

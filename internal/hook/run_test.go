@@ -91,6 +91,13 @@ func TestRunTooLarge(t *testing.T) {
 	big = io.MultiReader(strings.NewReader(`{"content":"`), strings.NewReader(strings.Repeat("a", MaxInput)), strings.NewReader(`"}`))
 	got = runOnce(t, AfterModel, big, func(AfterModelInput) (Output, error) { return Output{}, nil })
 	assert.Empty(t, got)
+
+	// A request to the model too large to read is refused, never sent
+	// unchecked.
+	big = io.MultiReader(strings.NewReader(`{"hook_event_name":"BeforeModel","llm_request":{"messages":[{"role":"user","content":"`), strings.NewReader(strings.Repeat("a", MaxInput)), strings.NewReader(`"}]}}`))
+	got = runOnce(t, BeforeModel, big, func(AfterModelInput) (Output, error) { return Output{}, nil })
+	assert.Equal(t, "deny", got["decision"])
+	assert.Contains(t, got["reason"], "hook.request-unscanned")
 }
 
 func TestRunRecoversPanicsAndErrors(t *testing.T) {

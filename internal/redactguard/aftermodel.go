@@ -137,14 +137,15 @@ func afterModel(in hook.AfterModelInput, e Env) (hook.Output, error) {
 			warning = joinLines(warning, "gemini-guard could not save its streaming state ("+err.Error()+").")
 		}
 	} else if err != nil {
-		// Without state nothing can be held between chunks: redact each
-		// chunk on its own and say so at the end of each answer.
-		final := c.Final
-		c.Final = true
-		var sess redact.Session
-		handle(&sess)
-		if final {
-			warning = joinLines(warning, "gemini-guard cannot keep streaming state ("+err.Error()+"): a secret split across chunks of the answer may have been shown.")
+		// Without state nothing can be held between chunks, and a secret
+		// split across two of them would show in pieces that no scan of
+		// one chunk sees whole (issue #25: the state directory swapped for
+		// a file). So the answer's text is withheld, not shown unchecked,
+		// and the user is told at the end of each answer.
+		show, changed = "", c.Text != ""
+		if c.Final {
+			warning = joinLines(warning, "gemini-guard withheld the model's answer: it cannot keep its streaming state ("+err.Error()+
+				"), without which a secret split across chunks could show. Ask the model to write the answer to a file, or repair the state directory (run `gemini-guard doctor`).")
 		}
 	}
 

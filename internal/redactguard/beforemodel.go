@@ -127,10 +127,28 @@ type beforeModelInput struct {
 	LLMRequest *rawRequest `json:"llm_request"`
 }
 
-// beforeModelScanTimeout bounds a scan of the request: well within the
-// hook's 30 s timeout in hooks.json, long enough for a first call that
-// starts the scanner process on a loaded machine.
-const beforeModelScanTimeout = 20 * time.Second
+// beforeModelScanTimeout bounds the scans of one request together: inside
+// the hook's deadline (hook.BeforeModelDeadline) with room to build the
+// answer, long enough for a first call that starts the scanner process on
+// a loaded machine.
+const beforeModelScanTimeout = hook.BeforeModelDeadline - 2*time.Second
+
+// withheldMessage replaces the text of a message that could not be
+// scanned in time.
+const withheldMessage = "[gemini-guard withheld this message: it could not be checked for secrets in time, and text that may hold a secret is not sent unchecked]"
+
+// refusedRequest is the answer that keeps the request from being sent
+// (Gemini CLI ends the turn and shows the reason): when a message could
+// not be scanned and the request cannot be rewritten safely, and when the
+// hook's deadline passes. Never "sent unchanged": the text that could not
+// be scanned may hold a secret.
+func refusedRequest(detail string) hook.Output {
+	return hook.Deny(
+		"gemini-guard did not send this request to the model (hook.request-unscanned): "+detail+
+			", and a request that may hold a secret is not sent unchecked. Safer: remove or shorten the large text pasted or included (@file), "+
+			"or start a new conversation (/clear); a request of ordinary size is checked in well under a second.",
+		"gemini-guard did not send the request to the model: "+detail+". Remove or shorten the large text you pasted or included, or start a new conversation (/clear).")
+}
 
 func beforeModel(in beforeModelInput, e Env) (hook.Output, error) {
 	call := hookcall.Load(e.Getenv, hook.BeforeModel, "redact", in.Base)
@@ -173,12 +191,17 @@ func beforeModel(in beforeModelInput, e Env) (hook.Output, error) {
 	redacted := make([]string, len(req.Messages))
 	var rules []string
 	count := 0
+	var unscanned []int
+	var scanErr error
 	for _, i := range todo {
 		text := texts[i]
 		red, err := r.Text(text)
 		if err != nil {
-			clean.save(e, in.SessionID)
-			return hook.Allow("gemini-guard could not check the request to the model for secrets (" + err.Error() + "); it was sent unchanged."), nil
+			// The scans share one time limit: once it has passed, each
+			// later message that needs a scan fails at once, and one that
+			// no rule can match is still passed.
+			unscanned, scanErr = append(unscanned, i), err
+			continue
 		}
 		if red.Secrets == 0 {
 			clean.add(hashes[i])
@@ -194,6 +217,9 @@ func beforeModel(in beforeModelInput, e Env) (hook.Output, error) {
 		}
 	}
 	clean.save(e, in.SessionID)
+	if scanErr != nil {
+		return withholdUnscanned(in, e, call, req.Messages, redacted, unscanned, limit, scanErr), nil
+	}
 	if count == 0 {
 		return hook.Output{}, nil
 	}
@@ -220,6 +246,44 @@ func beforeModel(in beforeModelInput, e Env) (hook.Output, error) {
 		SystemMessage: tellOnce(e, in.SessionID, markerExample(s), rec.found),
 		Specific:      &hook.Specific{HookEventName: hook.BeforeModel, LLMRequest: raw},
 	}, nil
+}
+
+// withholdUnscanned is the answer when the messages unscanned could not be
+// scanned (err): their text is replaced by withheldMessage, and so is every
+// secret found in the others; where the request cannot be rewritten safely
+// (a Gemini CLI before hostcli.MergesRewrittenRequest or of unknown
+// version, a message past the limit of safeLimit) it is refused instead.
+// Withheld in warn mode too: a check that could not be made is not a
+// finding to warn about.
+func withholdUnscanned(in beforeModelInput, e Env, call hookcall.Call, msgs []message, redacted []string, unscanned []int, limit int, err error) hook.Output {
+	n := len(unscanned)
+	detail := fmt.Sprintf("%d message(s) of the request could not be checked for secrets (%s)", n, err.Error())
+	entry := call.Entry("")
+	entry.Rules, entry.Decision = []string{"hook.request-unscanned"}, "deny"
+	if why := rewriteUnsafe(e); why != "" {
+		call.Record(entry)
+		return refusedRequest(detail + "; withholding only those messages is not possible here: " + why)
+	}
+	for _, i := range unscanned {
+		redacted[i] = withheldMessage
+	}
+	out, merr := mergeBack(msgs, redacted, limit)
+	if merr != nil {
+		call.Record(entry)
+		return refusedRequest(detail + "; withholding only those messages is not possible (" + merr.Error() + ")")
+	}
+	raw, jerr := encodeJSON(llmRequest{Messages: out})
+	if jerr != nil {
+		call.Record(entry)
+		return refusedRequest(detail)
+	}
+	entry.Decision = "redact"
+	call.Record(entry)
+	return hook.Output{
+		SystemMessage: fmt.Sprintf("gemini-guard withheld the text of %d message(s) of the request to the model: they could not be checked for secrets (%s), and the model gets a notice in their place. ", n, err.Error()) +
+			"Remove or shorten the large text you pasted or included (@file) if the model needs it.",
+		Specific: &hook.Specific{HookEventName: hook.BeforeModel, LLMRequest: raw},
+	}
 }
 
 // rewriteUnsafe says why the running Gemini CLI must get the request

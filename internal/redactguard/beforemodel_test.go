@@ -2,6 +2,7 @@ package redactguard
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/gemini-guard/gemini-guard/internal/hook"
 	"github.com/gemini-guard/gemini-guard/internal/hostcli"
+	"github.com/gemini-guard/gemini-guard/internal/secrets"
 )
 
 // The tests below run the hook between Go copies of Gemini CLI 0.61's
@@ -392,4 +394,51 @@ func TestApplyAnchors(t *testing.T) {
 			assert.Equal(t, tc.kept, len(rec.Anchors) == 1, fmt.Sprint(rec.Anchors))
 		})
 	}
+}
+
+// failingScanner stands for a scan that did not finish in time.
+type failingScanner struct{}
+
+func (failingScanner) Scan(string) ([]secrets.Finding, error) {
+	return nil, errors.New("the scan did not finish within its time limit")
+}
+
+// A message that could not be scanned is never sent as it was (issue #25):
+// on a Gemini CLI that merges a rewritten request back its text is
+// withheld; where a rewrite is not safe the request is refused.
+func TestBeforeModelNeverSendsUnscanned(t *testing.T) {
+	token := secretsFor["github-pat"]
+	contents := []content{
+		{Role: "user", Parts: []cpart{text("Here is the dump: " + token + " and more.")}},
+		{Role: "model", Parts: []cpart{text("I'll read the file."), call("read_file")}},
+		{Role: "user", Parts: []cpart{response("read_file")}},
+	}
+	t.Run("withheld", func(t *testing.T) {
+		e := testEnv(t, nil)
+		e.Scanner = func(secrets.Options) secrets.Scanner { return failingScanner{} }
+		got, out := send(t, e, contents)
+		assert.NotContains(t, dump(got), token)
+		assert.Contains(t, dump(got), "gemini-guard withheld this message")
+		assert.Equal(t, calls(contents), calls(got))
+		assert.Contains(t, out.SystemMessage, "withheld the text of 1 message(s)")
+		assert.Empty(t, out.Decision)
+	})
+	for _, v := range []string{"0.41.2", ""} {
+		t.Run("refused on CLI "+v, func(t *testing.T) {
+			e := testEnv(t, nil)
+			e.CLIVersion = func() string { return v }
+			e.Scanner = func(secrets.Options) secrets.Scanner { return failingScanner{} }
+			_, out := send(t, e, contents)
+			assert.Equal(t, "deny", out.Decision)
+			assert.Contains(t, out.Reason, "hook.request-unscanned")
+			assert.Contains(t, out.SystemMessage, "did not send the request")
+			assert.NotContains(t, out.Reason+out.SystemMessage, token)
+		})
+	}
+	t.Run("warn mode withholds too", func(t *testing.T) {
+		e := testEnv(t, map[string]string{"GEMINI_GUARD_MODE": "warn"})
+		e.Scanner = func(secrets.Options) secrets.Scanner { return failingScanner{} }
+		got, _ := send(t, e, contents)
+		assert.NotContains(t, dump(got), token)
+	})
 }

@@ -181,12 +181,35 @@ func TestGolden(t *testing.T) {
 func TestNoStateDirectory(t *testing.T) {
 	e := testEnv(t, nil)
 	e.StateDir = ""
-	in := chunkInput("s1", "req", "your token "+secretsFor["github-pat"]+" ok", "")
-	out := runHook(t, e, "after-model", in)
-	assert.Contains(t, out, "[REDACTED:github-pat]")
-	assert.NotContains(t, out, secretsFor["github-pat"])
-	out = runHook(t, e, "after-model", chunkInput("s1", "req", "bye", "STOP"))
-	assert.Contains(t, out, "cannot keep streaming state")
+	// Without state a token split across chunks would show in pieces: every
+	// chunk's text is withheld, and the user told at the end of the answer.
+	tok := secretsFor["github-pat"]
+	var shown strings.Builder
+	for _, c := range []struct{ text, finish string }{{"your token " + tok[:20], ""}, {tok[20:] + " ok", ""}, {"bye", "STOP"}} {
+		out := runHook(t, e, "after-model", chunkInput("s1", "req", c.text, c.finish))
+		shown.WriteString(displayed(t, out, c.text))
+		if c.finish != "" {
+			assert.Contains(t, out, "withheld the model's answer: it cannot keep its streaming state")
+		}
+	}
+	assert.Empty(t, shown.String())
+	// A chunk without text (a function call) is passed on: replacing it
+	// would drop the call.
+	assert.JSONEq(t, `{}`, runHook(t, e, "after-model", chunkInput("s1", "req", "", "")))
+}
+
+// The state directory's parent swapped for a file (a write_file can do
+// that): the store cannot be opened, and the answer is withheld.
+func TestStateParentSwappedForAFile(t *testing.T) {
+	e := testEnv(t, nil)
+	parent := filepath.Join(t.TempDir(), "gemini-guard")
+	require.NoError(t, os.WriteFile(parent, []byte("not a directory"), 0o600))
+	e.StateDir = filepath.Join(parent, "sessions")
+	tok := secretsFor["slack"]
+	first := runHook(t, e, "after-model", chunkInput("s1", "req", "the hook: "+tok[:15], ""))
+	last := runHook(t, e, "after-model", chunkInput("s1", "req", tok[15:]+" done", "STOP"))
+	assert.Empty(t, displayed(t, first, "the hook: "+tok[:15])+displayed(t, last, tok[15:]+" done"))
+	assert.Contains(t, last, "cannot keep its streaming state")
 }
 
 // chunkInput is an AfterModel input of Gemini CLI 0.61.

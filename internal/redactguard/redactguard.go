@@ -60,13 +60,14 @@ func Run(args []string, stdin io.Reader, stdout io.Writer, e Env) int {
 		return 0
 	}
 	if len(args) > 0 && args[0] == "before-model" {
-		// No deadline of its own: a request that cannot be scanned in
-		// time goes out unchanged and the user is told (docs/redaction.md);
-		// the scans end well within the hook's 30 s.
+		// A request that cannot be scanned in time is never sent as it
+		// is: the message that could not be scanned is withheld, or the
+		// request refused (docs/redaction.md). The deadline's answer
+		// refuses it.
 		e.ScanTimeout = beforeModelScanTimeout
-		hook.Run(hook.BeforeModel, stdin, stdout, func(in beforeModelInput) (hook.Output, error) {
+		hook.RunWithin(hook.BeforeModel, hook.BeforeModelDeadline, stdin, stdout, func(in beforeModelInput) (hook.Output, error) {
 			return beforeModel(in, e)
-		})
+		}, func(_ beforeModelInput, err error) hook.Output { return refusedRequest(err.Error()) })
 		return 0
 	}
 	e.ScanTimeout = afterModelScanTimeout

@@ -23,6 +23,9 @@ type analyzer struct {
 	steps    int
 	// fields Count counts the words expanded so far, against maxFields.
 	fieldCount int
+	// expanded counts the bytes of expanded text so far (a bound), against
+	// maxExpandedBytes (budget.go).
+	expanded int
 	// written holds the content of files the command writes with known
 	// text (echo ... > f, cat > f <<EOF), by resolved path, so that running
 	// them later in the same command is judged by what they hold.

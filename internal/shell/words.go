@@ -349,8 +349,12 @@ func (a *analyzer) wordFields(wc *wordCtx, w *syntax.Word) (out []string) {
 	}()
 	// Brace expansion is counted before it is done: {a,b}{a,b}... costs
 	// bash nothing to write and the analysis exponential time to expand.
-	if n := braceCount(w); n > maxBraceWords {
+	n := braceCount(w)
+	if n > maxBraceWords {
 		a.stop(wc.f, wordSource(wc.f.src, w), fmt.Sprintf("a brace expansion of more than %d words", maxBraceWords))
+		return []string{a.unknown(Unknown{Kind: Variable, Name: wordSource(wc.f.src, w)})}
+	}
+	if !a.affordable(wc, w, n) {
 		return []string{a.unknown(Unknown{Kind: Variable, Name: wordSource(wc.f.src, w)})}
 	}
 	if hasExtGlob(w) {
@@ -471,6 +475,9 @@ func (a *analyzer) literal(wc *wordCtx, w *syntax.Word) (out string) {
 			out = a.unknown(Unknown{Kind: Variable, Name: wordSource(wc.f.src, w)})
 		}
 	}()
+	if !a.affordable(wc, w, braceCount(w)) {
+		return a.unknown(Unknown{Kind: Variable, Name: wordSource(wc.f.src, w)})
+	}
 	s, err := expand.Literal(a.config(wc), w)
 	if err != nil {
 		return a.unknown(Unknown{Kind: Variable, Name: wordSource(wc.f.src, w)})
@@ -489,6 +496,9 @@ func (a *analyzer) document(wc *wordCtx, w *syntax.Word) (out string) {
 			out = a.unknown(Unknown{Kind: Variable, Name: "heredoc"})
 		}
 	}()
+	if !a.affordable(wc, w, 1) {
+		return a.unknown(Unknown{Kind: Variable, Name: "heredoc"})
+	}
 	s, err := expand.Document(a.config(wc), w)
 	if err != nil {
 		return a.unknown(Unknown{Kind: Variable, Name: "heredoc"})

@@ -1,0 +1,85 @@
+package hook
+
+import (
+	"fmt"
+	"runtime/debug"
+	"runtime/metrics"
+	"time"
+)
+
+// MemoryCeiling bounds the memory a hook process takes on while it
+// decides, over what it held once its input was read and decoded (at most
+// MaxInput and its decoding). An ordinary call adds a few MB, a 32 MiB
+// BeforeModel request or an 8 MiB tool output some hundred; past it the hook
+// answers its fail-safe and exits, as at its deadline. Without it, input
+// that makes the analysis grow (the shell's ${x//?/$x}, bounded there by
+// budgets, is the known case) would run the process into the kernel's OOM
+// killer, and Gemini CLI takes a hook killed by a signal for a success.
+const MemoryCeiling = 512 << 20
+
+// How often the watchdog samples the process's memory: not at all during
+// the first memoryFirstCheck (an ordinary call is over by then and never
+// wakes a second thread for it), then every memoryInterval. Allocating
+// 512 MB takes this machine longer than an interval.
+const (
+	memoryFirstCheck = 20 * time.Millisecond
+	memoryInterval   = 5 * time.Millisecond
+)
+
+// MemoryError says a decision needed more memory than its ceiling.
+type MemoryError struct{ Ceiling uint64 }
+
+func (e *MemoryError) Error() string {
+	return fmt.Sprintf("the check needed more than its %d MiB memory limit", e.Ceiling>>20)
+}
+
+// memorySamples are the runtime/metrics read: the memory the Go runtime
+// has mapped, less what it has handed back to the system (close to the
+// process's resident size).
+var memorySamples = []metrics.Sample{
+	{Name: "/memory/classes/total:bytes"},
+	{Name: "/memory/classes/heap/released:bytes"},
+}
+
+// memoryInUse is the memory the runtime holds from the system.
+func memoryInUse() uint64 {
+	s := make([]metrics.Sample, len(memorySamples))
+	copy(s, memorySamples)
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 || s[1].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64() - s[1].Value.Uint64()
+}
+
+// watchMemory calls over once when the memory in use has grown by more
+// than ceiling since the call, sampling on a timer (no goroutine until it
+// first fires). It also sets the runtime's soft memory limit below that,
+// so that the garbage collector works harder before the watchdog has to
+// act. stop ends it.
+func watchMemory(ceiling uint64, over func()) (stop func()) {
+	base := memoryInUse()
+	debug.SetMemoryLimit(int64(base + ceiling*3/4))
+	var t *time.Timer
+	stopped := make(chan struct{})
+	check := func() {
+		select {
+		case <-stopped:
+			return
+		default:
+		}
+		if memoryInUse() > base+ceiling {
+			over()
+			return
+		}
+		t.Reset(memoryInterval)
+	}
+	// Armed only once t is set: check resets t, and on a loaded machine
+	// the first check can come before AfterFunc has returned.
+	t = time.AfterFunc(time.Hour, check)
+	t.Reset(memoryFirstCheck)
+	return func() {
+		close(stopped)
+		t.Stop()
+	}
+}
