@@ -99,6 +99,26 @@ var EnvFamilies = []EnvFamily{
 		Prefixes: []string{"XDG_"},
 	},
 	{
+		// git(1) ENVIRONMENT and git-config(1): every key of a .env reaches
+		// every command the agent runs, so these make a later ordinary
+		// `git status` or `git fetch` run a program of the file's choosing
+		// (GIT_SSH_COMMAND, GIT_PROXY_COMMAND, GIT_EXTERNAL_DIFF, the
+		// askpass helpers, an editor or pager), read another configuration
+		// (GIT_CONFIG_COUNT/KEY_n/VALUE_n or GIT_CONFIG_PARAMETERS set
+		// core.fsmonitor or an alias; GIT_CONFIG_GLOBAL, GIT_TEMPLATE_DIR),
+		// or act on another repository than the one in view (GIT_DIR,
+		// GIT_WORK_TREE, GIT_INDEX_FILE, ...). The hooks' own git runs
+		// without them (internal/provenance). EDITOR, VISUAL and PAGER are
+		// left out: the user's own choice of editor (set -Ux EDITOR nvim)
+		// is ordinary, and git prefers GIT_EDITOR and GIT_PAGER.
+		Why: "git and the tools the agent runs start a program of its choosing (ssh, an askpass helper, an editor, a pager, a diff driver) or read another configuration or repository on the next ordinary command",
+		Names: []string{"GIT_SSH_COMMAND", "GIT_SSH", "GIT_PROXY_COMMAND", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_EDITOR",
+			"GIT_SEQUENCE_EDITOR", "GIT_PAGER", "GIT_EXTERNAL_DIFF", "GIT_EXEC_PATH", "GIT_TEMPLATE_DIR", "GIT_DIR",
+			"GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR",
+			"GIT_NAMESPACE", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"},
+		Prefixes: []string{"GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_"},
+	},
+	{
 		// The guard's own programs are Go: GODEBUG, GOGC=off, GOMEMLIMIT,
 		// GOMAXPROCS and GOTRACEBACK change how they run, collect memory
 		// or die.
@@ -200,7 +220,7 @@ func ControlKeysSet(getenv func(string) string, names []string) []string {
 // environment's own names are not given (tests, a getenv alone).
 var wellKnown = []string{"LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH",
 	"GEMINI_CLI_HOME", "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "GEMINI_CLI_SYSTEM_DEFAULTS_PATH", "GEMINI_CLI_TRUSTED_FOLDERS_PATH",
-	"GEMINI_SYSTEM_MD", "GEMINI_SANDBOX_PROXY_COMMAND"}
+	"GEMINI_SYSTEM_MD", "GEMINI_SANDBOX_PROXY_COMMAND", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_DIR", "GIT_EXTERNAL_DIFF"}
 
 // EnvWarning is the line session start and doctor show for a control key
 // set in the hooks' environment: its name and what it does, never its
@@ -224,7 +244,10 @@ var sessionKeys = []string{"PATH", "HOME", "SHELL", "TMPDIR", "TMP", "TEMP", "US
 	"GEMINI_CLI_TRUST_WORKSPACE",
 	// A proxy's or a company's CA, set by the user (a .env line adding one
 	// is still denied: the agent must not choose whom the CLI trusts).
-	"NODE_EXTRA_CA_CERTS"}
+	"NODE_EXTRA_CA_CERTS",
+	// The user's editor, pager and ssh for git, set in many shells' rc
+	// files (a .env line setting one is still denied).
+	"GIT_EDITOR", "GIT_PAGER", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_ASKPASS", "SSH_ASKPASS"}
 
 func expectedInSession(k string) bool {
 	u := strings.ToUpper(k)

@@ -272,6 +272,8 @@ func TestControlKeys(t *testing.T) {
 		"GEMINI_CLI_HOME", "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "GEMINI_CLI_TRUSTED_FOLDERS_PATH", "GEMINI_SYSTEM_MD",
 		"GEMINI_SANDBOX_PROXY_COMMAND", "GEMINI_GUARD_MODE", "GOOGLE_GEMINI_BASE_URL", "CODE_ASSIST_ENDPOINT", "SEATBELT_PROFILE",
 		"XDG_CONFIG_HOME", "XDG_STATE_HOME", "HOME", "USERPROFILE", "TMPDIR", "GODEBUG", "GOGC", "GOMEMLIMIT",
+		"GIT_SSH_COMMAND", "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0", "GIT_CONFIG_VALUE_0", "GIT_CONFIG_PARAMETERS", "GIT_DIR",
+		"GIT_EXTERNAL_DIFF",
 		"bash_env", "Path",
 	}
 	// Every key of every family, and one name under each prefix.
@@ -304,6 +306,10 @@ func TestControlKeysSet(t *testing.T) {
 	getenv := func(k string) string { return env[k] }
 	assert.Equal(t, []string{"BASH_ENV", "GEMINI_CLI_HOME", "LD_PRELOAD"}, protect.ControlKeysSet(getenv, nil))
 	assert.Equal(t, []string{"BASH_ENV", "BASH_FUNC_ls%%", "GEMINI_CLI_HOME", "LD_PRELOAD"}, protect.ControlKeysSet(getenv, []string{"BASH_FUNC_ls%%", "DEBUG"}))
+	// The user's own editor and git ssh command are ordinary; a git
+	// configuration injected through the environment is not.
+	git := map[string]string{"GIT_EDITOR": "vim", "GIT_SSH_COMMAND": "ssh -i ~/.ssh/work", "GIT_CONFIG_COUNT": "1"}
+	assert.Equal(t, []string{"GIT_CONFIG_COUNT"}, protect.ControlKeysSet(func(k string) string { return git[k] }, nil))
 	w := protect.EnvWarning("BASH_ENV")
 	assert.Contains(t, w, "BASH_ENV")
 	assert.NotContains(t, w, "/tmp/x", "never the value")
