@@ -1,0 +1,231 @@
+package effects
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/gemini-guard/gemini-guard/internal/shell"
+)
+
+// ServiceManager describes how a service manager is told to stop or
+// disable a service.
+type ServiceManager struct {
+	Names []string
+	Opts  shell.OptSpec
+	// Stops are the verbs that stop, disable, mask, unload or kill.
+	Stops []string
+	// NameFirst: the service comes before the verb (service NAME stop);
+	// otherwise every operand after the verb is a service.
+	NameFirst bool
+	// Sub is a word before the verb (brew services stop NAME).
+	Sub string
+}
+
+var serviceManagers = []ServiceManager{
+	{Names: []string{"systemctl"}, Opts: shell.OptSpec{Short: "t:p:H:M:n:o:s:", Long: []string{"type=", "property=", "host=", "machine=", "lines=", "output=", "signal=", "kill-whom=", "kill-value=", "root=", "job-mode=", "what=", "state=", "timestamp=", "message=", "image="}},
+		Stops: []string{"stop", "disable", "mask", "kill", "freeze", "clean", "revert"}},
+	{Names: []string{"launchctl"}, Stops: []string{"unload", "bootout", "disable", "remove", "stop", "kill"}},
+	{Names: []string{"service", "rc-service"}, NameFirst: true, Stops: []string{"stop", "disable", "onestop", "forcestop", "faststop", "zap"}},
+	{Names: []string{"rc-update"}, Stops: []string{"del", "delete"}},
+	{Names: []string{"update-rc.d"}, NameFirst: true, Stops: []string{"disable", "remove", "stop"}},
+	{Names: []string{"chkconfig"}, Opts: shell.OptSpec{Long: []string{"level="}}, NameFirst: true, Stops: []string{"off", "--del"}},
+	{Names: []string{"sv", "runsvctrl"}, Opts: shell.OptSpec{Short: "w:"}, Stops: []string{"down", "d", "stop", "exit", "x", "kill", "k", "force-stop", "force-shutdown", "shutdown"}},
+	{Names: []string{"initctl"}, Stops: []string{"stop"}},
+	{Names: []string{"brew"}, Sub: "services", Stops: []string{"stop", "kill"}},
+	{Names: []string{"s6-svc"}, Stops: []string{"-d", "-k", "-x", "-D"}},
+	{Names: []string{"pkill", "killall", "pkill.exe"}, Opts: shell.OptSpec{Short: "s:u:U:g:G:P:t:F:"}, Stops: []string{""}},
+}
+
+// serviceEffects finds services told to stop, disable, mask, unload or be
+// killed. The service names are as given (a unit, a launchd label or
+// plist path, a process name).
+func serviceEffects(ex *shell.Exec, args []string) []Effect {
+	var out []Effect
+	stop := func(name, verb string) {
+		if shell.Known(name) && name != "" {
+			out = append(out, Effect{Kind: Change, Area: Service, Name: name, Action: verb})
+		}
+	}
+	// /etc/init.d/NAME stop, /usr/local/etc/rc.d/NAME stop
+	if a0 := ex.Args[0]; strings.Contains(a0, "/init.d/") || strings.Contains(a0, "/rc.d/") {
+		if len(args) > 0 && slices.Contains([]string{"stop", "onestop", "forcestop", "faststop", "disable"}, args[0]) {
+			stop(path.Base(a0), args[0])
+		}
+		return out
+	}
+	if ex.Name == "sysrc" { // sysrc NAME_enable=NO
+		for _, a := range args {
+			k, v, ok := strings.Cut(a, "=")
+			if n, isEnable := strings.CutSuffix(k, "_enable"); ok && isEnable && strings.EqualFold(strings.Trim(v, `"'`), "NO") {
+				stop(n, "disable")
+			}
+		}
+		return out
+	}
+	for i := range serviceManagers {
+		m := &serviceManagers[i]
+		if !slices.Contains(m.Names, ex.Name) {
+			continue
+		}
+		if m.Names[0] == "s6-svc" {
+			p := shell.ParseArgs(args, &m.Opts)
+			for _, o := range p.Opts {
+				if slices.Contains(m.Stops, "-"+o.Name) {
+					for _, s := range p.Operands {
+						stop(s, "down")
+					}
+				}
+			}
+			return out
+		}
+		if m.Stops[0] == "" { // pkill, killall: every operand is a process name
+			p := shell.ParseArgs(args, &m.Opts)
+			for _, s := range p.Operands {
+				stop(s, "kill")
+			}
+			return out
+		}
+		p := shell.ParseArgs(args, &m.Opts)
+		ops := p.Operands
+		if m.Sub != "" {
+			if len(ops) == 0 || ops[0] != m.Sub {
+				return out
+			}
+			ops = ops[1:]
+		}
+		if m.NameFirst {
+			if len(ops) >= 2 && slices.Contains(m.Stops, ops[1]) || len(ops) >= 1 && p.Has("del") && slices.Contains(m.Stops, "--del") {
+				stop(ops[0], ops[min(1, len(ops)-1)])
+			}
+			return out
+		}
+		if len(ops) >= 2 && slices.Contains(m.Stops, ops[0]) {
+			for _, s := range ops[1:] {
+				stop(s, ops[0])
+			}
+		}
+		return out
+	}
+	return out
+}
+
+// AccountTool is a program that changes users, groups or passwords, with
+// the options or subcommands that only read.
+type AccountTool struct {
+	Names []string
+	Opts  shell.OptSpec
+	// ReadOnly are option names (without dashes) or first operands that
+	// make the call only read.
+	ReadOnly []string
+	// Changes, when set, are the only options or first operands that
+	// change (dscl . -create): anything else reads.
+	Changes []string
+}
+
+var accountTools = []AccountTool{
+	{Names: []string{"useradd", "adduser", "usermod", "userdel", "deluser", "groupadd", "addgroup", "groupmod", "groupdel", "delgroup", "chpasswd", "chgpasswd", "newusers", "vipw", "vigr", "pwconv", "grpconv", "rmuser", "chpass", "smbpasswd", "pdbedit", "adcli", "realm", "usermgr", "lusermod", "luseradd", "luserdel"},
+		ReadOnly: []string{"help", "h", "version", "V", "list", "L", "show"}},
+	{Names: []string{"passwd"}, ReadOnly: []string{"S", "status", "help", "h", "version"}},
+	{Names: []string{"chage"}, ReadOnly: []string{"l", "list", "help", "h"}},
+	{Names: []string{"gpasswd", "chsh", "chfn"}, ReadOnly: []string{"help", "h", "l", "list-shells"}},
+	{Names: []string{"dscl"}, Opts: shell.OptSpec{SingleDash: true, Long: []string{"u=", "P=", "p", "plist", "raw", "url", "q"}}, Changes: []string{"create", "append", "merge", "delete", "passwd", "change", "changei", "createpl", "appendpl", "mergepl", "deletepl", "createpli", "appendpli", "deletepli"}},
+	{Names: []string{"sysadminctl"}, Opts: shell.OptSpec{SingleDash: true, Long: []string{"password=", "fullName=", "UID=", "GID=", "shell=", "home=", "hint=", "picture=", "adminPassword=", "adminUser="}}, Changes: []string{"addUser", "deleteUser", "resetPasswordFor", "newPassword", "secureTokenOn", "secureTokenOff", "adminUser", "guestAccount", "autologin", "afpGuestAccess", "smbGuestAccess", "screenLock"}},
+	{Names: []string{"dseditgroup"}, Opts: shell.OptSpec{Short: "o:a:d:t:T:n:u:P:r:c:i:s:q:m:L:"}, Changes: []string{"edit", "create", "delete"}},
+	{Names: []string{"dsimport", "dsenableroot", "createhomedir"}, ReadOnly: []string{"help", "h"}},
+	{Names: []string{"pw"}, Changes: []string{"useradd", "usermod", "userdel", "groupadd", "groupmod", "groupdel", "lock", "unlock"}},
+	{Names: []string{"samba-tool"}, Changes: []string{"add", "create", "delete", "setpassword", "enable", "addmembers", "setexpiry"}},
+	{Names: []string{"ldapadd", "ldapmodify", "ldapdelete", "ldappasswd", "ldapmodrdn"}, ReadOnly: []string{"help", "h", "VV"}},
+}
+
+// noArgChanges change accounts with no arguments (chpasswd reads
+// user:password lines from stdin). A bare passwd, the user changing their
+// own password interactively, is not among them.
+var noArgChanges = []string{"vipw", "vigr", "pwconv", "grpconv", "chpasswd", "chgpasswd", "newusers", "chsh", "chfn"}
+
+// accountEffects finds users, groups or passwords changed.
+func accountEffects(name string, args []string) []Effect {
+	for i := range accountTools {
+		t := &accountTools[i]
+		if !slices.Contains(t.Names, name) {
+			continue
+		}
+		p := shell.ParseArgs(args, &t.Opts)
+		if len(t.Changes) > 0 {
+			for _, o := range p.Opts {
+				if slices.Contains(t.Changes, o.Name) || o.HasValue && slices.Contains(t.Changes, o.Value) {
+					return []Effect{{Kind: Change, Area: Accounts, Name: name, Action: o.Name}}
+				}
+			}
+			for _, o := range p.Operands {
+				if w := strings.TrimLeft(o, "-"); slices.Contains(t.Changes, w) {
+					return []Effect{{Kind: Change, Area: Accounts, Name: name, Action: w}}
+				}
+			}
+			return nil
+		}
+		if p.Has(t.ReadOnly...) || len(p.Operands) > 0 && slices.Contains(t.ReadOnly, p.Operands[0]) {
+			return nil
+		}
+		if len(args) == 0 && !slices.Contains(noArgChanges, name) {
+			return nil // usage only
+		}
+		return []Effect{{Kind: Change, Area: Accounts, Name: name}}
+	}
+	return nil
+}
+
+// netPeer is a program that can hand each network connection to a
+// process: ExecOpts name the options whose value is that process.
+type netPeer struct {
+	Names    []string
+	Opts     shell.OptSpec
+	ExecOpts []string
+}
+
+var netPeers = []netPeer{
+	{Names: []string{"nc", "netcat", "nc.traditional", "nc.openbsd", "ncat", "cryptcat", "pwncat", "pwncat-cs", "sbd", "gsocket", "gs-netcat"},
+		Opts:     shell.OptSpec{Short: "e:c:p:s:w:i:q:x:X:T:I:O:V:m:", Long: []string{"exec=", "sh-exec=", "lua-exec=", "source=", "source-port=", "wait=", "proxy=", "proxy-type=", "allow=", "deny=", "max-conns="}},
+		ExecOpts: []string{"e", "c", "exec", "sh-exec", "lua-exec"}},
+	{Names: []string{"telnetd", "utelnetd"}, Opts: shell.OptSpec{Short: "l:p:b:f:"}, ExecOpts: []string{"l"}},
+	{Names: []string{"websocketd"}, Opts: shell.OptSpec{Long: []string{"port=", "address=", "staticdir=", "cgidir=", "sslcert=", "sslkey="}}},
+	{Names: []string{"tcpserver", "tcpsvd", "udpsvd", "s6-tcpserver", "inetd-tcp"}, Opts: shell.OptSpec{Short: "c:C:x:B:g:u:b:l:t:T:"}},
+}
+
+// exposeEffects finds a process handed to whoever connects: nc -e PROG
+// whatever PROG is, socat's EXEC:/SYSTEM: addresses, tcpserver HOST PORT
+// PROG.
+func exposeEffects(name string, args []string) []Effect {
+	if name == "socat" {
+		for _, a := range args {
+			l := strings.ToLower(a)
+			if strings.HasPrefix(l, "exec:") || strings.HasPrefix(l, "system:") {
+				return []Effect{{Kind: Expose, Name: a}}
+			}
+		}
+		return nil
+	}
+	for i := range netPeers {
+		np := &netPeers[i]
+		if !slices.Contains(np.Names, name) {
+			continue
+		}
+		p := shell.ParseArgs(args, &np.Opts)
+		if len(np.ExecOpts) == 0 { // the program is an operand
+			ops := p.Operands
+			if name == "websocketd" && len(ops) > 0 {
+				return []Effect{{Kind: Expose, Name: ops[0]}}
+			}
+			if len(ops) > 2 {
+				return []Effect{{Kind: Expose, Name: ops[2]}}
+			}
+			return nil
+		}
+		for _, o := range p.Opts {
+			if slices.Contains(np.ExecOpts, o.Name) && o.HasValue {
+				return []Effect{{Kind: Expose, Name: o.Value}}
+			}
+		}
+	}
+	return nil
+}
