@@ -1,0 +1,56 @@
+package shellguard
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/gemini-guard/gemini-guard/internal/settings"
+)
+
+// blind8NonLinux are the name prefixes of the blind-round-8 files for
+// systems other than Linux (macOS, the BSDs, WSL reaching into Windows); the
+// test prints them apart from the rest so the two halves can be compared.
+var blind8NonLinux = []string{"macos", "bsd", "wsl"}
+
+func isBlind8NonLinux(area string) bool {
+	return slices.ContainsFunc(blind8NonLinux, func(p string) bool { return strings.HasPrefix(area, p) })
+}
+
+// TestBlindRound8 scores the eighth blind round (issue #24): commands
+// written from the programs' own manuals and the ATT&CK Linux/macOS
+// checklist by someone who had not read the rules, one file per area in
+// testdata/blind8. Each line is decided with cwd = a fresh project
+// directory and HOME a separate one. It prints recall and false blocks per
+// file, for the macOS/BSD/WSL part, for the rest and for the whole, with
+// every miss and false block. It sets no threshold yet (minRecall 0,
+// maxFalse 1): the targets come after the first round of fixes.
+func TestBlindRound8(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "blind8", "*.jsonl"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files, "no corpus in testdata/blind8")
+	slices.Sort(files)
+	workspace, home := testDirs(t)
+	nonLinux := setScore{name: "blind8/mac-bsd-wsl"}
+	rest := setScore{name: "blind8/rest"}
+	total := setScore{name: "blind8"}
+	for _, f := range files {
+		area := strings.TrimSuffix(filepath.Base(f), ".jsonl")
+		sc := scoreSet("blind8/"+area, readLabelled(t, f), workspace, home, settings.Default())
+		report(t, sc, 0, 1)
+		if isBlind8NonLinux(area) {
+			nonLinux.add(sc)
+		} else {
+			rest.add(sc)
+		}
+		total.add(sc)
+	}
+	// The misses and false blocks were listed per file above.
+	for _, sc := range []*setScore{&nonLinux, &rest, &total} {
+		sc.missed, sc.falseBlocks = nil, nil
+		report(t, *sc, 0, 1)
+	}
+}
