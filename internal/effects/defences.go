@@ -77,6 +77,7 @@ var defences = []Defence{
 	{Names: []string{"suricata", "snort", "zeek", "bro", "aide", "aidecheck", "tripwire", "samhain", "rkhunter", "chkrootkit", "lynis"}, OS: Unix, What: "an intrusion-detection or integrity checker", Match: "suricata", NoMatch: "suricatta"},
 	{Names: []string{"sysmon", "sysmonforlinux", "sysmon-for-linux"}, OS: Linux, What: "Sysmon for Linux", Match: "sysmon", NoMatch: "sysmonitor"},
 	{Names: []string{"fail2ban", "crowdsec", "crowdsec-firewall-bouncer", "sshguard", "denyhosts"}, OS: Unix, What: "a brute-force blocker", Match: "fail2ban", NoMatch: "fail"},
+	{Names: []string{"firewall", "blacklistd", "pflogd", "ipfilter", "ipf", "ipmon", "npf", "npfd", "kern_securelevel", "securelevel"}, OS: BSD, What: "the BSD firewall or security level", Match: "blacklistd", NoMatch: "firewalls-docs"},
 	{Names: []string{"firewalld", "ufw", "nftables", "iptables", "ip6tables", "netfilter-persistent", "ipfw", "pf", "pflog", "shorewall", "opensnitch*", "com.objective-see.*", "lulu", "at.obdev.littlesnitch*", "littlesnitch*"}, OS: Any, What: "the firewall", Match: "netfilter-persistent", NoMatch: "pfx"},
 	{Names: []string{"santa", "santad", "com.google.santa*", "com.northpolesec.santa*"}, OS: MacOS, What: "Santa (binary authorisation)", Match: "com.google.santa.daemon", NoMatch: "santander"},
 	{Names: []string{"jamf*", "com.jamf.*", "com.jamfsoftware.*"}, OS: MacOS, What: "Jamf (device management and protection)", Match: "com.jamf.protect.daemon", NoMatch: "jam"},

@@ -139,6 +139,7 @@ func Of(ex *shell.Exec, home string) []Effect {
 	}
 	out = append(out, serviceEffects(ex, args)...)
 	out = append(out, accountEffects(ex.Name, args)...)
+	out = append(out, packageEffects(ex.Name, args)...)
 	out = append(out, exposeEffects(ex.Name, args)...)
 	if s := specFor(ex.Name); s != nil {
 		for _, e := range s.fileEffects(args) {

@@ -197,13 +197,13 @@ var cliSpecs = []Spec{
 var judgedElsewhere = []string{
 	"git", "aws", "gcloud", "gsutil", "bq", "az", "doctl", "wrangler", "vercel", "fly", "flyctl", "heroku", "firebase", "supabase", "vault",
 	"pulumi", "cdk", "cdktf", "serverless", "sls", "s3cmd", "mc", "rclone", "redis-cli", "psql", "mysql", "mongosh", "mongo", "sqlite3",
-	"docker", "podman", "nerdctl", "crictl", "ctr", "buildah", "skopeo", "lxc", "incus", "multipass", "vagrant", "virsh", "VBoxManage", "vboxmanage", "prlctl", "utmctl", "limactl", "colima", "orb", "orbctl",
+	"docker", "podman", "nerdctl", "crictl", "ctr", "buildah", "lxc", "incus", "multipass", "vagrant", "virsh", "VBoxManage", "vboxmanage", "prlctl", "utmctl", "limactl", "colima", "orb", "orbctl",
 	"npm", "npx", "pnpm", "yarn", "bun", "deno", "pip", "pip3", "pipx", "uv", "poetry", "pdm", "hatch", "conda", "mamba", "micromamba", "gem", "bundle", "cargo", "rustup", "go", "gofmt", "composer", "dotnet", "nuget",
 	"brew", "port", "apt", "apt-get", "aptitude", "dpkg", "dnf", "yum", "rpm", "zypper", "pacman", "yay", "paru", "apk", "pkg", "pkg_delete", "pkgin", "snap", "flatpak", "nix", "nix-env", "guix", "emerge", "xbps-remove", "opkg", "mas", "softwareupdate", "winget", "scoop", "choco",
 	"asdf", "mise", "rtx", "nvm", "fnm", "volta", "pyenv", "rbenv", "jenv", "sdk", "goenv", "nodenv", "tfenv", "rvm",
 	"systemctl", "service", "launchctl", "rc-service", "rc-update", "update-rc.d", "chkconfig", "sv", "crontab", "at", "atrm",
 	"useradd", "userdel", "usermod", "groupdel", "deluser", "delgroup", "dscl", "sysadminctl", "dseditgroup", "pw",
-	"tmux", "screen", "zellij", "nmcli", "bluetoothctl", "ip", "route", "ifconfig", "iptables", "nft", "ufw", "firewall-cmd", "pfctl",
+	"tmux", "screen", "zellij", "nmcli", "bluetoothctl", "ip", "route", "ifconfig", "iptables", "nft", "ufw", "firewall-cmd", "pfctl", "auditctl", "aa-status", "semanage",
 	"code", "codium", "cursor", "ollama", "fvm", "pipenv", "bower", "pecl", "pixi", "flox", "fisher", "omf", "n", "vf", "phive", "pio", "run-parts", "parallel", "xe", "rush", "entr", "flock", "chronic", "unbuffer", "stdbuf", "ionice", "chrt", "taskset", "firejail", "bwrap", "fakeroot", "systemd-run", "runuser", "setsid", "script", "expect", "xvfb-run", "hf", "huggingface-cli", "direnv", "pre-commit", "husky", "lefthook", "task", "todo", "todo.sh", "taskwarrior", "timew", "watson", "pass", "gopass", "keyring", "secret-tool",
 	"make", "cmake", "ninja", "meson", "bazel", "gradle", "mvn", "ant", "sbt", "lein", "mix", "rebar3", "stack", "cabal", "opam", "dune", "swift", "xcodebuild", "xcrun", "simctl", "adb", "fastboot", "flutter", "dart",
 	"kubectl", "oc", "helm", "minikube", "kind", "k3d", "kubeadm", "eksctl", "terraform", "tofu", "terragrunt", "gh", "glab", "hub", "tea", "jj", "hg", "svn", "fossil", "dvc", "git-lfs", "lfs",
@@ -242,6 +242,30 @@ var noFiles = []string{
 // delete), not first (cliphist delete 42).
 var remoteDestroyWords = []string{"destroy", "terminate", "unpublish", "deprovision", "decommission", "nuke", "teardown"}
 
+// weakDestroyWords destroy when an operand names a remote resource (a URL
+// such as s3://bucket/x, or a registry reference host.domain/repo:tag):
+// s5cmd rm 's3://b/*', crane delete reg.example.com/app@sha256:...
+var weakDestroyWords = []string{"delete", "del", "rm", "remove", "purge", "wipe", "drop", "erase", "truncate", "destroy"}
+
+// remoteOperand reports whether an operand names a remote resource.
+func remoteOperand(ops []string) bool {
+	for _, o := range ops {
+		if !shell.Known(o) {
+			continue
+		}
+		if scheme, _, ok := strings.Cut(o, "://"); ok && scheme != "file" && scheme != "" {
+			return true
+		}
+		host, rest, ok := strings.Cut(o, "/")
+		host, _, _ = strings.Cut(host, ":")
+		if ok && rest != "" && strings.Count(host, ".") >= 1 && !strings.HasPrefix(host, ".") && !strings.ContainsAny(host, "~*") &&
+			!strings.HasSuffix(host, ".d") && strings.ToLower(host) == host && host != ".." {
+			return true
+		}
+	}
+	return false
+}
+
 // destroyAffixes make a resource-specific destroy word: delete-bucket,
 // service-instance-delete, apps:destroy.
 var destroyAffixes = []string{"delete", "destroy", "terminate", "purge"}
@@ -271,7 +295,7 @@ func remoteDestroy(args []string) (string, bool) {
 				return o, true
 			}
 		}
-		if slices.Contains(remoteDestroyWords, w) || w == "delete" && i > 0 {
+		if slices.Contains(remoteDestroyWords, w) || w == "delete" && i > 0 || slices.Contains(weakDestroyWords, w) && remoteOperand(p.Operands) {
 			return o, true
 		}
 		for _, d := range destroyAffixes {

@@ -28,6 +28,7 @@ var serviceManagers = []ServiceManager{
 	{Names: []string{"launchctl"}, Stops: []string{"unload", "bootout", "disable", "remove", "stop", "kill"}},
 	{Names: []string{"service", "rc-service"}, NameFirst: true, Stops: []string{"stop", "disable", "onestop", "forcestop", "faststop", "zap"}},
 	{Names: []string{"rc-update"}, Stops: []string{"del", "delete"}},
+	{Names: []string{"rcctl"}, Stops: []string{"stop", "disable"}},
 	{Names: []string{"update-rc.d"}, NameFirst: true, Stops: []string{"disable", "remove", "stop"}},
 	{Names: []string{"chkconfig"}, Opts: shell.OptSpec{Long: []string{"level="}}, NameFirst: true, Stops: []string{"off", "--del"}},
 	{Names: []string{"sv", "runsvctrl"}, Opts: shell.OptSpec{Short: "w:"}, Stops: []string{"down", "d", "stop", "exit", "x", "kill", "k", "force-stop", "force-shutdown", "shutdown"}},
@@ -108,6 +109,46 @@ func serviceEffects(ex *shell.Exec, args []string) []Effect {
 		return out
 	}
 	return out
+}
+
+// packageRemovers uninstall packages: a defence's package removed is a
+// defence switched off (apt-get purge clamav, pkg delete wazuh-agent).
+var packageRemovers = []ServiceManager{
+	{Names: []string{"apt", "apt-get", "aptitude"}, Opts: shell.OptSpec{Short: "o:c:t:"}, Stops: []string{"remove", "purge", "autoremove"}},
+	{Names: []string{"dnf", "yum", "microdnf", "tdnf"}, Opts: shell.OptSpec{Short: "c:d:e:x:", Long: []string{"exclude=", "setopt=", "releasever="}}, Stops: []string{"remove", "erase", "autoremove"}},
+	{Names: []string{"zypper"}, Stops: []string{"remove", "rm"}},
+	{Names: []string{"apk"}, Stops: []string{"del"}},
+	{Names: []string{"pkg"}, Opts: shell.OptSpec{Short: "j:c:r:o:R:"}, Stops: []string{"delete", "remove"}},
+	{Names: []string{"brew", "port"}, Stops: []string{"uninstall", "remove", "rm"}},
+	{Names: []string{"snap"}, Stops: []string{"remove"}},
+	{Names: []string{"rpm", "dpkg", "pkg_delete"}, Stops: []string{}},
+}
+
+// packageEffects finds packages removed, as Change effects with Action
+// "uninstall" (the policy asks the inventory whether one is a defence).
+func packageEffects(name string, args []string) []Effect {
+	for i := range packageRemovers {
+		m := &packageRemovers[i]
+		if !slices.Contains(m.Names, name) {
+			continue
+		}
+		p := shell.ParseArgs(args, &m.Opts)
+		var pkgs []string
+		switch {
+		case name == "rpm" && p.Has("e", "erase"), name == "dpkg" && p.Has("r", "P", "remove", "purge"):
+			pkgs = p.Operands
+		case name == "pkg_delete":
+			pkgs = p.Operands
+		case len(p.Operands) > 1 && slices.Contains(m.Stops, p.Operands[0]):
+			pkgs = p.Operands[1:]
+		}
+		var out []Effect
+		for _, k := range pkgs {
+			out = append(out, Effect{Kind: Change, Area: Service, Name: k, Action: "uninstall"})
+		}
+		return out
+	}
+	return nil
 }
 
 // AccountTool is a program that changes users, groups or passwords, with

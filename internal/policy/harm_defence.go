@@ -1,6 +1,16 @@
 package policy
 
-import "github.com/gemini-guard/gemini-guard/internal/effects"
+import (
+	"path"
+	"strings"
+
+	"github.com/gemini-guard/gemini-guard/internal/effects"
+)
+
+// serviceDirs hold the links and files that make a service start: one
+// deleted or moved away there stops that service for good.
+var serviceDirs = []string{"/var/service/", "/etc/service/", "/etc/sv/", "/etc/runlevels/", "/etc/systemd/system/", "/lib/systemd/system/", "/usr/lib/systemd/system/",
+	"/Library/LaunchDaemons/", "/Library/LaunchAgents/", "/System/Library/LaunchDaemons/", "/etc/rc.d/", "/usr/local/etc/rc.d/", "/etc/init.d/"}
 
 // harmDefenceStop: a security or logging agent of the inventory stopped,
 // disabled, masked, unloaded or killed through any service manager.
@@ -25,6 +35,9 @@ var harmDefenceStop = &Rule{
 		`sudo systemctl mask --now systemd-journald`,
 		`sudo rc-update del auditd default`,
 		`brew services stop santa`,
+		`sudo apt-get purge -y clamav-daemon`,
+		`sudo rm /var/service/auditd`,
+		`sudo rcctl stop pflogd`,
 	},
 	Allow: []string{
 		`systemctl status auditd`,
@@ -34,6 +47,8 @@ var harmDefenceStop = &Rule{
 		`pkill -f 'node server.js'`,
 		`sudo systemctl start osqueryd`,
 		`sudo rc-update add auditd default`,
+		`sudo apt-get remove -y nginx`,
+		`rm /tmp/auditd`,
 	},
 }
 
@@ -44,6 +59,20 @@ func checkDefenceStop(c *Call) Finding {
 				return hit(c.Ex.Name + " " + e.Action + " " + e.Name + " switches off " + d.What)
 			}
 		}
+		if e.Kind == effects.Delete && inServiceDir(e.Path) {
+			if d := effects.DefenceNamed(path.Base(e.Path)); d != nil {
+				return hit("deletes " + e.Path + ", which starts " + d.What)
+			}
+		}
 	}
 	return Finding{}
+}
+
+func inServiceDir(p string) bool {
+	for _, d := range serviceDirs {
+		if strings.HasPrefix(p, d) {
+			return true
+		}
+	}
+	return false
 }

@@ -21,6 +21,8 @@ var harmRemoteDestroy = &Rule{
 		`civo instance delete web-1`,
 		`ibmcloud resource service-instance-delete db`,
 		`exoscale compute instance delete web --force`,
+		`s5cmd rm 's3://acme-data/*'`,
+		`crane delete registry.example.com/acme/app:1.0`,
 	},
 	Allow: []string{
 		`hcloud server list`,
@@ -30,6 +32,9 @@ var harmRemoteDestroy = &Rule{
 		`rustc src/delete.rs`,
 		`npm uninstall left-pad`,
 		`git commit -m "delete unused code"`,
+		`cliphist delete 42`,
+		`pipenv uninstall requests`,
+		`mytool rm build/cache`,
 	},
 }
 
