@@ -80,6 +80,8 @@ var defences = []Defence{
 	{Names: []string{"firewall", "blacklistd", "pflogd", "ipfilter", "ipf", "ipmon", "npf", "npfd", "kern_securelevel", "securelevel"}, OS: BSD, What: "the BSD firewall or security level", Match: "blacklistd", NoMatch: "firewalls-docs"},
 	{Names: []string{"firewalld", "ufw", "nftables", "iptables", "ip6tables", "netfilter-persistent", "ipfw", "pf", "pflog", "shorewall", "opensnitch*", "com.objective-see.*", "lulu", "at.obdev.littlesnitch*", "littlesnitch*"}, OS: Any, What: "the firewall", Match: "netfilter-persistent", NoMatch: "pfx"},
 	{Names: []string{"santa", "santad", "com.google.santa*", "com.northpolesec.santa*"}, OS: MacOS, What: "Santa (binary authorisation)", Match: "com.google.santa.daemon", NoMatch: "santander"},
+	{Names: []string{"filevault", "bitlocker", "secureboot", "mdm-profiles", "softwareupdate", "syspatch", "authorizationdb", "loginwindow-password"}, OS: Any, What: "a platform protection (disk encryption, secure boot, updates, device management, login password)", Match: "filevault", NoMatch: "vault"},
+	{Names: []string{"windefend", "sense", "wdnissvc", "wdfilter", "mpssvc", "eventlog", "sysmon", "sysmon64", "sysmondrv", "wscsvc", "securityhealthservice"}, OS: Windows, What: "a Windows defence (Defender, its firewall, the event log, Sysmon)", Match: "windefend", NoMatch: "windows"},
 	{Names: []string{"jamf*", "com.jamf.*", "com.jamfsoftware.*"}, OS: MacOS, What: "Jamf (device management and protection)", Match: "com.jamf.protect.daemon", NoMatch: "jam"},
 }
 

@@ -141,6 +141,36 @@ func Of(ex *shell.Exec, home string) []Effect {
 	out = append(out, accountEffects(ex.Name, args)...)
 	out = append(out, packageEffects(ex.Name, args)...)
 	out = append(out, exposeEffects(ex.Name, args)...)
+	out = append(out, tunnelEffects(ex.Name, args)...)
+	if what, ok := secretPrinted(ex.Name, args); ok {
+		out = append(out, Effect{Kind: Read, Area: Secrets, Name: what})
+	}
+	if what, ok := defenceSwitched(ex.Name, args); ok {
+		out = append(out, Effect{Kind: Change, Area: Service, Name: what, Action: "switch off"})
+	}
+	if accountNet(ex.Name, args) {
+		out = append(out, Effect{Kind: Change, Area: Accounts, Name: ex.Name, Action: args[0]})
+	}
+	if ex.Name == "defaults" {
+		for _, e := range defaultsEffects(args) {
+			if e.Path != "" {
+				if e.Path = Resolve(ex.Dir, home, e.Path); e.Path == "" {
+					continue
+				}
+			}
+			out = append(out, e)
+		}
+	}
+	// Interpreter code's literal paths (python -c "open('/proc/1/mem')"):
+	// read, and written when the code writes files.
+	for _, l := range ex.CodeLiterals {
+		if strings.HasPrefix(l, "/") || strings.HasPrefix(l, "~/") {
+			add(Read, l, true)
+			if ex.CodeWrites {
+				add(Write, l, true)
+			}
+		}
+	}
 	if s := specFor(ex.Name); s != nil {
 		for _, e := range s.fileEffects(args) {
 			if p := Resolve(ex.Dir, home, e.Path); p != "" {

@@ -27,6 +27,9 @@ var harmCredentialRead = &Rule{
 		`base64 /mnt/c/Users/ann/AppData/Local/Google/Chrome/User\ Data/Default/Login\ Data`,
 		`cp /etc/master.passwd /tmp/p`,
 		`mytool ~/.config/gh/hosts.yml`,
+		`gcore -o /tmp/a $(pgrep -n ssh-agent)`,
+		`rbw get github`,
+		`wg showconf wg0`,
 	},
 	Allow: []string{
 		`ls -la ~/Library/Keychains`,
@@ -39,6 +42,9 @@ var harmCredentialRead = &Rule{
 		`kubectl --kubeconfig ~/.kube/config get pods`,
 		`tar czf /tmp/proj.tgz ~/projects/app`,
 		`file ~/.local/share/keyrings/login.keyring`,
+		`gcore -o build/core $(pgrep -n my-test-server)`,
+		`aws ecr get-login-password | docker login --username AWS --password-stdin 123.dkr.ecr.us-east-1.amazonaws.com`,
+		`rbw list`,
 	},
 }
 
@@ -48,6 +54,17 @@ func checkCredentialRead(c *Call) Finding {
 		case effects.Fetch:
 			return hit("asks " + e.Name + " for the machine's credentials")
 		case effects.Read:
+			if e.Area == effects.Secrets {
+				// Taken by another program (piped into docker login
+				// --password-stdin, $(...) in an argument): used, not shown.
+				if e.Name == effects.ProcessMemory && c.ownProcessDump() {
+					continue
+				}
+				if c.shows(c.Ex, 0) {
+					return hit(c.Ex.Name + " prints " + e.Name)
+				}
+				continue
+			}
 			if o := effects.LookupClass(e.Path, c.Ctx.Home, effects.Credential); o != nil {
 				return hit("reads " + o.What + " (" + e.Path + ")")
 			}

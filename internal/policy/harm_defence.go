@@ -38,6 +38,11 @@ var harmDefenceStop = &Rule{
 		`sudo apt-get purge -y clamav-daemon`,
 		`sudo rm /var/service/auditd`,
 		`sudo rcctl stop pflogd`,
+		`sudo kill -9 $(pidof auditd)`,
+		`sudo aa-disable /etc/apparmor.d/usr.sbin.nginx`,
+		`sudo fdesetup disable`,
+		`sudo defaults write /Library/Preferences/com.apple.security.libraryvalidation DisableLibraryValidation -bool true`,
+		`sc.exe stop WinDefend`,
 	},
 	Allow: []string{
 		`systemctl status auditd`,
@@ -49,6 +54,10 @@ var harmDefenceStop = &Rule{
 		`sudo rc-update add auditd default`,
 		`sudo apt-get remove -y nginx`,
 		`rm /tmp/auditd`,
+		`kill $(pidof my-server)`,
+		`fdesetup status`,
+		`defaults read com.apple.screensaver askForPassword`,
+		`sc.exe query WinDefend`,
 	},
 }
 
@@ -59,9 +68,18 @@ func checkDefenceStop(c *Call) Finding {
 				return hit(c.Ex.Name + " " + e.Action + " " + e.Name + " switches off " + d.What)
 			}
 		}
-		if e.Kind == effects.Delete && inServiceDir(e.Path) {
+		if e.Kind == effects.Delete && inServiceDir(e.Path) && e.Path != "" {
 			if d := effects.DefenceNamed(path.Base(e.Path)); d != nil {
 				return hit("deletes " + e.Path + ", which starts " + d.What)
+			}
+		}
+	}
+	// kill -9 $(pidof auditd): the agent killed by its pid.
+	if c.Ex.Name == "kill" {
+		names, _ := c.processNames()
+		for _, n := range names {
+			if d := effects.DefenceNamed(n); d != nil {
+				return hit("kill " + n + " switches off " + d.What)
 			}
 		}
 	}

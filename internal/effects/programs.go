@@ -1,0 +1,297 @@
+package effects
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gemini-guard/gemini-guard/internal/shell"
+)
+
+// Secrets is the Area of a Read that is not a file: a program that prints
+// a stored secret, mints a token, or dumps a process's memory.
+const Secrets Area = 10
+
+// ProcessMemory is the Name of a Secrets read that dumps a process's (or
+// the machine's) memory.
+const ProcessMemory = "a process's or the machine's memory"
+
+// Switch describes a program call by its subcommand words and options:
+// Words are operand sequences that must start the operands (any one of
+// them), Opts option names of which one must be present; a call matches
+// when its Words (if any) and its Opts (if any) match.
+type Switch struct {
+	Names []string
+	Opts  shell.OptSpec
+	Words [][]string
+	Flags []string
+	// What names what is revealed or switched off: for a defence switch,
+	// a name DefenceNamed knows.
+	What string
+}
+
+func (s *Switch) matches(name string, args []string) bool {
+	if !slices.Contains(s.Names, name) {
+		return false
+	}
+	p := shell.ParseArgs(args, &s.Opts)
+	if len(s.Words) > 0 && !slices.ContainsFunc(s.Words, func(w []string) bool {
+		return len(p.Operands) >= len(w) && slices.Equal(p.Operands[:len(w)], w)
+	}) {
+		return false
+	}
+	if len(s.Flags) > 0 && !p.Has(s.Flags...) {
+		return false
+	}
+	return len(s.Words) > 0 || len(s.Flags) > 0
+}
+
+// secretPrinters print a stored secret or mint a credential into the
+// transcript: secret managers' get/read/export verbs, token commands,
+// configuration dumps that hold keys.
+var secretPrinters = []Switch{
+	{Names: []string{"rbw"}, Words: [][]string{{"get"}, {"code"}}, What: "a password from rbw"},
+	{Names: []string{"bw"}, Words: [][]string{{"get"}, {"export"}}, What: "the Bitwarden vault"},
+	{Names: []string{"chamber"}, Words: [][]string{{"read"}, {"export"}, {"env"}}, What: "a secret from chamber"},
+	{Names: []string{"berglas"}, Words: [][]string{{"access"}}, What: "a secret from berglas"},
+	{Names: []string{"conjur"}, Words: [][]string{{"variable", "get"}, {"variable", "value"}}, What: "a Conjur variable"},
+	{Names: []string{"infisical"}, Words: [][]string{{"export"}, {"secrets", "get"}}, What: "Infisical secrets"},
+	{Names: []string{"doppler"}, Words: [][]string{{"secrets", "download"}, {"secrets", "get"}}, What: "Doppler secrets"},
+	{Names: []string{"vault", "bao"}, Words: [][]string{{"token", "create"}}, What: "a Vault token"},
+	{Names: []string{"heroku"}, Words: [][]string{{"auth:token"}, {"authorizations:create"}}, What: "a Heroku token"},
+	{Names: []string{"aws"}, Words: [][]string{{"sts", "get-session-token"}, {"sts", "get-federation-token"}, {"sts", "assume-role"}, {"iam", "create-access-key"}, {"ecr", "get-login-password"}, {"configure", "export-credentials"}}, What: "AWS credentials"},
+	{Names: []string{"kubectl", "oc"}, Opts: kubectlOpts, Words: [][]string{{"create", "token"}}, What: "a service-account token"},
+	{Names: []string{"oc"}, Opts: shell.OptSpec{Short: "t"}, Words: [][]string{{"whoami"}}, Flags: []string{"t", "show-token"}, What: "the OpenShift token"},
+	{Names: []string{"wg"}, Words: [][]string{{"showconf"}}, What: "a WireGuard private key"},
+	{Names: []string{"nmcli"}, Opts: shell.OptSpec{Short: "g:f:t", Long: []string{"get-values=", "fields="}}, Flags: []string{"s", "show-secrets"}, What: "saved network passwords"},
+	{Names: []string{"npm", "pnpm", "yarn"}, Words: [][]string{{"token", "create"}}, What: "a new registry token"},
+	{Names: []string{"argocd"}, Words: [][]string{{"account", "generate-token"}, {"proj", "role", "create-token"}}, What: "an Argo CD token"},
+	{Names: []string{"az"}, Words: [][]string{{"account", "get-access-token"}, {"acr", "login"}}, Flags: []string{"expose-token", "output", "o", "query"}, What: "an Azure access token"},
+	{Names: []string{"az"}, Words: [][]string{{"account", "get-access-token"}}, What: "an Azure access token"},
+	{Names: []string{"gcloud"}, Words: [][]string{{"auth", "print-access-token"}, {"auth", "print-identity-token"}, {"auth", "application-default", "print-access-token"}}, What: "a Google access token"},
+	{Names: []string{"sops"}, Flags: []string{"d", "decrypt"}, What: "a sops-encrypted file decrypted"},
+	{Names: []string{"ansible-vault"}, Words: [][]string{{"view"}, {"decrypt"}}, What: "an Ansible vault"},
+	{Names: []string{"kwallet-query"}, Opts: shell.OptSpec{Short: "r:f:w:"}, Flags: []string{"r", "read-password"}, What: "a KDE Wallet entry"},
+	{Names: []string{"ykman"}, Words: [][]string{{"oath", "accounts", "code"}, {"oath", "code"}}, What: "OTP codes"},
+	{Names: []string{"jfrog"}, Words: [][]string{{"config", "export"}, {"c", "export"}}, What: "the JFrog token"},
+	{Names: []string{"s3cmd"}, Flags: []string{"dump-config"}, What: "s3cmd's keys"},
+	{Names: []string{"rclone"}, Words: [][]string{{"config", "show"}, {"config", "dump"}}, What: "rclone's remotes and tokens"},
+	{Names: []string{"mc", "mcli"}, Words: [][]string{{"alias", "list"}, {"alias", "ls"}, {"config", "host", "list"}}, What: "MinIO keys"},
+	{Names: []string{"podman", "docker"}, Words: [][]string{{"secret", "inspect"}}, Flags: []string{"showsecret"}, What: "a container secret"},
+	{Names: []string{"netsh"}, Words: [][]string{{"wlan", "show", "profile"}, {"wlan", "show", "profiles"}}, Flags: []string{"key=clear"}, What: "saved Wi-Fi keys"},
+	{Names: []string{"glab", "gh"}, Words: [][]string{{"auth", "token"}}, What: "the forge's token"},
+	{Names: []string{"gcore", "avml", "procdump", "lime", "memdump", "dumpit", "winpmem", "osxpmem"}, What: ProcessMemory},
+	{Names: []string{"docker-credential-desktop", "docker-credential-osxkeychain", "docker-credential-secretservice", "docker-credential-pass", "docker-credential-wincred", "docker-credential-ecr-login", "docker-credential-gcloud", "git-credential-osxkeychain", "git-credential-libsecret", "git-credential-manager"}, Words: [][]string{{"get"}}, What: "a stored registry or git password"},
+	{Names: []string{"git-credential-manager", "git-credential-manager-core"}, Words: [][]string{{"get"}}, What: "a stored git password"},
+	{Names: []string{"secret-tool"}, Words: [][]string{{"lookup"}}, What: "a desktop keyring secret"},
+}
+
+// fixedFlags are values written as part of a word: key=clear is matched
+// as an operand (netsh's syntax), not as an option.
+func secretPrinted(name string, args []string) (string, bool) {
+	for i := range secretPrinters {
+		s := &secretPrinters[i]
+		if s.Names[0] == "netsh" && slices.Contains(s.Names, name) {
+			if slices.ContainsFunc(args, func(a string) bool { return strings.EqualFold(a, "key=clear") }) && slices.Contains(args, "wlan") {
+				return s.What, true
+			}
+			continue
+		}
+		if len(s.Words) == 0 && len(s.Flags) == 0 && slices.Contains(s.Names, name) {
+			return s.What, len(args) > 0 && !slices.Contains(args, "--help") && !slices.Contains(args, "-h") && !slices.Contains(args, "--version")
+		}
+		if s.matches(name, args) {
+			return s.What, true
+		}
+	}
+	if name == "terraform" || name == "tofu" { // output -raw NAME prints one output's value, sensitive or not
+		p := shell.ParseArgs(args, &shell.OptSpec{SingleDash: true, Long: []string{"state=", "chdir="}})
+		if len(p.Operands) >= 2 && p.Operands[0] == "output" && p.Has("raw") {
+			return "a Terraform output's value (sensitive ones included)", true
+		}
+	}
+	if name == "gdb" || name == "lldb" { // a core file or memory dump of a running process
+		text := strings.Join(args, " ")
+		if (slices.Contains(args, "-p") || slices.Contains(args, "--pid") || strings.Contains(text, "attach")) &&
+			(strings.Contains(text, "generate-core-file") || strings.Contains(text, "gcore") || strings.Contains(text, "dump memory") || strings.Contains(text, "dump binary") || strings.Contains(text, "save-core")) {
+			return ProcessMemory, true
+		}
+	}
+	if name == "reg" { // reg save HKLM\SAM out.hiv
+		p := shell.ParseArgs(args, &shell.OptSpec{})
+		if len(p.Operands) >= 2 && (strings.EqualFold(p.Operands[0], "save") || strings.EqualFold(p.Operands[0], "export")) {
+			k := strings.ToUpper(strings.ReplaceAll(p.Operands[1], "/", `\`))
+			for _, h := range []string{`\SAM`, `\SECURITY`, `\SYSTEM`} {
+				if strings.HasSuffix(k, h) && (strings.HasPrefix(k, "HKLM") || strings.HasPrefix(k, "HKEY_LOCAL_MACHINE")) {
+					return "the Windows account hives", true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// defenceSwitches switch a defence off through its own control program.
+// What is a name DefenceNamed knows.
+var defenceSwitches = []Switch{
+	{Names: []string{"aa-disable", "aa-complain"}, Words: [][]string{}, What: "apparmor"},
+	{Names: []string{"apparmor_parser"}, Flags: []string{"R", "remove"}, What: "apparmor"},
+	{Names: []string{"semanage"}, Words: [][]string{{"permissive"}}, Flags: []string{"a", "add"}, What: "selinux"},
+	{Names: []string{"ipf"}, Flags: []string{"D", "F"}, What: "ipf"},
+	{Names: []string{"npfctl"}, Words: [][]string{{"stop"}, {"flush"}}, What: "npf"},
+	{Names: []string{"audit"}, Flags: []string{"t"}, What: "auditd"},
+	{Names: []string{"osqueryctl"}, Words: [][]string{{"stop"}}, What: "osqueryd"},
+	{Names: []string{"fdesetup"}, Words: [][]string{{"disable"}}, What: "filevault"},
+	{Names: []string{"manage-bde"}, Flags: []string{"off"}, What: "bitlocker"},
+	{Names: []string{"profiles"}, Words: [][]string{{"remove"}}, What: "mdm-profiles"},
+	{Names: []string{"softwareupdate"}, Opts: shell.OptSpec{Long: []string{"schedule="}}, Words: [][]string{}, What: "softwareupdate"},
+	{Names: []string{"jamf"}, Words: [][]string{{"removeFramework"}, {"removeMdmProfile"}}, What: "jamf"},
+	{Names: []string{"santactl"}, Words: [][]string{{"rule"}}, Flags: []string{"allow"}, What: "santa"},
+	{Names: []string{"mokutil"}, Flags: []string{"disable-validation"}, What: "secureboot"},
+	{Names: []string{"syspatch"}, Flags: []string{"r"}, What: "syspatch"},
+	{Names: []string{"log"}, Words: [][]string{{"erase"}}, What: "com.apple.logd"},
+	{Names: []string{"wevtutil"}, Words: [][]string{{"cl"}, {"clear-log"}}, What: "eventlog"},
+	{Names: []string{"security"}, Words: [][]string{{"authorizationdb", "write"}}, What: "authorizationdb"},
+	{Names: []string{"tccutil"}, Words: [][]string{{"reset"}}, What: "com.apple.tccd"},
+	{Names: []string{"spctl"}, Flags: []string{"master-disable", "global-disable", "disable"}, What: "com.apple.syspolicyd"},
+}
+
+// defenceSwitched finds a defence switched off through its own program.
+func defenceSwitched(name string, args []string) (string, bool) {
+	for i := range defenceSwitches {
+		s := &defenceSwitches[i]
+		if !slices.Contains(s.Names, name) {
+			continue
+		}
+		switch {
+		case s.Words != nil && len(s.Words) == 0 && name == "softwareupdate":
+			if v, ok := shell.ParseArgs(args, &s.Opts).Value("schedule"); ok && strings.EqualFold(v, "off") {
+				return s.What, true
+			}
+			if slices.Contains(args, "--schedule") && slices.Contains(args, "off") {
+				return s.What, true
+			}
+		case s.Words != nil && len(s.Words) == 0: // every call with an operand
+			if len(shell.ParseArgs(args, &s.Opts).Operands) > 0 {
+				return s.What, true
+			}
+		case s.matches(name, args):
+			return s.What, true
+		}
+	}
+	// sc stop WinDefend, net stop WinDefend, sc config WinDefend start= disabled
+	if name == "sc" || name == "net" {
+		if len(args) >= 2 && (strings.EqualFold(args[0], "stop") || strings.EqualFold(args[0], "delete") ||
+			strings.EqualFold(args[0], "config") && slices.ContainsFunc(args, func(a string) bool { return strings.EqualFold(a, "disabled") })) {
+			return args[1], true
+		}
+	}
+	return "", false
+}
+
+// defenceSettings are macOS defaults keys that switch a protection off.
+var defenceSettings = []struct{ Domain, Key, What string }{
+	{"com.apple.LaunchServices", "LSQuarantine", "com.apple.xprotect"},
+	{"com.apple.security.libraryvalidation", "DisableLibraryValidation", "com.apple.syspolicyd"},
+	{"com.apple.loginwindow", "autoLoginUser", "loginwindow-password"},
+	{"com.apple.screensaver", "askForPassword", "loginwindow-password"},
+	{"com.apple.SoftwareUpdate", "ConfigDataInstall", "com.apple.xprotect"},
+	{"com.apple.SoftwareUpdate", "CriticalUpdateInstall", "com.apple.xprotect"},
+	{"com.apple.SoftwareUpdate", "AutomaticCheckEnabled", "softwareupdate"},
+	{"com.apple.alf", "globalstate", "com.apple.alf"},
+	{"com.apple.alf", "stealthenabled", "com.apple.alf"},
+	{"com.apple.security", "GKAutoRearm", "com.apple.syspolicyd"},
+	{"com.apple.security.syspolicy", "EnableAssessment", "com.apple.syspolicyd"},
+}
+
+// defaultsEffects reads macOS defaults: a write of a protection's key
+// switches it off (Change), and a domain given as a path writes that plist
+// (defaults write ~/Library/LaunchAgents/x ProgramArguments ...).
+func defaultsEffects(args []string) []Effect {
+	p := shell.ParseArgs(args, &shell.OptSpec{SingleDash: true, Long: []string{"host="}})
+	ops := p.Operands
+	if len(ops) < 2 || (ops[0] != "write" && ops[0] != "delete" && ops[0] != "import" && ops[0] != "rename") {
+		return nil
+	}
+	var out []Effect
+	domain := ops[1]
+	if strings.HasPrefix(domain, "/") || strings.HasPrefix(domain, "~") {
+		if !strings.HasSuffix(domain, ".plist") {
+			domain += ".plist"
+		}
+		out = append(out, Effect{Kind: Write, Path: domain})
+	}
+	if ops[0] == "write" && len(ops) >= 3 {
+		for _, s := range defenceSettings {
+			if strings.HasSuffix(strings.TrimSuffix(ops[1], ".plist"), s.Domain) && strings.EqualFold(ops[2], s.Key) {
+				out = append(out, Effect{Kind: Change, Area: Service, Name: s.What, Action: "defaults write " + s.Key})
+			}
+		}
+	}
+	return out
+}
+
+// sensitivePorts are local services that give a shell or a desktop: a
+// tunnel that publishes one hands the machine to the network.
+var sensitivePorts = []int{22, 2222, 3389, 5900, 5901, 23}
+
+// tunnelers publish a local port on the internet or on a remote host.
+var tunnelers = []string{"ngrok", "cloudflared", "bore", "chisel", "lt", "localtunnel", "frpc", "pinggy", "zrok", "tunnelto", "expose", "localxpose", "loclx", "sish", "ssh", "autossh", "socat", "rathole", "tmole"}
+
+// tunnelEffects finds a local shell or desktop service published through a
+// tunnel: ngrok tcp 22, bore local 22, ssh -R 2222:localhost:22,
+// chisel client HOST R:2222:localhost:22, cloudflared tunnel --url
+// ssh://localhost:22.
+func tunnelEffects(name string, args []string) []Effect {
+	if !slices.Contains(tunnelers, name) {
+		return nil
+	}
+	for i, a := range args {
+		switch {
+		case (name == "ssh" || name == "autossh") && a == "-R" && i+1 < len(args):
+			if sensitiveLocal(args[i+1]) {
+				return []Effect{{Kind: Expose, Name: "the local port " + args[i+1]}}
+			}
+		case (name == "ssh" || name == "autossh") && strings.HasPrefix(a, "-R") && len(a) > 2:
+			if sensitiveLocal(a[2:]) {
+				return []Effect{{Kind: Expose, Name: "the local port " + a[2:]}}
+			}
+		case name == "chisel" && strings.HasPrefix(a, "R:"):
+			if sensitiveLocal(a[2:]) {
+				return []Effect{{Kind: Expose, Name: "the local port " + a}}
+			}
+		case name == "ngrok" || name == "bore" || name == "lt" || name == "localtunnel" || name == "zrok" || name == "pinggy" || name == "loclx" || name == "tmole":
+			if n, err := strconv.Atoi(strings.TrimPrefix(a, "localhost:")); err == nil && slices.Contains(sensitivePorts, n) {
+				return []Effect{{Kind: Expose, Name: "the local port " + a}}
+			}
+		case name == "cloudflared" && (strings.HasPrefix(a, "ssh://") || strings.HasPrefix(a, "rdp://") || strings.HasPrefix(a, "tcp://") && sensitiveLocal(a[6:])):
+			return []Effect{{Kind: Expose, Name: a}}
+		}
+	}
+	return nil
+}
+
+// sensitiveLocal reads a forward spec ([bind:]port:host:hostport) and
+// reports whether its local end is a sensitive port.
+func sensitiveLocal(spec string) bool {
+	parts := strings.Split(spec, ":")
+	n, err := strconv.Atoi(parts[len(parts)-1])
+	return err == nil && slices.Contains(sensitivePorts, n) && len(parts) >= 2
+}
+
+// accountNet reads Windows' net user/localgroup: /add, /delete and
+// /active:yes change accounts; the listing forms read.
+func accountNet(name string, args []string) bool {
+	if name != "net" && name != "net1" || len(args) < 2 {
+		return false
+	}
+	switch strings.ToLower(args[0]) {
+	case "user", "localgroup", "group":
+	default:
+		return false
+	}
+	return slices.ContainsFunc(args, func(a string) bool {
+		a = strings.ToLower(a)
+		return a == "/add" || a == "/delete" || a == "/del" || strings.HasPrefix(a, "/active:yes")
+	})
+}
