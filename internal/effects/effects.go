@@ -151,6 +151,9 @@ func Of(ex *shell.Exec, home string) []Effect {
 	if accountNet(ex.Name, args) {
 		out = append(out, Effect{Kind: Change, Area: Accounts, Name: ex.Name, Action: args[0]})
 	}
+	for _, e := range configEffects(ex.Name, args) {
+		add(Write, e.Path, false)
+	}
 	if ex.Name == "defaults" {
 		for _, e := range defaultsEffects(args) {
 			if e.Path != "" {
@@ -164,6 +167,9 @@ func Of(ex *shell.Exec, home string) []Effect {
 	// Interpreter code's literal paths (python -c "open('/proc/1/mem')"):
 	// read, and written when the code writes files.
 	for _, l := range ex.CodeLiterals {
+		if what, ok := MetadataSecret(l); ok {
+			out = append(out, Effect{Kind: Fetch, Name: what, Path: l})
+		}
 		if strings.HasPrefix(l, "/") || strings.HasPrefix(l, "~/") {
 			add(Read, l, true)
 			if ex.CodeWrites {

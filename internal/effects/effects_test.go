@@ -63,7 +63,8 @@ func TestLookupOtherHomes(t *testing.T) {
 }
 
 func TestHolds(t *testing.T) {
-	for _, d := range []string{"/home/u/.mozilla", "/home/u/.mozilla/firefox", "/Users/ann/Library/Keychains", "/etc/ssl", "/home/u/.gnupg", "/home/u/.aws"} {
+	for _, d := range []string{"/home/u/.mozilla", "/home/u/.mozilla/firefox", "/Users/ann/Library/Keychains", "/etc/ssl", "/home/u/.gnupg", "/home/u/.aws",
+		"/home/u/Library/Application Support/Google/Chrome/Default", "/home/u/.mozilla/firefox/ab12.default-release"} {
 		assert.NotNil(t, Holds(d, testHome, Credential), d)
 	}
 	for _, d := range []string{"/home/u", "/home/u/.config", "/home/u/.config/nvim", "/home/u/.config/systemd/user/x.service", "/etc", "/", "/home/u/project"} {

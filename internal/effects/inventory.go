@@ -18,6 +18,9 @@ const (
 	Persistence
 	// Account: the databases of users, groups and who may become root.
 	Account
+	// Protection: the configuration of a defence (audit rules, MAC
+	// profiles, firewall rules, the logger, the privacy database).
+	Protection
 )
 
 func (c Class) String() string {
@@ -28,6 +31,8 @@ func (c Class) String() string {
 		return "persistence location"
 	case Account:
 		return "account database"
+	case Protection:
+		return "defence configuration"
 	}
 	return "object"
 }
@@ -280,6 +285,12 @@ var inventory = []Object{
 	{Pattern: "~/Library/Application Support/Firefox/Profiles/*/cookies.sqlite", Class: Credential, OS: MacOS, What: "Firefox's cookies", Match: "~/Library/Application Support/Firefox/Profiles/abc.default/cookies.sqlite", NoMatch: "~/Library/Application Support/Firefox/Profiles/abc.default/places.sqlite"},
 	{Pattern: "%USER%/AppData/Roaming/Mozilla/Firefox/Profiles/*/logins.json", Class: Credential, OS: Windows, What: "Firefox's saved passwords", Match: "/mnt/c/Users/ann/AppData/Roaming/Mozilla/Firefox/Profiles/abc.default/logins.json", NoMatch: "/mnt/c/Users/ann/AppData/Roaming/Mozilla/Firefox/Profiles/abc.default/prefs.js"},
 	{Pattern: "%USER%/AppData/Roaming/Mozilla/Firefox/Profiles/*/key*.db", Class: Credential, OS: Windows, What: "Firefox's password key", Match: "/mnt/c/Users/ann/AppData/Roaming/Mozilla/Firefox/Profiles/abc.default/key4.db", NoMatch: "/mnt/c/Users/ann/AppData/Roaming/Mozilla/Firefox/Profiles/abc.default/times.json"},
+	{Pattern: "~/.authinfo*", Class: Credential, OS: Unix, What: "Emacs' saved passwords (authinfo)", Match: "~/.authinfo.gpg", NoMatch: "~/.authorized"},
+	{Pattern: "/proc/*/mem", Class: Credential, OS: Linux, What: "a process's memory", Match: "/proc/4242/mem", NoMatch: "/proc/4242/status"},
+	{Pattern: "/dev/mem", Class: Credential, OS: Linux | BSD, What: "the machine's physical memory", Match: "/dev/mem", NoMatch: "/dev/null"},
+	{Pattern: "/dev/kmem", Class: Credential, OS: Linux | BSD, What: "the kernel's memory", Match: "/dev/kmem", NoMatch: "/dev/kmsg"},
+	{Pattern: "~/Library/Safari/History.db", Class: Credential, OS: MacOS, What: "Safari's browsing history", Match: "~/Library/Safari/History.db", NoMatch: "~/Library/Safari/Extensions/x"},
+	{Pattern: "~/Library/Group Containers/group.com.apple.notes/**", Class: Credential, OS: MacOS, What: "the Notes database", Match: "~/Library/Group Containers/group.com.apple.notes/NoteStore.sqlite", NoMatch: "~/Library/Group Containers/group.com.apple.calendar/x"},
 	// Credential stores: mail and messages.
 	{Pattern: "~/Library/Mail/**", Class: Credential, OS: MacOS, What: "Apple Mail's mailboxes", Match: "~/Library/Mail/V10/MailData/Envelope Index", NoMatch: "~/Library/Mail Downloads.txt"},
 	{Pattern: "~/Library/Messages/**", Class: Credential, OS: MacOS, What: "the Messages history", Match: "~/Library/Messages/chat.db", NoMatch: "~/Library/Messaging/x"},
@@ -446,6 +457,22 @@ var inventory = []Object{
 	{Pattern: "~/.config/pip/pip.conf", Class: Persistence, OS: Any, What: "pip's configuration (index URL for every install)", Match: "~/.config/pip/pip.conf", NoMatch: "~/.config/pip/x/y"},
 	{Pattern: "~/.pip/pip.conf", Class: Persistence, OS: Any, What: "pip's configuration (index URL for every install)", Match: "~/.pip/pip.conf", NoMatch: "~/.pip/cache"},
 	{Pattern: "~/**/.git/hooks/*", Class: Persistence, OS: Any, What: "a git hook of another repository", Match: "~/dotfiles/.git/hooks/post-merge", NoMatch: "~/dotfiles/.git/config"},
+	// Protection: what configures a defence.
+	{Pattern: "~/Library/Application Support/com.apple.TCC/TCC.db", Class: Protection, OS: MacOS, What: "the privacy (TCC) database", Match: "~/Library/Application Support/com.apple.TCC/TCC.db", NoMatch: "~/Library/Application Support/com.apple.TCC.md"},
+	{Pattern: "/Library/Application Support/com.apple.TCC/TCC.db", Class: Protection, OS: MacOS, What: "the system privacy (TCC) database", Match: "/Library/Application Support/com.apple.TCC/TCC.db", NoMatch: "/Library/Application Support/com.apple.TCC.md"},
+	{Pattern: "/etc/audit/**", Class: Protection, OS: Linux, What: "the audit rules", Match: "/etc/audit/rules.d/audit.rules", NoMatch: "/etc/auditx"},
+	{Pattern: "/etc/apparmor.d/**", Class: Protection, OS: Linux, What: "an AppArmor profile", Match: "/etc/apparmor.d/usr.sbin.nginx", NoMatch: "/etc/apparmor/parser.conf.md/x"},
+	{Pattern: "/etc/selinux/config", Class: Protection, OS: Linux, What: "the SELinux mode", Match: "/etc/selinux/config", NoMatch: "/etc/selinux/semanage.conf"},
+	{Pattern: "/etc/pf.conf", Class: Protection, OS: MacOS | BSD, What: "the pf firewall rules", Match: "/etc/pf.conf", NoMatch: "/etc/pf.os"},
+	{Pattern: "/etc/ufw/**", Class: Protection, OS: Linux, What: "the ufw firewall rules", Match: "/etc/ufw/user.rules", NoMatch: "/etc/ufwx"},
+	{Pattern: "/etc/iptables/*", Class: Protection, OS: Linux, What: "the saved firewall rules", Match: "/etc/iptables/rules.v4", NoMatch: "/etc/iptablesx"},
+	{Pattern: "/etc/rsyslog.conf", Class: Protection, OS: Linux, What: "the system logger's configuration", Match: "/etc/rsyslog.conf", NoMatch: "/etc/rsyslog.confx/y"},
+	{Pattern: "/etc/rsyslog.d/*", Class: Protection, OS: Linux, What: "the system logger's configuration", Match: "/etc/rsyslog.d/50-default.conf", NoMatch: "/etc/rsyslog.dx"},
+	{Pattern: "/etc/syslog.conf", Class: Protection, OS: Unix, What: "the system logger's configuration", Match: "/etc/syslog.conf", NoMatch: "/etc/syslog-ng/x"},
+	{Pattern: "/etc/syslog-ng/**", Class: Protection, OS: Linux, What: "syslog-ng's configuration", Match: "/etc/syslog-ng/syslog-ng.conf", NoMatch: "/etc/syslog.d.md"},
+	{Pattern: "/etc/asl.conf", Class: Protection, OS: MacOS, What: "the macOS logger's configuration", Match: "/etc/asl.conf", NoMatch: "/etc/asl/x/y"},
+	{Pattern: "/etc/security/audit_control", Class: Protection, OS: MacOS | BSD, What: "the BSM audit configuration", Match: "/etc/security/audit_control", NoMatch: "/etc/security/limits.conf"},
+	{Pattern: "/Library/Preferences/com.apple.alf.plist", Class: Protection, OS: MacOS, What: "the application firewall's settings", Match: "/Library/Preferences/com.apple.alf.plist", NoMatch: "/Library/Preferences/com.apple.dock.plist"},
 	// Accounts: users, groups and who may become root.
 	{Pattern: "/etc/passwd", Class: Account, OS: Unix, What: "the user database", Match: "/etc/passwd", NoMatch: "/etc/passwd-/x"},
 	{Pattern: "/etc/shadow", Class: Account, OS: Linux, What: "the password database", Match: "/etc/shadow", NoMatch: "/etc/shadow-/x"},
@@ -513,7 +540,9 @@ func prefixMatches(pattern, probe, home string) bool {
 			return "", false
 		}
 		for i, s := range segs[:n] {
-			if i >= fixed && strings.ContainsAny(s, "*?[") {
+			// Wildcards only for a browser profile right above the
+			// object: a copy of Chrome/Default holds its Login Data.
+			if i >= fixed && strings.ContainsAny(s, "*?[") && !(n == len(segs)-1 && browserProfile(probe)) {
 				return "", false
 			}
 		}
@@ -539,4 +568,12 @@ func prefixMatches(pattern, probe, home string) bool {
 		return false
 	}
 	return try(pattern, 0)
+}
+
+// browserProfile reports whether the directory probe ("/.../Default/") is
+// a browser profile: Chromium's Default or "Profile N", Firefox's
+// "xxxx.default" or "xxxx.default-release".
+func browserProfile(probe string) bool {
+	b := path.Base(strings.TrimSuffix(probe, "/"))
+	return b == "Default" || strings.HasPrefix(b, "Profile ") || strings.HasSuffix(b, ".default") || strings.HasSuffix(b, ".default-release")
 }

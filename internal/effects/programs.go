@@ -104,6 +104,11 @@ func secretPrinted(name string, args []string) (string, bool) {
 			return s.What, true
 		}
 	}
+	if name == "wg" { // wg show IFACE private-key, wg show all preshared-keys
+		if len(args) >= 2 && args[0] == "show" && (args[len(args)-1] == "private-key" || args[len(args)-1] == "preshared-keys") {
+			return "a WireGuard private key", true
+		}
+	}
 	if name == "terraform" || name == "tofu" { // output -raw NAME prints one output's value, sensitive or not
 		p := shell.ParseArgs(args, &shell.OptSpec{SingleDash: true, Long: []string{"state=", "chdir="}})
 		if len(p.Operands) >= 2 && p.Operands[0] == "output" && p.Has("raw") {
@@ -120,9 +125,10 @@ func secretPrinted(name string, args []string) (string, bool) {
 	if name == "reg" { // reg save HKLM\SAM out.hiv
 		p := shell.ParseArgs(args, &shell.OptSpec{})
 		if len(p.Operands) >= 2 && (strings.EqualFold(p.Operands[0], "save") || strings.EqualFold(p.Operands[0], "export")) {
-			k := strings.ToUpper(strings.ReplaceAll(p.Operands[1], "/", `\`))
-			for _, h := range []string{`\SAM`, `\SECURITY`, `\SYSTEM`} {
-				if strings.HasSuffix(k, h) && (strings.HasPrefix(k, "HKLM") || strings.HasPrefix(k, "HKEY_LOCAL_MACHINE")) {
+			// HKLM\SAM, HKLM/SAM, or HKLMSAM once bash removed the backslash.
+			k := strings.ToUpper(strings.NewReplacer("/", "", `\`, "").Replace(p.Operands[1]))
+			for _, h := range []string{"SAM", "SECURITY", "SYSTEM"} {
+				if k == "HKLM"+h || k == "HKEY_LOCAL_MACHINE"+h {
 					return "the Windows account hives", true
 				}
 			}
@@ -142,7 +148,7 @@ var defenceSwitches = []Switch{
 	{Names: []string{"audit"}, Flags: []string{"t"}, What: "auditd"},
 	{Names: []string{"osqueryctl"}, Words: [][]string{{"stop"}}, What: "osqueryd"},
 	{Names: []string{"fdesetup"}, Words: [][]string{{"disable"}}, What: "filevault"},
-	{Names: []string{"manage-bde"}, Flags: []string{"off"}, What: "bitlocker"},
+	{Names: []string{"manage-bde"}, Opts: shell.OptSpec{SingleDash: true}, Flags: []string{"off"}, What: "bitlocker"},
 	{Names: []string{"profiles"}, Words: [][]string{{"remove"}}, What: "mdm-profiles"},
 	{Names: []string{"softwareupdate"}, Opts: shell.OptSpec{Long: []string{"schedule="}}, Words: [][]string{}, What: "softwareupdate"},
 	{Names: []string{"jamf"}, Words: [][]string{{"removeFramework"}, {"removeMdmProfile"}}, What: "jamf"},
@@ -294,4 +300,70 @@ func accountNet(name string, args []string) bool {
 		a = strings.ToLower(a)
 		return a == "/add" || a == "/delete" || a == "/del" || strings.HasPrefix(a, "/active:yes")
 	})
+}
+
+// riskyConfig are configuration keys whose value runs a program, turns a
+// check off or reroutes traffic for every later call of the tool: set
+// through the tool's own config command, they change its configuration
+// file as much as an echo >> would.
+var riskyConfig = []struct {
+	Tool, Key, Value, File string
+}{
+	{"git", "core.fsmonitor", "", "~/.gitconfig"},
+	{"git", "core.hookspath", "", "~/.gitconfig"},
+	{"git", "diff.external", "", "~/.gitconfig"},
+	{"git", "http.sslverify", "false", "~/.gitconfig"},
+	{"git", "http.proxy", "", "~/.gitconfig"},
+	{"git", "https.proxy", "", "~/.gitconfig"},
+	{"git", "include.path", "", "~/.gitconfig"},
+	{"npm", "script-shell", "", "~/.npmrc"},
+	{"npm", "strict-ssl", "false", "~/.npmrc"},
+	{"npm", "proxy", "", "~/.npmrc"},
+	{"npm", "https-proxy", "", "~/.npmrc"},
+	{"yarn", "strict-ssl", "false", "~/.yarnrc"},
+	{"pnpm", "strict-ssl", "false", "~/.npmrc"},
+	{"pip", "global.trusted-host", "", "~/.config/pip/pip.conf"},
+	{"pip", "global.index-url", "", "~/.config/pip/pip.conf"},
+	{"pip", "global.extra-index-url", "", "~/.config/pip/pip.conf"},
+}
+
+// configEffects finds a risky key set in a tool's global configuration
+// (git config --global core.fsmonitor X, npm config set script-shell X):
+// a Write of the configuration file.
+func configEffects(name string, args []string) []Effect {
+	var key, value string
+	switch name {
+	case "git":
+		if len(args) < 3 || args[0] != "config" || !slices.Contains(args, "--global") && !slices.Contains(args, "--system") {
+			return nil
+		}
+		p := shell.ParseArgs(args[1:], &shell.OptSpec{Short: "f:", Long: []string{"file=", "type=", "default=", "comment="}})
+		if p.Has("get", "get-all", "list", "l", "unset", "unset-all", "get-regexp", "show-origin") || len(p.Operands) < 2 {
+			return nil
+		}
+		key, value = strings.ToLower(p.Operands[0]), p.Operands[1]
+	case "npm", "pnpm", "yarn", "pip", "pip3":
+		p := shell.ParseArgs(args, &shell.OptSpec{})
+		ops := p.Operands
+		if len(ops) < 3 || ops[0] != "config" || ops[1] != "set" {
+			return nil
+		}
+		key, value = strings.ToLower(ops[2]), ""
+		if k, v, ok := strings.Cut(key, "="); ok {
+			key, value = k, v
+		} else if len(ops) > 3 {
+			value = ops[3]
+		}
+		if name == "pip3" {
+			name = "pip"
+		}
+	default:
+		return nil
+	}
+	for _, c := range riskyConfig {
+		if c.Tool == name && c.Key == key && (c.Value == "" || strings.EqualFold(c.Value, value)) {
+			return []Effect{{Kind: Write, Path: c.File, Name: key}}
+		}
+	}
+	return nil
 }

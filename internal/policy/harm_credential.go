@@ -1,6 +1,10 @@
 package policy
 
-import "github.com/gemini-guard/gemini-guard/internal/effects"
+import (
+	"strings"
+
+	"github.com/gemini-guard/gemini-guard/internal/effects"
+)
 
 // harmCredentialRead: a credential store of the inventory read by any
 // program that may print, copy or send its content (not ls, stat, test,
@@ -30,6 +34,7 @@ var harmCredentialRead = &Rule{
 		`gcore -o /tmp/a $(pgrep -n ssh-agent)`,
 		`rbw get github`,
 		`wg showconf wg0`,
+		`printenv AWS_SECRET_ACCESS_KEY`,
 	},
 	Allow: []string{
 		`ls -la ~/Library/Keychains`,
@@ -45,10 +50,19 @@ var harmCredentialRead = &Rule{
 		`gcore -o build/core $(pgrep -n my-test-server)`,
 		`aws ecr get-login-password | docker login --username AWS --password-stdin 123.dkr.ecr.us-east-1.amazonaws.com`,
 		`rbw list`,
+		`printenv HOME`,
+		`printenv GITHUB_TOKEN | gh auth login --with-token`,
 	},
 }
 
 func checkCredentialRead(c *Call) Finding {
+	if c.Ex.Name == "printenv" && c.shows(c.Ex, 0) { // printenv AWS_SECRET_ACCESS_KEY
+		for _, a := range c.Args {
+			if !strings.HasPrefix(a, "-") && secretVarRe.MatchString(a) {
+				return hit("printenv prints the secret variable " + a)
+			}
+		}
+	}
 	for _, e := range c.effectsOf() {
 		switch e.Kind {
 		case effects.Fetch:

@@ -43,6 +43,8 @@ var harmDefenceStop = &Rule{
 		`sudo fdesetup disable`,
 		`sudo defaults write /Library/Preferences/com.apple.security.libraryvalidation DisableLibraryValidation -bool true`,
 		`sc.exe stop WinDefend`,
+		`cp prepared.db ~/Library/Application\ Support/com.apple.TCC/TCC.db`,
+		`echo '-e 0' | sudo tee /etc/audit/rules.d/zz.rules`,
 	},
 	Allow: []string{
 		`systemctl status auditd`,
@@ -66,6 +68,11 @@ func checkDefenceStop(c *Call) Finding {
 		if e.Kind == effects.Change && e.Area == effects.Service {
 			if d := effects.DefenceNamed(e.Name); d != nil {
 				return hit(c.Ex.Name + " " + e.Action + " " + e.Name + " switches off " + d.What)
+			}
+		}
+		if e.Kind == effects.Write && !c.inProject(e.Path) {
+			if o := effects.LookupClass(e.Path, c.Ctx.Home, effects.Protection); o != nil {
+				return hit("writes " + o.What + " (" + e.Path + ")")
 			}
 		}
 		if e.Kind == effects.Delete && inServiceDir(e.Path) && e.Path != "" {

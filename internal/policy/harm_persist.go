@@ -29,6 +29,10 @@ var harmPersistWrite = &Rule{
 		`cp hook.sh ~/.git-templates/hooks/post-checkout`,
 		`echo /tmp/x.so | sudo tee -a /etc/ld.so.preload`,
 		`cp run.bat "/mnt/c/Users/ann/AppData/Roaming/Microsoft/Windows/Start Menu/Programs/Startup/"`,
+		`git config --global core.fsmonitor /tmp/fsm.sh`,
+		`npm config set script-shell /tmp/sh`,
+		`plutil -insert RunAtLoad -bool true ~/Library/LaunchAgents/com.example.sync.plist`,
+		`defaults write ~/Library/LaunchAgents/com.example.sync ProgramArguments -array /bin/sh /tmp/s.sh`,
 	},
 	Allow: []string{
 		`cat ~/.config/fish/config.fish`,
@@ -39,6 +43,11 @@ var harmPersistWrite = &Rule{
 		`cp agent.plist build/`,
 		`crontab -l`,
 		`echo 'print(1)' > app/sitecustomize_notes.py`,
+		`git config --global user.name "Ann Example"`,
+		`git config --global core.pager 'less -FRX'`,
+		`npm config set registry https://registry.npmjs.org/`,
+		`plutil -p ~/Library/LaunchAgents/com.example.sync.plist`,
+		`defaults read ~/Library/LaunchAgents/com.example.sync`,
 	},
 }
 
