@@ -151,6 +151,9 @@ func Of(ex *shell.Exec, home string) []Effect {
 	if accountNet(ex.Name, args) {
 		out = append(out, Effect{Kind: Change, Area: Accounts, Name: ex.Name, Action: args[0]})
 	}
+	if db, ok := sqlWrite(ex.Name, args); ok {
+		add(Write, db, false)
+	}
 	for _, e := range configEffects(ex.Name, args) {
 		add(Write, e.Path, false)
 	}

@@ -260,8 +260,6 @@ var inventory = []Object{
 	{Pattern: "~/Library/Application Support/Bitwarden/data.json", Class: Credential, OS: MacOS, What: "Bitwarden's vault", Match: "~/Library/Application Support/Bitwarden/data.json", NoMatch: "~/Library/Application Support/Bitwarden/logs"},
 	{Pattern: "~/.config/op/config", Class: Credential, OS: Any, What: "the 1Password CLI's session", Match: "~/.config/op/config", NoMatch: "~/.config/op/plugins"},
 	{Pattern: "~/Library/Group Containers/*.com.1password/**", Class: Credential, OS: MacOS, What: "1Password's data", Match: "~/Library/Group Containers/2BUA8C4S2C.com.1password/Library/Application Support/1Password/Data/1password.sqlite", NoMatch: "~/Library/Group Containers/group.com.apple.notes/x"},
-	{Pattern: "~/Library/Application Support/com.apple.TCC/TCC.db", Class: Credential, OS: MacOS, What: "the privacy (TCC) database", Match: "~/Library/Application Support/com.apple.TCC/TCC.db", NoMatch: "~/Library/Application Support/com.apple.sharedfilelist/x"},
-	{Pattern: "/Library/Application Support/com.apple.TCC/TCC.db", Class: Credential, OS: MacOS, What: "the system privacy (TCC) database", Match: "/Library/Application Support/com.apple.TCC/TCC.db", NoMatch: "/Library/Application Support/Apple/x"},
 	// Credential stores: browsers' saved logins and cookies.
 	{Pattern: "~/.config/*/*/Login Data*", Class: Credential, OS: Linux | BSD, What: "a Chromium browser's saved passwords", Match: "~/.config/google-chrome/Default/Login Data", NoMatch: "~/.config/google-chrome/Default/Preferences"},
 	{Pattern: "~/.config/*/*/Cookies", Class: Credential, OS: Linux | BSD, What: "a Chromium browser's cookies", Match: "~/.config/chromium/Profile 1/Cookies", NoMatch: "~/.config/chromium/Profile 1/Bookmarks"},

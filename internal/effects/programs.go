@@ -367,3 +367,28 @@ func configEffects(name string, args []string) []Effect {
 	}
 	return nil
 }
+
+// sqlWriteRe finds SQL that changes a database.
+var sqlWriteWords = []string{"insert ", "update ", "delete ", "replace ", "drop ", "alter ", "create ", ".restore", ".import"}
+
+// sqlWrite reports a database shell given SQL that changes its database
+// (sqlite3 TCC.db "insert or replace into access ..."): the database file
+// is written.
+func sqlWrite(name string, args []string) (string, bool) {
+	if name != "sqlite3" && name != "sqlite" && name != "duckdb" {
+		return "", false
+	}
+	p := shell.ParseArgs(args, &shell.OptSpec{SingleDash: true, Long: []string{"cmd=", "init=", "separator=", "nullvalue=", "newline=", "vfs=", "mmap=", "pagecache=", "lookaside=", "heap=", "maxsize="}})
+	if len(p.Operands) < 2 {
+		return "", false
+	}
+	for _, sql := range p.Operands[1:] {
+		l := strings.ToLower(sql)
+		for _, w := range sqlWriteWords {
+			if strings.Contains(l, w) {
+				return p.Operands[0], true
+			}
+		}
+	}
+	return "", false
+}

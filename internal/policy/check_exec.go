@@ -42,7 +42,7 @@ var dataCommands = []string{
 	"head", "tail", "wc", "sort", "uniq", "cut", "tr", "column", "fold", "fmt", "diff", "cmp",
 	"sha256sum", "md5sum", "base64", "xxd", "od", "hexdump", "strings", "file", "stat", "ls",
 	"touch", "mkdir", "read", "cat", "tee", "less", "more", "bat", "nl", "rev", "tac", "look",
-	"zsh-history", "shellcheck", "shfmt", "bashate", "explainshell",
+	"zsh-history", "shellcheck", "shfmt", "bashate", "explainshell", "dirname", "basename", "realpath", "readlink", "du",
 }
 
 // messageOptions carry human text (a commit message, an issue body).

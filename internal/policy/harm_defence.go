@@ -45,6 +45,7 @@ var harmDefenceStop = &Rule{
 		`sc.exe stop WinDefend`,
 		`cp prepared.db ~/Library/Application\ Support/com.apple.TCC/TCC.db`,
 		`echo '-e 0' | sudo tee /etc/audit/rules.d/zz.rules`,
+		`sqlite3 ~/Library/Application\ Support/com.apple.TCC/TCC.db "insert or replace into access values('kTCCServiceCamera','com.example.app',0,2,4,1,NULL,NULL,0,'UNUSED',NULL,0,1)"`,
 	},
 	Allow: []string{
 		`systemctl status auditd`,
@@ -60,6 +61,7 @@ var harmDefenceStop = &Rule{
 		`fdesetup status`,
 		`defaults read com.apple.screensaver askForPassword`,
 		`sc.exe query WinDefend`,
+		`sqlite3 ~/Library/Application\ Support/com.apple.TCC/TCC.db "select service, client from access"`,
 	},
 }
 
