@@ -19,6 +19,7 @@ package effects
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/shell"
@@ -132,9 +133,13 @@ func Of(ex *shell.Exec, home string) []Effect {
 		return out
 	}
 	args := ex.Args[1:]
-	for _, a := range args {
-		if what, ok := MetadataSecret(a); ok {
-			out = append(out, Effect{Kind: Fetch, Name: what, Path: a})
+	// A metadata URL is fetched by a program that makes requests, not
+	// by echo, grep or git commit -m, which only mention it.
+	if specFor(ex.Name) == nil && !slices.Contains(noFiles, ex.Name) && ex.Name != "git" {
+		for _, a := range args {
+			if what, ok := MetadataSecret(a); ok {
+				out = append(out, Effect{Kind: Fetch, Name: what, Path: a})
+			}
 		}
 	}
 	out = append(out, serviceEffects(ex, args)...)

@@ -275,7 +275,7 @@ func remoteOperand(ops []string) bool {
 // service-instance-delete, apps:destroy.
 var destroyAffixes = []string{"delete", "destroy", "terminate", "purge"}
 
-// remoteDestroy reads an unknown program's first three operands (options
+// remoteDestroy reads an unknown program's first four operands (options
 // parsed with no spec: an unknown option takes no value) for a destroy
 // word: destroy, RESOURCE delete, apps:destroy, delete-bucket.
 func remoteDestroy(args []string) (string, bool) {
@@ -284,7 +284,7 @@ func remoteDestroy(args []string) (string, bool) {
 		return "", false
 	}
 	for i, o := range p.Operands {
-		if i == 3 {
+		if i == 4 {
 			break
 		}
 		if !shell.Known(o) || strings.ContainsAny(o, `/.=@\"'`) || strings.ToLower(o) != o {
@@ -304,7 +304,7 @@ func remoteDestroy(args []string) (string, bool) {
 			return o, true
 		}
 		for _, d := range destroyAffixes {
-			if strings.HasPrefix(w, d+"-") || strings.HasSuffix(w, "-"+d) {
+			if i > 0 && (strings.HasPrefix(w, d+"-") || strings.HasSuffix(w, "-"+d)) { // s3 delete-bucket, resource service-instance-delete
 				return o, true
 			}
 		}

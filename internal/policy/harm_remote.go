@@ -8,7 +8,7 @@ import "github.com/gemini-guard/gemini-guard/internal/effects"
 // and version managers, container engines) are judged elsewhere.
 var harmRemoteDestroy = &Rule{
 	ID: "harm.remote-destroy", Category: "harm",
-	Protects: "what the long tail of cloud, cluster, registry and SaaS CLIs manage, from their destroy verbs: a program the guard has no spec for, whose first three operands hold delete, destroy, purge, remove, rm, unpublish, reset, wipe, drop, terminate, uninstall, deprovision, decommission, nuke, erase, teardown, truncate, deregister, unregister or revoke (also as resource:verb, verb-resource or resource-verb)",
+	Protects: "what the long tail of cloud, cluster, registry and SaaS CLIs manage, from their destroy verbs: a program the guard has no spec for, whose first four operands hold delete, destroy, purge, remove, rm, unpublish, reset, wipe, drop, terminate, uninstall, deprovision, decommission, nuke, erase, teardown, truncate, deregister, unregister or revoke (also as resource:verb, verb-resource or resource-verb)",
 	What:     "gives a CLI a destroy verb",
 	Safer:    "ask the user to run the destroy themselves, or list what would be destroyed first",
 	Unknown:  noUnknownStory,
