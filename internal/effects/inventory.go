@@ -119,6 +119,13 @@ var homePrefixes = []string{"/home/*", "/Users/*", "/root", "/var/root", "/usr/h
 var windowsRoots = []string{"/mnt/*", "/*", "/cygdrive/*"}
 
 func matches(pattern, p, home string) bool {
+	// Most patterns are ruled out by a literal segment the path lacks:
+	// a hook process judges a path against the whole table, and this
+	// check costs no allocation where the glob matching below does.
+	if key := literalKey(pattern); key != "" && !strings.Contains(p, key) &&
+		!(pattern[0] == '%' && strings.Contains(strings.ToLower(p), strings.ToLower(key))) {
+		return false
+	}
 	switch {
 	case strings.HasPrefix(pattern, "~/"):
 		rest := pattern[1:]
@@ -147,6 +154,26 @@ func matches(pattern, p, home string) bool {
 		return false
 	}
 	return globPath(pattern, p)
+}
+
+// literalKey is the pattern's longest segment with no glob character
+// ("credentials" for ~/.aws/credentials), found in one pass over it.
+func literalKey(pattern string) string {
+	best, start, glob := "", 0, false
+	for i := 0; i <= len(pattern); i++ {
+		if i == len(pattern) || pattern[i] == '/' {
+			if seg := pattern[start:i]; !glob && len(seg) > len(best) && seg[0] != '%' && seg != "~" {
+				best = seg
+			}
+			start, glob = i+1, false
+			continue
+		}
+		switch pattern[i] {
+		case '*', '?', '[':
+			glob = true
+		}
+	}
+	return best
 }
 
 // globPath matches p against a "/"-separated pattern whose segments are
@@ -511,7 +538,14 @@ func Holds(dir, home string, c Class) *Object {
 		}
 	}
 	probe := dir + "/"
+	base := "/" + path.Base(dir) + "/"
+	profile := browserProfile(probe)
 	for i := range inventory {
+		// The directory's own name is in the pattern (or it is a browser
+		// profile a wildcard stands for): a cheap filter before matching.
+		if !profile && !strings.Contains(inventory[i].Pattern+"/", base) {
+			continue
+		}
 		o := &inventory[i]
 		if o.Class != c || strings.HasPrefix(o.Pattern, "**") {
 			continue

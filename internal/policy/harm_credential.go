@@ -82,7 +82,10 @@ func checkCredentialRead(c *Call) Finding {
 			if o := effects.LookupClass(e.Path, c.Ctx.Home, effects.Credential); o != nil {
 				return hit("reads " + o.What + " (" + e.Path + ")")
 			}
-			if o := effects.Holds(e.Path, c.Ctx.Home, effects.Credential); o != nil && !e.Search {
+			if e.Search {
+				continue // grep -r prints the lines that match, not what the directory holds
+			}
+			if o := effects.Holds(e.Path, c.Ctx.Home, effects.Credential); o != nil {
 				return hit("reads " + e.Path + ", which holds " + o.What)
 			}
 		}
