@@ -112,102 +112,139 @@ type Effect struct {
 // Paths that cannot be known statically are left out (the other rules
 // judge those).
 func Of(ex *shell.Exec, home string) []Effect {
-	var out []Effect
-	add := func(k Kind, p string, generic bool) {
-		if p = Resolve(ex.Dir, home, p); p != "" {
-			out = append(out, Effect{Kind: k, Path: p, Generic: generic})
-		}
-	}
-	for _, r := range ex.Redirs {
-		switch {
-		case r.Writes():
-			add(Write, r.Target, false)
-		case r.Reads():
-			add(Read, r.Target, false)
-		}
-	}
-	if ex.Stdin != nil && ex.Stdin.File != "" {
-		add(Read, ex.Stdin.File, false)
-	}
+	c := &collector{ex: ex, home: home}
+	c.redirections()
 	if len(ex.Args) == 0 || ex.Name == "" {
-		return out
+		return c.out
 	}
 	args := ex.Args[1:]
+	c.system(args)
+	c.settings(args)
+	c.code()
+	c.files(args)
+	return c.out
+}
+
+// collector gathers one command's effects.
+type collector struct {
+	ex   *shell.Exec
+	home string
+	out  []Effect
+}
+
+// path adds a file effect, its path resolved; unknown paths are dropped.
+func (c *collector) path(k Kind, p string, generic bool) {
+	if p = Resolve(c.ex.Dir, c.home, p); p != "" {
+		c.out = append(c.out, Effect{Kind: k, Path: p, Generic: generic})
+	}
+}
+
+func (c *collector) redirections() {
+	for _, r := range c.ex.Redirs {
+		switch {
+		case r.Writes():
+			c.path(Write, r.Target, false)
+		case r.Reads():
+			c.path(Read, r.Target, false)
+		}
+	}
+	if c.ex.Stdin != nil && c.ex.Stdin.File != "" {
+		c.path(Read, c.ex.Stdin.File, false)
+	}
+}
+
+// system adds what is not a file: metadata fetched, services, accounts,
+// packages, processes exposed, secrets printed, defences switched off.
+func (c *collector) system(args []string) {
+	name := c.ex.Name
 	// A metadata URL is fetched by a program that makes requests, not
 	// by echo, grep or git commit -m, which only mention it.
-	if specFor(ex.Name) == nil && !slices.Contains(noFiles, ex.Name) && ex.Name != "git" {
+	if specFor(name) == nil && !slices.Contains(noFiles, name) && name != "git" {
 		for _, a := range args {
 			if what, ok := MetadataSecret(a); ok {
-				out = append(out, Effect{Kind: Fetch, Name: what, Path: a})
+				c.out = append(c.out, Effect{Kind: Fetch, Name: what, Path: a})
 			}
 		}
 	}
-	out = append(out, serviceEffects(ex, args)...)
-	out = append(out, accountEffects(ex.Name, args)...)
-	out = append(out, packageEffects(ex.Name, args)...)
-	out = append(out, exposeEffects(ex.Name, args)...)
-	out = append(out, tunnelEffects(ex.Name, args)...)
-	if what, ok := secretPrinted(ex.Name, args); ok {
-		out = append(out, Effect{Kind: Read, Area: Secrets, Name: what})
+	c.out = append(c.out, serviceEffects(c.ex, args)...)
+	c.out = append(c.out, accountEffects(name, args)...)
+	c.out = append(c.out, packageEffects(name, args)...)
+	c.out = append(c.out, exposeEffects(name, args)...)
+	c.out = append(c.out, tunnelEffects(name, args)...)
+	if what, ok := secretPrinted(name, args); ok {
+		c.out = append(c.out, Effect{Kind: Read, Area: Secrets, Name: what})
 	}
-	if what, ok := defenceSwitched(ex.Name, args); ok {
-		out = append(out, Effect{Kind: Change, Area: Service, Name: what, Action: "switch off"})
+	if what, ok := defenceSwitched(name, args); ok {
+		c.out = append(c.out, Effect{Kind: Change, Area: Service, Name: what, Action: "switch off"})
 	}
-	if accountNet(ex.Name, args) {
-		out = append(out, Effect{Kind: Change, Area: Accounts, Name: ex.Name, Action: args[0]})
+	if accountNet(name, args) {
+		c.out = append(c.out, Effect{Kind: Change, Area: Accounts, Name: name, Action: args[0]})
 	}
-	if db, ok := sqlWrite(ex.Name, args); ok {
-		add(Write, db, false)
+}
+
+// settings adds the files a program changes through its own settings
+// commands: a database given SQL, a tool's config key, a defaults domain.
+func (c *collector) settings(args []string) {
+	if db, ok := sqlWrite(c.ex.Name, args); ok {
+		c.path(Write, db, false)
 	}
-	for _, e := range configEffects(ex.Name, args) {
-		add(Write, e.Path, false)
+	for _, e := range configEffects(c.ex.Name, args) {
+		c.path(Write, e.Path, false)
 	}
-	if ex.Name == "defaults" {
-		for _, e := range defaultsEffects(args) {
-			if e.Path != "" {
-				if e.Path = Resolve(ex.Dir, home, e.Path); e.Path == "" {
-					continue
-				}
+	if c.ex.Name != "defaults" {
+		return
+	}
+	for _, e := range defaultsEffects(args) {
+		if e.Path != "" {
+			if e.Path = Resolve(c.ex.Dir, c.home, e.Path); e.Path == "" {
+				continue
 			}
-			out = append(out, e)
 		}
+		c.out = append(c.out, e)
 	}
-	// Interpreter code's literal paths (python -c "open('/proc/1/mem')"):
-	// read, and written when the code writes files.
-	for _, l := range ex.CodeLiterals {
+}
+
+// code adds the literal paths and URLs of interpreter code (python -c
+// "open('/proc/1/mem')"): read, and written when the code writes files.
+func (c *collector) code() {
+	for _, l := range c.ex.CodeLiterals {
 		if what, ok := MetadataSecret(l); ok {
-			out = append(out, Effect{Kind: Fetch, Name: what, Path: l})
+			c.out = append(c.out, Effect{Kind: Fetch, Name: what, Path: l})
 		}
 		if strings.HasPrefix(l, "/") || strings.HasPrefix(l, "~/") {
-			add(Read, l, true)
-			if ex.CodeWrites {
-				add(Write, l, true)
+			c.path(Read, l, true)
+			if c.ex.CodeWrites {
+				c.path(Write, l, true)
 			}
 		}
 	}
-	if s := specFor(ex.Name); s != nil {
+}
+
+// files adds the file effects of the program's spec, or the generic ones
+// of a program nobody listed.
+func (c *collector) files(args []string) {
+	if s := specFor(c.ex.Name); s != nil {
 		for _, e := range s.fileEffects(args) {
-			if p := Resolve(ex.Dir, home, e.Path); p != "" {
+			if p := Resolve(c.ex.Dir, c.home, e.Path); p != "" {
 				e.Path = p
-				out = append(out, e)
+				c.out = append(c.out, e)
 			}
 		}
-		return out
+		return
 	}
-	if known(ex.Name) {
-		return out
+	if known(c.ex.Name) {
+		return
 	}
 	// A program nobody listed: judged by what it touches.
 	for _, o := range shell.ParseArgs(args, &shell.OptSpec{}).Operands {
 		if pathLike(o) {
-			add(Read, o, true)
-			add(Write, o, true)
+			c.path(Read, o, true)
+			c.path(Write, o, true)
 		}
 	}
 	if verb, ok := remoteDestroy(args); ok {
-		out = append(out, Effect{Kind: Delete, Area: Remote, Name: ex.Name, Action: verb, Generic: true})
+		c.out = append(c.out, Effect{Kind: Delete, Area: Remote, Name: c.ex.Name, Action: verb, Generic: true})
 	}
-	return out
 }
 
 // Resolve makes p absolute: ~ is home, a relative path is under dir. It

@@ -78,7 +78,6 @@ var secretPrinters = []Switch{
 	{Names: []string{"rclone"}, Words: [][]string{{"config", "show"}, {"config", "dump"}}, What: "rclone's remotes and tokens"},
 	{Names: []string{"mc", "mcli"}, Words: [][]string{{"alias", "list"}, {"alias", "ls"}, {"config", "host", "list"}}, What: "MinIO keys"},
 	{Names: []string{"podman", "docker"}, Words: [][]string{{"secret", "inspect"}}, Flags: []string{"showsecret"}, What: "a container secret"},
-	{Names: []string{"netsh"}, Words: [][]string{{"wlan", "show", "profile"}, {"wlan", "show", "profiles"}}, Flags: []string{"key=clear"}, What: "saved Wi-Fi keys"},
 	{Names: []string{"glab", "gh"}, Words: [][]string{{"auth", "token"}}, What: "the forge's token"},
 	{Names: []string{"gcore", "avml", "procdump", "lime", "memdump", "dumpit", "winpmem", "osxpmem"}, What: ProcessMemory},
 	{Names: []string{"docker-credential-desktop", "docker-credential-osxkeychain", "docker-credential-secretservice", "docker-credential-pass", "docker-credential-wincred", "docker-credential-ecr-login", "docker-credential-gcloud", "git-credential-osxkeychain", "git-credential-libsecret", "git-credential-manager"}, Words: [][]string{{"get"}}, What: "a stored registry or git password"},
@@ -86,53 +85,93 @@ var secretPrinters = []Switch{
 	{Names: []string{"secret-tool"}, Words: [][]string{{"lookup"}}, What: "a desktop keyring secret"},
 }
 
-// fixedFlags are values written as part of a word: key=clear is matched
-// as an operand (netsh's syntax), not as an option.
+// secretPrinted says whether a call prints a stored secret, mints a
+// credential or dumps memory, and what.
 func secretPrinted(name string, args []string) (string, bool) {
 	for i := range secretPrinters {
 		s := &secretPrinters[i]
-		if s.Names[0] == "netsh" && slices.Contains(s.Names, name) {
-			if slices.ContainsFunc(args, func(a string) bool { return strings.EqualFold(a, "key=clear") }) && slices.Contains(args, "wlan") {
-				return s.What, true
-			}
+		if !slices.Contains(s.Names, name) {
 			continue
 		}
-		if len(s.Words) == 0 && len(s.Flags) == 0 && slices.Contains(s.Names, name) {
-			return s.What, len(args) > 0 && !slices.Contains(args, "--help") && !slices.Contains(args, "-h") && !slices.Contains(args, "--version")
+		if len(s.Words) == 0 && len(s.Flags) == 0 { // a dumper: every real call
+			return s.What, len(args) > 0 && !slices.ContainsFunc(args, isHelp)
 		}
 		if s.matches(name, args) {
 			return s.What, true
 		}
 	}
-	if name == "wg" { // wg show IFACE private-key, wg show all preshared-keys
-		if len(args) >= 2 && args[0] == "show" && (args[len(args)-1] == "private-key" || args[len(args)-1] == "preshared-keys") {
-			return "a WireGuard private key", true
+	for _, f := range secretSpecials {
+		if what, ok := f(name, args); ok {
+			return what, true
 		}
 	}
-	if name == "terraform" || name == "tofu" { // output -raw NAME prints one output's value, sensitive or not
-		p := shell.ParseArgs(args, &shell.OptSpec{SingleDash: true, Long: []string{"state=", "chdir="}})
-		if len(p.Operands) >= 2 && p.Operands[0] == "output" && p.Has("raw") {
-			return "a Terraform output's value (sensitive ones included)", true
-		}
+	return "", false
+}
+
+func isHelp(a string) bool { return a == "--help" || a == "-h" || a == "--version" }
+
+// secretSpecials read the printers whose syntax Switch cannot say.
+var secretSpecials = []func(name string, args []string) (string, bool){wgKey, terraformOutput, debuggerDump, regSave, netshKeys}
+
+// wgKey: wg show IFACE private-key, wg show all preshared-keys.
+func wgKey(name string, args []string) (string, bool) {
+	if name == "wg" && len(args) >= 2 && args[0] == "show" && (args[len(args)-1] == "private-key" || args[len(args)-1] == "preshared-keys") {
+		return "a WireGuard private key", true
 	}
-	if name == "gdb" || name == "lldb" { // a core file or memory dump of a running process
-		text := strings.Join(args, " ")
-		if (slices.Contains(args, "-p") || slices.Contains(args, "--pid") || strings.Contains(text, "attach")) &&
-			(strings.Contains(text, "generate-core-file") || strings.Contains(text, "gcore") || strings.Contains(text, "dump memory") || strings.Contains(text, "dump binary") || strings.Contains(text, "save-core")) {
+	return "", false
+}
+
+// terraformOutput: output -raw NAME prints one output's value, sensitive
+// or not (a bare output -raw or -json lists them for a program).
+func terraformOutput(name string, args []string) (string, bool) {
+	if name != "terraform" && name != "tofu" {
+		return "", false
+	}
+	p := shell.ParseArgs(args, &shell.OptSpec{SingleDash: true, Long: []string{"state=", "chdir="}})
+	if len(p.Operands) >= 2 && p.Operands[0] == "output" && p.Has("raw") {
+		return "a Terraform output's value (sensitive ones included)", true
+	}
+	return "", false
+}
+
+// debuggerDump: gdb -p PID -ex 'generate-core-file' and the like.
+func debuggerDump(name string, args []string) (string, bool) {
+	if name != "gdb" && name != "lldb" {
+		return "", false
+	}
+	text := strings.Join(args, " ")
+	attached := slices.Contains(args, "-p") || slices.Contains(args, "--pid") || strings.Contains(text, "attach")
+	for _, w := range []string{"generate-core-file", "gcore", "dump memory", "dump binary", "save-core"} {
+		if attached && strings.Contains(text, w) {
 			return ProcessMemory, true
 		}
 	}
-	if name == "reg" { // reg save HKLM\SAM out.hiv
-		p := shell.ParseArgs(args, &shell.OptSpec{})
-		if len(p.Operands) >= 2 && (strings.EqualFold(p.Operands[0], "save") || strings.EqualFold(p.Operands[0], "export")) {
-			// HKLM\SAM, HKLM/SAM, or HKLMSAM once bash removed the backslash.
-			k := strings.ToUpper(strings.NewReplacer("/", "", `\`, "").Replace(p.Operands[1]))
-			for _, h := range []string{"SAM", "SECURITY", "SYSTEM"} {
-				if k == "HKLM"+h || k == "HKEY_LOCAL_MACHINE"+h {
-					return "the Windows account hives", true
-				}
-			}
+	return "", false
+}
+
+// regSave: reg save HKLM\SAM out.hiv (HKLMSAM once bash removed the
+// backslash).
+func regSave(name string, args []string) (string, bool) {
+	if name != "reg" {
+		return "", false
+	}
+	p := shell.ParseArgs(args, &shell.OptSpec{})
+	if len(p.Operands) < 2 || !strings.EqualFold(p.Operands[0], "save") && !strings.EqualFold(p.Operands[0], "export") {
+		return "", false
+	}
+	k := strings.ToUpper(strings.NewReplacer("/", "", `\`, "").Replace(p.Operands[1]))
+	for _, h := range []string{"SAM", "SECURITY", "SYSTEM"} {
+		if k == "HKLM"+h || k == "HKEY_LOCAL_MACHINE"+h {
+			return "the Windows account hives", true
 		}
+	}
+	return "", false
+}
+
+// netshKeys: netsh wlan show profile NAME key=clear.
+func netshKeys(name string, args []string) (string, bool) {
+	if name == "netsh" && slices.Contains(args, "wlan") && slices.ContainsFunc(args, func(a string) bool { return strings.EqualFold(a, "key=clear") }) {
+		return "saved Wi-Fi keys", true
 	}
 	return "", false
 }
@@ -253,28 +292,43 @@ func tunnelEffects(name string, args []string) []Effect {
 		return nil
 	}
 	for i, a := range args {
-		switch {
-		case (name == "ssh" || name == "autossh") && a == "-R" && i+1 < len(args):
-			if sensitiveLocal(args[i+1]) {
-				return []Effect{{Kind: Expose, Name: "the local port " + args[i+1]}}
-			}
-		case (name == "ssh" || name == "autossh") && strings.HasPrefix(a, "-R") && len(a) > 2:
-			if sensitiveLocal(a[2:]) {
-				return []Effect{{Kind: Expose, Name: "the local port " + a[2:]}}
-			}
-		case name == "chisel" && strings.HasPrefix(a, "R:"):
-			if sensitiveLocal(a[2:]) {
-				return []Effect{{Kind: Expose, Name: "the local port " + a}}
-			}
-		case name == "ngrok" || name == "bore" || name == "lt" || name == "localtunnel" || name == "zrok" || name == "pinggy" || name == "loclx" || name == "tmole":
-			if n, err := strconv.Atoi(strings.TrimPrefix(a, "localhost:")); err == nil && slices.Contains(sensitivePorts, n) {
-				return []Effect{{Kind: Expose, Name: "the local port " + a}}
-			}
-		case name == "cloudflared" && (strings.HasPrefix(a, "ssh://") || strings.HasPrefix(a, "rdp://") || strings.HasPrefix(a, "tcp://") && sensitiveLocal(a[6:])):
+		if spec, ok := tunnelSpec(name, args, i); ok && sensitiveLocal(spec) {
+			return []Effect{{Kind: Expose, Name: "the local port " + spec}}
+		}
+		if portTunnel(name, a) {
+			return []Effect{{Kind: Expose, Name: "the local port " + a}}
+		}
+		if name == "cloudflared" && (strings.HasPrefix(a, "ssh://") || strings.HasPrefix(a, "rdp://") || strings.HasPrefix(a, "tcp://") && sensitiveLocal(a[6:])) {
 			return []Effect{{Kind: Expose, Name: a}}
 		}
 	}
 	return nil
+}
+
+// tunnelSpec returns the remote-forward spec at args[i]: ssh -R SPEC,
+// ssh -RSPEC, chisel's R:SPEC.
+func tunnelSpec(name string, args []string, i int) (string, bool) {
+	a := args[i]
+	switch {
+	case (name == "ssh" || name == "autossh") && a == "-R" && i+1 < len(args):
+		return args[i+1], true
+	case (name == "ssh" || name == "autossh") && strings.HasPrefix(a, "-R") && len(a) > 2:
+		return a[2:], true
+	case name == "chisel" && strings.HasPrefix(a, "R:"):
+		return a[2:], true
+	}
+	return "", false
+}
+
+// portTunnel reports a tunnel CLI given a sensitive local port (ngrok tcp
+// 22, bore local 22).
+func portTunnel(name, a string) bool {
+	switch name {
+	case "ngrok", "bore", "lt", "localtunnel", "zrok", "pinggy", "loclx", "tmole":
+		n, err := strconv.Atoi(strings.TrimPrefix(a, "localhost:"))
+		return err == nil && slices.Contains(sensitivePorts, n)
+	}
+	return false
 }
 
 // sensitiveLocal reads a forward spec ([bind:]port:host:hostport) and

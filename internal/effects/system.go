@@ -42,71 +42,81 @@ var serviceManagers = []ServiceManager{
 // killed. The service names are as given (a unit, a launchd label or
 // plist path, a process name).
 func serviceEffects(ex *shell.Exec, args []string) []Effect {
-	var out []Effect
-	stop := func(name, verb string) {
-		if shell.Known(name) && name != "" {
-			out = append(out, Effect{Kind: Change, Area: Service, Name: name, Action: verb})
-		}
-	}
 	// /etc/init.d/NAME stop, /usr/local/etc/rc.d/NAME stop
 	if a0 := ex.Args[0]; strings.Contains(a0, "/init.d/") || strings.Contains(a0, "/rc.d/") {
 		if len(args) > 0 && slices.Contains([]string{"stop", "onestop", "forcestop", "faststop", "disable"}, args[0]) {
-			stop(path.Base(a0), args[0])
+			return stopped(nil, path.Base(a0), args[0])
 		}
-		return out
+		return nil
 	}
-	if ex.Name == "sysrc" { // sysrc NAME_enable=NO
-		for _, a := range args {
-			k, v, ok := strings.Cut(a, "=")
-			if n, isEnable := strings.CutSuffix(k, "_enable"); ok && isEnable && strings.EqualFold(strings.Trim(v, `"'`), "NO") {
-				stop(n, "disable")
-			}
-		}
-		return out
+	if ex.Name == "sysrc" {
+		return sysrcDisabled(args)
 	}
 	for i := range serviceManagers {
-		m := &serviceManagers[i]
-		if !slices.Contains(m.Names, ex.Name) {
-			continue
+		if m := &serviceManagers[i]; slices.Contains(m.Names, ex.Name) {
+			return m.stops(args)
 		}
-		if m.Names[0] == "s6-svc" {
-			p := shell.ParseArgs(args, &m.Opts)
-			for _, o := range p.Opts {
-				if slices.Contains(m.Stops, "-"+o.Name) {
-					for _, s := range p.Operands {
-						stop(s, "down")
-					}
+	}
+	return nil
+}
+
+// stopped appends a service stopped, when its name is known.
+func stopped(out []Effect, name, verb string) []Effect {
+	if name == "" || !shell.Known(name) {
+		return out
+	}
+	return append(out, Effect{Kind: Change, Area: Service, Name: name, Action: verb})
+}
+
+// sysrcDisabled reads sysrc NAME_enable=NO.
+func sysrcDisabled(args []string) []Effect {
+	var out []Effect
+	for _, a := range args {
+		k, v, ok := strings.Cut(a, "=")
+		if n, isEnable := strings.CutSuffix(k, "_enable"); ok && isEnable && strings.EqualFold(strings.Trim(v, `"'`), "NO") {
+			out = stopped(out, n, "disable")
+		}
+	}
+	return out
+}
+
+// stops reads one service manager's call.
+func (m *ServiceManager) stops(args []string) []Effect {
+	var out []Effect
+	p := shell.ParseArgs(args, &m.Opts)
+	ops := p.Operands
+	switch {
+	case m.Names[0] == "s6-svc": // s6-svc -d DIR
+		for _, o := range p.Opts {
+			if slices.Contains(m.Stops, "-"+o.Name) {
+				for _, s := range ops {
+					out = stopped(out, s, "down")
 				}
-			}
-			return out
-		}
-		if m.Stops[0] == "" { // pkill, killall: every operand is a process name
-			p := shell.ParseArgs(args, &m.Opts)
-			for _, s := range p.Operands {
-				stop(s, "kill")
-			}
-			return out
-		}
-		p := shell.ParseArgs(args, &m.Opts)
-		ops := p.Operands
-		if m.Sub != "" {
-			if len(ops) == 0 || ops[0] != m.Sub {
-				return out
-			}
-			ops = ops[1:]
-		}
-		if m.NameFirst {
-			if len(ops) >= 2 && slices.Contains(m.Stops, ops[1]) || len(ops) >= 1 && p.Has("del") && slices.Contains(m.Stops, "--del") {
-				stop(ops[0], ops[min(1, len(ops)-1)])
-			}
-			return out
-		}
-		if len(ops) >= 2 && slices.Contains(m.Stops, ops[0]) {
-			for _, s := range ops[1:] {
-				stop(s, ops[0])
 			}
 		}
 		return out
+	case m.Stops[0] == "": // pkill, killall: every operand is a process name
+		for _, s := range ops {
+			out = stopped(out, s, "kill")
+		}
+		return out
+	}
+	if m.Sub != "" {
+		if len(ops) == 0 || ops[0] != m.Sub {
+			return nil
+		}
+		ops = ops[1:]
+	}
+	if m.NameFirst {
+		if len(ops) >= 2 && slices.Contains(m.Stops, ops[1]) || len(ops) >= 1 && p.Has("del") && slices.Contains(m.Stops, "--del") {
+			out = stopped(out, ops[0], ops[min(1, len(ops)-1)])
+		}
+		return out
+	}
+	if len(ops) >= 2 && slices.Contains(m.Stops, ops[0]) {
+		for _, s := range ops[1:] {
+			out = stopped(out, s, ops[0])
+		}
 	}
 	return out
 }
