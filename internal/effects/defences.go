@@ -122,9 +122,7 @@ func MetadataSecret(word string) (string, bool) {
 			continue
 		}
 		rest := word[i+len(m.Host):]
-		if strings.HasPrefix(rest, "]") {
-			rest = rest[1:]
-		}
+		rest = strings.TrimPrefix(rest, "]") // http://[fd00:ec2::254]/...
 		if strings.HasPrefix(rest, ":") { // a port
 			if j := strings.IndexByte(rest, '/'); j >= 0 {
 				rest = rest[j:]
