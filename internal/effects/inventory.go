@@ -21,6 +21,8 @@ const (
 	// Protection: the configuration of a defence (audit rules, MAC
 	// profiles, firewall rules, the logger, the privacy database).
 	Protection
+	// Device: a disk or partition.
+	Device
 )
 
 func (c Class) String() string {
@@ -33,6 +35,8 @@ func (c Class) String() string {
 		return "account database"
 	case Protection:
 		return "defence configuration"
+	case Device:
+		return "disk"
 	}
 	return "object"
 }
@@ -498,6 +502,21 @@ var inventory = []Object{
 	{Pattern: "/etc/asl.conf", Class: Protection, OS: MacOS, What: "the macOS logger's configuration", Match: "/etc/asl.conf", NoMatch: "/etc/asl/x/y"},
 	{Pattern: "/etc/security/audit_control", Class: Protection, OS: MacOS | BSD, What: "the BSM audit configuration", Match: "/etc/security/audit_control", NoMatch: "/etc/security/limits.conf"},
 	{Pattern: "/Library/Preferences/com.apple.alf.plist", Class: Protection, OS: MacOS, What: "the application firewall's settings", Match: "/Library/Preferences/com.apple.alf.plist", NoMatch: "/Library/Preferences/com.apple.dock.plist"},
+	// Devices: disks and partitions, as Linux, macOS and the BSDs name them.
+	{Pattern: "/dev/sd[a-z]*", Class: Device, OS: Linux | BSD, What: "a disk", Match: "/dev/sdb1", NoMatch: "/dev/snd"},
+	{Pattern: "/dev/sd[0-9]*", Class: Device, OS: BSD, What: "a disk", Match: "/dev/sd1c", NoMatch: "/dev/sdx"},
+	{Pattern: "/dev/nvme[0-9]*", Class: Device, OS: Linux | BSD, What: "an NVMe disk", Match: "/dev/nvme0n1p2", NoMatch: "/dev/nvram"},
+	{Pattern: "/dev/[vhw]d[a-z0-9]*", Class: Device, OS: Linux | BSD, What: "a disk", Match: "/dev/vda", NoMatch: "/dev/vhost-net"},
+	{Pattern: "/dev/xvd[a-z]*", Class: Device, OS: Linux, What: "a Xen disk", Match: "/dev/xvda1", NoMatch: "/dev/xen"},
+	{Pattern: "/dev/mmcblk[0-9]*", Class: Device, OS: Linux, What: "an SD card", Match: "/dev/mmcblk0p1", NoMatch: "/dev/mmc"},
+	{Pattern: "/dev/r[d]isk[0-9]*", Class: Device, OS: MacOS, What: "a disk", Match: "/dev/rdisk2", NoMatch: "/dev/rtc"},
+	{Pattern: "/dev/disk[0-9]*", Class: Device, OS: MacOS, What: "a disk", Match: "/dev/disk2s1", NoMatch: "/dev/disk/by-id"},
+	{Pattern: "/dev/[an]da[0-9]*", Class: Device, OS: BSD, What: "a disk", Match: "/dev/ada1p1", NoMatch: "/dev/audit"},
+	{Pattern: "/dev/da[0-9]*", Class: Device, OS: BSD, What: "a USB or SCSI disk", Match: "/dev/da0", NoMatch: "/dev/dsp"},
+	{Pattern: "/dev/r[sw]d[0-9]*", Class: Device, OS: BSD, What: "a raw disk", Match: "/dev/rsd1c", NoMatch: "/dev/random"},
+	{Pattern: "/dev/mapper/*", Class: Device, OS: Linux, What: "a mapped volume", Match: "/dev/mapper/vg-root", NoMatch: "/dev/mappers"},
+	{Pattern: "/dev/zvol/**", Class: Device, OS: Linux | BSD, What: "a ZFS volume", Match: "/dev/zvol/tank/vm", NoMatch: "/dev/zfs"},
+	{Pattern: "/dev/gpt/*", Class: Device, OS: BSD, What: "a labelled partition", Match: "/dev/gpt/data", NoMatch: "/dev/gptx"},
 	// Accounts: users, groups and who may become root.
 	{Pattern: "/etc/passwd", Class: Account, OS: Unix, What: "the user database", Match: "/etc/passwd", NoMatch: "/etc/passwd-/x"},
 	{Pattern: "/etc/shadow", Class: Account, OS: Linux, What: "the password database", Match: "/etc/shadow", NoMatch: "/etc/shadow-/x"},

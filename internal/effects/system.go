@@ -280,3 +280,54 @@ func exposeEffects(name string, args []string) []Effect {
 	}
 	return nil
 }
+
+// deviceTools write the disk they are given through a subcommand or an
+// option: BSD and macOS formatters, labellers, partitioners, sanitizers.
+// A disk named without /dev (ada0, sd1, nvme0) is the one under /dev.
+var deviceTools = []Switch{
+	{Names: []string{"newfs", "newfs_msdos", "newfs_hfs", "newfs_apfs", "newfs_exfat", "newfs_udf", "newfs_ext2fs", "mkfs.msdos"}, Opts: shell.OptSpec{Short: "b:c:d:e:f:g:h:i:j:k:l:m:o:p:r:s:v:F:L:O:S:T:B:C:E:I:P:R:"}, Words: [][]string{}},
+	{Names: []string{"disklabel", "bsdlabel"}, Opts: shell.OptSpec{Short: "f:"}, Flags: []string{"w", "R", "e", "B"}},
+	{Names: []string{"fdisk"}, Opts: shell.OptSpec{Short: "b:c:e:f:l:"}, Flags: []string{"i", "u", "a", "A", "B", "e"}},
+	{Names: []string{"gpart"}, Opts: shell.OptSpec{Short: "a:b:i:l:s:t:f:p:"}, Words: [][]string{{"destroy"}, {"create"}, {"delete"}, {"add"}, {"bootcode"}, {"recover"}, {"resize"}}},
+	{Names: []string{"nvmecontrol"}, Words: [][]string{{"format"}, {"sanitize"}, {"ns", "delete"}}},
+	{Names: []string{"camcontrol"}, Words: [][]string{{"sanitize"}, {"format"}, {"security"}}},
+	{Names: []string{"geli", "gbde"}, Opts: shell.OptSpec{Short: "a:b:B:e:i:J:K:l:s:V:"}, Words: [][]string{{"kill"}, {"destroy"}, {"init"}, {"onetime"}, {"setkey"}, {"delkey"}}},
+	{Names: []string{"bioctl"}, Flags: []string{"c", "d", "C"}},
+}
+
+// deviceEffects finds a disk written by a BSD or macOS disk tool.
+func deviceEffects(name string, args []string) []Effect {
+	for i := range deviceTools {
+		t := &deviceTools[i]
+		if !slices.Contains(t.Names, name) {
+			continue
+		}
+		p := shell.ParseArgs(args, &t.Opts)
+		if p.Has("N", "n", "l", "help") && strings.HasPrefix(name, "newfs") || !(t.Words != nil && len(t.Words) == 0) && !t.matches(name, args) {
+			return nil // newfs -N only prints what it would do
+		}
+		var out []Effect
+		for _, o := range p.Operands {
+			if d := deviceNamed(o); d != "" {
+				out = append(out, Effect{Kind: Write, Path: d})
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// deviceNamed turns ada0, /dev/ada0 or sd1c into the device's path, ""
+// for a word that is not a disk.
+func deviceNamed(o string) string {
+	if strings.HasPrefix(o, "/dev/") {
+		return o
+	}
+	if o == "" || strings.ContainsAny(o, "/.=") {
+		return ""
+	}
+	if p := "/dev/" + o; LookupClass(p, "", Device) != nil {
+		return p
+	}
+	return ""
+}

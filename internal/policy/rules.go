@@ -1211,7 +1211,7 @@ while True: os.fork()"`,
 	},
 	// harm: what a command does to what (harm_*.go, over package effects);
 	// last, so that they only add denials.
-	harmCredentialRead, harmPersistWrite, harmDefenceStop, harmAccountChange, harmProcessExposed, harmFetchRun, harmRemoteDestroy,
+	harmCredentialRead, harmPersistWrite, harmDefenceStop, harmAccountChange, harmProcessExposed, harmFetchRun, harmRemoteDestroy, harmDeviceWrite,
 }
 
 // checkGitCheckoutSwitch judges git checkout and git switch.
