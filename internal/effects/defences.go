@@ -123,7 +123,7 @@ func MetadataSecret(word string) (string, bool) {
 		}
 		rest := word[i+len(m.Host):]
 		rest = strings.TrimPrefix(rest, "]") // http://[fd00:ec2::254]/...
-		if strings.HasPrefix(rest, ":") { // a port
+		if strings.HasPrefix(rest, ":") {    // a port
 			if j := strings.IndexByte(rest, '/'); j >= 0 {
 				rest = rest[j:]
 			}
