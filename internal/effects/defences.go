@@ -82,6 +82,7 @@ var defences = []Defence{
 	{Names: []string{"santa", "santad", "com.google.santa*", "com.northpolesec.santa*"}, OS: MacOS, What: "Santa (binary authorisation)", Match: "com.google.santa.daemon", NoMatch: "santander"},
 	{Names: []string{"filevault", "bitlocker", "secureboot", "mdm-profiles", "softwareupdate", "syspatch", "authorizationdb", "loginwindow-password"}, OS: Any, What: "a platform protection (disk encryption, secure boot, updates, device management, login password)", Match: "filevault", NoMatch: "vault"},
 	{Names: []string{"windefend", "sense", "wdnissvc", "wdfilter", "mpssvc", "eventlog", "sysmon", "sysmon64", "sysmondrv", "wscsvc", "securityhealthservice"}, OS: Windows, What: "a Windows defence (Defender, its firewall, the event log, Sysmon)", Match: "windefend", NoMatch: "windows"},
+	{Names: []string{"cloud-firewall", "cloud-storage-acl", "cloud-audit"}, OS: Any, What: "a cloud account's firewall, storage privacy or audit trail", Match: "cloud-audit", NoMatch: "cloud"},
 	{Names: []string{"jamf*", "com.jamf.*", "com.jamfsoftware.*"}, OS: MacOS, What: "Jamf (device management and protection)", Match: "com.jamf.protect.daemon", NoMatch: "jam"},
 }
 

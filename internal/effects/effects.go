@@ -172,6 +172,7 @@ func (c *collector) system(args []string) {
 	c.out = append(c.out, exposeEffects(name, args)...)
 	c.out = append(c.out, tunnelEffects(name, args)...)
 	c.out = append(c.out, deviceEffects(name, args)...)
+	c.out = append(c.out, cloudEffects(name, args)...)
 	if what, ok := secretPrinted(name, args); ok {
 		c.out = append(c.out, Effect{Kind: Read, Area: Secrets, Name: what})
 	}

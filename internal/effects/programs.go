@@ -446,3 +446,94 @@ func sqlWrite(name string, args []string) (string, bool) {
 	}
 	return "", false
 }
+
+// cloudChange is a cloud CLI call that opens a firewall to the internet,
+// makes data public, stops an audit trail, or grants an administrator
+// role: Words start the operands, and, when Opt is set, one of Values
+// must be in that option's value (or, with Opt "", in any operand).
+type cloudChange struct {
+	CLI    string
+	Words  []string
+	Opt    string
+	Values []string
+	Area   Area
+	What   string
+}
+
+var cloudOpts = shell.OptSpec{Long: []string{"cidr=", "ip-permissions=", "source-ranges=", "source-address-prefixes=", "source-address-prefix=", "acl=", "policy-arn=",
+	"role=", "member=", "region=", "profile=", "project=", "output=", "query=", "group-id=", "protocol=", "port=", "name=", "bucket=", "user-name=", "role-name=",
+	"group-name=", "allow=", "rules=", "resource-group=", "nsg-name=", "assignee=", "scope=", "trail-name=", "detector-id=", "configuration-recorder-name="}}
+
+var cloudChanges = []cloudChange{
+	{"aws", []string{"ec2", "authorize-security-group-ingress"}, "cidr", []string{"0.0.0.0/0", "::/0"}, Service, "cloud-firewall"},
+	{"aws", []string{"ec2", "authorize-security-group-ingress"}, "ip-permissions", []string{"0.0.0.0/0", "::/0"}, Service, "cloud-firewall"},
+	{"gcloud", []string{"compute", "firewall-rules", "create"}, "source-ranges", []string{"0.0.0.0/0", "::/0"}, Service, "cloud-firewall"},
+	{"gcloud", []string{"compute", "firewall-rules", "update"}, "source-ranges", []string{"0.0.0.0/0", "::/0"}, Service, "cloud-firewall"},
+	{"az", []string{"network", "nsg", "rule", "create"}, "source-address-prefixes", []string{"*", "0.0.0.0/0", "Internet", "internet"}, Service, "cloud-firewall"},
+	{"aws", []string{"s3api", "put-bucket-acl"}, "acl", []string{"public-read", "public-read-write", "authenticated-read"}, Service, "cloud-storage-acl"},
+	{"aws", []string{"s3api", "put-object-acl"}, "acl", []string{"public-read", "public-read-write"}, Service, "cloud-storage-acl"},
+	{"aws", []string{"s3api", "delete-public-access-block"}, "", nil, Service, "cloud-storage-acl"},
+	{"aws", []string{"s3control", "delete-public-access-block"}, "", nil, Service, "cloud-storage-acl"},
+	{"gsutil", []string{"iam", "ch"}, "", []string{"allUsers", "allAuthenticatedUsers"}, Service, "cloud-storage-acl"},
+	{"gsutil", []string{"acl", "ch"}, "", []string{"AllUsers", "allUsers"}, Service, "cloud-storage-acl"},
+	{"aws", []string{"cloudtrail", "stop-logging"}, "", nil, Service, "cloud-audit"},
+	{"aws", []string{"cloudtrail", "delete-trail"}, "", nil, Service, "cloud-audit"},
+	{"aws", []string{"guardduty", "delete-detector"}, "", nil, Service, "cloud-audit"},
+	{"aws", []string{"securityhub", "disable-security-hub"}, "", nil, Service, "cloud-audit"},
+	{"aws", []string{"configservice", "stop-configuration-recorder"}, "", nil, Service, "cloud-audit"},
+	{"aws", []string{"configservice", "delete-configuration-recorder"}, "", nil, Service, "cloud-audit"},
+	{"gcloud", []string{"logging", "sinks", "delete"}, "", nil, Service, "cloud-audit"},
+	{"aws", []string{"iam", "attach-user-policy"}, "policy-arn", []string{"AdministratorAccess", "IAMFullAccess", "PowerUserAccess"}, Accounts, "an administrator policy"},
+	{"aws", []string{"iam", "attach-role-policy"}, "policy-arn", []string{"AdministratorAccess", "IAMFullAccess", "PowerUserAccess"}, Accounts, "an administrator policy"},
+	{"aws", []string{"iam", "attach-group-policy"}, "policy-arn", []string{"AdministratorAccess", "IAMFullAccess", "PowerUserAccess"}, Accounts, "an administrator policy"},
+	{"aws", []string{"iam", "create-access-key"}, "", nil, Accounts, "a new long-lived access key"},
+	{"aws", []string{"iam", "create-login-profile"}, "", nil, Accounts, "a console password"},
+	{"gcloud", []string{"projects", "add-iam-policy-binding"}, "role", []string{"roles/owner", "roles/editor", "roles/iam.", "roles/resourcemanager."}, Accounts, "an owner or IAM-admin role"},
+	{"gcloud", []string{"organizations", "add-iam-policy-binding"}, "role", []string{"roles/owner", "roles/editor", "roles/iam.", "roles/resourcemanager."}, Accounts, "an owner or IAM-admin role"},
+	{"gcloud", []string{"projects", "add-iam-policy-binding"}, "member", []string{"allUsers", "allAuthenticatedUsers"}, Accounts, "a role for everyone"},
+	{"az", []string{"role", "assignment", "create"}, "role", []string{"Owner", "Contributor", "User Access Administrator"}, Accounts, "an owner role"},
+}
+
+// cloudEffects finds a cloud firewall opened to the internet, data made
+// public, an audit trail stopped, or an administrator role granted.
+func cloudEffects(name string, args []string) []Effect {
+	var p shell.Args
+	parsed := false
+	for _, cc := range cloudChanges {
+		if cc.CLI != name {
+			continue
+		}
+		if !parsed {
+			p, parsed = shell.ParseArgs(args, &cloudOpts), true
+		}
+		if len(p.Operands) < len(cc.Words) || !slices.Equal(p.Operands[:len(cc.Words)], cc.Words) || !cloudValue(p, cc) {
+			continue
+		}
+		return []Effect{{Kind: Change, Area: cc.Area, Name: cc.What, Action: strings.Join(cc.Words, " ")}}
+	}
+	return nil
+}
+
+func cloudValue(p shell.Args, cc cloudChange) bool {
+	if len(cc.Values) == 0 {
+		return true
+	}
+	var in []string
+	if cc.Opt == "" {
+		in = p.Operands
+	} else {
+		for _, o := range p.Opts {
+			if o.Name == cc.Opt {
+				in = append(in, o.Value)
+			}
+		}
+	}
+	for _, v := range in {
+		for _, w := range cc.Values {
+			if strings.Contains(v, w) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -22,6 +22,8 @@ var harmAccountChange = &Rule{
 		`echo 'svc:x:0:0::/root:/bin/sh' | sudo tee -a /etc/passwd`,
 		`echo 'svc:hunter2' | sudo chpasswd`,
 		`sudo gpasswd -a svc wheel`,
+		`aws iam attach-user-policy --user-name ci --policy-arn arn:aws:iam::aws:policy/AdministratorAccess`,
+		`gcloud projects add-iam-policy-binding acme --member user:x@example.com --role roles/owner`,
 	},
 	Allow: []string{
 		`dscl . -list /Users`,
@@ -33,12 +35,16 @@ var harmAccountChange = &Rule{
 		`passwd -S ann`,
 		`chage -l ann`,
 		`id ann`,
+		`aws iam attach-role-policy --role-name app --policy-arn arn:aws:iam::aws:policy/AmazonS3ReadOnlyAccess`,
+		`gcloud projects get-iam-policy acme`,
 	},
 }
 
 func checkAccountChange(c *Call) Finding {
 	for _, e := range c.effectsOf() {
 		switch {
+		case e.Kind == effects.Change && e.Area == effects.Accounts && e.Name != c.Ex.Name:
+			return hit(c.Ex.Name + " " + e.Action + " grants " + e.Name)
 		case e.Kind == effects.Change && e.Area == effects.Accounts:
 			what := c.Ex.Name
 			if e.Action != "" {

@@ -43,6 +43,9 @@ var harmDefenceStop = &Rule{
 		`sudo fdesetup disable`,
 		`sudo defaults write /Library/Preferences/com.apple.security.libraryvalidation DisableLibraryValidation -bool true`,
 		`sc.exe stop WinDefend`,
+		`aws cloudtrail stop-logging --name main`,
+		`aws ec2 authorize-security-group-ingress --group-id sg-1 --protocol tcp --port 22 --cidr 0.0.0.0/0`,
+		`aws s3api put-bucket-acl --bucket data --acl public-read`,
 		`cp prepared.db ~/Library/Application\ Support/com.apple.TCC/TCC.db`,
 		`echo '-e 0' | sudo tee /etc/audit/rules.d/zz.rules`,
 		`sqlite3 ~/Library/Application\ Support/com.apple.TCC/TCC.db "insert or replace into access values('kTCCServiceCamera','com.example.app',0,2,4,1,NULL,NULL,0,'UNUSED',NULL,0,1)"`,
@@ -61,6 +64,8 @@ var harmDefenceStop = &Rule{
 		`fdesetup status`,
 		`defaults read com.apple.screensaver askForPassword`,
 		`sc.exe query WinDefend`,
+		`aws cloudtrail describe-trails`,
+		`aws ec2 authorize-security-group-ingress --group-id sg-1 --protocol tcp --port 22 --cidr 10.0.0.0/16`,
 		`sqlite3 ~/Library/Application\ Support/com.apple.TCC/TCC.db "select service, client from access"`,
 	},
 }
