@@ -51,6 +51,9 @@ const (
 	// Fetch: the program asks a metadata service for credentials (Name the
 	// service, Path the URL).
 	Fetch
+	// Run: the program runs code it fetches from a URL (Path) itself
+	// (mshta URL, msiexec /i URL).
+	Run
 )
 
 func (k Kind) String() string {
@@ -71,6 +74,8 @@ func (k Kind) String() string {
 		return "expose"
 	case Fetch:
 		return "fetch"
+	case Run:
+		return "run"
 	}
 	return "effect"
 }
@@ -173,6 +178,10 @@ func (c *collector) system(args []string) {
 	c.out = append(c.out, tunnelEffects(name, args)...)
 	c.out = append(c.out, deviceEffects(name, args)...)
 	c.out = append(c.out, cloudEffects(name, args)...)
+	c.out = append(c.out, powershellEffects(name, c.ex.Text)...)
+	if url, ok := urlRun(name, args); ok {
+		c.out = append(c.out, Effect{Kind: Run, Path: url})
+	}
 	if what, ok := secretPrinted(name, args); ok {
 		c.out = append(c.out, Effect{Kind: Read, Area: Secrets, Name: what})
 	}

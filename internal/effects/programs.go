@@ -537,3 +537,67 @@ func cloudValue(p shell.Args, cc cloudChange) bool {
 	}
 	return false
 }
+
+// urlRunners run what they fetch from a URL given on their command line
+// (Windows programs seen from WSL or Git Bash): mshta URL, regsvr32
+// /i:URL scrobj.dll, msiexec /i URL.
+var urlRunners = []string{"mshta", "regsvr32", "msiexec", "rundll32", "cscript", "wscript", "installutil", "msbuild", "odbcconf", "cmstp"}
+
+// urlRun returns the URL a URL runner is given.
+func urlRun(name string, args []string) (string, bool) {
+	if !slices.Contains(urlRunners, name) {
+		return "", false
+	}
+	for _, a := range args {
+		if i := strings.Index(strings.ToLower(a), "http"); i >= 0 && strings.Contains(a[i:], "://") {
+			return a[i:], true
+		}
+	}
+	return "", false
+}
+
+// powershellCmdlets are cmdlets whose effect the layer knows, found in the
+// code given to powershell -c (seen from WSL or Git Bash).
+var powershellCmdlets = []struct {
+	Cmdlet string
+	Effect Effect
+}{
+	{"clear-eventlog", Effect{Kind: Change, Area: Service, Name: "eventlog", Action: "Clear-EventLog"}},
+	{"wevtutil cl", Effect{Kind: Change, Area: Service, Name: "eventlog", Action: "wevtutil cl"}},
+	{"add-mppreference", Effect{Kind: Change, Area: Service, Name: "windefend", Action: "Add-MpPreference"}},
+	{"set-mppreference", Effect{Kind: Change, Area: Service, Name: "windefend", Action: "Set-MpPreference"}},
+	{"stop-service windefend", Effect{Kind: Change, Area: Service, Name: "windefend", Action: "Stop-Service"}},
+	{"set-netfirewallprofile", Effect{Kind: Change, Area: Service, Name: "mpssvc", Action: "Set-NetFirewallProfile"}},
+	{"set-executionpolicy unrestricted", Effect{Kind: Change, Area: Service, Name: "authorizationdb", Action: "Set-ExecutionPolicy"}},
+	{"set-executionpolicy bypass", Effect{Kind: Change, Area: Service, Name: "authorizationdb", Action: "Set-ExecutionPolicy"}},
+	{"get-storedcredential", Effect{Kind: Read, Area: Secrets, Name: "the Windows Credential Manager's passwords"}},
+	{"getnetworkcredential", Effect{Kind: Read, Area: Secrets, Name: "a Windows stored password"}},
+	{"new-localuser", Effect{Kind: Change, Area: Accounts, Name: "New-LocalUser"}},
+	{"add-localgroupmember", Effect{Kind: Change, Area: Accounts, Name: "Add-LocalGroupMember"}},
+}
+
+// powershellEffects reads powershell -c CODE for the cmdlets it knows,
+// and for the Windows paths of credential files it reads
+// ([IO.File]::ReadAllBytes('C:\Users\dev\.ssh\id_ed25519')).
+func powershellEffects(name, text string) []Effect {
+	if name != "powershell" && name != "pwsh" {
+		return nil
+	}
+	// The command as written: package shell may have blanked the code.
+	code := strings.ToLower(text)
+	var out []Effect
+	for _, c := range powershellCmdlets {
+		if strings.Contains(code, c.Cmdlet) {
+			out = append(out, c.Effect)
+		}
+	}
+	if strings.Contains(code, "readall") || strings.Contains(code, "get-content") || strings.Contains(code, "copy-item") {
+		for _, k := range []string{`.ssh\id_`, `.ssh/id_`, `.aws\credentials`, `.aws/credentials`, `login data`, `logins.json`, `\config\sam`} {
+			if strings.Contains(code, k) {
+				out = append(out, Effect{Kind: Read, Area: Secrets, Name: "a credential file of the Windows user"})
+				break
+			}
+		}
+	}
+	return out
+}
