@@ -177,6 +177,7 @@ func (c *collector) system(args []string) {
 	c.out = append(c.out, exposeEffects(name, args)...)
 	c.out = append(c.out, tunnelEffects(name, args)...)
 	c.out = append(c.out, deviceEffects(name, args)...)
+	c.out = append(c.out, jobEffects(name, args)...)
 	c.out = append(c.out, cloudEffects(name, args)...)
 	c.out = append(c.out, powershellEffects(name, c.ex.Text)...)
 	if url, ok := urlRun(name, args); ok {

@@ -331,3 +331,38 @@ func deviceNamed(o string) string {
 	}
 	return ""
 }
+
+// Jobs is the Area of a Change that registers something to run later on
+// its own: a scheduler's table, a process manager's boot hook, a library
+// injected into every program a service manager starts.
+const Jobs Area = 11
+
+// schedulers register a job through their own command line (the files
+// they keep are in the inventory): Words start the operands; ReadOnly
+// options only list.
+var schedulers = []Switch{
+	{Names: []string{"incrontab"}, Opts: shell.OptSpec{Short: "u:"}, Words: [][]string{}, What: "an incron job"},
+	{Names: []string{"pm2"}, Words: [][]string{{"startup"}, {"save"}}, What: "pm2's processes restarted at boot"},
+	{Names: []string{"launchctl"}, Words: [][]string{{"setenv", "DYLD_INSERT_LIBRARIES"}, {"setenv", "DYLD_LIBRARY_PATH"}, {"setenv", "LD_PRELOAD"}}, What: "a library injected into every program launchd starts"},
+	{Names: []string{"forever"}, Words: [][]string{{"start"}}, Flags: []string{"a"}, What: "a process kept alive by forever"},
+	{Names: []string{"supervisorctl"}, Words: [][]string{{"add"}}, What: "a supervisord program"},
+	{Names: []string{"schtasks"}, Flags: []string{"create"}, What: "a Windows scheduled task"},
+}
+
+// jobEffects finds a job registered through a scheduler's command line.
+func jobEffects(name string, args []string) []Effect {
+	for i := range schedulers {
+		s := &schedulers[i]
+		if !slices.Contains(s.Names, name) {
+			continue
+		}
+		p := shell.ParseArgs(args, &s.Opts)
+		if p.Has("l", "list", "help", "h", "d") { // incrontab -l, -d (reload)
+			continue
+		}
+		if s.Words != nil && len(s.Words) == 0 || s.matches(name, args) || name == "schtasks" && slices.ContainsFunc(args, func(a string) bool { return strings.EqualFold(a, "/create") }) {
+			return []Effect{{Kind: Change, Area: Jobs, Name: s.What, Action: name}}
+		}
+	}
+	return nil
+}

@@ -11,7 +11,7 @@ import (
 // the path): what lands there runs later, on its own.
 var harmPersistWrite = &Rule{
 	ID: "harm.persist-write", Category: "harm",
-	Protects: "the persistence locations of the inventory (internal/effects): start-up files of bash, zsh, fish, ksh, mksh, tcsh and csh (user and system), X and PAM session files, cron, at, anacron and periodic jobs, systemd, launchd (LaunchAgents, LaunchDaemons, login items, login hooks), rc.d, init.d, OpenRC, runit and s6 services, XDG autostart, the Windows Startup folder, udev rules, boot-time kernel modules, ld.so.preload, Python .pth/sitecustomize/usercustomize, editor and REPL start-up files, git's global configuration, templates and hooks, ~/.ssh/rc and config, PAM and sshd configuration; the workspace and temporary directories excepted (a dotfiles repository)",
+	Protects: "jobs registered through a scheduler's own command line (incrontab, pm2 startup, launchctl setenv DYLD_INSERT_LIBRARIES, schtasks /create), and the persistence locations of the inventory (internal/effects): start-up files of bash, zsh, fish, ksh, mksh, tcsh and csh (user and system), X and PAM session files, cron, at, anacron and periodic jobs, systemd, launchd (LaunchAgents, LaunchDaemons, login items, login hooks), rc.d, init.d, OpenRC, runit and s6 services, XDG autostart, the Windows Startup folder, udev rules, boot-time kernel modules, ld.so.preload, Python .pth/sitecustomize/usercustomize, editor and REPL start-up files, git's global configuration, templates and hooks, ~/.ssh/rc and config, PAM and sshd configuration; the workspace and temporary directories excepted (a dotfiles repository)",
 	What:     "writes a location whose content runs later on its own",
 	Safer:    "show the user the line to add and let them add it; keep the project's scripts in the workspace",
 	Unknown:  "A path that cannot be known statically is not judged here.",
@@ -33,6 +33,9 @@ var harmPersistWrite = &Rule{
 		`npm config set script-shell /tmp/sh`,
 		`plutil -insert RunAtLoad -bool true ~/Library/LaunchAgents/com.example.sync.plist`,
 		`defaults write ~/Library/LaunchAgents/com.example.sync ProgramArguments -array /bin/sh /tmp/s.sh`,
+		`echo '/home IN_CREATE /tmp/x' | incrontab -`,
+		`pm2 startup`,
+		`launchctl setenv DYLD_INSERT_LIBRARIES /tmp/x.dylib`,
 	},
 	Allow: []string{
 		`cat ~/.config/fish/config.fish`,
@@ -48,11 +51,17 @@ var harmPersistWrite = &Rule{
 		`npm config set registry https://registry.npmjs.org/`,
 		`plutil -p ~/Library/LaunchAgents/com.example.sync.plist`,
 		`defaults read ~/Library/LaunchAgents/com.example.sync`,
+		`incrontab -l`,
+		`pm2 start app.js`,
+		`launchctl setenv EDITOR vim`,
 	},
 }
 
 func checkPersistWrite(c *Call) Finding {
 	for _, e := range c.effectsOf() {
+		if e.Kind == effects.Change && e.Area == effects.Jobs {
+			return hit(c.Ex.Name + " registers " + e.Name + ": it runs later on its own")
+		}
 		if e.Kind != effects.Write || c.inProject(e.Path) {
 			continue
 		}
