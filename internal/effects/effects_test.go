@@ -199,6 +199,11 @@ func TestParse(t *testing.T) {
 		{"terraform", "plan -out destroy", []string{"plan"}},
 		{"terraform", "-chdir infra destroy -auto-approve", []string{"destroy"}},
 		{"terraform", "-chdir=infra apply -var-file destroy.tfvars", []string{"apply"}},
+		{"aws", "--profile delete s3 ls", []string{"s3", "ls"}},
+		{"az", "--subscription delete group list", []string{"group", "list"}},
+		{"gcloud", "--project delete sql instances list", []string{"sql", "instances", "list"}},
+		{"pulumi", "--cwd destroy preview", []string{"preview"}},
+		{"helm", "--namespace delete list", []string{"list"}},
 	}
 	for _, c := range cases {
 		p, ok := Parse(c.name, strings.Fields(c.args))

@@ -186,6 +186,13 @@ var kubectlOpts = shell.OptSpec{Short: "n:s:l:f:k:o:c:L:v:", Long: []string{
 // judge (package policy reads their subcommand through Parse); the generic
 // remote-destroy guess does not apply to them, nor to the local tools.
 var cliSpecs = []Spec{
+	{Names: []string{"aws"}, Opts: shell.OptSpec{Long: []string{"profile=", "region=", "output=", "endpoint-url=", "query=", "cli-input-json=", "cli-input-yaml=",
+		"ca-bundle=", "cli-read-timeout=", "cli-connect-timeout=", "color=", "cli-binary-format=", "debug", "no-verify-ssl", "no-paginate", "no-sign-request"}}},
+	{Names: []string{"gcloud", "gsutil", "bq"}, Opts: shell.OptSpec{Long: []string{"project=", "account=", "configuration=", "format=", "verbosity=", "impersonate-service-account=",
+		"billing-project=", "zone=", "region=", "flags-file=", "filter=", "limit=", "sort-by=", "page-size=", "quiet", "log-http", "trace-token=", "location="}, Short: "p:o:"}},
+	{Names: []string{"az"}, Opts: shell.OptSpec{Short: "o:g:n:l:", Long: []string{"subscription=", "output=", "query=", "resource-group=", "name=", "location=", "debug", "verbose", "only-show-errors"}}},
+	{Names: []string{"doctl"}, Opts: shell.OptSpec{Short: "t:o:c:u:", Long: []string{"context=", "access-token=", "output=", "config=", "api-url=", "format=", "http-retry-max=", "trace", "verbose"}}},
+	{Names: []string{"pulumi"}, Opts: shell.OptSpec{Short: "C:s:v:", Long: []string{"cwd=", "stack=", "color=", "verbose=", "profiling=", "tracing=", "logflow", "logtostderr", "non-interactive", "yes", "skip-preview", "emoji"}}},
 	{Names: []string{"terraform", "tofu", "terragrunt"}, Opts: shell.OptSpec{SingleDash: true, Long: []string{
 		"chdir=", "out=", "var=", "var-file=", "target=", "replace=", "state=", "state-out=", "backup=", "lock-timeout=", "parallelism=",
 		"input=?", "lock=?", "refresh=?", "refresh-only", "destroy", "auto-approve", "compact-warnings", "no-color", "json", "upgrade", "reconfigure",
