@@ -247,8 +247,15 @@ func (c *collector) files(args []string) {
 	if known(c.ex.Name) {
 		return
 	}
-	// A program nobody listed: judged by what it touches.
+	// A program nobody listed: judged by what it touches. A key handed
+	// through a key option (-i KEY, --private-key KEY) is used, not read
+	// out: ansible --private-key, sshpass, a deploy tool's --identity.
+	keys := keyValues(args)
 	for _, o := range shell.ParseArgs(args, &shell.OptSpec{}).Operands {
+		if slices.Contains(keys, o) {
+			c.path(Use, o, true)
+			continue
+		}
 		if pathLike(o) {
 			c.path(Read, o, true)
 			c.path(Write, o, true)
@@ -288,4 +295,25 @@ func pathLike(o string) bool {
 		return false
 	}
 	return strings.Contains(o, "/") || o[0] == '.' || o[0] == '~'
+}
+
+// keyOptions are the options by which programs take a key or certificate
+// they use for themselves.
+var keyOptions = []string{"-i", "--identity", "--identity-file", "--private-key", "--key-file", "--keyfile", "--key", "--ssh-key", "--ssh-key-file",
+	"--private-key-file", "--tls-key", "--client-key", "--cert", "--cert-file", "--certificate", "--kubeconfig", "--credentials", "--credentials-file", "--service-account-key-file", "--key-path"}
+
+// keyValues returns the values an unknown program's key options take
+// (-i KEY, --private-key=KEY).
+func keyValues(args []string) []string {
+	var out []string
+	for i, a := range args {
+		if name, v, ok := strings.Cut(a, "="); ok && slices.Contains(keyOptions, name) {
+			out = append(out, v)
+			continue
+		}
+		if slices.Contains(keyOptions, a) && i+1 < len(args) {
+			out = append(out, args[i+1])
+		}
+	}
+	return out
 }

@@ -146,6 +146,9 @@ func TestOf(t *testing.T) {
 		{`frobnicate ~/.config/x.conf`, Read, "/home/u/.config/x.conf", true},  // unknown program: read
 		{`frobnicate ~/.config/x.conf`, Write, "/home/u/.config/x.conf", true}, // and written
 		{`frobnicate plain words`, Read, "/work/p/plain", false},
+		{`frobnicate --private-key ~/.ssh/id_rsa up`, Use, "/home/u/.ssh/id_rsa", true}, // a key option's value is used
+		{`frobnicate --private-key ~/.ssh/id_rsa up`, Read, "/home/u/.ssh/id_rsa", false},
+		{`scp -i ~/.ssh/id_rsa a.tgz host:`, Use, "/home/u/.ssh/id_rsa", true},
 		{`openssl rsa -in ~/.ssh/id_rsa`, Read, "/home/u/.ssh/id_rsa", true},
 		{`sudo systemctl stop auditd`, Change, "auditd", true},
 		{`systemctl status auditd`, Change, "auditd", false},

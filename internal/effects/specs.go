@@ -164,6 +164,7 @@ var specs = []Spec{
 	{Names: []string{"rm", "unlink", "shred", "srm", "trash", "trash-put", "wipe"}, Opts: shell.OptSpec{Short: "n:s:", Long: []string{"iterations=", "size=", "interactive=?"}}, Operands: deletes, Recursive: []string{"r", "R", "recursive"}},
 	// Programs that consume a credential for their own purpose.
 	{Names: []string{"ssh", "autossh", "mosh", "sshfs", "sshpass", "ssh-copy-id"}, Opts: shell.OptSpec{Short: "i:F:p:l:o:J:L:R:D:W:b:c:e:E:m:O:Q:S:w:B:I:P:f:", Long: []string{"ssh="}}, Values: []Value{{"i", uses}, {"F", uses}}},
+	{Names: []string{"scp", "sftp"}, Opts: shell.OptSpec{Short: "i:F:P:o:c:l:S:J:D:X:B:R:s:"}, Operands: reads, Values: []Value{{"i", uses}, {"F", uses}}},
 	{Names: []string{"ssh-add"}, Opts: shell.OptSpec{Short: "t:E:S:h:H:"}, Operands: uses},
 	{Names: []string{"source", "."}, Operands: uses},
 	{Names: []string{"kubectl", "oc", "k", "helm", "k9s", "kubectx", "kubens", "kustomize", "stern", "minikube", "kind", "k3d"}, Opts: kubectlOpts, Values: []Value{{"kubeconfig", uses}}},
