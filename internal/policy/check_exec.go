@@ -42,7 +42,7 @@ var dataCommands = []string{
 	"head", "tail", "wc", "sort", "uniq", "cut", "tr", "column", "fold", "fmt", "diff", "cmp",
 	"sha256sum", "md5sum", "base64", "xxd", "od", "hexdump", "strings", "file", "stat", "ls",
 	"touch", "mkdir", "read", "cat", "tee", "less", "more", "bat", "nl", "rev", "tac", "look",
-	"zsh-history", "shellcheck", "shfmt", "bashate", "explainshell",
+	"zsh-history", "shellcheck", "shfmt", "bashate", "explainshell", "dirname", "basename", "realpath", "readlink", "du",
 }
 
 // messageOptions carry human text (a commit message, an issue body).
@@ -537,7 +537,7 @@ var (
 	// evaluates it (issue 12 item 3): urlopen/requests/fetch/open-uri/LWP/
 	// file_get_contents of a URL, then exec/eval/Function/load.
 	fetchRe = &lazyregexp.Regexp{Expr: `(?i)(urlopen|urlretrieve|requests\.get|httpx\.get|urllib|fetch\s*\(|https?\.get\s*\(|axios|open-uri|URI\.open|Net::HTTP|LWP|HTTP::Tiny|\bget\s*\(\s*["']https?:|file_get_contents\s*\(\s*["']https?:|Invoke-WebRequest|Invoke-RestMethod|\biwr\b|\birm\b|DownloadString|curl|wget)`}
-	evalRe  = &lazyregexp.Regexp{Expr: `(\bexec\s*\(|\beval\b|new\s+Function|\bFunction\s*\(|instance_eval|\bload\s*\(|Invoke-Expression|(?i:\biex\b)|\brunpy\b|vm\.run)`}
+	evalRe  = &lazyregexp.Regexp{Expr: `(\bexec\s*\(|\beval\b|new\s+Function|\bFunction\s*\(|instance_eval|(?:^|[^.\w])load\s*\(|Invoke-Expression|(?i:\biex\b)|\brunpy\b|vm\.run)`}
 	urlRe   = &lazyregexp.Regexp{Expr: `https?://`}
 	// runsCommandsRe finds the calls through which interpreter code runs
 	// a command.

@@ -502,8 +502,8 @@ func checkDeviceRedirect(c *Call) Finding {
 func checkMkfs(c *Call) Finding {
 	ext := c.Ex.Name == "mke2fs" || strings.HasPrefix(c.Ex.Name, "mkfs.ext")
 	for _, a := range c.Args {
-		if ext && a == "-n" {
-			return Finding{} // mke2fs -n shows what it would do and writes nothing
+		if ext && a == "-n" || c.Ex.Name == "newfs" && a == "-N" {
+			return Finding{} // mke2fs -n and newfs -N show what they would do and write nothing
 		}
 	}
 	for _, a := range c.Args {

@@ -5,12 +5,19 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gemini-guard/gemini-guard/internal/effects"
 	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
 
 func checkTerraform(c *Call) Finding {
-	ops := operands(c.Args)
+	// Option values are not subcommands: terraform plan -out destroy
+	// plans (the spec in package effects says which options take values).
+	p, ok := effects.Parse(c.Ex.Name, c.Args)
+	ops := p.Operands
+	if !ok {
+		ops = operands(c.Args)
+	}
 	if len(ops) == 0 || hasArg(c.Args, "-help", "--help", "-h") {
 		return Finding{}
 	}
@@ -53,7 +60,13 @@ var kubectlOther = []string{"wait", "get", "describe", "logs", "explain", "event
 	"port-forward", "rollout", "label", "annotate", "scale", "patch", "config", "auth", "diff", "cp", "api-resources", "version", "cluster-info"}
 
 func checkKubectl(c *Call) Finding {
-	ops := operands(c.Args)
+	// Global options' values are not subcommands: kubectl --kubeconfig F
+	// --context delete get pods gets pods (the spec in package effects).
+	p, ok := effects.Parse(c.Ex.Name, c.Args)
+	ops := p.Operands
+	if !ok {
+		ops = operands(c.Args)
+	}
 	if hasPrefixArg(c.Args, "--dry-run") || hasArg(c.Args, "--help", "-h") {
 		return Finding{}
 	}

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gemini-guard/gemini-guard/internal/effects"
 	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
@@ -258,7 +259,7 @@ func checkSystemStore(c *Call) Finding {
 		if ops := operands(c.Args); len(ops) > 0 && ops[0] == "lookup" {
 			return hit("secret-tool " + ops[0] + " prints secrets from the keyring")
 		}
-	case "ls", "stat", "file", "test", "[", "chmod", "chown", "echo", "printf", "which", "du", "touch":
+	case "ls", "stat", "file", "test", "[", "chmod", "chown", "echo", "printf", "which", "du", "touch", "dirname", "basename", "realpath", "readlink", "namei", "mdls":
 		return Finding{}
 	}
 	check := func(p string) Finding {
@@ -713,7 +714,13 @@ func checkPlatformDestroy(c *Call) Finding {
 	if strings.HasPrefix(name, "kafka-") && hasArg(c.Args, "--delete") {
 		return hit(name + " --delete deletes a topic or its configuration, and the messages it holds")
 	}
+	// Option values are not subcommands (az --subscription delete group
+	// list lists): the CLI's spec in package effects says which options
+	// take values, for the CLIs that have one.
 	ops := subcommandWords(c.Args)
+	if p, ok := effects.Parse(name, c.Args); ok {
+		ops = p.Operands
+	}
 	var allowed []string
 	for _, a := range platformAllowed {
 		if a.cli == name {

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/bounded"
+	"github.com/gemini-guard/gemini-guard/internal/effects"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
@@ -210,6 +211,10 @@ type Call struct {
 	Ctx *Context
 	// Args are the arguments after the command name.
 	Args []string
+
+	// eff caches effects.Of for the harm rules (effectsOf).
+	eff     []effects.Effect
+	effDone bool
 }
 
 // Loc places a path argument of the call.

@@ -1035,8 +1035,8 @@ while True: os.fork()"`,
 		Safer:    "terraform plan -destroy to show what would go, then ask the user",
 		Unknown:  noUnknownStory,
 		Commands: []string{"terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf", "serverless", "sls"}, exec: checkTerraform,
-		Block: []string{`terraform destroy -auto-approve`, `terraform apply -destroy`, `pulumi destroy --yes`, `tofu destroy`, `terraform apply -replace=aws_db_instance.main`, `TF_CLI_ARGS_apply=-destroy terraform apply -auto-approve`},
-		Allow: []string{`terraform plan`, `terraform plan -destroy`, `terraform apply`, `TF_CLI_ARGS_plan=-compact-warnings terraform plan`},
+		Block: []string{`terraform destroy -auto-approve`, `terraform apply -destroy`, `pulumi destroy --yes`, `tofu destroy`, `terraform apply -replace=aws_db_instance.main`, `TF_CLI_ARGS_apply=-destroy terraform apply -auto-approve`, `terraform -chdir=infra destroy`, `terraform -chdir infra destroy -auto-approve`},
+		Allow: []string{`terraform plan`, `terraform plan -destroy`, `terraform apply`, `TF_CLI_ARGS_plan=-compact-warnings terraform plan`, `terraform plan -out destroy`, `terraform plan -var-file destroy.tfvars`},
 	},
 	{
 		ID: "infra.kubectl-delete", Category: "infra",
@@ -1045,8 +1045,8 @@ while True: os.fork()"`,
 		Safer:    "to restart a workload, delete its pods by name (kubectl delete pod NAME) or run kubectl rollout restart; ask the user before deleting other resources",
 		Unknown:  noUnknownStory,
 		Commands: []string{"kubectl", "oc", "k"}, exec: checkKubectl,
-		Block: []string{`kubectl delete namespace prod`, `kubectl delete pods --all`, `kubectl delete pods -l app=web`, `kubectl delete deploy web`, `kubectl drain node-1`, `kubectl delete ns/staging`, `kubectl delete deploy -A --all`, `kubectl scale deploy --all --replicas=0`},
-		Allow: []string{`kubectl get pods`, `kubectl delete pod web-1`, `kubectl delete pod web-1 --dry-run=client`, `kubectl describe deploy web`, `kubectl scale deploy web --replicas=0`},
+		Block: []string{`kubectl delete namespace prod`, `kubectl delete pods --all`, `kubectl delete pods -l app=web`, `kubectl delete deploy web`, `kubectl drain node-1`, `kubectl delete ns/staging`, `kubectl delete deploy -A --all`, `kubectl scale deploy --all --replicas=0`, `kubectl --kubeconfig ~/.kube/prod --context prod -n payments delete pvc data`, `kubectl -n payments --context=prod delete pvc data`},
+		Allow: []string{`kubectl get pods`, `kubectl delete pod web-1`, `kubectl delete pod web-1 --dry-run=client`, `kubectl describe deploy web`, `kubectl scale deploy web --replicas=0`, `kubectl --context delete get pods`, `kubectl -n delete logs web-1`},
 	},
 	{
 		ID: "infra.cloud-delete", Category: "infra",
@@ -1235,6 +1235,9 @@ while True: os.fork()"`,
 			`node -e "fetch('https://example.com').then(r=>console.log(r.status))"`,
 		},
 	},
+	// harm: what a command does to what (harm_*.go, over package effects);
+	// last, so that they only add denials.
+	harmCredentialRead, harmPersistWrite, harmDefenceStop, harmAccountChange, harmProcessExposed, harmFetchRun, harmRemoteDestroy, harmDeviceWrite,
 }
 
 // checkGitCheckoutSwitch judges git checkout and git switch.

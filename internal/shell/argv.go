@@ -30,6 +30,9 @@ type OptSpec struct {
 	StopAtOperand bool
 	// FoldLong matches long options case-insensitively.
 	FoldLong bool
+	// SingleDash reads -name like --name (Go's flag package, terraform):
+	// options are never clustered, and Long lists them all.
+	SingleDash bool
 }
 
 type argKind uint8
@@ -113,8 +116,8 @@ func ParseArgs(args []string, spec *OptSpec) Args {
 			}
 			continue
 		}
-		if strings.HasPrefix(a, "--") {
-			name, value, hasValue := strings.Cut(a[2:], "=")
+		if strings.HasPrefix(a, "--") || spec.SingleDash {
+			name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
 			full, kind, known := spec.lookupLong(name)
 			o := Opt{Name: full, Value: value, HasValue: hasValue, Long: true, Known: known}
 			if known && kind == needsValue && !hasValue && i+1 < len(args) {

@@ -488,7 +488,7 @@ func CommandName(word string) string {
 	if i := strings.LastIndexAny(base, `/\`); i >= 0 {
 		base = base[i+1:]
 	}
-	if base == "" || !Known(base) || strings.ContainsAny(base, "*?[") {
+	if base == "" || !Known(base) || strings.ContainsAny(base, "*?[") && base != "[" { // [ is test, not a glob
 		return ""
 	}
 	base = strings.ToLower(base)

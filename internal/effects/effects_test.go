@@ -1,0 +1,235 @@
+package effects
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gemini-guard/gemini-guard/internal/shell"
+)
+
+const testHome = "/home/u"
+
+func homed(p string) string {
+	if strings.HasPrefix(p, "~/") {
+		return testHome + p[1:]
+	}
+	return p
+}
+
+// TestInventoryExamples: every object has both examples, its pattern
+// matches the one and not the other, and Lookup finds it by its example.
+func TestInventoryExamples(t *testing.T) {
+	for _, o := range Inventory() {
+		t.Run(o.Pattern, func(t *testing.T) {
+			require.NotEmpty(t, o.Match, "object has no must-match example")
+			require.NotEmpty(t, o.NoMatch, "object has no must-not-match example")
+			require.NotZero(t, o.Class)
+			require.NotZero(t, o.OS)
+			require.NotEmpty(t, o.What)
+			assert.True(t, matches(o.Pattern, homed(o.Match), testHome), "must match %s", o.Match)
+			assert.False(t, matches(o.Pattern, homed(o.NoMatch), testHome), "must not match %s", o.NoMatch)
+			assert.NotNil(t, LookupClass(homed(o.Match), testHome, o.Class), "LookupClass %s", o.Match)
+		})
+	}
+}
+
+// TestInventoryPerOS: the inventory covers every OS it claims to.
+func TestInventoryPerOS(t *testing.T) {
+	for _, os := range []OS{Linux, MacOS, BSD, Windows} {
+		for _, c := range []Class{Credential, Persistence} {
+			n := 0
+			for _, o := range Inventory() {
+				if o.OS&os != 0 && o.Class == c {
+					n++
+				}
+			}
+			assert.Positive(t, n, "no %s for OS %d", c, os)
+		}
+	}
+}
+
+func TestLookupOtherHomes(t *testing.T) {
+	for _, p := range []string{"/Users/ann/Library/Keychains/login.keychain-db", "/root/.ssh/id_rsa", "/usr/home/bob/.ssh/id_ed25519",
+		"/var/root/.aws/credentials", "/mnt/c/Users/Ann/AppData/Local/Google/Chrome/User Data/Default/Login Data", "/C/users/ann/.ssh/id_rsa"} {
+		assert.NotNil(t, LookupClass(p, testHome, Credential), p)
+	}
+	for _, p := range []string{"/home/u/.ssh/id_rsa.pub", "/home/u/project/.ssh-notes", "/srv/Users/x", "relative/path"} {
+		assert.Nil(t, LookupClass(p, testHome, Credential), p)
+	}
+}
+
+func TestHolds(t *testing.T) {
+	for _, d := range []string{"/home/u/.mozilla", "/home/u/.mozilla/firefox", "/Users/ann/Library/Keychains", "/etc/ssl", "/home/u/.gnupg", "/home/u/.aws",
+		"/home/u/Library/Application Support/Google/Chrome/Default", "/home/u/.mozilla/firefox/ab12.default-release"} {
+		assert.NotNil(t, Holds(d, testHome, Credential), d)
+	}
+	for _, d := range []string{"/home/u", "/home/u/.config", "/home/u/.config/nvim", "/home/u/.config/systemd/user/x.service", "/etc", "/", "/home/u/project"} {
+		assert.Nil(t, Holds(d, testHome, Credential), d)
+	}
+}
+
+func TestDefenceExamples(t *testing.T) {
+	for _, d := range Defences() {
+		t.Run(d.What, func(t *testing.T) {
+			require.NotEmpty(t, d.Match)
+			require.NotEmpty(t, d.NoMatch)
+			got := DefenceNamed(d.Match)
+			require.NotNil(t, got, "must match %s", d.Match)
+			assert.Equal(t, d.What, got.What)
+			assert.Nil(t, DefenceNamed(d.NoMatch), "must not match %s", d.NoMatch)
+		})
+	}
+	for _, n := range []string{"auditd.service", "/Library/LaunchDaemons/com.crowdstrike.falcond.plist", "system/com.apple.auditd", "AUDITD"} {
+		assert.NotNil(t, DefenceNamed(n), n)
+	}
+	for _, n := range []string{"nginx", "postgresql.service", "com.example.agent", ""} {
+		assert.Nil(t, DefenceNamed(n), n)
+	}
+}
+
+func TestMetadataSecret(t *testing.T) {
+	for _, w := range []string{"http://169.254.169.254/latest/meta-data/iam/security-credentials/role", "169.254.169.254/latest/user-data",
+		"http://metadata.google.internal/computeMetadata/v1/instance/service-accounts/default/token", "http://[fd00:ec2::254]/latest/meta-data/iam/info",
+		"http://100.100.100.200/latest/meta-data/ram/security-credentials/", "http://169.254.169.254/metadata/identity/oauth2/token?api-version=2018-02-01",
+		"http://169.254.170.2/v2/credentials/abc"} {
+		_, ok := MetadataSecret(w)
+		assert.True(t, ok, w)
+	}
+	for _, w := range []string{"http://169.254.169.254/latest/meta-data/instance-id", "http://notmetadata.google.internal/computeMetadata/v1/instance/service-accounts",
+		"metadata.json", "https://example.com/latest/user-data"} {
+		_, ok := MetadataSecret(w)
+		assert.False(t, ok, w)
+	}
+}
+
+// effectsOf analyses cmd and returns the effects of its first command.
+func effectsOf(t *testing.T, cmd string) []Effect {
+	t.Helper()
+	res := shell.Analyze(cmd, shell.Options{Dir: "/work/p", Home: testHome})
+	require.NotEmpty(t, res.Execs, cmd)
+	return Of(res.Execs[0], testHome)
+}
+
+func has(effs []Effect, k Kind, target string) bool {
+	return slices.ContainsFunc(effs, func(e Effect) bool {
+		return e.Kind == k && (e.Path == target || e.Name == target)
+	})
+}
+
+func TestOf(t *testing.T) {
+	cases := []struct {
+		cmd    string
+		kind   Kind
+		target string
+		want   bool
+	}{
+		{`cat ~/.netrc`, Read, "/home/u/.netrc", true},
+		{`ls -l ~/.netrc`, Stat, "/home/u/.netrc", true},
+		{`ls -l ~/.netrc`, Read, "/home/u/.netrc", false},
+		{`grep -e x ~/.netrc`, Read, "/home/u/.netrc", true},
+		{`grep ~/.netrc notes.txt`, Read, "/home/u/.netrc", false}, // the pattern, not a file
+		{`sed -i s/a/b/ ~/.zshrc`, Write, "/home/u/.zshrc", true},
+		{`sed s/a/b/ ~/.zshrc`, Write, "/home/u/.zshrc", false},
+		{`cp a.plist ~/Library/LaunchAgents/`, Write, "/home/u/Library/LaunchAgents", true},
+		{`cp a.plist ~/Library/LaunchAgents/`, Read, "/work/p/a.plist", true},
+		{`mv old new`, Delete, "/work/p/old", true},
+		{`echo x >> ~/.kshrc`, Write, "/home/u/.kshrc", true},
+		{`echo ~/.kshrc`, Read, "/home/u/.kshrc", false},
+		{`sort -o ~/.profile list`, Write, "/home/u/.profile", true},
+		{`ssh -i ~/.ssh/id_rsa host`, Use, "/home/u/.ssh/id_rsa", true},
+		{`ssh -i ~/.ssh/id_rsa host`, Read, "/home/u/.ssh/id_rsa", false},
+		{`vim -R ~/.bashrc`, Write, "/home/u/.bashrc", false},
+		{`frobnicate ~/.config/x.conf`, Read, "/home/u/.config/x.conf", true},  // unknown program: read
+		{`frobnicate ~/.config/x.conf`, Write, "/home/u/.config/x.conf", true}, // and written
+		{`frobnicate plain words`, Read, "/work/p/plain", false},
+		{`frobnicate --private-key ~/.ssh/id_rsa up`, Use, "/home/u/.ssh/id_rsa", true}, // a key option's value is used
+		{`frobnicate --private-key ~/.ssh/id_rsa up`, Read, "/home/u/.ssh/id_rsa", false},
+		{`scp -i ~/.ssh/id_rsa a.tgz host:`, Use, "/home/u/.ssh/id_rsa", true},
+		{`openssl rsa -in ~/.ssh/id_rsa`, Read, "/home/u/.ssh/id_rsa", true},
+		{`sudo systemctl stop auditd`, Change, "auditd", true},
+		{`systemctl status auditd`, Change, "auditd", false},
+		{`service osqueryd stop`, Change, "osqueryd", true},
+		{`launchctl bootout system/com.apple.auditd`, Change, "system/com.apple.auditd", true},
+		{`sysrc auditd_enable=NO`, Change, "auditd", true},
+		{`sysrc auditd_enable=YES`, Change, "auditd", false},
+		{`/etc/init.d/clamav-daemon stop`, Change, "clamav-daemon", true},
+		{`killall syslogd`, Change, "syslogd", true},
+		{`apt-get purge -y clamav`, Change, "clamav", true},
+		{`dscl . -create /Users/x`, Change, "dscl", true},
+		{`dscl . -read /Users/x`, Change, "dscl", false},
+		{`pw useradd x`, Change, "pw", true},
+		{`pw usershow x`, Change, "pw", false},
+		{`passwd -S ann`, Change, "passwd", false},
+		{`nc -l 9001 -e ./x`, Expose, "./x", true},
+		{`nc -zv host 443`, Expose, "", false},
+		{`socat TCP-LISTEN:1,fork SYSTEM:./x`, Expose, "SYSTEM:./x", true},
+		{`curl http://169.254.169.254/latest/meta-data/iam/security-credentials/r`, Fetch, "the instance metadata service", true},
+	}
+	for _, c := range cases {
+		effs := effectsOf(t, c.cmd)
+		assert.Equal(t, c.want, has(effs, c.kind, c.target), "%s: %s %s (effects %+v)", c.cmd, c.kind, c.target, effs)
+	}
+}
+
+func TestRemoteDestroy(t *testing.T) {
+	for _, cmd := range []string{`hcloud server delete web`, `acme apps:destroy x`, `acme s3 delete-bucket b`, `acme resource service-instance-delete db`,
+		`acme destroy`, `s5cmd rm s3://b/x`, `crane delete reg.example.com/a/b:1`, `mycli --profile x terminate i-1`} {
+		effs := effectsOf(t, cmd)
+		assert.True(t, slices.ContainsFunc(effs, func(e Effect) bool { return e.Kind == Delete && e.Area == Remote }), cmd)
+	}
+	for _, cmd := range []string{`cliphist delete 42`, `acme remove plugin`, `acme rm build/x`, `acme delete --help`, `curl -X DELETE http://localhost:9200/i`,
+		`npm uninstall x`, `git branch -d x`, `acme ./delete.sh`, `acme get destroy-log.txt`, `acme DELETE x`} {
+		effs := effectsOf(t, cmd)
+		assert.False(t, slices.ContainsFunc(effs, func(e Effect) bool { return e.Kind == Delete && e.Area == Remote }), cmd)
+	}
+}
+
+// TestParse: the specs tell option values from subcommands (issue #24's
+// kubectl and terraform bugs).
+func TestParse(t *testing.T) {
+	cases := []struct {
+		name string
+		args string
+		want []string
+	}{
+		{"kubectl", "--kubeconfig ~/.kube/prod --context prod -n payments delete pvc data", []string{"delete", "pvc", "data"}},
+		{"kubectl", "--context delete get pods", []string{"get", "pods"}},
+		{"kubectl", "-n=x --namespace y delete ns z", []string{"delete", "ns", "z"}},
+		{"terraform", "plan -out destroy", []string{"plan"}},
+		{"terraform", "-chdir infra destroy -auto-approve", []string{"destroy"}},
+		{"terraform", "-chdir=infra apply -var-file destroy.tfvars", []string{"apply"}},
+		{"aws", "--profile delete s3 ls", []string{"s3", "ls"}},
+		{"az", "--subscription delete group list", []string{"group", "list"}},
+		{"gcloud", "--project delete sql instances list", []string{"sql", "instances", "list"}},
+		{"pulumi", "--cwd destroy preview", []string{"preview"}},
+		{"helm", "--namespace delete list", []string{"list"}},
+	}
+	for _, c := range cases {
+		p, ok := Parse(c.name, strings.Fields(c.args))
+		require.True(t, ok, c.name)
+		assert.Equal(t, c.want, p.Operands, "%s %s", c.name, c.args)
+	}
+	_, ok := Parse("no-such-program", nil)
+	assert.False(t, ok)
+}
+
+// TestSpecsWellFormed: no program has two specs, and no spec'd program is
+// also in the lists that switch generic effects off.
+func TestSpecsWellFormed(t *testing.T) {
+	seen := map[string]bool{}
+	files, clis := Specs()
+	for _, s := range append(slices.Clone(files), clis...) {
+		require.NotEmpty(t, s.Names)
+		for _, n := range s.Names {
+			assert.False(t, seen[n], "%s has two specs", n)
+			seen[n] = true
+		}
+	}
+	for _, n := range noFiles {
+		assert.False(t, seen[n] && specFor(n) != nil, "%s is both spec'd and in noFiles", n)
+	}
+}

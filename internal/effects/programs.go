@@ -1,0 +1,603 @@
+package effects
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gemini-guard/gemini-guard/internal/shell"
+)
+
+// Secrets is the Area of a Read that is not a file: a program that prints
+// a stored secret, mints a token, or dumps a process's memory.
+const Secrets Area = 10
+
+// ProcessMemory is the Name of a Secrets read that dumps a process's (or
+// the machine's) memory.
+const ProcessMemory = "a process's or the machine's memory"
+
+// Switch describes a program call by its subcommand words and options:
+// Words are operand sequences that must start the operands (any one of
+// them), Opts option names of which one must be present; a call matches
+// when its Words (if any) and its Opts (if any) match.
+type Switch struct {
+	Names []string
+	Opts  shell.OptSpec
+	Words [][]string
+	Flags []string
+	// What names what is revealed or switched off: for a defence switch,
+	// a name DefenceNamed knows.
+	What string
+}
+
+func (s *Switch) matches(name string, args []string) bool {
+	if !slices.Contains(s.Names, name) {
+		return false
+	}
+	p := shell.ParseArgs(args, &s.Opts)
+	if len(s.Words) > 0 && !slices.ContainsFunc(s.Words, func(w []string) bool {
+		return len(p.Operands) >= len(w) && slices.Equal(p.Operands[:len(w)], w)
+	}) {
+		return false
+	}
+	if len(s.Flags) > 0 && !p.Has(s.Flags...) {
+		return false
+	}
+	return len(s.Words) > 0 || len(s.Flags) > 0
+}
+
+// secretPrinters print a stored secret or mint a credential into the
+// transcript: secret managers' get/read/export verbs, token commands,
+// configuration dumps that hold keys.
+var secretPrinters = []Switch{
+	{Names: []string{"rbw"}, Words: [][]string{{"get"}, {"code"}}, What: "a password from rbw"},
+	{Names: []string{"bw"}, Words: [][]string{{"get"}, {"export"}}, What: "the Bitwarden vault"},
+	{Names: []string{"chamber"}, Words: [][]string{{"read"}, {"export"}, {"env"}}, What: "a secret from chamber"},
+	{Names: []string{"berglas"}, Words: [][]string{{"access"}}, What: "a secret from berglas"},
+	{Names: []string{"conjur"}, Words: [][]string{{"variable", "get"}, {"variable", "value"}}, What: "a Conjur variable"},
+	{Names: []string{"infisical"}, Words: [][]string{{"export"}, {"secrets", "get"}}, What: "Infisical secrets"},
+	{Names: []string{"doppler"}, Words: [][]string{{"secrets", "download"}, {"secrets", "get"}}, What: "Doppler secrets"},
+	{Names: []string{"vault", "bao"}, Words: [][]string{{"token", "create"}}, What: "a Vault token"},
+	{Names: []string{"heroku"}, Words: [][]string{{"auth:token"}, {"authorizations:create"}}, What: "a Heroku token"},
+	{Names: []string{"aws"}, Words: [][]string{{"sts", "get-session-token"}, {"sts", "get-federation-token"}, {"sts", "assume-role"}, {"iam", "create-access-key"}, {"ecr", "get-login-password"}, {"configure", "export-credentials"}}, What: "AWS credentials"},
+	{Names: []string{"kubectl", "oc"}, Opts: kubectlOpts, Words: [][]string{{"create", "token"}}, What: "a service-account token"},
+	{Names: []string{"oc"}, Opts: shell.OptSpec{Short: "t"}, Words: [][]string{{"whoami"}}, Flags: []string{"t", "show-token"}, What: "the OpenShift token"},
+	{Names: []string{"wg"}, Words: [][]string{{"showconf"}}, What: "a WireGuard private key"},
+	{Names: []string{"nmcli"}, Opts: shell.OptSpec{Short: "g:f:t", Long: []string{"get-values=", "fields="}}, Flags: []string{"s", "show-secrets"}, What: "saved network passwords"},
+	{Names: []string{"npm", "pnpm", "yarn"}, Words: [][]string{{"token", "create"}}, What: "a new registry token"},
+	{Names: []string{"argocd"}, Words: [][]string{{"account", "generate-token"}, {"proj", "role", "create-token"}}, What: "an Argo CD token"},
+	{Names: []string{"az"}, Words: [][]string{{"account", "get-access-token"}, {"acr", "login"}}, Flags: []string{"expose-token", "output", "o", "query"}, What: "an Azure access token"},
+	{Names: []string{"az"}, Words: [][]string{{"account", "get-access-token"}}, What: "an Azure access token"},
+	{Names: []string{"gcloud"}, Words: [][]string{{"auth", "print-access-token"}, {"auth", "print-identity-token"}, {"auth", "application-default", "print-access-token"}}, What: "a Google access token"},
+	{Names: []string{"sops"}, Flags: []string{"d", "decrypt"}, What: "a sops-encrypted file decrypted"},
+	{Names: []string{"ansible-vault"}, Words: [][]string{{"view"}, {"decrypt"}}, What: "an Ansible vault"},
+	{Names: []string{"kwallet-query"}, Opts: shell.OptSpec{Short: "r:f:w:"}, Flags: []string{"r", "read-password"}, What: "a KDE Wallet entry"},
+	{Names: []string{"ykman"}, Words: [][]string{{"oath", "accounts", "code"}, {"oath", "code"}}, What: "OTP codes"},
+	{Names: []string{"jfrog"}, Words: [][]string{{"config", "export"}, {"c", "export"}}, What: "the JFrog token"},
+	{Names: []string{"s3cmd"}, Flags: []string{"dump-config"}, What: "s3cmd's keys"},
+	{Names: []string{"rclone"}, Words: [][]string{{"config", "show"}, {"config", "dump"}}, What: "rclone's remotes and tokens"},
+	{Names: []string{"mc", "mcli"}, Words: [][]string{{"alias", "list"}, {"alias", "ls"}, {"config", "host", "list"}}, What: "MinIO keys"},
+	{Names: []string{"podman", "docker"}, Words: [][]string{{"secret", "inspect"}}, Flags: []string{"showsecret"}, What: "a container secret"},
+	{Names: []string{"glab", "gh"}, Words: [][]string{{"auth", "token"}}, What: "the forge's token"},
+	{Names: []string{"gcore", "avml", "procdump", "lime", "memdump", "dumpit", "winpmem", "osxpmem"}, What: ProcessMemory},
+	{Names: []string{"docker-credential-desktop", "docker-credential-osxkeychain", "docker-credential-secretservice", "docker-credential-pass", "docker-credential-wincred", "docker-credential-ecr-login", "docker-credential-gcloud", "git-credential-osxkeychain", "git-credential-libsecret", "git-credential-manager"}, Words: [][]string{{"get"}}, What: "a stored registry or git password"},
+	{Names: []string{"git-credential-manager", "git-credential-manager-core"}, Words: [][]string{{"get"}}, What: "a stored git password"},
+	{Names: []string{"secret-tool"}, Words: [][]string{{"lookup"}}, What: "a desktop keyring secret"},
+}
+
+// secretPrinted says whether a call prints a stored secret, mints a
+// credential or dumps memory, and what.
+func secretPrinted(name string, args []string) (string, bool) {
+	for i := range secretPrinters {
+		s := &secretPrinters[i]
+		if !slices.Contains(s.Names, name) {
+			continue
+		}
+		if len(s.Words) == 0 && len(s.Flags) == 0 { // a dumper: every real call
+			return s.What, len(args) > 0 && !slices.ContainsFunc(args, isHelp)
+		}
+		if s.matches(name, args) {
+			return s.What, true
+		}
+	}
+	for _, f := range secretSpecials {
+		if what, ok := f(name, args); ok {
+			return what, true
+		}
+	}
+	return "", false
+}
+
+func isHelp(a string) bool { return a == "--help" || a == "-h" || a == "--version" }
+
+// secretSpecials read the printers whose syntax Switch cannot say.
+var secretSpecials = []func(name string, args []string) (string, bool){wgKey, terraformOutput, debuggerDump, regSave, netshKeys}
+
+// wgKey: wg show IFACE private-key, wg show all preshared-keys.
+func wgKey(name string, args []string) (string, bool) {
+	if name == "wg" && len(args) >= 2 && args[0] == "show" && (args[len(args)-1] == "private-key" || args[len(args)-1] == "preshared-keys") {
+		return "a WireGuard private key", true
+	}
+	return "", false
+}
+
+// terraformOutput: output -raw NAME prints one output's value, sensitive
+// or not (a bare output -raw or -json lists them for a program).
+func terraformOutput(name string, args []string) (string, bool) {
+	if name != "terraform" && name != "tofu" {
+		return "", false
+	}
+	p := shell.ParseArgs(args, &shell.OptSpec{SingleDash: true, Long: []string{"state=", "chdir="}})
+	if len(p.Operands) >= 2 && p.Operands[0] == "output" && p.Has("raw") {
+		return "a Terraform output's value (sensitive ones included)", true
+	}
+	return "", false
+}
+
+// debuggerDump: gdb -p PID -ex 'generate-core-file' and the like.
+func debuggerDump(name string, args []string) (string, bool) {
+	if name != "gdb" && name != "lldb" {
+		return "", false
+	}
+	text := strings.Join(args, " ")
+	attached := slices.Contains(args, "-p") || slices.Contains(args, "--pid") || strings.Contains(text, "attach")
+	for _, w := range []string{"generate-core-file", "gcore", "dump memory", "dump binary", "save-core"} {
+		if attached && strings.Contains(text, w) {
+			return ProcessMemory, true
+		}
+	}
+	return "", false
+}
+
+// regSave: reg save HKLM\SAM out.hiv (HKLMSAM once bash removed the
+// backslash).
+func regSave(name string, args []string) (string, bool) {
+	if name != "reg" {
+		return "", false
+	}
+	p := shell.ParseArgs(args, &shell.OptSpec{})
+	if len(p.Operands) < 2 || !strings.EqualFold(p.Operands[0], "save") && !strings.EqualFold(p.Operands[0], "export") {
+		return "", false
+	}
+	k := strings.ToUpper(strings.NewReplacer("/", "", `\`, "").Replace(p.Operands[1]))
+	for _, h := range []string{"SAM", "SECURITY", "SYSTEM"} {
+		if k == "HKLM"+h || k == "HKEY_LOCAL_MACHINE"+h {
+			return "the Windows account hives", true
+		}
+	}
+	return "", false
+}
+
+// netshKeys: netsh wlan show profile NAME key=clear.
+func netshKeys(name string, args []string) (string, bool) {
+	if name == "netsh" && slices.Contains(args, "wlan") && slices.ContainsFunc(args, func(a string) bool { return strings.EqualFold(a, "key=clear") }) {
+		return "saved Wi-Fi keys", true
+	}
+	return "", false
+}
+
+// defenceSwitches switch a defence off through its own control program.
+// What is a name DefenceNamed knows.
+var defenceSwitches = []Switch{
+	{Names: []string{"aa-disable", "aa-complain"}, Words: [][]string{}, What: "apparmor"},
+	{Names: []string{"apparmor_parser"}, Flags: []string{"R", "remove"}, What: "apparmor"},
+	{Names: []string{"semanage"}, Words: [][]string{{"permissive"}}, Flags: []string{"a", "add"}, What: "selinux"},
+	{Names: []string{"ipf"}, Flags: []string{"D", "F"}, What: "ipf"},
+	{Names: []string{"npfctl"}, Words: [][]string{{"stop"}, {"flush"}}, What: "npf"},
+	{Names: []string{"audit"}, Flags: []string{"t"}, What: "auditd"},
+	{Names: []string{"osqueryctl"}, Words: [][]string{{"stop"}}, What: "osqueryd"},
+	{Names: []string{"fdesetup"}, Words: [][]string{{"disable"}}, What: "filevault"},
+	{Names: []string{"manage-bde"}, Opts: shell.OptSpec{SingleDash: true}, Flags: []string{"off"}, What: "bitlocker"},
+	{Names: []string{"profiles"}, Words: [][]string{{"remove"}}, What: "mdm-profiles"},
+	{Names: []string{"softwareupdate"}, Opts: shell.OptSpec{Long: []string{"schedule="}}, Words: [][]string{}, What: "softwareupdate"},
+	{Names: []string{"jamf"}, Words: [][]string{{"removeFramework"}, {"removeMdmProfile"}}, What: "jamf"},
+	{Names: []string{"santactl"}, Words: [][]string{{"rule"}}, Flags: []string{"allow"}, What: "santa"},
+	{Names: []string{"mokutil"}, Flags: []string{"disable-validation"}, What: "secureboot"},
+	{Names: []string{"syspatch"}, Flags: []string{"r"}, What: "syspatch"},
+	{Names: []string{"log"}, Words: [][]string{{"erase"}}, What: "com.apple.logd"},
+	{Names: []string{"wevtutil"}, Words: [][]string{{"cl"}, {"clear-log"}}, What: "eventlog"},
+	{Names: []string{"security"}, Words: [][]string{{"authorizationdb", "write"}}, What: "authorizationdb"},
+	{Names: []string{"tccutil"}, Words: [][]string{{"reset"}}, What: "com.apple.tccd"},
+	{Names: []string{"spctl"}, Flags: []string{"master-disable", "global-disable", "disable"}, What: "com.apple.syspolicyd"},
+}
+
+// defenceSwitched finds a defence switched off through its own program.
+func defenceSwitched(name string, args []string) (string, bool) {
+	for i := range defenceSwitches {
+		s := &defenceSwitches[i]
+		if !slices.Contains(s.Names, name) {
+			continue
+		}
+		switch {
+		case s.Words != nil && len(s.Words) == 0 && name == "softwareupdate":
+			if v, ok := shell.ParseArgs(args, &s.Opts).Value("schedule"); ok && strings.EqualFold(v, "off") {
+				return s.What, true
+			}
+			if slices.Contains(args, "--schedule") && slices.Contains(args, "off") {
+				return s.What, true
+			}
+		case s.Words != nil && len(s.Words) == 0: // every call with an operand
+			if len(shell.ParseArgs(args, &s.Opts).Operands) > 0 {
+				return s.What, true
+			}
+		case s.matches(name, args):
+			return s.What, true
+		}
+	}
+	// sc stop WinDefend, net stop WinDefend, sc config WinDefend start= disabled
+	if name == "sc" || name == "net" {
+		if len(args) >= 2 && (strings.EqualFold(args[0], "stop") || strings.EqualFold(args[0], "delete") ||
+			strings.EqualFold(args[0], "config") && slices.ContainsFunc(args, func(a string) bool { return strings.EqualFold(a, "disabled") })) {
+			return args[1], true
+		}
+	}
+	return "", false
+}
+
+// defenceSettings are macOS defaults keys that switch a protection off.
+var defenceSettings = []struct{ Domain, Key, What string }{
+	{"com.apple.LaunchServices", "LSQuarantine", "com.apple.xprotect"},
+	{"com.apple.security.libraryvalidation", "DisableLibraryValidation", "com.apple.syspolicyd"},
+	{"com.apple.loginwindow", "autoLoginUser", "loginwindow-password"},
+	{"com.apple.screensaver", "askForPassword", "loginwindow-password"},
+	{"com.apple.SoftwareUpdate", "ConfigDataInstall", "com.apple.xprotect"},
+	{"com.apple.SoftwareUpdate", "CriticalUpdateInstall", "com.apple.xprotect"},
+	{"com.apple.SoftwareUpdate", "AutomaticCheckEnabled", "softwareupdate"},
+	{"com.apple.alf", "globalstate", "com.apple.alf"},
+	{"com.apple.alf", "stealthenabled", "com.apple.alf"},
+	{"com.apple.security", "GKAutoRearm", "com.apple.syspolicyd"},
+	{"com.apple.security.syspolicy", "EnableAssessment", "com.apple.syspolicyd"},
+}
+
+// defaultsEffects reads macOS defaults: a write of a protection's key
+// switches it off (Change), and a domain given as a path writes that plist
+// (defaults write ~/Library/LaunchAgents/x ProgramArguments ...).
+func defaultsEffects(args []string) []Effect {
+	p := shell.ParseArgs(args, &shell.OptSpec{SingleDash: true, Long: []string{"host="}})
+	ops := p.Operands
+	if len(ops) < 2 || (ops[0] != "write" && ops[0] != "delete" && ops[0] != "import" && ops[0] != "rename") {
+		return nil
+	}
+	var out []Effect
+	domain := ops[1]
+	if strings.HasPrefix(domain, "/") || strings.HasPrefix(domain, "~") {
+		if !strings.HasSuffix(domain, ".plist") {
+			domain += ".plist"
+		}
+		out = append(out, Effect{Kind: Write, Path: domain})
+	}
+	if ops[0] == "write" && len(ops) >= 3 {
+		for _, s := range defenceSettings {
+			if strings.HasSuffix(strings.TrimSuffix(ops[1], ".plist"), s.Domain) && strings.EqualFold(ops[2], s.Key) {
+				out = append(out, Effect{Kind: Change, Area: Service, Name: s.What, Action: "defaults write " + s.Key})
+			}
+		}
+	}
+	return out
+}
+
+// sensitivePorts are local services that give a shell or a desktop: a
+// tunnel that publishes one hands the machine to the network.
+var sensitivePorts = []int{22, 2222, 3389, 5900, 5901, 23}
+
+// tunnelers publish a local port on the internet or on a remote host.
+var tunnelers = []string{"ngrok", "cloudflared", "bore", "chisel", "lt", "localtunnel", "frpc", "pinggy", "zrok", "tunnelto", "expose", "localxpose", "loclx", "sish", "ssh", "autossh", "socat", "rathole", "tmole"}
+
+// tunnelEffects finds a local shell or desktop service published through a
+// tunnel: ngrok tcp 22, bore local 22, ssh -R 2222:localhost:22,
+// chisel client HOST R:2222:localhost:22, cloudflared tunnel --url
+// ssh://localhost:22.
+func tunnelEffects(name string, args []string) []Effect {
+	if !slices.Contains(tunnelers, name) {
+		return nil
+	}
+	for i, a := range args {
+		if spec, ok := tunnelSpec(name, args, i); ok && sensitiveLocal(spec) {
+			return []Effect{{Kind: Expose, Name: "the local port " + spec}}
+		}
+		if portTunnel(name, a) {
+			return []Effect{{Kind: Expose, Name: "the local port " + a}}
+		}
+		if name == "cloudflared" && (strings.HasPrefix(a, "ssh://") || strings.HasPrefix(a, "rdp://") || strings.HasPrefix(a, "tcp://") && sensitiveLocal(a[6:])) {
+			return []Effect{{Kind: Expose, Name: a}}
+		}
+	}
+	return nil
+}
+
+// tunnelSpec returns the remote-forward spec at args[i]: ssh -R SPEC,
+// ssh -RSPEC, chisel's R:SPEC.
+func tunnelSpec(name string, args []string, i int) (string, bool) {
+	a := args[i]
+	switch {
+	case (name == "ssh" || name == "autossh") && a == "-R" && i+1 < len(args):
+		return args[i+1], true
+	case (name == "ssh" || name == "autossh") && strings.HasPrefix(a, "-R") && len(a) > 2:
+		return a[2:], true
+	case name == "chisel" && strings.HasPrefix(a, "R:"):
+		return a[2:], true
+	}
+	return "", false
+}
+
+// portTunnel reports a tunnel CLI given a sensitive local port (ngrok tcp
+// 22, bore local 22).
+func portTunnel(name, a string) bool {
+	switch name {
+	case "ngrok", "bore", "lt", "localtunnel", "zrok", "pinggy", "loclx", "tmole":
+		n, err := strconv.Atoi(strings.TrimPrefix(a, "localhost:"))
+		return err == nil && slices.Contains(sensitivePorts, n)
+	}
+	return false
+}
+
+// sensitiveLocal reads a forward spec ([bind:]port:host:hostport) and
+// reports whether its local end is a sensitive port.
+func sensitiveLocal(spec string) bool {
+	parts := strings.Split(spec, ":")
+	n, err := strconv.Atoi(parts[len(parts)-1])
+	return err == nil && slices.Contains(sensitivePorts, n) && len(parts) >= 2
+}
+
+// accountNet reads Windows' net user/localgroup: /add, /delete and
+// /active:yes change accounts; the listing forms read.
+func accountNet(name string, args []string) bool {
+	if name != "net" && name != "net1" || len(args) < 2 {
+		return false
+	}
+	switch strings.ToLower(args[0]) {
+	case "user", "localgroup", "group":
+	default:
+		return false
+	}
+	return slices.ContainsFunc(args, func(a string) bool {
+		a = strings.ToLower(a)
+		return a == "/add" || a == "/delete" || a == "/del" || strings.HasPrefix(a, "/active:yes")
+	})
+}
+
+// riskyConfig are configuration keys whose value runs a program, turns a
+// check off or reroutes traffic for every later call of the tool: set
+// through the tool's own config command, they change its configuration
+// file as much as an echo >> would.
+var riskyConfig = []struct {
+	Tool, Key, Value, File string
+}{
+	{"git", "core.fsmonitor", "", "~/.gitconfig"},
+	{"git", "core.hookspath", "", "~/.gitconfig"},
+	{"git", "diff.external", "", "~/.gitconfig"},
+	{"git", "http.sslverify", "false", "~/.gitconfig"},
+	{"git", "http.proxy", "", "~/.gitconfig"},
+	{"git", "https.proxy", "", "~/.gitconfig"},
+	{"git", "include.path", "", "~/.gitconfig"},
+	{"npm", "script-shell", "", "~/.npmrc"},
+	{"npm", "strict-ssl", "false", "~/.npmrc"},
+	{"npm", "proxy", "", "~/.npmrc"},
+	{"npm", "https-proxy", "", "~/.npmrc"},
+	{"yarn", "strict-ssl", "false", "~/.yarnrc"},
+	{"pnpm", "strict-ssl", "false", "~/.npmrc"},
+	{"pip", "global.trusted-host", "", "~/.config/pip/pip.conf"},
+	{"pip", "global.index-url", "", "~/.config/pip/pip.conf"},
+	{"pip", "global.extra-index-url", "", "~/.config/pip/pip.conf"},
+}
+
+// configEffects finds a risky key set in a tool's global configuration
+// (git config --global core.fsmonitor X, npm config set script-shell X):
+// a Write of the configuration file.
+func configEffects(name string, args []string) []Effect {
+	var key, value string
+	switch name {
+	case "git":
+		if len(args) < 3 || args[0] != "config" || !slices.Contains(args, "--global") && !slices.Contains(args, "--system") {
+			return nil
+		}
+		p := shell.ParseArgs(args[1:], &shell.OptSpec{Short: "f:", Long: []string{"file=", "type=", "default=", "comment="}})
+		if p.Has("get", "get-all", "list", "l", "unset", "unset-all", "get-regexp", "show-origin") || len(p.Operands) < 2 {
+			return nil
+		}
+		key, value = strings.ToLower(p.Operands[0]), p.Operands[1]
+	case "npm", "pnpm", "yarn", "pip", "pip3":
+		p := shell.ParseArgs(args, &shell.OptSpec{})
+		ops := p.Operands
+		if len(ops) < 3 || ops[0] != "config" || ops[1] != "set" {
+			return nil
+		}
+		key, value = strings.ToLower(ops[2]), ""
+		if k, v, ok := strings.Cut(key, "="); ok {
+			key, value = k, v
+		} else if len(ops) > 3 {
+			value = ops[3]
+		}
+		if name == "pip3" {
+			name = "pip"
+		}
+	default:
+		return nil
+	}
+	for _, c := range riskyConfig {
+		if c.Tool == name && c.Key == key && (c.Value == "" || strings.EqualFold(c.Value, value)) {
+			return []Effect{{Kind: Write, Path: c.File, Name: key}}
+		}
+	}
+	return nil
+}
+
+// sqlWriteRe finds SQL that changes a database.
+var sqlWriteWords = []string{"insert ", "update ", "delete ", "replace ", "drop ", "alter ", "create ", ".restore", ".import"}
+
+// sqlWrite reports a database shell given SQL that changes its database
+// (sqlite3 TCC.db "insert or replace into access ..."): the database file
+// is written.
+func sqlWrite(name string, args []string) (string, bool) {
+	if name != "sqlite3" && name != "sqlite" && name != "duckdb" {
+		return "", false
+	}
+	p := shell.ParseArgs(args, &shell.OptSpec{SingleDash: true, Long: []string{"cmd=", "init=", "separator=", "nullvalue=", "newline=", "vfs=", "mmap=", "pagecache=", "lookaside=", "heap=", "maxsize="}})
+	if len(p.Operands) < 2 {
+		return "", false
+	}
+	for _, sql := range p.Operands[1:] {
+		l := strings.ToLower(sql)
+		for _, w := range sqlWriteWords {
+			if strings.Contains(l, w) {
+				return p.Operands[0], true
+			}
+		}
+	}
+	return "", false
+}
+
+// cloudChange is a cloud CLI call that opens a firewall to the internet,
+// makes data public, stops an audit trail, or grants an administrator
+// role: Words start the operands, and, when Opt is set, one of Values
+// must be in that option's value (or, with Opt "", in any operand).
+type cloudChange struct {
+	CLI    string
+	Words  []string
+	Opt    string
+	Values []string
+	Area   Area
+	What   string
+}
+
+var cloudOpts = shell.OptSpec{Long: []string{"cidr=", "ip-permissions=", "source-ranges=", "source-address-prefixes=", "source-address-prefix=", "acl=", "policy-arn=",
+	"role=", "member=", "region=", "profile=", "project=", "output=", "query=", "group-id=", "protocol=", "port=", "name=", "bucket=", "user-name=", "role-name=",
+	"group-name=", "allow=", "rules=", "resource-group=", "nsg-name=", "assignee=", "scope=", "trail-name=", "detector-id=", "configuration-recorder-name="}}
+
+var cloudChanges = []cloudChange{
+	{"aws", []string{"ec2", "authorize-security-group-ingress"}, "cidr", []string{"0.0.0.0/0", "::/0"}, Service, "cloud-firewall"},
+	{"aws", []string{"ec2", "authorize-security-group-ingress"}, "ip-permissions", []string{"0.0.0.0/0", "::/0"}, Service, "cloud-firewall"},
+	{"gcloud", []string{"compute", "firewall-rules", "create"}, "source-ranges", []string{"0.0.0.0/0", "::/0"}, Service, "cloud-firewall"},
+	{"gcloud", []string{"compute", "firewall-rules", "update"}, "source-ranges", []string{"0.0.0.0/0", "::/0"}, Service, "cloud-firewall"},
+	{"az", []string{"network", "nsg", "rule", "create"}, "source-address-prefixes", []string{"*", "0.0.0.0/0", "Internet", "internet"}, Service, "cloud-firewall"},
+	{"aws", []string{"s3api", "put-bucket-acl"}, "acl", []string{"public-read", "public-read-write", "authenticated-read"}, Service, "cloud-storage-acl"},
+	{"aws", []string{"s3api", "put-object-acl"}, "acl", []string{"public-read", "public-read-write"}, Service, "cloud-storage-acl"},
+	{"aws", []string{"s3api", "delete-public-access-block"}, "", nil, Service, "cloud-storage-acl"},
+	{"aws", []string{"s3control", "delete-public-access-block"}, "", nil, Service, "cloud-storage-acl"},
+	{"gsutil", []string{"iam", "ch"}, "", []string{"allUsers", "allAuthenticatedUsers"}, Service, "cloud-storage-acl"},
+	{"gsutil", []string{"acl", "ch"}, "", []string{"AllUsers", "allUsers"}, Service, "cloud-storage-acl"},
+	{"aws", []string{"cloudtrail", "stop-logging"}, "", nil, Service, "cloud-audit"},
+	{"aws", []string{"cloudtrail", "delete-trail"}, "", nil, Service, "cloud-audit"},
+	{"aws", []string{"guardduty", "delete-detector"}, "", nil, Service, "cloud-audit"},
+	{"aws", []string{"securityhub", "disable-security-hub"}, "", nil, Service, "cloud-audit"},
+	{"aws", []string{"configservice", "stop-configuration-recorder"}, "", nil, Service, "cloud-audit"},
+	{"aws", []string{"configservice", "delete-configuration-recorder"}, "", nil, Service, "cloud-audit"},
+	{"gcloud", []string{"logging", "sinks", "delete"}, "", nil, Service, "cloud-audit"},
+	{"aws", []string{"iam", "attach-user-policy"}, "policy-arn", []string{"AdministratorAccess", "IAMFullAccess", "PowerUserAccess"}, Accounts, "an administrator policy"},
+	{"aws", []string{"iam", "attach-role-policy"}, "policy-arn", []string{"AdministratorAccess", "IAMFullAccess", "PowerUserAccess"}, Accounts, "an administrator policy"},
+	{"aws", []string{"iam", "attach-group-policy"}, "policy-arn", []string{"AdministratorAccess", "IAMFullAccess", "PowerUserAccess"}, Accounts, "an administrator policy"},
+	{"aws", []string{"iam", "create-access-key"}, "", nil, Accounts, "a new long-lived access key"},
+	{"aws", []string{"iam", "create-login-profile"}, "", nil, Accounts, "a console password"},
+	{"gcloud", []string{"projects", "add-iam-policy-binding"}, "role", []string{"roles/owner", "roles/editor", "roles/iam.", "roles/resourcemanager."}, Accounts, "an owner or IAM-admin role"},
+	{"gcloud", []string{"organizations", "add-iam-policy-binding"}, "role", []string{"roles/owner", "roles/editor", "roles/iam.", "roles/resourcemanager."}, Accounts, "an owner or IAM-admin role"},
+	{"gcloud", []string{"projects", "add-iam-policy-binding"}, "member", []string{"allUsers", "allAuthenticatedUsers"}, Accounts, "a role for everyone"},
+	{"az", []string{"role", "assignment", "create"}, "role", []string{"Owner", "Contributor", "User Access Administrator"}, Accounts, "an owner role"},
+}
+
+// cloudEffects finds a cloud firewall opened to the internet, data made
+// public, an audit trail stopped, or an administrator role granted.
+func cloudEffects(name string, args []string) []Effect {
+	var p shell.Args
+	parsed := false
+	for _, cc := range cloudChanges {
+		if cc.CLI != name {
+			continue
+		}
+		if !parsed {
+			p, parsed = shell.ParseArgs(args, &cloudOpts), true
+		}
+		if len(p.Operands) < len(cc.Words) || !slices.Equal(p.Operands[:len(cc.Words)], cc.Words) || !cloudValue(p, cc) {
+			continue
+		}
+		return []Effect{{Kind: Change, Area: cc.Area, Name: cc.What, Action: strings.Join(cc.Words, " ")}}
+	}
+	return nil
+}
+
+func cloudValue(p shell.Args, cc cloudChange) bool {
+	if len(cc.Values) == 0 {
+		return true
+	}
+	var in []string
+	if cc.Opt == "" {
+		in = p.Operands
+	} else {
+		for _, o := range p.Opts {
+			if o.Name == cc.Opt {
+				in = append(in, o.Value)
+			}
+		}
+	}
+	for _, v := range in {
+		for _, w := range cc.Values {
+			if strings.Contains(v, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// urlRunners run what they fetch from a URL given on their command line
+// (Windows programs seen from WSL or Git Bash): mshta URL, regsvr32
+// /i:URL scrobj.dll, msiexec /i URL.
+var urlRunners = []string{"mshta", "regsvr32", "msiexec", "rundll32", "cscript", "wscript", "installutil", "msbuild", "odbcconf", "cmstp"}
+
+// urlRun returns the URL a URL runner is given.
+func urlRun(name string, args []string) (string, bool) {
+	if !slices.Contains(urlRunners, name) {
+		return "", false
+	}
+	for _, a := range args {
+		if i := strings.Index(strings.ToLower(a), "http"); i >= 0 && strings.Contains(a[i:], "://") {
+			return a[i:], true
+		}
+	}
+	return "", false
+}
+
+// powershellCmdlets are cmdlets whose effect the layer knows, found in the
+// code given to powershell -c (seen from WSL or Git Bash).
+var powershellCmdlets = []struct {
+	Cmdlet string
+	Effect Effect
+}{
+	{"clear-eventlog", Effect{Kind: Change, Area: Service, Name: "eventlog", Action: "Clear-EventLog"}},
+	{"wevtutil cl", Effect{Kind: Change, Area: Service, Name: "eventlog", Action: "wevtutil cl"}},
+	{"add-mppreference", Effect{Kind: Change, Area: Service, Name: "windefend", Action: "Add-MpPreference"}},
+	{"set-mppreference", Effect{Kind: Change, Area: Service, Name: "windefend", Action: "Set-MpPreference"}},
+	{"stop-service windefend", Effect{Kind: Change, Area: Service, Name: "windefend", Action: "Stop-Service"}},
+	{"set-netfirewallprofile", Effect{Kind: Change, Area: Service, Name: "mpssvc", Action: "Set-NetFirewallProfile"}},
+	{"set-executionpolicy unrestricted", Effect{Kind: Change, Area: Service, Name: "authorizationdb", Action: "Set-ExecutionPolicy"}},
+	{"set-executionpolicy bypass", Effect{Kind: Change, Area: Service, Name: "authorizationdb", Action: "Set-ExecutionPolicy"}},
+	{"get-storedcredential", Effect{Kind: Read, Area: Secrets, Name: "the Windows Credential Manager's passwords"}},
+	{"getnetworkcredential", Effect{Kind: Read, Area: Secrets, Name: "a Windows stored password"}},
+	{"new-localuser", Effect{Kind: Change, Area: Accounts, Name: "New-LocalUser"}},
+	{"add-localgroupmember", Effect{Kind: Change, Area: Accounts, Name: "Add-LocalGroupMember"}},
+}
+
+// powershellEffects reads powershell -c CODE for the cmdlets it knows,
+// and for the Windows paths of credential files it reads
+// ([IO.File]::ReadAllBytes('C:\Users\dev\.ssh\id_ed25519')).
+func powershellEffects(name, text string) []Effect {
+	if name != "powershell" && name != "pwsh" {
+		return nil
+	}
+	// The command as written: package shell may have blanked the code.
+	code := strings.ToLower(text)
+	var out []Effect
+	for _, c := range powershellCmdlets {
+		if strings.Contains(code, c.Cmdlet) {
+			out = append(out, c.Effect)
+		}
+	}
+	if strings.Contains(code, "readall") || strings.Contains(code, "get-content") || strings.Contains(code, "copy-item") {
+		for _, k := range []string{`.ssh\id_`, `.ssh/id_`, `.aws\credentials`, `.aws/credentials`, `login data`, `logins.json`, `\config\sam`} {
+			if strings.Contains(code, k) {
+				out = append(out, Effect{Kind: Read, Area: Secrets, Name: "a credential file of the Windows user"})
+				break
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,321 @@
+package effects
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/gemini-guard/gemini-guard/internal/shell"
+)
+
+// Role is what a program does with a file it is given.
+type Role uint8
+
+const (
+	none Role = iota
+	reads
+	writes
+	readsWrites
+	deletes
+	uses
+	stats
+)
+
+// Value gives the role of an option's value (sort -o FILE writes FILE).
+type Value struct {
+	Opt  string
+	Role Role
+}
+
+// Spec describes what a known program does with its operands and option
+// values. Its options are parsed by shell.ParseArgs.
+type Spec struct {
+	Names []string
+	Opts  shell.OptSpec
+	// Operands is the role of every operand.
+	Operands Role
+	// Skip leading operands are not files (grep PATTERN), unless one of
+	// SkipUnless is given (grep -e PATTERN, sed -f SCRIPT).
+	Skip       int
+	SkipUnless []string
+	// Last is the role of the last of two or more operands (cp's
+	// destination); the others keep Operands.
+	Last Role
+	// InPlace are options that make the files written too (sed -i).
+	InPlace []string
+	// ReadOnly are options that make the files only read (vim -R).
+	ReadOnly []string
+	// Recursive are options that make a delete recursive.
+	Recursive []string
+	Values    []Value
+	// Search marks the reads of a search tool (Effect.Search).
+	Search bool
+}
+
+// fileEffects computes the spec's file effects over args (paths as given).
+func (s *Spec) fileEffects(args []string) []Effect {
+	p := shell.ParseArgs(args, &s.Opts)
+	var out []Effect
+	add := func(r Role, f string) {
+		rec := r == deletes && p.Has(s.Recursive...)
+		switch r {
+		case reads:
+			out = append(out, Effect{Kind: Read, Path: f})
+		case writes:
+			out = append(out, Effect{Kind: Write, Path: f})
+		case readsWrites:
+			out = append(out, Effect{Kind: Read, Path: f}, Effect{Kind: Write, Path: f})
+		case deletes:
+			out = append(out, Effect{Kind: Delete, Path: f, Recursive: rec})
+		case uses:
+			out = append(out, Effect{Kind: Use, Path: f})
+		case stats:
+			out = append(out, Effect{Kind: Stat, Path: f})
+		}
+	}
+	for _, v := range s.Values {
+		for _, o := range p.Opts {
+			if o.Name == v.Opt && o.HasValue {
+				add(v.Role, o.Value)
+			}
+		}
+	}
+	ops := p.Operands
+	if s.Skip > 0 && !p.Has(s.SkipUnless...) {
+		ops = ops[min(s.Skip, len(ops)):]
+	}
+	role := s.Operands
+	if len(s.InPlace) > 0 && p.Has(s.InPlace...) {
+		role = readsWrites
+	}
+	if len(s.ReadOnly) > 0 && p.Has(s.ReadOnly...) {
+		role = reads
+	}
+	defer func() {
+		for i := range out {
+			out[i].Search = s.Search
+		}
+	}()
+	for i, o := range ops {
+		if s.Last != none && len(ops) > 1 && i == len(ops)-1 {
+			add(s.Last, o)
+			continue
+		}
+		add(role, o)
+	}
+	return out
+}
+
+// specFor returns the spec of the program named name, nil if none.
+func specFor(name string) *Spec {
+	for i := range specs {
+		if slices.Contains(specs[i].Names, name) {
+			return &specs[i]
+		}
+	}
+	return nil
+}
+
+// Parse splits args by the spec of the program named name, for the rules
+// that read a known program's operands (kubectl's subcommand after its
+// global options). ok is false when no spec names the program.
+func Parse(name string, args []string) (p shell.Args, ok bool) {
+	if s := specFor(name); s != nil {
+		return shell.ParseArgs(args, &s.Opts), true
+	}
+	for i := range cliSpecs {
+		if slices.Contains(cliSpecs[i].Names, name) {
+			return shell.ParseArgs(args, &cliSpecs[i].Opts), true
+		}
+	}
+	return shell.Args{}, false
+}
+
+// Specs returns the file specs and the CLI specs, for tests and docs.
+func Specs() (files, clis []Spec) { return specs, cliSpecs }
+
+var grepOpts = shell.OptSpec{Short: "e:f:m:A:B:C:d:D:", Long: []string{"regexp=", "file=", "max-count=", "after-context=", "before-context=", "context=", "include=", "exclude=", "exclude-dir=", "label=", "color=?", "colour=?", "binary-files=", "devices=", "directories=", "glob=", "type=", "type-not=", "max-depth=", "ignore-file="}}
+
+// specs are the known programs' file effects.
+var specs = []Spec{
+	// Programs that only look at a file's metadata or a digest of it.
+	{Names: []string{"ls", "stat", "test", "[", "file", "du", "realpath", "readlink", "namei", "tree", "exa", "eza", "lsd", "mdls", "xattr", "getfacl", "lsattr", "chmod", "chown", "chgrp", "chflags", "chattr", "setfacl", "touch", "dirname", "basename", "wc", "md5sum", "md5", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "shasum", "b2sum", "b3sum", "cksum", "sum", "find", "fd", "fdfind", "lsof", "fuser", "df", "mkdir", "rmdir", "ssh-keygen", "pathchk", "gio", "open", "xdg-open", "codesign", "spctl"},
+		Opts: shell.OptSpec{Short: "f:t:o:g:", Long: []string{"format=", "printf="}}, Operands: stats, Values: []Value{{"f", uses}}},
+	// Programs that read their operands and print or pack them.
+	{Names: []string{"cat", "tac", "bat", "batcat", "less", "more", "most", "head", "tail", "nl", "strings", "base64", "base32", "basenc", "uuencode", "pr", "fold", "fmt", "column", "rev", "iconv", "diff", "cmp", "comm", "paste", "expand", "unexpand", "tar", "zip", "7z", "7za", "rar", "cpio", "pax", "gzip", "bzip2", "xz", "zstd", "lz4", "pigz", "gpg", "gpg2", "age", "sqlite3", "exiftool", "mdimport", "split", "csplit", "dos2unix", "unix2dos", "view", "vimdiff", "hexyl", "glow", "mdcat", "pygmentize", "highlight", "enscript", "a2ps", "lp", "lpr", "pbcopy", "xclip", "xsel", "wl-copy", "qrencode", "shellcheck", "shfmt", "sops", "jc"},
+		Opts:     shell.OptSpec{Short: "n:c:f:C:o:O:T:d:u:F:b:w:t:s:e:H:X:A:", Long: []string{"lines=", "bytes=", "file=", "directory=", "output=", "upload-file=", "data=", "data-binary=", "form=", "header=", "user=", "request=", "post-file="}},
+		Operands: reads, Values: []Value{{"f", reads}, {"T", reads}, {"upload-file", reads}, {"post-file", reads}}},
+	{Names: []string{"od"}, Opts: shell.OptSpec{Short: "A:j:N:S:t:w::", Long: []string{"address-radix=", "skip-bytes=", "read-bytes=", "strings=?", "format=", "width=?"}}, Operands: reads},
+	{Names: []string{"xxd"}, Opts: shell.OptSpec{Short: "c:g:l:o:s:n:"}, Operands: reads, Last: writes},
+	{Names: []string{"hexdump", "hd"}, Opts: shell.OptSpec{Short: "e:f:n:s:"}, Operands: reads},
+	{Names: []string{"grep", "egrep", "fgrep", "rg", "ag", "ack", "ugrep", "zgrep", "pcregrep"}, Opts: grepOpts, Operands: reads, Skip: 1, SkipUnless: []string{"e", "f", "regexp", "file"}, Values: []Value{{"f", reads}, {"file", reads}}, Search: true},
+	{Names: []string{"sed", "gsed"}, Opts: shell.OptSpec{Short: "e:f:i::l:", Long: []string{"expression=", "file=", "in-place=?", "line-length="}}, Operands: reads, Skip: 1, SkipUnless: []string{"e", "f", "expression", "file"}, InPlace: []string{"i", "in-place"}},
+	{Names: []string{"awk", "gawk", "mawk", "nawk"}, Opts: shell.OptSpec{Short: "f:v:F:i:", Long: []string{"file=", "assign=", "field-separator=", "include="}}, Operands: reads, Skip: 1, SkipUnless: []string{"f", "file"}, InPlace: []string{"i"}},
+	{Names: []string{"jq", "yq", "gojq", "jaq"}, Opts: shell.OptSpec{Short: "f:L:", Long: []string{"from-file=", "arg=", "argjson=", "slurpfile=", "rawfile=", "indent="}}, Operands: reads, Skip: 1, SkipUnless: []string{"f", "from-file"}, InPlace: []string{"i", "inplace"}},
+	{Names: []string{"sort", "uniq", "cut", "tr", "join"}, Opts: shell.OptSpec{Short: "o:k:t:S:T:d:f:c:", Long: []string{"output=", "key=", "field-separator=", "buffer-size=", "temporary-directory=", "delimiter=", "fields=", "characters="}}, Operands: reads, Values: []Value{{"o", writes}, {"output", writes}}},
+	{Names: []string{"openssl"}, Opts: shell.OptSpec{Long: []string{"in=", "out=", "inkey=", "key=", "passin=", "passout=", "config=", "CAfile=", "cert=", "signkey="}, SingleDash: true}, Values: []Value{{"in", reads}, {"inkey", uses}, {"key", uses}, {"signkey", uses}, {"out", writes}}},
+	{Names: []string{"plutil"}, Opts: shell.OptSpec{SingleDash: true, Long: []string{"o=", "e=", "s", "r", "p", "lint", "help", "extract=", "type=", "insert=", "replace=", "remove=", "convert=", "create="}},
+		Operands: reads, InPlace: []string{"insert", "replace", "remove", "convert", "create"}},
+	// Programs that write their operands.
+	{Names: []string{"tee", "truncate", "sponge", "fallocate"}, Opts: shell.OptSpec{Short: "s:l:o:", Long: []string{"size=", "length=", "offset="}}, Operands: writes},
+	{Names: []string{"nano", "vi", "vim", "nvim", "emacs", "ed", "ex", "micro", "joe", "kak", "hx", "helix", "pico", "mcedit", "code", "codium", "subl", "gedit", "kate", "mate", "sudoedit", "vipw", "vigr"},
+		Opts: shell.OptSpec{Short: "c:S:u:i:T:", Long: []string{"cmd=", "eval="}}, Operands: readsWrites, ReadOnly: []string{"R", "M"}},
+	{Names: []string{"cp", "install", "ln", "link", "gcp", "ditto"}, Opts: shell.OptSpec{Short: "t:S:m:o:g:", Long: []string{"target-directory=", "suffix=", "mode=", "owner=", "group=", "backup=?"}}, Operands: reads, Last: writes},
+	{Names: []string{"mv", "gmv"}, Opts: shell.OptSpec{Short: "t:S:", Long: []string{"target-directory=", "suffix="}}, Operands: deletes, Last: writes},
+	{Names: []string{"rm", "unlink", "shred", "srm", "trash", "trash-put", "wipe"}, Opts: shell.OptSpec{Short: "n:s:", Long: []string{"iterations=", "size=", "interactive=?"}}, Operands: deletes, Recursive: []string{"r", "R", "recursive"}},
+	// Programs that consume a credential for their own purpose.
+	{Names: []string{"ssh", "autossh", "mosh", "sshfs", "sshpass", "ssh-copy-id"}, Opts: shell.OptSpec{Short: "i:F:p:l:o:J:L:R:D:W:b:c:e:E:m:O:Q:S:w:B:I:P:f:", Long: []string{"ssh="}}, Values: []Value{{"i", uses}, {"F", uses}}},
+	{Names: []string{"scp", "sftp"}, Opts: shell.OptSpec{Short: "i:F:P:o:c:l:S:J:D:X:B:R:s:"}, Operands: reads, Values: []Value{{"i", uses}, {"F", uses}}},
+	{Names: []string{"ssh-add"}, Opts: shell.OptSpec{Short: "t:E:S:h:H:"}, Operands: uses},
+	{Names: []string{"source", "."}, Operands: uses},
+	{Names: []string{"kubectl", "oc", "k", "helm", "k9s", "kubectx", "kubens", "kustomize", "stern", "minikube", "kind", "k3d"}, Opts: kubectlOpts, Values: []Value{{"kubeconfig", uses}}},
+}
+
+// kubectlOpts are kubectl's global options and the common options of its
+// subcommands that take values: enough to tell its subcommand from the
+// values before it (kubectl --context delete get pods gets pods).
+var kubectlOpts = shell.OptSpec{Short: "n:s:l:f:k:o:c:L:v:", Long: []string{
+	"kubeconfig=", "context=", "cluster=", "user=", "namespace=", "server=", "token=", "as=", "as-group=", "as-uid=",
+	"certificate-authority=", "client-certificate=", "client-key=", "request-timeout=", "cache-dir=", "v=", "log-dir=", "log-file=",
+	"vmodule=", "tls-server-name=", "password=", "username=", "profile=", "profile-output=", "match-server-version", "insecure-skip-tls-verify",
+	"selector=", "filename=", "kustomize=", "output=", "field-selector=", "container=", "grace-period=", "timeout=", "for=", "label-columns=",
+	"sort-by=", "template=", "type=", "replicas=", "image=", "port=", "dry-run=?", "cascade=?", "wait=?", "raw=", "subresource=",
+	"all", "all-namespaces", "force", "now", "ignore-not-found=?", "recursive", "watch", "help",
+	"kube-context=", "repo=", "version=", "values=", "set=", "set-string=", "set-file=", // helm
+}}
+
+// cliSpecs are the option specs of CLIs whose destroy verbs the infra rules
+// judge (package policy reads their subcommand through Parse); the generic
+// remote-destroy guess does not apply to them, nor to the local tools.
+var cliSpecs = []Spec{
+	{Names: []string{"aws"}, Opts: shell.OptSpec{Long: []string{"profile=", "region=", "output=", "endpoint-url=", "query=", "cli-input-json=", "cli-input-yaml=",
+		"ca-bundle=", "cli-read-timeout=", "cli-connect-timeout=", "color=", "cli-binary-format=", "debug", "no-verify-ssl", "no-paginate", "no-sign-request"}}},
+	{Names: []string{"gcloud", "gsutil", "bq"}, Opts: shell.OptSpec{Long: []string{"project=", "account=", "configuration=", "format=", "verbosity=", "impersonate-service-account=",
+		"billing-project=", "zone=", "region=", "flags-file=", "filter=", "limit=", "sort-by=", "page-size=", "quiet", "log-http", "trace-token=", "location="}, Short: "p:o:"}},
+	{Names: []string{"az"}, Opts: shell.OptSpec{Short: "o:g:n:l:", Long: []string{"subscription=", "output=", "query=", "resource-group=", "name=", "location=", "debug", "verbose", "only-show-errors"}}},
+	{Names: []string{"doctl"}, Opts: shell.OptSpec{Short: "t:o:c:u:", Long: []string{"context=", "access-token=", "output=", "config=", "api-url=", "format=", "http-retry-max=", "trace", "verbose"}}},
+	{Names: []string{"pulumi"}, Opts: shell.OptSpec{Short: "C:s:v:", Long: []string{"cwd=", "stack=", "color=", "verbose=", "profiling=", "tracing=", "logflow", "logtostderr", "non-interactive", "yes", "skip-preview", "emoji"}}},
+	{Names: []string{"terraform", "tofu", "terragrunt"}, Opts: shell.OptSpec{SingleDash: true, Long: []string{
+		"chdir=", "out=", "var=", "var-file=", "target=", "replace=", "state=", "state-out=", "backup=", "lock-timeout=", "parallelism=",
+		"input=?", "lock=?", "refresh=?", "refresh-only", "destroy", "auto-approve", "compact-warnings", "no-color", "json", "upgrade", "reconfigure",
+		"migrate-state", "backend=?", "backend-config=", "plugin-dir=", "from-module=", "get=?", "help", "h", "version", "detailed-exitcode", "generate-config-out=",
+		"terragrunt-config=", "terragrunt-working-dir=", "terragrunt-include-dir=", "terragrunt-exclude-dir=", "terragrunt-non-interactive", "working-dir=", "config=",
+	}}},
+}
+
+// judgedElsewhere are programs whose destroy verbs package policy's own
+// rules judge (infra.*, git.*, disk.*, fs.*), and local tools whose
+// remove/uninstall/reset words act on the machine's packages, caches or
+// local state (npm uninstall, brew remove, docker rm): the generic
+// remote-destroy guess is not made for them.
+var judgedElsewhere = []string{
+	"git", "aws", "gcloud", "gsutil", "bq", "az", "doctl", "wrangler", "vercel", "fly", "flyctl", "heroku", "firebase", "supabase", "vault",
+	"pulumi", "cdk", "cdktf", "serverless", "sls", "s3cmd", "mc", "rclone", "redis-cli", "psql", "mysql", "mongosh", "mongo", "sqlite3",
+	"docker", "podman", "nerdctl", "crictl", "ctr", "buildah", "lxc", "incus", "multipass", "vagrant", "virsh", "VBoxManage", "vboxmanage", "prlctl", "utmctl", "limactl", "colima", "orb", "orbctl",
+	"npm", "npx", "pnpm", "yarn", "bun", "deno", "pip", "pip3", "pipx", "uv", "poetry", "pdm", "hatch", "conda", "mamba", "micromamba", "gem", "bundle", "cargo", "rustup", "go", "gofmt", "composer", "dotnet", "nuget",
+	"brew", "port", "apt", "apt-get", "aptitude", "dpkg", "dnf", "yum", "rpm", "zypper", "pacman", "yay", "paru", "apk", "pkg", "pkg_delete", "pkgin", "snap", "flatpak", "nix", "nix-env", "guix", "emerge", "xbps-remove", "opkg", "mas", "softwareupdate", "winget", "scoop", "choco",
+	"asdf", "mise", "rtx", "nvm", "fnm", "volta", "pyenv", "rbenv", "jenv", "sdk", "goenv", "nodenv", "tfenv", "rvm",
+	"systemctl", "service", "launchctl", "rc-service", "rc-update", "update-rc.d", "chkconfig", "sv", "crontab", "at", "atrm",
+	"useradd", "userdel", "usermod", "groupdel", "deluser", "delgroup", "dscl", "sysadminctl", "dseditgroup", "pw",
+	"tmux", "screen", "zellij", "nmcli", "bluetoothctl", "ip", "route", "ifconfig", "iptables", "nft", "ufw", "firewall-cmd", "pfctl", "auditctl", "aa-status", "semanage",
+	"code", "codium", "cursor", "ollama", "fvm", "pipenv", "bower", "pecl", "pixi", "flox", "fisher", "omf", "n", "vf", "phive", "pio", "run-parts", "parallel", "xe", "rush", "entr", "flock", "chronic", "unbuffer", "stdbuf", "ionice", "chrt", "taskset", "firejail", "bwrap", "fakeroot", "systemd-run", "runuser", "setsid", "script", "expect", "xvfb-run", "hf", "huggingface-cli", "direnv", "pre-commit", "husky", "lefthook", "task", "todo", "todo.sh", "taskwarrior", "timew", "watson", "pass", "gopass", "keyring", "secret-tool",
+	"make", "cmake", "ninja", "meson", "bazel", "gradle", "mvn", "ant", "sbt", "lein", "mix", "rebar3", "stack", "cabal", "opam", "dune", "swift", "xcodebuild", "xcrun", "simctl", "adb", "fastboot", "flutter", "dart",
+	"kubectl", "oc", "helm", "minikube", "kind", "k3d", "kubeadm", "eksctl", "terraform", "tofu", "terragrunt", "gh", "glab", "hub", "tea", "jj", "hg", "svn", "fossil", "dvc", "git-lfs", "lfs",
+	"mount", "umount", "diskutil", "hdiutil", "zfs", "zpool", "btrfs", "lvremove", "vgremove", "pvremove", "tmutil", "snapper", "timeshift", "restic", "borg", "duplicity", "kopia", "tarsnap",
+	"trash", "trash-rm", "trash-empty", "gio", "conan", "vcpkg", "spack", "ansible-galaxy", "vagrant", "packer", "nomad", "consul", "waypoint", "boundary",
+}
+
+// known reports whether name is a program the tables describe or a tool
+// whose effects other rules judge: generic effects are for the others.
+func known(name string) bool {
+	if shell.IsShell(name) || shell.Interpreter(name) != "" || slices.Contains(judgedElsewhere, name) || slices.Contains(noFiles, name) {
+		return true
+	}
+	return false
+}
+
+// noFiles are programs whose operands are words, not files (echo's text,
+// kill's pids, man's pages, which's names) or that only run what follows.
+var noFiles = []string{
+	"echo", "printf", "print", "true", "false", "yes", "sleep", "seq", "expr", "let", "pwd", "cd", "pushd", "popd", "dirs", "export", "unset", "alias", "unalias",
+	"history", "fc", "date", "cal", "which", "whereis", "type", "command", "hash", "builtin", "man", "info", "apropos", "whatis", "tldr", "help",
+	"id", "whoami", "groups", "uname", "hostname", "uptime", "ps", "top", "htop", "btop", "pgrep", "pidof", "kill", "killall", "pkill", "nice", "renice",
+	"env", "printenv", "set", "declare", "typeset", "local", "readonly", "read", "wait", "jobs", "bg", "fg", "disown", "trap", "shift", "return", "exit", "exec", "eval",
+	"xargs", "sudo", "doas", "su", "time", "timeout", "nohup", "watch", "strace", "ltrace", "dtruss", "caffeinate", "say", "notify-send", "osascript",
+	"ping", "ping6", "traceroute", "dig", "nslookup", "host", "whois", "mtr", "nmap", "telnet", "http", "https", "xh", "httpie", "curlie",
+	"defaults", "scutil", "networksetup", "systemsetup", "pmset", "sw_vers", "system_profiler", "csrutil", "security", "tccutil", "sysctl", "dmesg", "journalctl", "log",
+	"sqlite-utils", "bc", "dc", "factor", "numfmt", "shuf", "uuidgen", "openssl-rand", "mktemp", "tput", "clear", "reset", "stty", "tty", "logger", "wall", "write",
+	"tldr", "cowsay", "figlet", "lolcat", "neofetch", "fastfetch", "screenfetch", "cmatrix", "sl",
+}
+
+// remoteDestroyWords are subcommand words that destroy what a CLI manages,
+// whatever their place. Weaker words (remove, rm, uninstall, purge, reset,
+// wipe, revoke) are what local package, plugin and version managers use
+// for local state (tldr's pages hold dozens: pipenv uninstall, fisher
+// remove); delete is taken only after a resource word (hcloud server
+// delete), not first (cliphist delete 42).
+var remoteDestroyWords = []string{"destroy", "terminate", "unpublish", "deprovision", "decommission", "nuke", "teardown"}
+
+// weakDestroyWords destroy when an operand names a remote resource (a URL
+// such as s3://bucket/x, or a registry reference host.domain/repo:tag):
+// s5cmd rm 's3://b/*', crane delete reg.example.com/app@sha256:...
+var weakDestroyWords = []string{"delete", "del", "rm", "remove", "purge", "wipe", "drop", "erase", "truncate", "destroy"}
+
+// remoteOperand reports whether an operand names a remote resource.
+func remoteOperand(ops []string) bool {
+	for _, o := range ops {
+		if !shell.Known(o) {
+			continue
+		}
+		if scheme, _, ok := strings.Cut(o, "://"); ok && scheme != "file" && scheme != "" {
+			return true
+		}
+		host, rest, ok := strings.Cut(o, "/")
+		host, _, _ = strings.Cut(host, ":")
+		if ok && rest != "" && strings.Count(host, ".") >= 1 && !strings.HasPrefix(host, ".") && !strings.ContainsAny(host, "~*") &&
+			!strings.HasSuffix(host, ".d") && strings.ToLower(host) == host && host != ".." {
+			return true
+		}
+	}
+	return false
+}
+
+// destroyAffixes make a resource-specific destroy word: delete-bucket,
+// service-instance-delete, apps:destroy.
+var destroyAffixes = []string{"delete", "destroy", "terminate", "purge"}
+
+// remoteDestroy reads an unknown program's first four operands (options
+// parsed with no spec: an unknown option takes no value) for a destroy
+// word: destroy, RESOURCE delete, apps:destroy, delete-bucket.
+func remoteDestroy(args []string) (string, bool) {
+	p := shell.ParseArgs(args, &shell.OptSpec{})
+	if p.Has("help", "h", "dry-run", "version", "dryrun") {
+		return "", false
+	}
+	for i, o := range p.Operands {
+		if i == 4 {
+			break
+		}
+		if !shell.Known(o) || strings.ContainsAny(o, `/.=@\"'`) || strings.ToLower(o) != o {
+			if i == 0 {
+				return "", false // a file, a URL, an assignment or an HTTP method first: not a CLI's subcommand
+			}
+			continue
+		}
+		w := o
+		if _, after, ok := strings.Cut(w, ":"); ok {
+			w = after // heroku apps:destroy
+			if slices.Contains(destroyAffixes, w) {
+				return o, true
+			}
+		}
+		if slices.Contains(remoteDestroyWords, w) || w == "delete" && i > 0 || slices.Contains(weakDestroyWords, w) && remoteOperand(p.Operands) {
+			return o, true
+		}
+		for _, d := range destroyAffixes {
+			if i > 0 && (strings.HasPrefix(w, d+"-") || strings.HasSuffix(w, "-"+d)) { // s3 delete-bucket, resource service-instance-delete
+				return o, true
+			}
+		}
+	}
+	return "", false
+}

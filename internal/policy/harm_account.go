@@ -1,0 +1,61 @@
+package policy
+
+import "github.com/gemini-guard/gemini-guard/internal/effects"
+
+// harmAccountChange: users, groups, passwords or who may become root
+// changed, by an account tool or by writing an account database.
+var harmAccountChange = &Rule{
+	ID: "harm.account-change", Category: "harm",
+	Protects: "the machine's accounts: users, groups and passwords changed with useradd, usermod, passwd, chpasswd, gpasswd (Linux), dscl, sysadminctl, dseditgroup (macOS), pw, chpass, rmuser (BSD), samba-tool and ldap tools (a domain); and the account databases of the inventory written (passwd, shadow, group, master.passwd, sudoers, doas.conf, the macOS local directory, polkit rules)",
+	What:     "changes the machine's users, groups, passwords or who may become root",
+	Safer:    "ask the machine's administrator to make the account change",
+	Unknown:  "A path that cannot be known statically is not judged here.",
+	Commands: allCommands, exec: checkAccountChange,
+	Block: []string{
+		`sudo dscl . -create /Users/svc`,
+		`sudo dscl . -append /Groups/admin GroupMembership svc`,
+		`sudo sysadminctl -addUser svc -password hunter2 -admin`,
+		`sudo pw useradd svc -m -G wheel`,
+		`sudo dseditgroup -o edit -a svc -t user admin`,
+		`echo 'permit nopass svc' | sudo tee -a /usr/local/etc/doas.conf`,
+		`sudo usermod -aG docker svc`,
+		`echo 'svc:x:0:0::/root:/bin/sh' | sudo tee -a /etc/passwd`,
+		`echo 'svc:hunter2' | sudo chpasswd`,
+		`sudo gpasswd -a svc wheel`,
+		`aws iam attach-user-policy --user-name ci --policy-arn arn:aws:iam::aws:policy/AdministratorAccess`,
+		`gcloud projects add-iam-policy-binding acme --member user:x@example.com --role roles/owner`,
+	},
+	Allow: []string{
+		`dscl . -list /Users`,
+		`dscl . -read /Users/ann UserShell`,
+		`pw usershow ann`,
+		`dseditgroup -o checkmember -m ann admin`,
+		`getent passwd ann`,
+		`cat /etc/passwd`,
+		`passwd -S ann`,
+		`chage -l ann`,
+		`id ann`,
+		`aws iam attach-role-policy --role-name app --policy-arn arn:aws:iam::aws:policy/AmazonS3ReadOnlyAccess`,
+		`gcloud projects get-iam-policy acme`,
+	},
+}
+
+func checkAccountChange(c *Call) Finding {
+	for _, e := range c.effectsOf() {
+		switch {
+		case e.Kind == effects.Change && e.Area == effects.Accounts && e.Name != c.Ex.Name:
+			return hit(c.Ex.Name + " " + e.Action + " grants " + e.Name)
+		case e.Kind == effects.Change && e.Area == effects.Accounts:
+			what := c.Ex.Name
+			if e.Action != "" {
+				what += " " + e.Action
+			}
+			return hit(what + " changes the machine's users, groups or passwords")
+		case e.Kind == effects.Write && !c.inProject(e.Path):
+			if o := effects.LookupClass(e.Path, c.Ctx.Home, effects.Account); o != nil {
+				return hit("writes " + o.What + " (" + e.Path + ")")
+			}
+		}
+	}
+	return Finding{}
+}

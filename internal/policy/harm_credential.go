@@ -1,0 +1,94 @@
+package policy
+
+import (
+	"strings"
+
+	"github.com/gemini-guard/gemini-guard/internal/effects"
+)
+
+// harmCredentialRead: a credential store of the inventory read by any
+// program that may print, copy or send its content (not ls, stat, test,
+// file, which only look at its metadata, nor ssh -i, which uses a key
+// without showing it), a directory holding one archived or copied whole,
+// and an instance metadata service asked for the machine's credentials.
+var harmCredentialRead = &Rule{
+	ID: "harm.credential-read", Category: "harm",
+	Protects: "the credential stores of the inventory (internal/effects), on Linux, macOS, the BSDs and Windows seen from WSL or Git Bash: SSH and cloud/cluster/registry CLI keys and tokens, the macOS keychains, browsers' saved logins and cookies, password managers (KeePass, pass, Bitwarden, 1Password), desktop keyrings, mail and messages, password hashes (shadow, master.passwd, the macOS user records, the Windows SAM), Wi-Fi passwords; and instance metadata services asked for credentials or user data (169.254.169.254, metadata.google.internal, fd00:ec2::254, 100.100.100.200)",
+	What:     "reads a credential store",
+	Safer:    "ask the user for the one value the task needs; list or test the file (ls, stat, test -f) if only its presence matters",
+	Unknown:  "A path that cannot be known statically is not judged here (secrets.credential-file judges names).",
+	Commands: allCommands, exec: checkCredentialRead,
+	Block: []string{
+		`cat ~/Library/Keychains/login.keychain-db`,
+		`sqlite3 ~/Library/Application\ Support/Google/Chrome/Default/Login\ Data 'select origin_url, username_value from logins'`,
+		`cp ~/.mozilla/firefox/abc.default/logins.json ~/.mozilla/firefox/abc.default/key4.db /tmp/`,
+		`tar czf /tmp/ff.tgz ~/.mozilla/firefox`,
+		`strings ~/.local/share/keyrings/login.keyring`,
+		`zip -r /tmp/m.zip ~/Library/Mail`,
+		`kpcli --kdb ~/Documents/vault.kdbx`,
+		`curl -s http://169.254.169.254/latest/meta-data/iam/security-credentials/`,
+		`wget -qO- --header 'Metadata-Flavor: Google' http://metadata.google.internal/computeMetadata/v1/instance/service-accounts/default/token`,
+		`base64 /mnt/c/Users/ann/AppData/Local/Google/Chrome/User\ Data/Default/Login\ Data`,
+		`cp /etc/master.passwd /tmp/p`,
+		`mytool ~/.config/gh/hosts.yml`,
+		`gcore -o /tmp/a $(pgrep -n ssh-agent)`,
+		`rbw get github`,
+		`wg showconf wg0`,
+		`printenv AWS_SECRET_ACCESS_KEY`,
+	},
+	Allow: []string{
+		`ls -la ~/Library/Keychains`,
+		`stat ~/.mozilla/firefox/abc.default/logins.json`,
+		`test -f ~/.aws/credentials && echo configured`,
+		`ssh -i ~/.ssh/id_ed25519 user@example.com uptime`,
+		`ssh-add ~/.ssh/id_ed25519`,
+		`echo "keys live in ~/Library/Keychains"`,
+		`curl -s http://169.254.169.254/latest/meta-data/instance-id`,
+		`kubectl --kubeconfig ~/.kube/config get pods`,
+		`tar czf /tmp/proj.tgz ~/projects/app`,
+		`file ~/.local/share/keyrings/login.keyring`,
+		`gcore -o build/core $(pgrep -n my-test-server)`,
+		`aws ecr get-login-password | docker login --username AWS --password-stdin 123.dkr.ecr.us-east-1.amazonaws.com`,
+		`rbw list`,
+		`printenv HOME`,
+		`printenv GITHUB_TOKEN | gh auth login --with-token`,
+	},
+}
+
+func checkCredentialRead(c *Call) Finding {
+	if c.Ex.Name == "printenv" && c.shows(c.Ex, 0) { // printenv AWS_SECRET_ACCESS_KEY
+		for _, a := range c.Args {
+			if !strings.HasPrefix(a, "-") && secretVarRe.MatchString(a) {
+				return hit("printenv prints the secret variable " + a)
+			}
+		}
+	}
+	for _, e := range c.effectsOf() {
+		switch e.Kind {
+		case effects.Fetch:
+			return hit("asks " + e.Name + " for the machine's credentials")
+		case effects.Read:
+			if e.Area == effects.Secrets {
+				// Taken by another program (piped into docker login
+				// --password-stdin, $(...) in an argument): used, not shown.
+				if e.Name == effects.ProcessMemory && c.ownProcessDump() {
+					continue
+				}
+				if c.shows(c.Ex, 0) {
+					return hit(c.Ex.Name + " prints " + e.Name)
+				}
+				continue
+			}
+			if o := effects.LookupClass(e.Path, c.Ctx.Home, effects.Credential); o != nil {
+				return hit("reads " + o.What + " (" + e.Path + ")")
+			}
+			if e.Search {
+				continue // grep -r prints the lines that match, not what the directory holds
+			}
+			if o := effects.Holds(e.Path, c.Ctx.Home, effects.Credential); o != nil {
+				return hit("reads " + e.Path + ", which holds " + o.What)
+			}
+		}
+	}
+	return Finding{}
+}

@@ -1,0 +1,48 @@
+package policy
+
+import "github.com/gemini-guard/gemini-guard/internal/effects"
+
+// harmRemoteDestroy: a CLI nobody listed given a destroy word as its
+// subcommand (delete, destroy, purge, unpublish, reset, wipe, apps:destroy,
+// delete-bucket). The listed CLIs (infra.*) and the local tools (package
+// and version managers, container engines) are judged elsewhere.
+var harmRemoteDestroy = &Rule{
+	ID: "harm.remote-destroy", Category: "harm",
+	Protects: "what the long tail of cloud, cluster, registry and SaaS CLIs manage, from their destroy verbs: a program the guard has no spec for, whose first four operands hold delete, destroy, purge, remove, rm, unpublish, reset, wipe, drop, terminate, uninstall, deprovision, decommission, nuke, erase, teardown, truncate, deregister, unregister or revoke (also as resource:verb, verb-resource or resource-verb)",
+	What:     "gives a CLI a destroy verb",
+	Safer:    "ask the user to run the destroy themselves, or list what would be destroyed first",
+	Unknown:  noUnknownStory,
+	Commands: allCommands, exec: checkRemoteDestroy,
+	Block: []string{
+		`hcloud server delete web-1`,
+		`linode-cli linodes delete 123`,
+		`netlify sites:delete my-site`,
+		`scw instance server terminate 11111111-2222`,
+		`civo instance delete web-1`,
+		`ibmcloud resource service-instance-delete db`,
+		`exoscale compute instance delete web --force`,
+		`s5cmd rm 's3://acme-data/*'`,
+		`crane delete registry.example.com/acme/app:1.0`,
+	},
+	Allow: []string{
+		`hcloud server list`,
+		`linode-cli linodes view 123`,
+		`netlify deploy --prod`,
+		`hcloud server delete --help`,
+		`rustc src/delete.rs`,
+		`npm uninstall left-pad`,
+		`git commit -m "delete unused code"`,
+		`cliphist delete 42`,
+		`pipenv uninstall requests`,
+		`mytool rm build/cache`,
+	},
+}
+
+func checkRemoteDestroy(c *Call) Finding {
+	for _, e := range c.effectsOf() {
+		if e.Kind == effects.Delete && e.Area == effects.Remote {
+			return hit(e.Name + " " + e.Action + " destroys what " + e.Name + " manages")
+		}
+	}
+	return Finding{}
+}
