@@ -517,7 +517,7 @@ func checkCLI(c *Call, args []string) Finding {
 		// HOME=/tmp/x gemini, GEMINI_CLI_HOME=…, XDG_CONFIG_HOME=…: a child
 		// agent that loads no extension (no guard, no policy wall), or
 		// whose hooks run under BASH_ENV, LD_PRELOAD, NODE_OPTIONS, ….
-		if why, ok := protect.ControlKey(k); ok {
+		if why, ok := protect.ChildAgentKey(k, c.Ex.Env[k], shell.Known(c.Ex.Env[k])); ok {
 			return hitSafer("starts Gemini CLI with "+k+" set: "+why+", so the child agent may run without the guard", protect.SaferEnv)
 		}
 	}
@@ -529,7 +529,8 @@ func checkCLI(c *Call, args []string) Finding {
 		}
 		// export HOME=/tmp/x; gemini …. PATH is left to the other rules:
 		// scripts extend it before running tools all the time.
-		if why, ok := protect.ControlKey(k); ok && k != "PATH" {
+		v, known := exportedValue(c.Res, k)
+		if why, ok := protect.ChildAgentKey(k, v, known); ok && k != "PATH" {
 			return hitSafer("sets "+k+" in the shell that starts Gemini CLI: "+why+", so the child agent may run without the guard", protect.SaferEnv)
 		}
 	}
@@ -575,8 +576,40 @@ func extensionListKeepsGuard(args []string, first string) bool {
 }
 
 // sessionEnvSetters set variables in the environment of programs the
-// session manager, service manager or terminal multiplexer starts later.
-var sessionEnvSetters = []string{"launchctl", "systemctl", "dbus-update-activation-environment", "tmux", "screen", "setx", "setenv"}
+// session manager, service manager or terminal multiplexer starts later:
+// each with the verbs that set (none listed: the program only sets).
+// launchctl getenv, systemctl show-environment and tmux show-environment
+// only read.
+var sessionEnvSetters = []struct {
+	name  string
+	verbs []string
+}{
+	{"launchctl", []string{"setenv", "config"}},
+	{"systemctl", []string{"set-environment", "import-environment"}},
+	{"tmux", []string{"setenv", "set-environment"}},
+	{"screen", []string{"setenv"}},
+	{"dbus-update-activation-environment", nil},
+	{"setx", nil},
+	{"setenv", nil},
+}
+
+// setsSessionEnv reports whether c is one of sessionEnvSetters setting,
+// or fish's set -U.
+func setsSessionEnv(c *Call) bool {
+	if c.Ex.Name == "set" {
+		return hasShortFlag(c.Args, 'U') || hasArg(c.Args, "--universal")
+	}
+	for _, s := range sessionEnvSetters {
+		if s.name != c.Ex.Name {
+			continue
+		}
+		if s.verbs == nil {
+			return true
+		}
+		return slices.ContainsFunc(operands(c.Args), func(o string) bool { return slices.Contains(s.verbs, o) })
+	}
+	return false
+}
 
 // checkGuardTamper: changing or deleting the guard's or Gemini CLI's
 // configuration (the protect table), or switching the guard off through
@@ -590,7 +623,7 @@ func checkGuardTamper(c *Call) Finding {
 	if f := killsGuard(c); f.Hit {
 		return f
 	}
-	if slices.Contains(sessionEnvSetters, c.Ex.Name) || c.Ex.Name == "set" && (hasShortFlag(c.Args, 'U') || hasArg(c.Args, "--universal")) {
+	if setsSessionEnv(c) {
 		if k := setsControlKey(c); k != "" {
 			return hitSafer(c.Ex.Name+" sets "+k+" for the programs started later, the next Gemini CLI session and its hooks among them", protect.SaferEnv)
 		}
@@ -643,6 +676,13 @@ func checkGuardTamper(c *Call) Finding {
 		}
 	}
 	return Finding{}
+}
+
+// exportedValue is the value the command line gives k (X=v, export X=v),
+// when it gives one known statically.
+func exportedValue(res *shell.Result, k string) (string, bool) {
+	v, ok := res.Values[k]
+	return v, ok && shell.Known(v)
 }
 
 func hitSafer(what, safer string) Finding { return Finding{Hit: true, What: what, Safer: safer} }
@@ -703,6 +743,9 @@ func treeIntoUserConfig(c *Call, r protect.Roots) Finding {
 	ops := operands(c.Args)
 	switch c.Ex.Name {
 	case "cp", "rsync", "ditto", "scp", "mv":
+		if c.Ex.Name == "rsync" && (hasArg(c.Args, "--dry-run", "--list-only") || hasShortFlag(c.Args, 'n')) {
+			return Finding{} // writes nothing
+		}
 		recursive := c.Ex.Name == "rsync" && (hasArg(c.Args, "--recursive", "--archive") || hasShortFlag(c.Args, 'r') || hasShortFlag(c.Args, 'a')) ||
 			c.Ex.Name == "cp" && (hasArg(c.Args, "--recursive", "--archive") || hasShortFlag(c.Args, 'r') || hasShortFlag(c.Args, 'R') || hasShortFlag(c.Args, 'a')) ||
 			c.Ex.Name == "scp" && hasShortFlag(c.Args, 'r') || c.Ex.Name == "ditto" || c.Ex.Name == "mv"

@@ -127,6 +127,43 @@ var EnvFamilies = []EnvFamily{
 	},
 }
 
+// childAgentChoices are control keys a child agent may be started with:
+// they choose a model or a display, they switch nothing off.
+var childAgentChoices = []string{"GEMINI_MODEL", "GEMINI_API_KEY", "GEMINI_CLI_NO_RELAUNCH", "NO_COLOR"}
+
+// harmlessNodeOptions are node options that change only memory, warnings
+// and diagnostics output: NODE_OPTIONS holding only these loads no code
+// (--require, --import, --loader and --inspect do).
+var harmlessNodeOptions = []string{"--max-old-space-size", "--max-semi-space-size", "--no-warnings", "--no-deprecation",
+	"--trace-warnings", "--trace-deprecation", "--enable-source-maps", "--unhandled-rejections", "--dns-result-order",
+	"--stack-trace-limit", "--expose-gc", "--use-openssl-ca", "--use-system-ca"}
+
+// ChildAgentKey reports whether starting Gemini CLI with name set (to
+// value, when known statically) may make that child agent run without the
+// guard or with its hooks hijacked, with the family's reason. A model
+// choice (GEMINI_MODEL) and NODE_OPTIONS that only sizes memory or
+// silences warnings do not.
+func ChildAgentKey(name, value string, known bool) (why string, ok bool) {
+	why, ok = ControlKey(name)
+	if !ok || slices.Contains(childAgentChoices, strings.ToUpper(name)) {
+		return "", false
+	}
+	if strings.EqualFold(name, "NODE_OPTIONS") && known && value != "" && onlyHarmlessNodeOptions(value) {
+		return "", false
+	}
+	return why, true
+}
+
+func onlyHarmlessNodeOptions(value string) bool {
+	for _, f := range strings.Fields(value) {
+		opt, _, _ := strings.Cut(f, "=")
+		if !slices.Contains(harmlessNodeOptions, opt) {
+			return false
+		}
+	}
+	return true
+}
+
 // allowedGemini are GEMINI_ names an application's .env ordinarily holds.
 var allowedGemini = []string{"GEMINI_API_KEY"}
 

@@ -58,6 +58,11 @@ type Result struct {
 	// exports (X=1; export X=1; declare -x X=1), in order, once each:
 	// a later program inherits an exported one.
 	Assigned []string
+	// Values holds the last value a plain assignment of the command line
+	// gives each of Assigned's variables (X=v, export X=v), with a marker
+	// where it cannot be known statically: what a program started later
+	// inherits.
+	Values map[string]string
 
 	unknowns []Unknown
 }

@@ -499,6 +499,12 @@ func (a *analyzer) assign(wc *wordCtx, st *state, as *syntax.Assign) {
 			v = a.unknown(Unknown{Kind: Variable, Name: name})
 		}
 		st.vars[name] = expand.Variable{Set: true, Kind: expand.String, Str: v}
+		if a.res.Values == nil {
+			a.res.Values = map[string]string{}
+		}
+		if _, ok := a.res.Values[name]; ok || len(a.res.Values) < 256 {
+			a.res.Values[name] = v
+		}
 	}
 }
 
