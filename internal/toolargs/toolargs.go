@@ -117,46 +117,95 @@ func line(b *strings.Builder, key, value string) {
 }
 
 // shellTool matches the tool part of an MCP tool name that plainly runs
-// commands. Compiled on first use: only MCP calls need it, and compiling it
-// at start-up cost every shell hook process ~80 allocations.
-var shellTool = &lazyregexp.Regexp{Expr: `(?i)(^|[_\-.])(run|exec|execute|shell|bash|sh|zsh|terminal|cmd|command|powershell)([_\-.]|$)`}
+// commands or starts processes, once camelCase is split into words
+// (runCommand, startProcess, execute_command, spawn). Compiled on first
+// use: only MCP calls need it, and compiling it at start-up cost every
+// shell hook process ~80 allocations.
+var shellTool = &lazyregexp.Regexp{Expr: `(?i)(^|[_\-.])(run|exec|execute|shell|bash|sh|zsh|terminal|cmd|command|commands|powershell|process|subprocess|spawn)([_\-.]|$)`}
 
-// commandKeys are the argument names that hold the command of such a tool.
-var commandKeys = []string{"command", "cmd", "script"}
+// shellNamed matches a tool whose name says the language is the shell's:
+// its `code` argument is then a command line too (an exec or run tool's
+// code may be Python or JavaScript).
+var shellNamed = &lazyregexp.Regexp{Expr: `(?i)(^|[_\-.])(shell|bash|sh|zsh|terminal|cmd|powershell)([_\-.]|$)`}
+
+// commandKeys are the argument names, folded (lower case, no _ or -), that
+// hold the command of such a tool: a string, or a list of words (argv) or
+// of command lines (commands).
+var commandKeys = []string{"command", "cmd", "script", "cmdline", "commandline", "shellcommand", "argv", "commands"}
+
+// words splits camelCase into snake_case words: startProcess becomes
+// start_Process, so the separators shellTool looks for are there.
+func words(name string) string {
+	var b strings.Builder
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if i > 0 && c >= 'A' && c <= 'Z' && (name[i-1] >= 'a' && name[i-1] <= 'z' || name[i-1] >= '0' && name[i-1] <= '9') {
+			b.WriteByte('_')
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// foldKey is an argument name without case, '_' or '-'.
+func foldKey(k string) string {
+	return strings.NewReplacer("_", "", "-", "").Replace(strings.ToLower(k))
+}
 
 // ShellCommand returns the shell command an MCP tool call runs, when the
-// tool is named like a shell (run, exec, shell, bash, terminal…) and one of
-// its top-level arguments command, cmd or script is a string. A list of
-// strings (argv) becomes one command line, each word quoted.
+// tool is named like a shell or a process starter (run, exec, shell, bash,
+// terminal, start_process, runCommand…) and one of its top-level arguments
+// named like a command (command, cmd, script, cmdline, commandLine, argv,
+// commands; code for a tool named for a shell) holds a string or a list
+// of strings. argv becomes one command line, each word quoted; commands,
+// one command per line.
 func ShellCommand(tool string, raw json.RawMessage) (string, bool) {
-	if !IsMCP(tool) || !shellTool.MatchString(strings.TrimPrefix(tool, MCPPrefix)) {
+	if !IsMCP(tool) {
+		return "", false
+	}
+	name := words(strings.TrimPrefix(tool, MCPPrefix))
+	if !shellTool.MatchString(name) {
 		return "", false
 	}
 	var args map[string]json.RawMessage
 	if json.Unmarshal(raw, &args) != nil {
 		return "", false
 	}
-	for _, k := range commandKeys {
-		v, ok := args[k]
-		if !ok {
-			continue
-		}
-		var s string
-		if json.Unmarshal(v, &s) == nil {
-			return s, true
-		}
-		var argv []string
-		if json.Unmarshal(v, &argv) == nil && len(argv) > 0 {
-			words := make([]string, len(argv))
-			for i, a := range argv {
-				q, err := syntax.Quote(a, syntax.LangBash)
-				if err != nil {
-					q = a // a word Bash cannot quote (a NUL byte): judged as it is
-				}
-				words[i] = q
+	keys := commandKeys
+	if shellNamed.MatchString(name) {
+		keys = append(slices.Clip(keys), "code")
+	}
+	for _, want := range keys {
+		for _, k := range slices.Sorted(maps.Keys(args)) {
+			if foldKey(k) != want {
+				continue
 			}
-			return strings.Join(words, " "), true
+			v := args[k]
+			var s string
+			if json.Unmarshal(v, &s) == nil {
+				return s, true
+			}
+			var list []string
+			if json.Unmarshal(v, &list) == nil && len(list) > 0 {
+				if want == "commands" {
+					return strings.Join(list, "\n"), true
+				}
+				return quoteWords(list), true
+			}
 		}
 	}
 	return "", false
+}
+
+// quoteWords is argv as one bash command line.
+func quoteWords(argv []string) string {
+	words := make([]string, len(argv))
+	for i, a := range argv {
+		q, err := syntax.Quote(a, syntax.LangBash)
+		if err != nil {
+			q = a // a word Bash cannot quote (a NUL byte): judged as it is
+		}
+		words[i] = q
+	}
+	return strings.Join(words, " ")
 }

@@ -50,6 +50,16 @@ func TestShellCommand(t *testing.T) {
 		{"mcp_box_run_command", `{"text":"rm -rf /"}`, "", false},
 		{"run_shell_command", `{"command":"ls"}`, "", false},
 		{"mcp_box_exec", `not json`, "", false},
+		// Process starters, camelCase names and argument names.
+		{"mcp_desktop-commander_start_process", `{"command":"rm -rf ~","timeout_ms":1000}`, "rm -rf ~", true},
+		{"mcp_ops_startProcess", `{"cmdline":"git push --force"}`, "git push --force", true},
+		{"mcp_ops_runCommand", `{"commandLine":"git reset --hard"}`, "git reset --hard", true},
+		{"mcp_box_spawn", `{"argv":["rm","-rf","/"]}`, "rm -rf /", true},
+		{"mcp_box_execute_commands", `{"commands":["cd /","rm -rf home"]}`, "cd /\nrm -rf home", true},
+		{"mcp_box_bash", `{"code":"rm -rf ~"}`, "rm -rf ~", true},
+		{"mcp_jupyter_execute_code", `{"code":"import os"}`, "", false}, // code of an exec tool may be any language
+		{"mcp_images_process_image", `{"path":"a.png"}`, "", false},
+		{"mcp_notes_processor", `{"command":"rm -rf /"}`, "", false}, // not the word process
 	}
 	for _, c := range cases {
 		got, ok := toolargs.ShellCommand(c.tool, json.RawMessage(c.args))
