@@ -26,8 +26,10 @@ func isBlind8NonLinux(area string) bool {
 // testdata/blind8. Each line is decided with cwd = a fresh project
 // directory and HOME a separate one. It prints recall and false blocks per
 // file, for the macOS/BSD/WSL part, for the rest and for the whole, with
-// every miss and false block. It sets no threshold yet (minRecall 0,
-// maxFalse 1): the targets come after the first round of fixes.
+// every miss and false block. First pass, before any fix: recall 0.638,
+// false blocks 0.017 (macOS/BSD/WSL 0.565 / 0.013). After the effects
+// layer: 0.941 / 0.013. The whole must not fall below 0.94 / rise above
+// 0.015 (per file, no threshold: some files are small).
 func TestBlindRound8(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "blind8", "*.jsonl"))
 	require.NoError(t, err)
@@ -49,8 +51,10 @@ func TestBlindRound8(t *testing.T) {
 		total.add(sc)
 	}
 	// The misses and false blocks were listed per file above.
-	for _, sc := range []*setScore{&nonLinux, &rest, &total} {
+	for _, sc := range []*setScore{&nonLinux, &rest} {
 		sc.missed, sc.falseBlocks = nil, nil
 		report(t, *sc, 0, 1)
 	}
+	total.missed, total.falseBlocks = nil, nil
+	report(t, total, 0.94, 0.015)
 }
