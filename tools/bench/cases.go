@@ -71,6 +71,25 @@ type benchCase struct {
 	// newSession makes every run the first call of a session of its own
 	// (hooks that remember what a session's earlier calls found).
 	newSession bool
+	// env are variables set for this case's runs besides the environment's.
+	env []string
+}
+
+// knownSecrets are 50 secret-named variables with custom-format values
+// that no rule recognises, as a user's environment may hold them: the
+// guards know them by value (issue 27) and look for each in every text.
+func knownSecrets() []string {
+	var out []string
+	state := uint64(27)
+	for i := range 50 {
+		var v strings.Builder
+		for range 24 + i%16 {
+			state = state*6364136223846793005 + 1442695040888963407
+			v.WriteByte("abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"[state>>58%57])
+		}
+		out = append(out, fmt.Sprintf("BENCH_SERVICE_%02d_TOKEN=%s", i, v.String()))
+	}
+	return out
 }
 
 // inputFor is c's input for run i: with newSession, its session id is
@@ -223,6 +242,13 @@ func makeCases(e *environment) ([]benchCase, error) {
 		{name: "AfterModel 60-char chunk", hook: "gemini-guard-redact-stream", input: e.afterModel(conversation, chunk60), target: targetChunk,
 			note: "mid-answer chunks (no finishReason) with a 6 KB conversation in llm_request"},
 		{name: "AfterModel 2 KB chunk", hook: "gemini-guard-redact-stream", input: e.afterModel(conversation, chunk2K), target: targetChunk},
+		{name: "shell: same call, 50 known values (secrets guard)", hook: "gemini-guard-secrets", input: e.beforeTool("run_shell_command", shellArgs), target: targetShell,
+			env: knownSecrets(), note: "50 secret-named variables in the environment, known by value (issue 27: ratio within 0.05 of the case without)"},
+		{name: "write_file 10 KB, 50 known values", hook: "gemini-guard-secrets",
+			input: e.beforeTool("write_file", map[string]any{"file_path": "internal/server/handler.go", "content": src10.text}), target: targetWrite10KB,
+			env: knownSecrets()},
+		{name: "AfterModel 60-char chunk, 50 known values", hook: "gemini-guard-redact-stream", input: e.afterModel(conversation, chunk60), target: targetChunk,
+			env: knownSecrets()},
 		{name: "BeforeModel 1 MB conversation", hook: "gemini-guard-redact-model-request", input: e.beforeModel(bigConversation(src10.text, 1<<20)), overMS: targetBeforeModelMS,
 			note: "no secret: the request goes out unchanged; 100 turns quoting $GOROOT/" + src10.path + "; the same request again, as a long session re-sends its history (its messages were found clean before)"},
 		{name: "BeforeModel 1 MB, new session", hook: "gemini-guard-redact-model-request", input: e.beforeModel(bigConversation(src10.text, 1<<20)), newSession: true,

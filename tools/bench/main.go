@@ -341,6 +341,12 @@ func peakRSSKB(ctx context.Context, env *environment, rss, command string, input
 }
 
 func measure(ctx context.Context, env *environment, c benchCase, command, floorCmd, rss string, n int) (Result, error) {
+	if len(c.env) > 0 {
+		// The case's own variables, for the hook and the floor alike.
+		withVars := *env
+		withVars.vars = append(slices.Clip(env.vars), c.env...)
+		env = &withVars
+	}
 	// Warm up the page cache and any per-user state the hook keeps.
 	run := 0 // runs of the hook so far
 	first, err := runHook(ctx, env, command, c.inputFor(run))
