@@ -1,6 +1,7 @@
 package known
 
 import (
+	"os"
 	"slices"
 
 	"github.com/gemini-guard/gemini-guard/internal/state"
@@ -30,7 +31,11 @@ func Load(src Sources) *Set {
 	}
 	var st *state.Store
 	var key Key
-	if src.StateDir != "" {
+	// Something other than a directory in the state directory's place is
+	// left for the hook's own state (the stream's record, BeforeModel's)
+	// to move aside and tell the user about: repaired here, silently, the
+	// user would never hear of it.
+	if src.StateDir != "" && !notADirectory(src.StateDir) {
 		if s, err := state.Open(src.StateDir); err == nil {
 			if k, err := UserKey(s); err == nil {
 				st, key = s, k
@@ -71,4 +76,11 @@ func (s *Set) Learn(values []Value) error {
 		return nil
 	}
 	return Learn(s.store, s.key, s.sessionID, values)
+}
+
+// notADirectory reports whether something other than a directory stands
+// at dir (a missing one is made by state.Open).
+func notADirectory(dir string) bool {
+	info, err := os.Lstat(dir)
+	return err == nil && !info.IsDir()
 }
