@@ -450,7 +450,7 @@ func checkSecretVarSent(c *Call) Finding {
 		if in := c.Ex.Stdin; in != nil && in.HasText {
 			scan(in.Text)
 		}
-		return sentTo(cmp.Or(name, "a redirection"), vars, []string{socketHost})
+		return sentTo(c.Ctx, cmp.Or(name, "a redirection"), vars, []string{socketHost})
 	}
 	if !web && !remote && !dns {
 		// Any other program: only URLs it is given are requests.
@@ -462,7 +462,7 @@ func checkSecretVarSent(c *Call) Finding {
 				}
 			}
 		}
-		return sentTo(name, vars, hosts)
+		return sentTo(c.Ctx, name, vars, hosts)
 	}
 	for i, a := range c.Args {
 		if parts := c.Res.Parts(a); len(parts) == 1 && parts[0].Unknown != nil && parts[0].Unknown.Kind == shell.Variable && destinationVarRe.MatchString(parts[0].Unknown.Name) && web {
@@ -517,18 +517,23 @@ func checkSecretVarSent(c *Call) Finding {
 	if remote && (len(hosts) == 0 || slices.Contains(mailers, name)) {
 		hosts = []string{"?"} // a mail recipient's server is not known
 	}
-	return sentTo(name, vars, hosts)
+	return sentTo(c.Ctx, name, vars, hosts)
 }
 
 // sentTo judges vars sent by program name to hosts: each host must be
 // local or the variable's own service. A host "$NAME" (held in a
 // variable) is own when that variable belongs to the same service
 // ($GITHUB_API_URL for $GITHUB_TOKEN).
-func sentTo(name string, vars, hosts []string) Finding {
+//
+// A host the user trusts (GEMINI_GUARD_TRUSTED_HOSTS) or the workspace's
+// own files name (Context.ProjectHosts) counts as the service of any
+// secret variable: the guard cannot tell which service $API_TOKEN belongs
+// to, but a project that names api.shop.example in its code uses it.
+func sentTo(ctx *Context, name string, vars, hosts []string) Finding {
 	for _, v := range vars {
 		own := ownHosts(v)
 		for _, h := range hosts {
-			if localHost(h) || hostIn(h, own) {
+			if localHost(h) || hostIn(h, own) || ctx.trustsHost(h) {
 				continue
 			}
 			if strings.HasPrefix(h, "$") {
@@ -540,7 +545,7 @@ func sentTo(name string, vars, hosts []string) Finding {
 			if h == "?" {
 				return hit(name + " sends " + v + " to a host that cannot be known before it runs")
 			}
-			return hit(name + " sends " + v + " to " + h + ", which is not that secret's own service")
+			return hit(name + " sends " + v + " to " + h + ", which is not that secret's own service nor a host the project's files name or the user trusts")
 		}
 		if len(hosts) == 0 && strings.HasPrefix(v, "the whole environment") {
 			return hit(name + " sends " + v + " over the network")
@@ -581,6 +586,21 @@ func ownHosts(v string) []string {
 		}
 	}
 	return out
+}
+
+// trustsHost says whether h is a host the user trusts (an exact name, or
+// a subdomain of a "*.name" pattern) or one the workspace's files name
+// (exactly). Nil ctx trusts nothing.
+func (ctx *Context) trustsHost(h string) bool {
+	if ctx == nil || h == "" || h == "?" || strings.HasPrefix(h, "$") {
+		return false
+	}
+	for _, p := range ctx.TrustedHosts {
+		if base, ok := strings.CutPrefix(p, "*."); ok && strings.HasSuffix(h, "."+base) || h == p {
+			return true
+		}
+	}
+	return slices.Contains(ctx.ProjectHosts, h)
 }
 
 func hostIn(h string, hosts []string) bool {
@@ -811,7 +831,7 @@ var (
 // checkCodeSecretSent finds interpreter code that reads a secret-bearing
 // variable (or the whole environment) and sends a request to a host that
 // is not that secret's own service.
-func checkCodeSecretSent(h *shell.Hazard, _ *Context) Finding {
+func checkCodeSecretSent(h *shell.Hazard, ctx *Context) Finding {
 	if h.Kind != shell.InterpreterCode || !codeSendRe.MatchString(h.Text) {
 		return Finding{}
 	}
@@ -834,21 +854,29 @@ func checkCodeSecretSent(h *shell.Hazard, _ *Context) Finding {
 	if len(hosts) == 0 {
 		hosts = []string{"?"}
 	}
-	return sentTo(h.Interpreter+" code", vars, hosts)
+	return sentTo(ctx, h.Interpreter+" code", vars, hosts)
 }
 
 // checkStoreRead: a secret's value printed from where it is kept — a
 // secret manager, a password manager, the cluster, a CLI's own login —
 // into the transcript, a file or the network. The same reads are allowed
-// when another program takes the value (piped into docker login
-// --password-stdin, $(gcloud auth print-access-token) in a header): the
-// secret is used, not shown.
+// when the value flows into what uses it without being shown: a variable
+// (export GITHUB_TOKEN="$(gh auth token)"), the argument of the program
+// that needs it, a pipe into it (docker login --password-stdin), or
+// /dev/null. A program gemini-guard does not know taking the value may
+// print it: a maybe, denied in strict mode.
 func checkStoreRead(c *Call) Finding {
 	what, ok := storeRead(c.Ex.Name, c.Args)
-	if !ok || !c.shows(c.Ex, 0) {
+	if !ok {
 		return Finding{}
 	}
-	return hit(c.Ex.Name + " prints " + what)
+	switch f, taker := c.flow(c.Ex, 0); f {
+	case flowShown:
+		return hit(c.Ex.Name + " prints " + what)
+	case flowMaybe:
+		return Finding{Maybe: true, What: c.Ex.Name + " prints " + what + " into " + taker + ", which gemini-guard does not know to use it without printing it"}
+	}
+	return Finding{}
 }
 
 // storeRead says whether a command prints a secret value, and which.
@@ -992,24 +1020,79 @@ var showers = []string{"echo", "printf", "cat", "tee", "base64", "base32", "base
 	"grep", "egrep", "fgrep", "rg", "sed", "awk", "gawk", "mawk", "head", "tail", "cut", "tr", "sort", "uniq", "less", "more",
 	"column", "fold", "rev", "paste", "strings", "xargs", "sponge", "gzip", "openssl", "python", "python3", "node", "perl", "ruby"}
 
-// shows says whether ex's output ends up shown, written or sent: nothing
-// takes it, or only commands that pass it on (piped through base64 -d, into
-// curl's body), or echo/printf print it. depth bounds the pipeline walk.
-func (c *Call) shows(ex *shell.Exec, depth int) bool {
-	takers := c.Res.OutputTakers(ex)
-	if len(takers) == 0 || depth > 8 {
-		return true
+// consumers are programs that take a secret to use it (a login, a
+// registry, a secret store, a deploy) and do not print it back: a store
+// read piped into them or put in their arguments is used, not shown.
+var consumers = []string{"docker", "podman", "nerdctl", "buildah", "skopeo", "crane", "oras", "regctl", "helm", "kubectl", "oc",
+	"gh", "glab", "git", "aws", "gcloud", "az", "vault", "bao", "op", "doppler", "npm", "pnpm", "yarn", "twine", "cargo", "gem",
+	"terraform", "tofu", "terragrunt", "pulumi", "heroku", "flyctl", "fly", "vercel", "netlify", "wrangler", "doctl", "railway",
+	"kubeseal", "sops", "ssh-add", "sshpass", "psql", "mysql", "mongosh", "redis-cli", "gpg", "gpg2", "age", "kind", "argocd"}
+
+// flowKind is where a secret's value ends up.
+type flowKind int
+
+const (
+	// flowUsed: a variable, /dev/null, or a program that uses it.
+	flowUsed flowKind = iota
+	// flowMaybe: a program gemini-guard does not know takes it, and may
+	// print it.
+	flowMaybe
+	// flowShown: the tool call's output, a file, or the network.
+	flowShown
+)
+
+// flow says where ex's standard output ends up: shown when nothing takes
+// it (the tool call's output, which the model reads, or a file it is
+// redirected to) or only commands that pass it on (piped through base64
+// -d, into curl's body, echo/printf's arguments); used when it goes to
+// /dev/null, into a variable nothing shows, or into a program that uses
+// it; maybe when a program gemini-guard does not know takes it (named in
+// the second result). A variable exported while the command line dumps
+// the environment (env, printenv, export -p) is shown. depth bounds the
+// pipeline walk.
+func (c *Call) flow(ex *shell.Exec, depth int) (flowKind, string) {
+	if depth > 8 {
+		return flowShown, ""
 	}
+	if ex.StdoutDiscarded() {
+		return flowUsed, ""
+	}
+	takers := c.Res.OutputTakers(ex)
+	if len(takers) == 0 {
+		if c.Res.Captured(ex) && !slices.ContainsFunc(c.Res.Execs, isEnvDump) {
+			return flowUsed, ""
+		}
+		return flowShown, ""
+	}
+	result, name := flowUsed, ""
 	for _, t := range takers {
 		piped := t.Stdin != nil && slices.Contains(t.Stdin.Producers, ex)
 		switch {
 		case slices.Contains(networkSenders, t.Name) && piped:
-			return true
-		case slices.Contains(showers, t.Name) && (piped || t.Name == "echo" || t.Name == "printf"):
-			if c.shows(t, depth+1) {
-				return true
+			return flowShown, ""
+		case slices.Contains(showers, t.Name):
+			// Piped in, or in an argument: echo and printf print
+			// theirs, sed and awk put it in what they print.
+			if f, n := c.flow(t, depth+1); f == flowShown {
+				return flowShown, ""
+			} else if f == flowMaybe {
+				result, name = flowMaybe, n
 			}
+		case slices.Contains(consumers, t.Name), slices.Contains(networkSenders, t.Name):
+			// networkSenders with the value in an argument: a header
+			// or a URL, judged by the rules on where it is sent.
+		case t.Name == "":
+			result, name = flowMaybe, "a program whose name is not known statically"
+		default:
+			result, name = flowMaybe, t.Name
 		}
 	}
-	return false
+	return result, name
+}
+
+// shows says whether ex's output ends up shown, written or sent (flow).
+// A program gemini-guard does not know taking it is not counted.
+func (c *Call) shows(ex *shell.Exec, depth int) bool {
+	f, _ := c.flow(ex, depth)
+	return f == flowShown
 }
