@@ -872,6 +872,9 @@ func checkStoreRead(c *Call) Finding {
 	}
 	switch f, taker := c.flow(c.Ex, 0); f {
 	case flowShown:
+		if taker != "" {
+			return hit(c.Ex.Name + " reads " + what + " and " + taker)
+		}
 		return hit(c.Ex.Name + " prints " + what)
 	case flowMaybe:
 		return Finding{Maybe: true, What: c.Ex.Name + " prints " + what + " into " + taker + ", which gemini-guard does not know to use it without printing it"}
@@ -1047,7 +1050,8 @@ const (
 // -d, into curl's body, echo/printf's arguments); used when it goes to
 // /dev/null, into a variable nothing shows, or into a program that uses
 // it; maybe when a program gemini-guard does not know takes it (named in
-// the second result). A variable exported while the command line dumps
+// the second result; for shown, the second result says where it is sent
+// when it leaves the machine). A variable exported while the command line dumps
 // the environment (env, printenv, export -p) is shown. depth bounds the
 // pipeline walk.
 func (c *Call) flow(ex *shell.Exec, depth int) (flowKind, string) {
@@ -1078,9 +1082,16 @@ func (c *Call) flow(ex *shell.Exec, depth int) (flowKind, string) {
 			} else if f == flowMaybe {
 				result, name = flowMaybe, n
 			}
-		case slices.Contains(consumers, t.Name), slices.Contains(networkSenders, t.Name):
-			// networkSenders with the value in an argument: a header
-			// or a URL, judged by the rules on where it is sent.
+		case slices.Contains(webClients, t.Name):
+			// In a header, the body or the URL: sent, and only its
+			// own service, a local host or one the project uses or
+			// the user trusts may receive it.
+			if h := c.sentElsewhere(t); h != "" {
+				return flowShown, t.Name + " sends it to " + h
+			}
+		case slices.Contains(consumers, t.Name):
+		case slices.Contains(networkSenders, t.Name), slices.Contains(remoteRunners, t.Name):
+			return flowShown, t.Name + " sends it off the machine" // in an ssh command, a mail, an rsync
 		case t.Name == "":
 			result, name = flowMaybe, "a program whose name is not known statically"
 		default:
@@ -1088,6 +1099,51 @@ func (c *Call) flow(ex *shell.Exec, depth int) (flowKind, string) {
 		}
 	}
 	return result, name
+}
+
+// storeHosts are the services the secret of a store CLI belongs to: a
+// token gh prints may go to GitHub, a gcloud access token to Google's
+// APIs. A store with no entry (vault, kubectl, pass, ...) has no own
+// service: its secrets may go only to a local host, a host the project's
+// files name or one the user trusts.
+var storeHosts = map[string][]string{
+	"gh":      {"github.com", "githubusercontent.com", "ghcr.io"},
+	"glab":    {"gitlab.com"},
+	"gcloud":  {"googleapis.com", "google.com", "gcr.io", "pkg.dev"},
+	"aws":     {"amazonaws.com", "aws.amazon.com"},
+	"az":      {"azure.com", "azure.net", "windows.net", "microsoft.com", "azurecr.io", "microsoftonline.com"},
+	"heroku":  {"heroku.com"},
+	"railway": {"railway.app", "railway.com"},
+	"doppler": {"doppler.com"},
+	"op":      {"1password.com"},
+	"bw":      {"bitwarden.com"},
+}
+
+// sentElsewhere returns the first host the web client t sends to that is
+// not the stored secret's own service (storeHosts of the call's
+// program), a local host, or trusted (Context.trustsHost): "" when there
+// is none. A host held in a variable, or none it can tell, counts as
+// elsewhere.
+func (c *Call) sentElsewhere(t *shell.Exec) string {
+	own := storeHosts[c.Ex.Name]
+	var hosts []string
+	for _, a := range t.Args[1:] {
+		if h := urlHost(c.Res, a); h != "" {
+			hosts = append(hosts, h)
+		}
+	}
+	if len(hosts) == 0 {
+		return "a host it cannot tell"
+	}
+	for _, h := range hosts {
+		switch {
+		case h == "?":
+			return "a host that cannot be known before it runs"
+		case !localHost(h) && !hostIn(h, own) && !c.Ctx.trustsHost(h):
+			return h + ", which is not that secret's own service nor a host the project's files name or the user trusts"
+		}
+	}
+	return ""
 }
 
 // shows says whether ex's output ends up shown, written or sent (flow).

@@ -124,10 +124,14 @@ func answer(in hook.BeforeToolInput, e Env) (hook.Output, error) {
 }
 
 // hostsMatter says whether v is a deny that the project's hosts could
-// lift: a secret-bearing variable sent to a host that is not its known
-// service.
+// lift: a secret-bearing variable, or a stored secret, sent to a host
+// that is not its known service.
 func hostsMatter(v verdict.Verdict) bool {
-	return v.Action != verdict.Allow && (v.RuleID == "secrets.variable-sent" || v.RuleID == "secrets.code-variable-sent")
+	switch v.RuleID {
+	case "secrets.variable-sent", "secrets.code-variable-sent", "secrets.store-read":
+		return v.Action != verdict.Allow
+	}
+	return false
 }
 
 // agentWritten are the files the agent wrote or edited in this session

