@@ -252,12 +252,20 @@ func checkSystemStore(c *Call) Finding {
 		}
 	case "security":
 		ops := operands(c.Args)
-		if len(ops) > 0 && (ops[0] == "dump-keychain" || strings.HasPrefix(ops[0], "find-") && strings.HasSuffix(ops[0], "-password") && (hasShortFlag(c.Args, 'w') || hasShortFlag(c.Args, 'g'))) {
+		switch {
+		case len(ops) == 0:
+		case ops[0] == "dump-keychain", strings.HasPrefix(ops[0], "find-") && strings.HasSuffix(ops[0], "-password") && hasShortFlag(c.Args, 'g'):
+			// -g prints the password on standard error, which no pipe
+			// or capture takes.
 			return hit("security " + ops[0] + " prints passwords from the keychain")
+		case strings.HasPrefix(ops[0], "find-") && strings.HasSuffix(ops[0], "-password") && hasShortFlag(c.Args, 'w'):
+			// -w: the one password on standard output, judged by where it
+			// goes, as a secret manager's (PW=$(security ... -w) uses it).
+			return c.storeFlow("a password from the keychain")
 		}
 	case "secret-tool":
 		if ops := operands(c.Args); len(ops) > 0 && ops[0] == "lookup" {
-			return hit("secret-tool " + ops[0] + " prints secrets from the keyring")
+			return c.storeFlow("a secret from the keyring")
 		}
 	case "ls", "stat", "file", "test", "[", "chmod", "chown", "echo", "printf", "which", "du", "touch", "dirname", "basename", "realpath", "readlink", "namei", "mdls":
 		return Finding{}
@@ -870,6 +878,12 @@ func checkStoreRead(c *Call) Finding {
 	if !ok {
 		return Finding{}
 	}
+	return c.storeFlow(what)
+}
+
+// storeFlow judges a command that prints the secret what by where its
+// output goes (flow).
+func (c *Call) storeFlow(what string) Finding {
 	switch f, taker := c.flow(c.Ex, 0); f {
 	case flowShown:
 		if taker != "" {
@@ -1029,7 +1043,9 @@ var showers = []string{"echo", "printf", "cat", "tee", "base64", "base32", "base
 var consumers = []string{"docker", "podman", "nerdctl", "buildah", "skopeo", "crane", "oras", "regctl", "helm", "kubectl", "oc",
 	"gh", "glab", "git", "aws", "gcloud", "az", "vault", "bao", "op", "doppler", "npm", "pnpm", "yarn", "twine", "cargo", "gem",
 	"terraform", "tofu", "terragrunt", "pulumi", "heroku", "flyctl", "fly", "vercel", "netlify", "wrangler", "doctl", "railway",
-	"kubeseal", "sops", "ssh-add", "sshpass", "psql", "mysql", "mongosh", "redis-cli", "gpg", "gpg2", "age", "kind", "argocd"}
+	"kubeseal", "sops", "ssh-add", "sshpass", "psql", "mysql", "mongosh", "redis-cli", "gpg", "gpg2", "age", "kind", "argocd",
+	// Tests print nothing of their operands: [ -n "$TOKEN" ].
+	"[", "test"}
 
 // flowKind is where a secret's value ends up.
 type flowKind int
@@ -1063,7 +1079,7 @@ func (c *Call) flow(ex *shell.Exec, depth int) (flowKind, string) {
 	}
 	takers := c.Res.OutputTakers(ex)
 	if len(takers) == 0 {
-		if c.Res.Captured(ex) && !slices.ContainsFunc(c.Res.Execs, isEnvDump) {
+		if c.Res.Captured(ex) && !slices.ContainsFunc(c.Res.Execs, isEnvDump) && !c.codeReadsCapture(ex) {
 			return flowUsed, ""
 		}
 		return flowShown, ""
@@ -1099,6 +1115,37 @@ func (c *Call) flow(ex *shell.Exec, depth int) (flowKind, string) {
 		}
 	}
 	return result, name
+}
+
+// codeReadsCapture says whether interpreter code on the command line
+// reads, by name, an environment variable that holds ex's output
+// (export T=$(gh auth token); python3 -c "print(os.environ['T'])"): the
+// code may print it, and the shell analysis cannot follow it there.
+func (c *Call) codeReadsCapture(ex *shell.Exec) bool {
+	var names []string
+	for name, v := range c.Res.Values {
+		if slices.ContainsFunc(c.Res.Unknowns(v), func(u *shell.Unknown) bool {
+			return u.Kind == shell.CommandOutput && slices.Contains(u.Execs, ex)
+		}) {
+			names = append(names, name)
+		}
+	}
+	for _, h := range c.Res.Hazards {
+		if h.Kind != shell.InterpreterCode {
+			continue
+		}
+		// Text is the code as written in the shell: os.environ[\"T\"].
+		code := strings.ReplaceAll(h.Text, `\`, "")
+		if codeEnvAllRe.MatchString(code) {
+			return true
+		}
+		for _, m := range codeEnvReadRe.Get().FindAllStringSubmatch(code, -1) {
+			if slices.Contains(names, m[1]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // storeHosts are the services the secret of a store CLI belongs to: a

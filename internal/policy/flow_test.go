@@ -29,8 +29,26 @@ func TestStoreReadUnknownConsumer(t *testing.T) {
 		`gh auth token | gh secret set DEPLOY --repo shop/app`,
 		`export GITHUB_TOKEN="$(gh auth token)"`,
 		`gh auth token > /dev/null`,
+		`T=$(gh auth token); [ -n "$T" ] && echo logged-in`,
+		`T=$(gh auth token); echo "token of ${#T} characters"`,
+		`export GH_PW="$(security find-generic-password -s github -w)"`,
+		`export K8S_TOKEN=$(kubectl create token deployer -n ci)`,
 	} {
 		assert.Equal(t, "", decision(workspace, home, strict, cmd), "strict: %s", cmd)
+	}
+	// Exported, then read back by name by interpreter code that may print
+	// it: the shell analysis cannot follow the value there.
+	for _, cmd := range []string{
+		`export T=$(gh auth token); python3 -c "import os;print(os.environ[\"T\"])"`,
+		`export T=$(gh auth token); node -e "console.log(process.env.T)"`,
+		`export T=$(gh auth token); python3 -c "import os,json;print(json.dumps(dict(os.environ)))"`,
+	} {
+		assert.Equal(t, "secrets.store-read", decision(workspace, home, standard, cmd), "standard: %s", cmd)
+	}
+	for _, cmd := range []string{
+		`export T=$(gh auth token); python3 -c "import os;print(os.environ['HOME'])"`,
+	} {
+		assert.Equal(t, "", decision(workspace, home, standard, cmd), "standard: %s", cmd)
 	}
 }
 

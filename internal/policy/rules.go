@@ -241,10 +241,11 @@ var table = []*Rule{
 		Protects: "the system's password hashes (/etc/shadow, /etc/gshadow, master.passwd), keyrings, keychains and browser password stores",
 		What:     "reads the system's password hashes or a keyring",
 		Safer:    "ask the user; nothing in a project needs these",
-		Unknown:  noUnknownStory,
+		Unknown:  "A keychain or keyring password (security find-generic-password -w, secret-tool lookup) is judged by where it goes, as secrets.store-read judges a secret manager's: a program gemini-guard does not know taking it is denied in strict mode only.",
 		Commands: allCommands, exec: checkSystemStore,
 		Block: []string{`cat /etc/shadow`, `sudo cat /etc/gshadow`, `cp /etc/shadow /tmp/s`, `jrunscript -e 'cp("/etc/shadow", "s.txt")'`, `getent shadow`, `security find-generic-password -s github -w`, `unshadow /etc/passwd /etc/shadow`, `secret-tool lookup service x`, `security find-generic-password -wa github`},
-		Allow: []string{`cat /etc/passwd`, `ls -l /etc/shadow`, `getent passwd dev`, `grep shadow README.md`, `git commit -m 'never copy "/etc/shadow"'`, `security find-generic-password -a me -s github`},
+		Allow: []string{`cat /etc/passwd`, `ls -l /etc/shadow`, `getent passwd dev`, `grep shadow README.md`, `git commit -m 'never copy "/etc/shadow"'`, `security find-generic-password -a me -s github`,
+			`export GH_PW="$(security find-generic-password -s github -w)"`, `secret-tool lookup service pypi | twine upload --password-stdin dist/*`},
 	},
 	{
 		ID: "secrets.store-read", Category: "secrets",
