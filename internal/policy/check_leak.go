@@ -1105,6 +1105,12 @@ func (c *Call) flow(ex *shell.Exec, depth int) (flowKind, string) {
 			if h := c.sentElsewhere(t); h != "" {
 				return flowShown, t.Name + " sends it to " + h
 			}
+		case slices.Contains(consumers, t.Name) && c.inMessage(t, ex):
+			return flowShown, t.Name + " writes it into a message (a commit, an issue, release notes) others read"
+		case slices.Contains(consumers, t.Name) && piped && !readsSecretInput(t):
+			// A consumer reading something else on its standard input
+			// (a SQL client runs it and quotes it back in an error).
+			result, name = flowMaybe, t.Name+" (on its standard input)"
 		case slices.Contains(consumers, t.Name):
 		case slices.Contains(networkSenders, t.Name), slices.Contains(remoteRunners, t.Name):
 			return flowShown, t.Name + " sends it off the machine" // in an ssh command, a mail, an rsync
@@ -1115,6 +1121,51 @@ func (c *Call) flow(ex *shell.Exec, depth int) (flowKind, string) {
 		}
 	}
 	return result, name
+}
+
+// inMessage says whether t holds ex's output in the value of a message
+// option (git commit -m, gh issue create --body, gh release create
+// --notes): text kept in history or published, not a credential used.
+func (c *Call) inMessage(t, ex *shell.Exec) bool {
+	holds := func(a string) bool {
+		return slices.ContainsFunc(c.Res.Unknowns(a), func(u *shell.Unknown) bool {
+			return u.Kind == shell.CommandOutput && slices.Contains(u.Execs, ex)
+		})
+	}
+	for i := 1; i < len(t.Args); i++ {
+		a := t.Args[i]
+		if !holds(a) {
+			continue
+		}
+		if opt, _, ok := strings.Cut(a, "="); ok && strings.HasPrefix(opt, "--") && isMessageOption(t.Name, opt) {
+			return true
+		}
+		if i > 1 && isMessageOption(t.Name, t.Args[i-1]) {
+			return true
+		}
+		if prev := t.Args[i-1]; i > 1 && (t.Name == "git" || t.Name == "hg") && len(prev) > 2 && prev[0] == '-' && prev[1] != '-' && strings.HasSuffix(prev, "m") {
+			return true // git commit -am "…"
+		}
+	}
+	return false
+}
+
+// readsSecretInput says whether a consumer is told to read a secret or its
+// data from standard input: an option naming stdin (--password-stdin,
+// --token-stdin, /dev/stdin), gh auth login --with-token, gh and glab
+// secret or variable set, or "-" as a file or value (vault login -,
+// kubectl apply -f -).
+func readsSecretInput(t *shell.Exec) bool {
+	ops := operands(t.Args[1:])
+	if (t.Name == "gh" || t.Name == "glab") && len(ops) >= 2 && (ops[0] == "secret" || ops[0] == "variable") && ops[1] == "set" {
+		return true
+	}
+	for _, a := range t.Args[1:] {
+		if strings.Contains(strings.ToLower(a), "stdin") || a == "--with-token" || a == "-" || strings.HasSuffix(a, "=-") || strings.HasSuffix(a, "@-") {
+			return true
+		}
+	}
+	return false
 }
 
 // codeReadsCapture says whether interpreter code on the command line

@@ -21,6 +21,7 @@ func TestStoreReadUnknownConsumer(t *testing.T) {
 		`gh auth token | ./bin/shop-deploy --token-stdin`,
 		`shop-cli login --token "$(gh auth token)"`,
 		`T=$(vault kv get -field=token secret/ci); ./deploy.sh "$T"`,
+		`vault kv get -field=password secret/shop/db | psql -h db.shop.internal`,
 	} {
 		assert.Equal(t, "", decision(workspace, home, standard, cmd), "standard: %s", cmd)
 		assert.Equal(t, "secrets.store-read", decision(workspace, home, strict, cmd), "strict: %s", cmd)
