@@ -1105,6 +1105,9 @@ func (c *Call) flow(ex *shell.Exec, depth int) (flowKind, string) {
 			if h := c.sentElsewhere(t); h != "" {
 				return flowShown, t.Name + " sends it to " + h
 			}
+			if verboseRequest(t) {
+				return flowShown, t.Name + " prints the request it sends, its headers included"
+			}
 		case slices.Contains(consumers, t.Name) && c.inMessage(t, ex):
 			return flowShown, t.Name + " writes it into a message (a commit, an issue, release notes) others read"
 		case slices.Contains(consumers, t.Name) && piped && !readsSecretInput(t):
@@ -1148,6 +1151,40 @@ func (c *Call) inMessage(t, ex *shell.Exec) bool {
 		}
 	}
 	return false
+}
+
+// verboseRequest says whether a web client prints the request it sends
+// (curl -v, --trace, wget -d, http/xh -v or --print with H): a secret in
+// a header then reaches the tool call's output.
+func verboseRequest(t *shell.Exec) bool {
+	for _, a := range t.Args[1:] {
+		switch t.Name {
+		case "curl":
+			if a == "--verbose" || strings.HasPrefix(a, "--trace") || len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.Contains(a, "v") && isFlagCluster(a) {
+				return true
+			}
+		case "wget", "wget2":
+			if a == "-d" || a == "--debug" {
+				return true
+			}
+		case "http", "https", "xh", "xhs":
+			if a == "-v" || a == "--verbose" || a == "--offline" || strings.HasPrefix(a, "--print=") && strings.Contains(a, "H") || strings.HasPrefix(a, "-p") && !strings.HasPrefix(a, "--") && strings.Contains(a, "H") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isFlagCluster says whether a is a cluster of short flags (-sSv): letters
+// only after the dash.
+func isFlagCluster(a string) bool {
+	for _, r := range a[1:] {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return true
 }
 
 // readsSecretInput says whether a consumer is told to read a secret or its

@@ -44,6 +44,7 @@ func TestOutputFlow(t *testing.T) {
 $T
 EOF`, captured: true, takers: []string{"cat"}},
 		{src: `gh auth token | gh secret set X`, takers: []string{"gh"}},
+		{src: `T=$(gh auth token); declare -p T`, captured: true}, // printed by name: the policy counts declare -p as an environment dump
 		{src: `docker login -p "$(gh auth token)" r.example`, takers: []string{"docker"}},
 	} {
 		r := Analyze(c.src, testOpts)
@@ -56,4 +57,8 @@ EOF`, captured: true, takers: []string{"cat"}},
 		}
 		assert.Equal(t, c.takers, takers, "takers: %s", c.src)
 	}
+	// declare -p with names is a command that prints those variables.
+	r := Analyze(`T=1; declare -p T`, testOpts)
+	assert.Equal(t, []string{"declare", "-p", "T"}, first(t, r, "declare").Args)
+	assert.Empty(t, Analyze(`declare -r T=1`, testOpts).Execs)
 }
