@@ -91,6 +91,10 @@ func check(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func
 	}
 
 	in := shellguard.Input{Command: command, Dir: dir, Cwd: workspace, Home: getenv("HOME"), Settings: s}
+	// The hosts the workspace's files name, as the hook gathers them
+	// (secrets.variable-sent); check has no session, so no file counts
+	// as the agent's.
+	in.ProjectHosts = shellguard.GatherProjectHosts(workspace, nil, nil)
 	var v verdict.Verdict
 	var trace []string
 	if *explain {

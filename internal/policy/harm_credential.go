@@ -16,7 +16,7 @@ var harmCredentialRead = &Rule{
 	Protects: "the credential stores of the inventory (internal/effects), on Linux, macOS, the BSDs and Windows seen from WSL or Git Bash: SSH and cloud/cluster/registry CLI keys and tokens, the macOS keychains, browsers' saved logins and cookies, password managers (KeePass, pass, Bitwarden, 1Password), desktop keyrings, mail and messages, password hashes (shadow, master.passwd, the macOS user records, the Windows SAM), Wi-Fi passwords; and instance metadata services asked for credentials or user data (169.254.169.254, metadata.google.internal, fd00:ec2::254, 100.100.100.200)",
 	What:     "reads a credential store",
 	Safer:    "ask the user for the one value the task needs; list or test the file (ls, stat, test -f) if only its presence matters",
-	Unknown:  "A path that cannot be known statically is not judged here (secrets.credential-file judges names).",
+	Unknown:  "A path that cannot be known statically is not judged here (secrets.credential-file judges names). A secret that is not a file (a token minted, a password manager's entry) taken by a program gemini-guard does not know may be printed by it: allowed in standard mode, denied in strict mode (as secrets.store-read).",
 	Commands: allCommands, exec: checkCredentialRead,
 	Block: []string{
 		`cat ~/Library/Keychains/login.keychain-db`,
@@ -74,8 +74,13 @@ func checkCredentialRead(c *Call) Finding {
 				if e.Name == effects.ProcessMemory && c.ownProcessDump() {
 					continue
 				}
-				if c.shows(c.Ex, 0) {
+				switch f, taker := c.flow(c.Ex, 0); {
+				case f == flowShown && taker != "":
+					return hit(c.Ex.Name + " reads " + e.Name + " and " + taker)
+				case f == flowShown:
 					return hit(c.Ex.Name + " prints " + e.Name)
+				case f == flowMaybe:
+					return Finding{Maybe: true, What: c.Ex.Name + " prints " + e.Name + " into " + taker + ", which gemini-guard does not know to use it without printing it"}
 				}
 				continue
 			}

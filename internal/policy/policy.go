@@ -47,6 +47,13 @@ type Context struct {
 	// to a limit); tests pass a temporary directory's or a fake.
 	FS bounded.FS
 
+	// TrustedHosts are the user's trusted host patterns (settings;
+	// "*.example.com" matches subdomains) and ProjectHosts the hosts the
+	// workspace's own files name (gathered by the shell guard's hook):
+	// a secret-bearing variable may be sent there (secrets.variable-sent).
+	TrustedHosts []string
+	ProjectHosts []string
+
 	// Own is what the shell guard found out about the files a git discard
 	// would lose (whose changes they are); nil when nothing was gathered.
 	Own *Own
@@ -60,7 +67,7 @@ type Context struct {
 // roots may start with ~ (home) or be relative (to the workspace); they are
 // cleaned, and "/" is never accepted as a trusted root.
 func NewContext(workspace, home string, s settings.Settings) Context {
-	c := Context{Workspace: cleanAbs(workspace), Home: cleanAbs(home), Strict: s.Mode == settings.Strict}
+	c := Context{Workspace: cleanAbs(workspace), Home: cleanAbs(home), Strict: s.Mode == settings.Strict, TrustedHosts: s.TrustedHosts}
 	if len(s.DisabledRules) > 0 {
 		c.Disabled = map[string]bool{}
 		for _, id := range s.DisabledRules {

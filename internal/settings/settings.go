@@ -51,6 +51,11 @@ var Table = []Setting{
 		Description: "Directories outside the workspace where recursive deletes are allowed, like the workspace and temp directories.",
 	},
 	{
+		Name: "Trusted hosts", EnvVar: "GEMINI_GUARD_TRUSTED_HOSTS", Default: "",
+		Values:      "comma-separated host names (`*.example.com` for its subdomains)",
+		Description: "Hosts a secret-bearing variable ($API_TOKEN) may be sent to besides its own service and the hosts the workspace's own files name (rule secrets.variable-sent).",
+	},
+	{
 		Name: "Secrets action", EnvVar: "GEMINI_GUARD_SECRETS_ACTION", Default: "block",
 		Values:      "`block`, `redact`",
 		Description: "What to do with a write, edit or command that adds a secret: block it, or let it run with each secret replaced by a placeholder.",
@@ -143,6 +148,10 @@ type Settings struct {
 	DisabledRules      []string
 	ProtectedPaths     []string
 	TrustedDeleteRoots []string
+	// TrustedHosts are host names (lower-cased; "*.example.com" matches
+	// its subdomains, not example.com itself) a secret-bearing variable
+	// may be sent to.
+	TrustedHosts       []string
 	SecretsAction      SecretsAction
 	SecretsSkipPaths   []string
 	GitleaksConfig     string
@@ -211,6 +220,13 @@ func Load(getenv func(string) string) (Settings, []string) {
 	s.DisabledRules = List(get("GEMINI_GUARD_DISABLED_RULES"))
 	s.ProtectedPaths = List(get("GEMINI_GUARD_PROTECTED_PATHS"))
 	s.TrustedDeleteRoots = List(get("GEMINI_GUARD_TRUSTED_DELETE_ROOTS"))
+	for _, h := range List(get("GEMINI_GUARD_TRUSTED_HOSTS")) {
+		if h = strings.ToLower(strings.TrimSuffix(h, ".")); validHostPattern(h) {
+			s.TrustedHosts = append(s.TrustedHosts, h)
+		} else {
+			invalid("GEMINI_GUARD_TRUSTED_HOSTS", h, "host names such as api.example.com or *.example.com")
+		}
+	}
 	s.SecretsAction = SecretsAction(choice("GEMINI_GUARD_SECRETS_ACTION", "block", "redact"))
 	s.SecretsSkipPaths = List(get("GEMINI_GUARD_SECRETS_SKIP_PATHS"))
 	s.GitleaksConfig = get("GEMINI_GUARD_GITLEAKS_CONFIG")
@@ -229,6 +245,22 @@ func Load(getenv func(string) string) (Settings, []string) {
 		s.AuditLog = v
 	}
 	return s, warnings
+}
+
+// validHostPattern accepts a host name with at least one dot, optionally
+// after "*." (a bare "*" or "*.com" would trust the whole internet or a
+// whole top-level domain).
+func validHostPattern(h string) bool {
+	name := strings.TrimPrefix(h, "*.")
+	if strings.Count(name, ".") < 1 || strings.HasPrefix(name, ".") || strings.HasSuffix(name, ".") || strings.Contains(name, "..") {
+		return false
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '.') {
+			return false
+		}
+	}
+	return true
 }
 
 // List splits a comma- or newline-separated setting, dropping blanks.

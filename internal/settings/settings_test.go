@@ -98,3 +98,13 @@ func TestManifestMatchesTable(t *testing.T) {
 		assert.Equal(t, ManifestDescription(s), manifest.Settings[i].Description)
 	}
 }
+
+func TestTrustedHosts(t *testing.T) {
+	s, warnings := Load(env(map[string]string{
+		"GEMINI_GUARD_TRUSTED_HOSTS": " API.Shop-Demo.test., *.internal-corp.test ,*,*.com,no_dots,bad..host.test",
+	}))
+	assert.Equal(t, []string{"api.shop-demo.test", "*.internal-corp.test"}, s.TrustedHosts)
+	require.Len(t, warnings, 4)
+	assert.Contains(t, warnings[0], `GEMINI_GUARD_TRUSTED_HOSTS="*"`)
+	assert.Empty(t, Default().TrustedHosts)
+}

@@ -405,28 +405,70 @@ func (r *Result) Substitute(s string) (out string, changed bool) {
 
 // OutputTakers returns the commands that take ex's standard output instead
 // of it being shown or written to a file: those it is piped into, and
-// those whose words or environment hold it ($(...) and backticks, also
-// through a variable assigned from one).
+// those whose words, environment, here-string or heredoc hold it ($(...)
+// and backticks, also through a variable assigned from one).
 func (r *Result) OutputTakers(ex *Exec) []*Exec {
 	var out []*Exec
-	holds := func(word string) bool {
-		for _, u := range r.Unknowns(word) {
-			if u.Kind == CommandOutput && slices.Contains(u.Execs, ex) {
-				return true
-			}
-		}
-		return false
-	}
+	holds := func(word string) bool { return r.holdsOutput(word, ex) }
 	for _, e := range r.Execs {
 		switch {
 		case e == ex:
 		case e.Stdin != nil && slices.Contains(e.Stdin.Producers, ex),
+			e.Stdin != nil && e.Stdin.HasText && holds(e.Stdin.Text),
 			slices.ContainsFunc(e.Args, holds),
-			slices.ContainsFunc(slices.Collect(maps.Values(e.Env)), holds):
+			slices.ContainsFunc(slices.Collect(maps.Values(e.Env)), holds),
+			slices.ContainsFunc(e.Redirs, func(rd Redir) bool { return holds(rd.Target) }):
 			out = append(out, e)
 		}
 	}
 	return out
+}
+
+// Captured reports whether ex's standard output is kept in a variable the
+// command line assigns (T=$(gh auth token), export T="$(...)"). What later
+// reads that variable is among OutputTakers (the marker travels with the
+// value), so a capture alone shows nothing. False when the analysis
+// stopped recording values (more than 256 variables): then the output
+// counts as shown.
+func (r *Result) Captured(ex *Exec) bool {
+	for _, v := range r.Values {
+		if r.holdsOutput(v, ex) {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *Result) holdsOutput(word string, ex *Exec) bool {
+	for _, u := range r.Unknowns(word) {
+		if u.Kind == CommandOutput && slices.Contains(u.Execs, ex) {
+			return true
+		}
+	}
+	return false
+}
+
+// StdoutDiscarded reports whether ex's standard output ends in /dev/null
+// after its redirections, applied in order (> /dev/null, &> /dev/null,
+// 2>/dev/null >&2). A redirection whose target is not known statically
+// discards nothing.
+func (ex *Exec) StdoutDiscarded() bool {
+	out, errOut := "", ""
+	for _, rd := range ex.Redirs {
+		switch {
+		case rd.Op == "&>" || rd.Op == "&>>":
+			out, errOut = rd.Target, rd.Target
+		case rd.Op == ">&" && (rd.Fd == "" || rd.Fd == "1") && rd.Target == "2":
+			out = errOut
+		case rd.Op == ">&" && rd.Fd == "2" && rd.Target == "1":
+			errOut = out
+		case rd.Writes() && (rd.Fd == "" || rd.Fd == "1"):
+			out = rd.Target
+		case rd.Writes() && rd.Fd == "2":
+			errOut = rd.Target
+		}
+	}
+	return out == "/dev/null"
 }
 
 // Unknowns returns the unknown values in s, in order.

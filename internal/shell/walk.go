@@ -447,20 +447,34 @@ func (a *analyzer) declClause(f *frame, st *state, c *syntax.DeclClause, s *synt
 }
 
 // declPrinting reports whether a declaration clause only prints variables
-// (no name is assigned or declared), with its words as arguments.
+// (no name is assigned or declared; or -p with names, declare -p T, which
+// prints those), with its words as arguments.
 func declPrinting(c *syntax.DeclClause) (bool, []string) {
 	args := []string{c.Variant.Value}
+	var names []string
+	p := false
 	for _, as := range c.Args {
-		if as.Name != nil || as.Value == nil {
+		if as.Name != nil {
+			if !as.Naked {
+				return false, nil
+			}
+			names = append(names, as.Name.Value)
+			continue
+		}
+		if as.Value == nil {
 			return false, nil
 		}
 		lit := as.Value.Lit()
 		if !strings.HasPrefix(lit, "-") && !strings.HasPrefix(lit, "+") {
 			return false, nil
 		}
+		p = p || strings.HasPrefix(lit, "-") && strings.Contains(lit, "p")
 		args = append(args, lit)
 	}
-	return true, args
+	if len(names) > 0 && !p {
+		return false, nil
+	}
+	return true, append(args, names...)
 }
 
 // assign applies one assignment to st.

@@ -12,6 +12,7 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/hookcall"
 	"github.com/gemini-guard/gemini-guard/internal/policy"
 	"github.com/gemini-guard/gemini-guard/internal/provenance"
+	"github.com/gemini-guard/gemini-guard/internal/state"
 	"github.com/gemini-guard/gemini-guard/internal/toolargs"
 	"github.com/gemini-guard/gemini-guard/internal/verdict"
 )
@@ -100,6 +101,15 @@ func answer(in hook.BeforeToolInput, e Env) (hook.Output, error) {
 			}
 		}
 	}
+	if hostsMatter(v) {
+		// A secret variable sent to a host the guard does not know as its
+		// service: allowed when the project's own files name the host.
+		// Gathered only now, so an ordinary call never pays for the scan.
+		input.ProjectHosts = SessionProjectHosts(state.Dir(e.Getenv), in.SessionID, in.Cwd, agentWritten(dir, in.SessionID))
+		if len(input.ProjectHosts) > 0 {
+			v, res, ctx = judge(input)
+		}
+	}
 	if res != nil && (v.Action == verdict.Allow || call.WarnOnly()) && in.ToolName == shellTool {
 		// The command will run: what it writes is the agent's touch.
 		// A failure to record only means no record (today's deny later).
@@ -111,6 +121,32 @@ func answer(in hook.BeforeToolInput, e Env) (hook.Output, error) {
 		call.Record(audit.FromVerdict(call.Entry(in.ToolName), v, call.WarnOnly()))
 	}
 	return hook.FromVerdict(v, call.WarnOnly()), nil
+}
+
+// hostsMatter says whether v is a deny that the project's hosts could
+// lift: a secret-bearing variable, or a stored secret, sent to a host
+// that is not its known service.
+func hostsMatter(v verdict.Verdict) bool {
+	switch v.RuleID {
+	case "secrets.variable-sent", "secrets.code-variable-sent", "secrets.store-read":
+		return v.Action != verdict.Allow
+	}
+	return false
+}
+
+// agentWritten are the files the agent wrote or edited in this session
+// (the provenance record): a host the agent itself wrote into the
+// workspace does not vouch for anything.
+func agentWritten(dir, session string) map[string]bool {
+	rec, ok := provenance.Load(dir, session)
+	if !ok {
+		return nil
+	}
+	out := make(map[string]bool, len(rec.Files))
+	for p := range rec.Files {
+		out[p] = true
+	}
+	return out
 }
 
 func userHome(e Env) string {

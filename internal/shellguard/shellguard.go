@@ -51,6 +51,11 @@ type Input struct {
 	// command would lose (Discards, own.go): whether the changes are the
 	// agent's own. Nil judges every discard as the user's work.
 	Own *policy.Own
+	// ProjectHosts are the hosts the workspace's own files name
+	// (GatherProjectHosts), where a secret-bearing variable may be sent;
+	// the hook gathers them only when a command would otherwise be denied
+	// by secrets.variable-sent or secrets.code-variable-sent.
+	ProjectHosts []string
 	// FS is the file system view the policy reads (bounded.FS); nil means
 	// the real file system through internal/bounded.
 	FS bounded.FS
@@ -126,6 +131,7 @@ func prepare(in Input, trace bool) (*shell.Result, *policy.Context, *verdict.Ver
 	}
 	ctx := policy.NewContext(cwd, home, in.Settings)
 	ctx.Own = in.Own
+	ctx.ProjectHosts = in.ProjectHosts
 	ctx.FS = in.FS
 	res := shell.Analyze(in.Command, shell.Options{Dir: dir, Home: home, Trace: trace})
 	return res, &ctx, nil
