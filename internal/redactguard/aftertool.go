@@ -1,11 +1,14 @@
 package redactguard
 
 import (
+	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -58,10 +61,33 @@ type part struct {
 	Text       *string `json:"text"`
 	InlineData *struct {
 		MIME string `json:"mimeType"`
+		Data string `json:"data"`
 	} `json:"inlineData"`
 	FileData *struct {
 		MIME string `json:"mimeType"`
 	} `json:"fileData"`
+}
+
+// inlineText is the text of an inline-data part that holds text: an MCP
+// resource or tool result given as base64 data with a text MIME type
+// (text/plain, application/json, …+xml) or, whatever its type says, data
+// that decodes to UTF-8 text without NUL bytes. The model may read such
+// a part as text, so it is scanned as text; an image or a PDF is not.
+func inlineText(mime, data string) (string, bool) {
+	b, err := base64.StdEncoding.DecodeString(data)
+	if err != nil {
+		if b, err = base64.RawStdEncoding.DecodeString(data); err != nil {
+			return "", false
+		}
+	}
+	m := strings.ToLower(strings.TrimSpace(strings.Split(mime, ";")[0]))
+	textType := strings.HasPrefix(m, "text/") || strings.HasSuffix(m, "+json") || strings.HasSuffix(m, "+xml") ||
+		slices.Contains([]string{"application/json", "application/xml", "application/javascript", "application/x-sh",
+			"application/yaml", "application/x-yaml", "application/toml", "application/x-ndjson", "application/sql"}, m)
+	if !textType && (!utf8.Valid(b) || bytes.IndexByte(b, 0) >= 0 || len(b) == 0) {
+		return "", false
+	}
+	return strings.ToValidUTF8(string(b), "\uFFFD"), true
 }
 
 // toolText reads llmContent, which Gemini CLI passes as a string, a list of
@@ -94,6 +120,10 @@ func toolText(raw json.RawMessage) (pieces []string, isText []bool, err error) {
 		case x.Text != nil:
 			pieces, isText = append(pieces, *x.Text), append(isText, true)
 		case x.InlineData != nil:
+			if text, ok := inlineText(x.InlineData.MIME, x.InlineData.Data); ok {
+				pieces, isText = append(pieces, text), append(isText, true)
+				continue
+			}
 			pieces, isText = append(pieces, "[non-text content ("+x.InlineData.MIME+") left out by gemini-guard]"), append(isText, false)
 		case x.FileData != nil:
 			pieces, isText = append(pieces, "[file ("+x.FileData.MIME+") left out by gemini-guard]"), append(isText, false)
@@ -259,7 +289,12 @@ func cliTruncates(tool string, raw json.RawMessage, pieces []string, isText []bo
 	case tool == "run_shell_command" && raw[0] == '"':
 		return pieces[0], true
 	case strings.HasPrefix(tool, "mcp_") && raw[0] == '[':
-		return pieces[0], true
+		// A text part, not inline data read as text: the CLI cuts only
+		// the former.
+		var parts []part
+		if json.Unmarshal(raw, &parts) == nil && len(parts) == 1 && parts[0].Text != nil {
+			return pieces[0], true
+		}
 	}
 	return "", false
 }

@@ -1,6 +1,7 @@
 package redactguard
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -214,4 +215,30 @@ func TestAfterToolANSIInsideToken(t *testing.T) {
 		assert.False(t, strings.Contains(out.Reason, part), "a piece of the token shows")
 	}
 	assert.Equal(t, "plain text, ok", withoutANSI("\x1b[1mplain\x1b[0m text, \x1b]0;title\x1b\\ok"))
+}
+
+// An MCP result whose text comes as inline data (a resource read as
+// text/plain, base64 in the part) is scanned as the text it is; an image
+// is left out as before.
+func TestAfterToolInlineTextData(t *testing.T) {
+	token := secretsFor["github-pat"]
+	enc := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+	for _, mime := range []string{"text/plain", "application/json", "application/octet-stream"} {
+		e := testEnv(t, nil)
+		content := []map[string]any{
+			{"text": "Resource follows."},
+			{"inlineData": map[string]any{"mimeType": mime, "data": enc("GITHUB_TOKEN=" + token + "\n")}},
+		}
+		out := afterToolOut(t, e, toolCall(t, t.TempDir(), "mcp_files_read_resource", content))
+		assert.Equal(t, "deny", out.Decision, mime)
+		assert.Contains(t, out.Reason, "GITHUB_TOKEN=[REDACTED", mime)
+		assert.NotContains(t, out.Reason, token[4:], mime)
+	}
+	png := []map[string]any{{"inlineData": map[string]any{"mimeType": "image/png", "data": "iVBORw0KGgo="}}}
+	assert.Empty(t, afterToolOut(t, testEnv(t, nil), toolCall(t, t.TempDir(), "mcp_img_render", png)).Decision)
+	text, ok := inlineText("text/plain; charset=utf-8", enc("héllo"))
+	assert.True(t, ok)
+	assert.Equal(t, "héllo", text)
+	_, ok = inlineText("image/png", "iVBORw0KGgo=")
+	assert.False(t, ok)
 }
