@@ -76,7 +76,7 @@ func TestBenchRunsEveryCase(t *testing.T) {
 	require.NoError(t, err)
 	var r Report
 	require.NoError(t, json.Unmarshal(data, &r))
-	assert.Len(t, r.Results, 9)
+	assert.Len(t, r.Results, 12) // nine cases, three of them again with 50 known values
 	for _, res := range r.Results {
 		assert.NotEmpty(t, res.Decision, res.Case)
 		assert.Positive(t, res.FloorMS, res.Case)
