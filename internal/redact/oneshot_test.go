@@ -95,51 +95,80 @@ func oneShotViolation(r *Redactor, answer, shown string) string {
 	if err != nil {
 		return "one-shot scan: " + err.Error()
 	}
-	// No secret the one-shot scan hides is displayed. A short secret can
-	// be a letter of a marker, and one the answer also holds outside what
-	// the one-shot hides (a two-letter password that is also a word) cannot
-	// be told apart: both are looked for outside the markers only.
-	unmarked := markerPattern.ReplaceAllString(shown, "\x00")
-	wholeUnmarked := markerPattern.ReplaceAllString(whole.Text, "\x00")
+	// The byte ranges the one-shot scan hides: its findings and every copy
+	// of their secrets (Redactor.find). A decoded finding's range is
+	// gitleaks' whole encoded span, which reaches back over text that is
+	// not the secret (azure-sas-token's `sr=…&` before a percent-encoded
+	// `sig=`) and which the stream may have shown before the encoded part
+	// came: only its last 16 bytes, the end of the encoded secret, count
+	// (a known gap, docs/redaction.md).
+	var hidden [][2]int
 	for _, f := range whole.Found {
-		if f.Secret == "" || strings.Contains(wholeUnmarked, f.Secret) {
+		if f.Decoded {
+			hidden = append(hidden, [2]int{max(f.Start, f.End-16), f.End})
 			continue
 		}
-		if strings.Contains(unmarked, f.Secret) {
-			return fmt.Sprintf("%s: the secret the one-shot scan hides (%d bytes at %d) is displayed", f.RuleID, len(f.Secret), f.Start)
+		hidden = append(hidden, [2]int{f.Start, f.End})
+		if len(f.Secret) < minKnown {
+			continue
+		}
+		for at := 0; ; {
+			i := strings.Index(answer[at:], f.Secret)
+			if i < 0 {
+				break
+			}
+			hidden = append(hidden, [2]int{at + i, at + i + len(f.Secret)})
+			at += i + 1
 		}
 	}
-	// Nothing is lost without a marker: what is displayed is the answer
-	// with some ranges replaced by markers.
-	if !markedCopyOf(answer, shown) {
-		return "the displayed text is not the answer with markers in place of secrets"
+	if !markedCopyOf(answer, shown, hidden) {
+		return "the displayed text is not the answer with markers in place of every range the one-shot scan hides (and maybe more): a secret shown, or text lost without a marker"
 	}
 	return ""
 }
 
 // markedCopyOf reports whether shown is text with some of its ranges (not
-// empty) replaced by redaction markers: every byte of text outside them is
-// shown, in order.
-func markedCopyOf(text, shown string) bool {
+// empty) replaced by redaction markers, every range of hidden among them:
+// every byte of text outside the markers is shown, in order, and no byte
+// of a hidden range is.
+func markedCopyOf(text, shown string, hidden [][2]int) bool {
+	free := func(from, to int) bool {
+		for _, h := range hidden {
+			if from < h[1] && h[0] < to {
+				return false
+			}
+		}
+		return true
+	}
 	segs := markerPattern.Split(shown, -1)
 	if len(segs) == 1 {
-		return shown == text
+		return shown == text && free(0, len(text))
 	}
-	if !strings.HasPrefix(text, segs[0]) {
+	if !strings.HasPrefix(text, segs[0]) || !free(0, len(segs[0])) {
 		return false
 	}
 	at := len(segs[0])
 	for _, s := range segs[1 : len(segs)-1] {
-		// A marker hides at least one byte; the earliest place leaves the
-		// most room for the rest.
-		i := strings.Index(text[min(at+1, len(text)):], s)
-		if i < 0 {
+		// A marker hides at least one byte; the earliest place the segment
+		// may be shown at leaves the most room for the rest.
+		found := false
+		for from := at + 1; from+len(s) <= len(text); from++ {
+			i := strings.Index(text[from:], s)
+			if i < 0 {
+				break
+			}
+			if free(from+i, from+i+len(s)) {
+				at, found = from+i+len(s), true
+				break
+			}
+			from += i
+		}
+		if !found {
 			return false
 		}
-		at = min(at+1, len(text)) + i + len(s)
 	}
 	last := segs[len(segs)-1]
-	return len(text)-len(last) > at && strings.HasSuffix(text, last)
+	return len(text)-len(last) > at && strings.HasSuffix(text, last) && free(len(text)-len(last), len(text))
 }
 
 // oneShotCase is one answer around one rule's sample.
@@ -226,7 +255,9 @@ func TestStreamNeverShowsWhatTheOneShotHides(t *testing.T) {
 			return
 		}
 		if whole, _ := r.Text(c.answer); whole.Text != shown {
-			differ++ // more hidden than the one-shot scan hides: allowed
+			// More hidden than the one-shot scan hides (allowed), or the
+			// lead of a decoded span shown (see oneShotViolation).
+			differ++
 		}
 	}
 	for _, c := range oneShotCases(t) {
@@ -244,7 +275,7 @@ func TestStreamNeverShowsWhatTheOneShotHides(t *testing.T) {
 			check(c, a, fmt.Sprintf("%d random chunks %q (call end %v)", len(a.chunks), a.chunks, a.callEnd))
 		}
 	}
-	t.Logf("%d streamed answers, %d hide more than the one-shot scan; rules failing: %d", runs, differ, len(failures))
+	t.Logf("%d streamed answers, %d displayed otherwise than the one-shot redaction; rules failing: %d", runs, differ, len(failures))
 }
 
 // FuzzStreamOneShot is the same property in full: a rule's sample (chosen
