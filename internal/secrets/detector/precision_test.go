@@ -206,6 +206,88 @@ func precisionCases() []precisionCase {
 	}
 }
 
+// publicAndCiphertextCases are the examples of issue #26's classes: values
+// public by design and ciphertext meant to be committed pass; the secret
+// beside each still is found (docs/secrets.md, "Public by design and
+// ciphertext").
+func publicAndCiphertextCases() []precisionCase {
+	r := secrettest.NewRand(2610)
+	an := func(n int) string { return r.From(secrettest.Alnum, n) }
+	lan := func(n int) string { return r.From(secrettest.LowerAlnum, n) }
+	hx := func(n int) string { return r.From(secrettest.Hex, n) }
+	b64 := func(n int) string { return r.From(secrettest.Alnum+"+/", n) }
+	dig := func(n int) string { return r.From("0123456789", n) }
+	bech := func(n int) string { return r.From("qpzry9x8gf2tvdw0s3jn54khce6mua7l", n) }
+	lines := func(n, w int, f func(int) string) string {
+		var b []string
+		for range n {
+			b = append(b, f(w))
+		}
+		return strings.Join(b, "\n")
+	}
+	key := func(n int) string { return "a7" + an(n-4) + "9Q" }
+	sopsMeta := "sops:\n    kms: []\n    age:\n        - recipient: age1" + bech(58) + "\n          enc: |\n            -----BEGIN AGE ENCRYPTED FILE-----\n            " +
+		b64(64) + "\n            " + b64(40) + "\n            -----END AGE ENCRYPTED FILE-----\n    lastmodified: \"2026-01-02T03:04:05Z\"\n    mac: ENC[AES256_GCM,data:" +
+		b64(88) + ",iv:" + b64(43) + "=,tag:" + b64(22) + "==,type:str]\n    version: 3.9.0\n"
+	return []precisionCase{
+		// Sentry DSNs: the key is public (url-token-user took it for a token).
+		{"sentry dsn in env", "SENTRY_DSN=https://" + hx(32) + "@o" + dig(6) + ".ingest.sentry.io/" + dig(7), ""},
+		{"sentry dsn in js", `Sentry.init({ dsn: "https://` + hx(32) + `@o` + dig(6) + `.ingest.us.sentry.io/` + dig(7) + `" });`, ""},
+		{"sentry dsn on a sentry host of its own", "sentry_dsn: 'https://" + hx(32) + "@sentry.acme-corp.net/12'", ""},
+		{"self-hosted sentry dsn", `dsn = "https://` + hx(32) + `@errors.acme-corp.net/3"`, ""},
+		{"legacy sentry dsn with its secret", "SENTRY_DSN=https://" + hx(32) + ":" + hx(32) + "@sentry.io/" + dig(6), "url-password"},
+		{"32 hex as a URL user elsewhere", "npm config set registry https://" + hx(32) + "@npm.acme-corp.net/", "url-token-user"},
+
+		// OAuth client ids are public, client secrets are not.
+		{"google client id", "GOOGLE_CLIENT_ID=" + dig(12) + "-" + lan(32) + ".apps.googleusercontent.com", ""},
+		{"oauth client id", "OAUTH_CLIENT_ID=" + an(24), ""},
+		{"github app client id", "github_client_id: Ov23li" + an(14), ""},
+		{"client id in json", `{"client_id": "` + an(32) + `", "redirect_uri": "https://app.acme.io/cb"}`, ""},
+		{"oauth client secret", "OAUTH_CLIENT_SECRET=" + key(32), "generic-api-key|keyword-assigned-secret"},
+
+		// Analytics ids and browser write keys.
+		{"google analytics measurement id", "GA_MEASUREMENT_ID=G-" + r.From("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", 10), ""},
+		{"mixpanel project token", "MIXPANEL_TOKEN=" + hx(32), ""},
+		{"segment write key", "SEGMENT_WRITE_KEY=" + an(32), ""},
+		{"amplitude api key", "NEXT_PUBLIC_AMPLITUDE_API_KEY=" + hx(32), ""},
+		{"posthog project key under a key name", "NEXT_PUBLIC_POSTHOG_KEY=phc_" + an(43), ""},
+		{"amplitude secret key", "AMPLITUDE_SECRET_KEY=" + hx(32), "generic-api-key|keyword-assigned-secret|keyword-assigned-hex"},
+		{"mixpanel api secret", "MIXPANEL_API_SECRET=" + hx(32), "generic-api-key|keyword-assigned-secret|keyword-assigned-hex"},
+
+		// Publishable keys.
+		{"stripe publishable key under a key name", "VITE_STRIPE_KEY=pk_live_" + an(24), ""},
+		{"mapbox public token under a token name", "NEXT_PUBLIC_MAPBOX_TOKEN=pk.eyJ1Ijoi" + an(40) + "." + an(22), ""},
+
+		// Ciphertext meant to be committed.
+		{"sealed secret, 4096-bit key", "apiVersion: bitnami.com/v1alpha1\nkind: SealedSecret\nspec:\n  encryptedData:\n    DB_PASSWORD: AgA" + b64(700) + "==\n", ""},
+		{"sealed secret, 2048-bit key", "spec:\n  encryptedData:\n    API_KEY: AgB" + b64(380) + "=\n", ""},
+		{"sops file with its metadata", "db_password: ENC[AES256_GCM,data:" + b64(20) + "=,iv:" + b64(43) + "=,tag:" + b64(22) + "==,type:str]\n" + sopsMeta, ""},
+		{"age armored file", "-----BEGIN AGE ENCRYPTED FILE-----\n" + lines(5, 64, b64) + "\n" + b64(20) + "\n-----END AGE ENCRYPTED FILE-----\n", ""},
+		{"age recipient under a key name", "# public key: age1" + bech(58) + "\nAGE_RECIPIENT=age1" + bech(58), ""},
+		{"ansible vault file", "$ANSIBLE_VAULT;1.1;AES256\n" + lines(6, 80, hx) + "\n", ""},
+		{"ansible vault inline", "db_password: !vault |\n          $ANSIBLE_VAULT;1.1;AES256\n          " + strings.ReplaceAll(lines(5, 80, hx), "\n", "\n          ") + "\n", ""},
+		{"ansible vault with a label", "$ANSIBLE_VAULT;1.2;AES256;prod\n" + lines(4, 80, hx) + "\n", ""},
+		{"git-crypt file", "\x00GITCRYPT\x00" + b64(40) + "\x01\x02" + hx(64), ""},
+		{"age secret key", "AGE-SECRET-KEY-1" + strings.ToUpper(bech(58)), "age-secret-key"},
+		{"ansible vault password", "ANSIBLE_VAULT_PASSWORD=" + key(24), "generic-api-key|keyword-assigned-secret|password-assigned"},
+	}
+}
+
+func TestPublicAndCiphertext(t *testing.T) {
+	s := secrettest.Builtin()
+	for _, c := range publicAndCiphertextCases() {
+		t.Run(c.name, func(t *testing.T) {
+			ids := ruleIDs(s.MustScan(c.text))
+			if c.rule == "" {
+				assert.Empty(t, ids, "nothing may be found")
+			} else {
+				assert.True(t, slices.ContainsFunc(strings.Split(c.rule, "|"), func(id string) bool { return slices.Contains(ids, id) }),
+					"want one of %s, found %v", c.rule, ids)
+			}
+		})
+	}
+}
+
 func TestPrecision(t *testing.T) {
 	s := secrettest.Builtin()
 	for _, c := range precisionCases() {

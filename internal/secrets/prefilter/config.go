@@ -43,10 +43,11 @@ func WatchRules(path string) ([]Rule, error) {
 			// More keywords for a built-in pattern (gitleaks appends them).
 			rules = append(rules, Rule{ID: r.ID, Pattern: builtin[i].Pattern, Keywords: append(slices.Clone(builtin[i].Keywords), kws...)})
 		case r.Regex != "":
-			if i >= 0 && builtin[i].Pattern == r.Regex && slices.Equal(builtin[i].Keywords, kws) {
+			pattern := SecretGroupOnly(r.Regex, r.SecretGroup)
+			if i >= 0 && builtin[i].Pattern == pattern && slices.Equal(builtin[i].Keywords, kws) {
 				continue
 			}
-			rules = append(rules, Rule{ID: r.ID, Pattern: r.Regex, Keywords: kws})
+			rules = append(rules, Rule{ID: r.ID, Pattern: pattern, Keywords: kws})
 		}
 	}
 	return rules, nil

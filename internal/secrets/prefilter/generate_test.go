@@ -29,7 +29,7 @@ func builtinFromSecrets(t *testing.T) []Rule {
 		for i, k := range r.Keywords {
 			kws[i] = strings.ToLower(k)
 		}
-		rules = append(rules, Rule{ID: r.ID, Pattern: r.Regex, Keywords: kws})
+		rules = append(rules, Rule{ID: r.ID, Pattern: SecretGroupOnly(r.Regex, r.SecretGroup), Keywords: kws})
 	}
 	slices.SortFunc(rules, func(a, b Rule) int { return strings.Compare(a.ID, b.ID) })
 	return rules

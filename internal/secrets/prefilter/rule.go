@@ -521,3 +521,39 @@ func quote(s string) string {
 	}
 	return fmt.Sprintf("%q", s)
 }
+
+// SecretGroupOnly returns pattern with every capture group but group made
+// non-capturing, so that the analysis (which takes any group for the
+// secret) sees the group gitleaks reports: sonar-api-token's
+// `sonar[_.-]?(login|token)…(<40 chars>)` has secretGroup 2, and taking
+// `login` for its secret put the secret before the token, so a stream whose
+// keyword was already shown never scanned the token (issue #26). A match
+// is a match either way. Group 0 (gitleaks' "first non-empty group") or a
+// pattern without other groups is returned as it is; so is a pattern that
+// does not parse (the scanner reports it).
+func SecretGroupOnly(pattern string, group int) string {
+	if group <= 0 {
+		return pattern
+	}
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil || re.MaxCap() <= 1 && group == 1 {
+		return pattern
+	}
+	changed := false
+	var strip func(re *syntax.Regexp) *syntax.Regexp
+	strip = func(re *syntax.Regexp) *syntax.Regexp {
+		for i, s := range re.Sub {
+			re.Sub[i] = strip(s)
+		}
+		if re.Op == syntax.OpCapture && re.Cap != group {
+			changed = true
+			return re.Sub[0]
+		}
+		return re
+	}
+	re = strip(re)
+	if !changed {
+		return pattern
+	}
+	return re.String()
+}

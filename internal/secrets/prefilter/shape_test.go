@@ -58,3 +58,19 @@ func TestMinRunBoundsEveryRule(t *testing.T) {
 	}
 	t.Logf("%d of %d rules have a run bound above 1", bounded, len(BuiltinRules()))
 }
+
+func TestSecretGroupOnly(t *testing.T) {
+	// sonar-api-token's shape: the keyword's suffix is group 1, the token
+	// group 2 (gitleaks' secretGroup).
+	p := `(?i)sonar[_.-]?(login|token)[ =]{1,3}([a-z0-9]{40})`
+	got := SecretGroupOnly(p, 2)
+	assert.Equal(t, regexp.MustCompile(p).MatchString("sonar.login=aaaaaaaaaabbbbbbbbbbccccccccccdddddddddd"), regexp.MustCompile(got).MatchString("sonar.login=aaaaaaaaaabbbbbbbbbbccccccccccdddddddddd"))
+	assert.Equal(t, 1, regexp.MustCompile(got).NumSubexp())
+	in, err := analyze(got, []string{"sonar"})
+	require.NoError(t, err)
+	assert.Equal(t, 0, in.maxSuffix, "the token ends the match")
+	assert.GreaterOrEqual(t, in.maxPrefix, len("sonar.login="+"   "), "the token starts after the keyword and operator")
+
+	assert.Equal(t, p, SecretGroupOnly(p, 0), "no secretGroup: as gitleaks, any group")
+	assert.Equal(t, `a(b)c`, SecretGroupOnly(`a(b)c`, 1), "the only group")
+}

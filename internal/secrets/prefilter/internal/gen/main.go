@@ -64,7 +64,7 @@ func builtinRules() ([]prefilter.Rule, error) {
 		for i, k := range r.Keywords {
 			kws[i] = strings.ToLower(k)
 		}
-		rules = append(rules, prefilter.Rule{ID: r.ID, Pattern: r.Regex, Keywords: kws})
+		rules = append(rules, prefilter.Rule{ID: r.ID, Pattern: prefilter.SecretGroupOnly(r.Regex, r.SecretGroup), Keywords: kws})
 	}
 	// By id, as gitleaks orders rules after extending.
 	slices.SortFunc(rules, func(a, b prefilter.Rule) int { return strings.Compare(a.ID, b.ID) })
