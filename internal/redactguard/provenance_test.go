@@ -3,7 +3,6 @@ package redactguard
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -11,23 +10,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemini-guard/gemini-guard/internal/provenance"
+	"github.com/gemini-guard/gemini-guard/internal/testdirs"
 )
 
 // TestAfterToolRecordsWhatTheAgentLeft: the AfterTool hook hashes the
 // files the finished call touched (internal/provenance), and only that
 // call's: another tool's AfterTool leaves them pending.
 func TestAfterToolRecordsWhatTheAgentLeft(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	ws := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(ws, "a.txt"), []byte("start\n"), 0o644))
-	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "start"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = ws
-		out, err := cmd.CombinedOutput()
-		require.NoError(t, err, "%s", out)
-	}
+	ws := testdirs.CommittedRepo(t, map[string]string{"a.txt": "start\n"})
 	e := testEnv(t, nil)
 	e.StateDir = filepath.Join(t.TempDir(), "gemini-guard", "sessions")
 	dir := provenance.DirBeside(e.StateDir)

@@ -3,8 +3,6 @@ package secretguard_test
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -12,22 +10,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemini-guard/gemini-guard/internal/provenance"
+	"github.com/gemini-guard/gemini-guard/internal/testdirs"
 )
 
 // TestHookRecordsTouch: a write_file or replace that will run is recorded
 // as the agent's touch (internal/provenance); one that is denied is not.
 func TestHookRecordsTouch(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	ws, home := t.TempDir(), t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(ws, "app.py"), []byte("x = 1\n"), 0o644))
-	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "start"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = ws
-		out, err := cmd.CombinedOutput()
-		require.NoError(t, err, "%s", out)
-	}
+	ws, home := testdirs.CommittedRepo(t, map[string]string{"app.py": "x = 1\n"}), t.TempDir()
 	env := map[string]string{"HOME": home}
 	run := func(tool string, in map[string]any) string {
 		call, err := json.Marshal(map[string]any{"session_id": "rec", "cwd": ws, "hook_event_name": "BeforeTool", "tool_name": tool, "tool_input": in})
