@@ -9,6 +9,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -149,7 +150,12 @@ func words(name string) string {
 
 // foldKey is an argument name without case, '_' or '-'.
 func foldKey(k string) string {
-	return strings.NewReplacer("_", "", "-", "").Replace(strings.ToLower(k))
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' {
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, k)
 }
 
 // ShellCommand returns the shell command an MCP tool call runs, when the
@@ -171,13 +177,21 @@ func ShellCommand(tool string, raw json.RawMessage) (string, bool) {
 	if json.Unmarshal(raw, &args) != nil {
 		return "", false
 	}
-	keys := commandKeys
+	wants := commandKeys
 	if shellNamed.MatchString(name) {
-		keys = append(slices.Clip(keys), "code")
+		wants = append(slices.Clip(wants), "code")
 	}
-	for _, want := range keys {
-		for _, k := range slices.Sorted(maps.Keys(args)) {
-			if foldKey(k) != want {
+	// Each argument's name folded once; in name order, so that two
+	// spellings of one key (cmd_line, cmdLine) give the same answer every
+	// time.
+	names := slices.Sorted(maps.Keys(args))
+	folded := make([]string, len(names))
+	for i, k := range names {
+		folded[i] = foldKey(k)
+	}
+	for _, want := range wants {
+		for i, k := range names {
+			if folded[i] != want {
 				continue
 			}
 			v := args[k]
