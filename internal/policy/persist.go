@@ -1,0 +1,55 @@
+package policy
+
+// persistRules judge code planted to run later: shell start-up files, cron, authorized keys, services.
+var persistRules = []*Rule{
+	{
+		ID: "persist.shell-rc", Category: "persist",
+		Protects: "shell startup files (~/.bashrc, ~/.zshrc, ~/.profile, /etc/profile.d, ...), which run in every new shell",
+		What:     "writes a shell startup file",
+		Safer:    "tell the user what to add to their shell configuration",
+		Unknown:  noUnknownStory,
+		Commands: allCommands, exec: checkShellRC,
+		Block: []string{`echo 'export PATH=$PATH:~/bin' >> ~/.bashrc`, `tee -a ~/.zshrc < snippet`, `cp evil ~/.profile`},
+		Allow: []string{`cat ~/.bashrc`, `echo x >> dotfiles/.bashrc`, `grep PATH ~/.zshrc`},
+	},
+	{
+		ID: "persist.cron", Category: "persist",
+		Protects: "scheduled jobs, which run later on their own",
+		What:     "installs or removes scheduled jobs",
+		Safer:    "tell the user the crontab line to add",
+		Unknown:  noUnknownStory,
+		Commands: allCommands, exec: checkCron,
+		Block: []string{`crontab mycron`, `echo '* * * * * x' | crontab -`, `crontab -r`, `echo job > /etc/cron.d/x`, `systemd-run --user --on-calendar=daily ./job.sh`, `echo ./job.sh | at now + 1 hour`},
+		Allow: []string{`crontab -l`, `cat /etc/crontab`, `atq`, `at -l`, `systemd-run --user --scope make`},
+	},
+	{
+		ID: "persist.ssh-authorized-keys", Category: "persist",
+		Protects: "~/.ssh/authorized_keys, the list of keys that may log in",
+		What:     "adds a key that may log in to this machine",
+		Safer:    "tell the user the key to add",
+		Unknown:  noUnknownStory,
+		Commands: allCommands, exec: checkAuthorizedKeys,
+		Block: []string{`echo ssh-ed25519 AAAA x >> ~/.ssh/authorized_keys`, `cat key.pub >> /root/.ssh/authorized_keys`},
+		Allow: []string{`cat ~/.ssh/authorized_keys`, `ssh-copy-id user@example.com`},
+	},
+	{
+		ID: "persist.service", Category: "persist",
+		Protects: "systemd units, launchd agents and autostart entries, which start programs on their own",
+		What:     "installs a service or login item",
+		Safer:    "tell the user the unit to install",
+		Unknown:  noUnknownStory,
+		Commands: allCommands, exec: checkServiceUnit,
+		Block: []string{`cp x.service ~/.config/systemd/user/`, `tee ~/Library/LaunchAgents/x.plist < x.plist`},
+		Allow: []string{`systemctl --user status x`, `cat ~/.config/systemd/user/x.service`},
+	},
+	{
+		ID: "persist.privileged", Category: "persist",
+		Protects: "files that grant privileges or run code at boot, login or every program start: sudoers, /etc/ld.so.preload, PAM, accounts, /etc/profile*, systemd units and timers, cron, udev rules, launch daemons, autostart entries, ~/.xprofile and the like",
+		What:     "installs persistence or grants privileges",
+		Safer:    "tell the user the change to make",
+		Unknown:  noUnknownStory,
+		Commands: allCommands, exec: checkPrivilegedPersist,
+		Block: []string{`echo 'dev ALL=(ALL) NOPASSWD:ALL' | sudo tee /etc/sudoers.d/dev`, `sudo visudo`, `echo /tmp/x.so > /etc/ld.so.preload`, `cp x.timer /etc/systemd/system/`, `useradd -m -G sudo evil`, `launchctl load ~/Library/LaunchAgents/x.plist`, `echo x >> ~/.xprofile`, `scrontab -e`, `sudo dscl . -append /Groups/admin GroupMembership eve`, `osascript -e 'tell application "System Events" to make login item at end with properties {path:"/tmp/x.app"}'`, `sudo defaults write com.apple.loginwindow LoginHook /tmp/hook.sh`},
+		Allow: []string{`cat /etc/sudoers`, `visudo -c`, `sudo -l`, `launchctl list`, `systemctl status cron`, `passwd`, `dscl . -list /Users`, `defaults write com.apple.dock autohide -bool true`, `osascript -e 'display notification "done"'`, `rc-update show`, `sudo update-rc.d nginx defaults`, `sudo rc-update add nginx default`},
+	},
+}

@@ -1,0 +1,65 @@
+package policy
+
+// procRules protect running processes and the machine itself: fork bombs, killing everything, shutdown, kernel control, defences switched off.
+var procRules = []*Rule{
+	{
+		ID: "proc.fork-bomb", Category: "proc",
+		Protects: "the machine, from processes that multiply until it stops responding",
+		What:     "starts processes that multiply without limit (a fork bomb)",
+		Safer:    "run a bounded number of processes, for example with xargs -P or parallel -j",
+		Unknown:  noUnknownStory,
+		hazard:   checkForkBomb,
+		Block: []string{
+			`:(){ :|:& };:`,
+			`bomb() { bomb | bomb & }; bomb`,
+			`perl -e 'fork while fork'`,
+			`python3 -c "import os
+while True: os.fork()"`,
+		},
+		Allow: []string{
+			`f() { echo hi; }; f`,
+			`walk() { for d in "$@"; do walk "$d"/*; done; }`,
+		},
+	},
+	{
+		ID: "proc.kill-all", Category: "proc",
+		Protects: "every running process",
+		What:     "kills every process",
+		Safer:    "kill the specific process by its pid or name",
+		Unknown:  noUnknownStory,
+		Commands: []string{"kill", "killall", "killall5", "pkill"}, exec: checkKillAll,
+		Block: []string{`kill -9 -1`, `kill -KILL -1`, `killall5 -9`, `pkill -u $USER`, `sudo kill -9 1`},
+		Allow: []string{`kill 1234`, `kill -9 %1`, `killall node`, `pkill -f 'npm run dev'`},
+	},
+	{
+		ID: "proc.shutdown", Category: "proc",
+		Protects: "the running machine",
+		What:     "shuts down or reboots the machine",
+		Safer:    "ask the user",
+		Unknown:  noUnknownStory,
+		Commands: []string{"shutdown", "reboot", "halt", "poweroff", "init", "telinit", "systemctl", "loginctl", "dnf", "yum"}, exec: checkShutdown,
+		Block: []string{`shutdown -h now`, `sudo reboot`, `systemctl poweroff`, `init 0`, `systemctl isolate rescue.target`, `sudo dnf system-upgrade reboot`, `systemctl start reboot.target`},
+		Allow: []string{`systemctl status nginx`, `shutdown -c`, `systemctl start nginx.service`},
+	},
+	{
+		ID: "proc.kernel-control", Category: "proc",
+		Protects: "the running kernel: /proc/sysrq-trigger, settings under /proc/sys and /sys, loaded modules, the kernel itself (kexec)",
+		What:     "changes or replaces the running kernel",
+		Safer:    "ask the user to change kernel settings",
+		Unknown:  noUnknownStory,
+		Commands: allCommands, exec: checkKernelControl,
+		Block: []string{`echo b > /proc/sysrq-trigger`, `echo 1 | sudo tee /proc/sys/kernel/panic`, `sysctl -w vm.swappiness=10`, `kexec -e`, `echo 0 > /sys/class/backlight/x/brightness`, `sudo rmmod e1000`, `efibootmgr -b 0001 -B`, `efibootmgr -o 0002,0001`, `sudo nvram boot-args="amfi_get_out_of_my_way=1"`, `sudo kextunload -b com.example.driver`, `sudo kldunload pf`, `sudo swapoff -a`, `sudo umount -l /`, `sudo mount -o remount,ro /`, `sudo ip link set eth0 down`, `sudo nmcli networking off`, `sudo mount --options remount,ro /`},
+		Allow: []string{`cat /proc/sys/kernel/hostname`, `sysctl -a`, `sysctl vm.swappiness`, `lsmod`, `modprobe -n e1000`, `efibootmgr -v`, `swapon --show`, `sudo umount /mnt/usb`, `sudo mount /dev/sdb1 /mnt/usb`, `ip link show eth0`, `nvram -p`, `sudo ip link set lo up`, `sudo mount -o remount,rw /boot/efi`},
+	},
+	{
+		ID: "proc.defence-off", Category: "proc",
+		Protects: "the system's defences: firewall rules (iptables, nft, ufw, firewalld), SELinux and AppArmor enforcement, the audit subsystem, and the services that run them",
+		What:     "switches off a firewall, access control or auditing",
+		Safer:    "ask the user to change the machine's security settings; open one port or add one rule if the task needs it",
+		Unknown:  noUnknownStory,
+		Commands: []string{"iptables", "ip6tables", "iptables-legacy", "iptables-nft", "ip6tables-legacy", "ip6tables-nft", "ebtables", "arptables", "nft", "ufw", "firewall-cmd", "setenforce", "aa-teardown", "auditctl", "systemctl", "service", "rc-service", "launchctl", "csrutil", "spctl", "pfctl", "socketfilterfw", "ipfw", "defaults"},
+		exec:     checkDefenceOff,
+		Block:    []string{`iptables -F`, `sudo iptables -t nat --flush`, `iptables -P INPUT ACCEPT`, `nft flush ruleset`, `ufw disable`, `ufw default allow incoming`, `setenforce 0`, `systemctl disable --now firewalld`, `sudo service auditd stop`, `auditctl -D`, `aa-teardown`, `firewall-cmd --set-default-zone=trusted`, `csrutil disable`, `sudo spctl --master-disable`, `sudo pfctl -d`, `sudo pfctl -F all`, `sudo /usr/libexec/ApplicationFirewall/socketfilterfw --setglobalstate off`},
+		Allow:    []string{`iptables -L -n`, `iptables -A INPUT -p tcp --dport 8080 -j ACCEPT`, `nft list ruleset`, `ufw status`, `ufw allow 22/tcp`, `getenforce`, `systemctl status firewalld`, `systemctl restart nginx`, `auditctl -l`, `service apparmor status`, `csrutil status`, `spctl --status`, `spctl --assess -v ./MyApp.app`, `sudo pfctl -s rules`},
+	},
+}
