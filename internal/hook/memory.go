@@ -8,13 +8,14 @@ import (
 )
 
 // MemoryCeiling bounds the memory a hook process takes on while it
-// decides, over what it held once its input was read and decoded (at most
-// MaxInput and its decoding). An ordinary call adds a few MB, a 32 MiB
-// BeforeModel request or an 8 MiB tool output some hundred; past it the hook
-// answers its fail-safe and exits, as at its deadline. Without it, input
-// that makes the analysis grow (the shell's ${x//?/$x}, bounded there by
-// budgets, is the known case) would run the process into the kernel's OOM
-// killer, and Gemini CLI takes a hook killed by a signal for a success.
+// decides, besides a quarter of it for the runtime, its input (at most
+// MaxInput) and the input's decoding (memoryAllowance). An ordinary call
+// adds a few MB, a 32 MiB BeforeModel request or an 8 MiB tool output some
+// hundred; past it the hook answers its fail-safe and exits, as at its
+// deadline. Without it, input that makes the analysis grow (the shell's
+// ${x//?/$x}, bounded there by budgets, is the known case) would run the
+// process into the kernel's OOM killer, and Gemini CLI takes a hook killed
+// by a signal for a success.
 const MemoryCeiling = 512 << 20
 
 // How often the watchdog samples the process's memory: not at all during
@@ -52,14 +53,24 @@ func memoryInUse() uint64 {
 	return s[0].Value.Uint64() - s[1].Value.Uint64()
 }
 
-// watchMemory calls over once when the memory in use has grown by more
-// than ceiling since the call, sampling on a timer (no goroutine until it
-// first fires). It also sets the runtime's soft memory limit below that,
-// so that the garbage collector works harder before the watchdog has to
-// act. stop ends it.
+// memoryAllowance is what a hook process may hold besides its ceiling:
+// the runtime, the input read (at most MaxInput) and its decoding. The
+// watchdog compares the memory in use with ceiling plus a quarter of it
+// instead of with what the process held when the call began: reading that
+// at the start cost every hook call ~0.13 ms of CPU (runtime/metrics
+// builds its tables on first use), more than the rest of an ordinary
+// shell check, and a process that allocates without end reaches the
+// ceiling as surely either way.
+func memoryAllowance(ceiling uint64) uint64 { return ceiling / 4 }
+
+// watchMemory calls over once when the memory in use exceeds ceiling plus
+// its allowance, sampling on a timer (no goroutine until it first fires,
+// no sample before memoryFirstCheck). It also sets the runtime's soft
+// memory limit to the ceiling, so that the garbage collector works harder
+// before the watchdog has to act. stop ends it.
 func watchMemory(ceiling uint64, over func()) (stop func()) {
-	base := memoryInUse()
-	debug.SetMemoryLimit(int64(base + ceiling*3/4))
+	limit := ceiling + memoryAllowance(ceiling)
+	debug.SetMemoryLimit(int64(ceiling))
 	var t *time.Timer
 	stopped := make(chan struct{})
 	check := func() {
@@ -68,7 +79,7 @@ func watchMemory(ceiling uint64, over func()) (stop func()) {
 			return
 		default:
 		}
-		if memoryInUse() > base+ceiling {
+		if memoryInUse() > limit {
 			over()
 			return
 		}

@@ -2,7 +2,6 @@ package known
 
 import (
 	"encoding/base64"
-	"encoding/hex"
 	"strings"
 )
 
@@ -35,7 +34,7 @@ func Forms(value string) []string {
 		std := base64Interior(buf[2-align:], align)
 		add(std)
 		if strings.ContainsAny(std, "+/") {
-			add(strings.NewReplacer("+", "-", "/", "_").Replace(std)) // the URL alphabet
+			add(urlAlphabet(std))
 		}
 	}
 	// The escapes below change only values with special bytes; most
@@ -53,10 +52,35 @@ func Forms(value string) []string {
 		add(backslash(value, "\"\\$`"))
 		add(backslash(value, " \t!\"#$&'()*,;<>?[\\]^`{|}~"))
 	}
-	h := hex.EncodeToString(buf[2:])
-	add(h)
-	add(strings.ToUpper(h))
+	add(hexString(buf[2:], "0123456789abcdef"))
+	add(hexString(buf[2:], "0123456789ABCDEF"))
 	return out
+}
+
+// hexString is b in hex with the given digits (both cases are forms: two
+// encodings cost less than upper-casing a copy).
+func hexString(b []byte, digits string) string {
+	out := make([]byte, 2*len(b))
+	for i, c := range b {
+		out[2*i], out[2*i+1] = digits[c>>4], digits[c&15]
+	}
+	return string(out)
+}
+
+// urlAlphabet is standard base64 in the URL alphabet. By hand, not with a
+// strings.Replacer: a process builds the forms of every known value, and
+// making a replacer for each cost more than the encodings.
+func urlAlphabet(std string) string {
+	b := []byte(std)
+	for i, c := range b {
+		switch c {
+		case '+':
+			b[i] = '-'
+		case '/':
+			b[i] = '_'
+		}
+	}
+	return string(b)
 }
 
 // special reports whether s holds a byte that a URL, JSON or shell escapes

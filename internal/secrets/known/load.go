@@ -21,6 +21,10 @@ type Sources struct {
 	DisabledRules []string
 }
 
+// formsPerValue is about how many forms a value has (Forms): room made at
+// once for the entries, instead of growing them value by value.
+const formsPerValue = 10
+
 // Load is the Set of one hook call: the environment's values, the files'
 // values and the session's learnt values. Whatever cannot be read is left
 // out (a missing state directory means no learnt values and nothing
@@ -29,34 +33,41 @@ func Load(src Sources) *Set {
 	if slices.Contains(src.DisabledRules, RuleID) {
 		return nil
 	}
-	var st *state.Store
-	var key Key
-	// Something other than a directory in the state directory's place is
-	// left for the hook's own state (the stream's record, BeforeModel's)
+	set := &Set{}
+	// The user's key is read only when the session has learnt forms
+	// (hashed under it); otherwise the tags of the clear forms use the
+	// zero key, and Fingerprint or Learn read the user's key if they need
+	// it. Something other than a directory in the state directory's place
+	// is left for the hook's own state (the stream's record, BeforeModel's)
 	// to move aside and tell the user about: repaired here, silently, the
 	// user would never hear of it.
 	if src.StateDir != "" && !notADirectory(src.StateDir) {
-		if s, err := state.Open(src.StateDir); err == nil {
-			if k, err := UserKey(s); err == nil {
-				st, key = s, k
+		if st, err := state.Open(src.StateDir); err == nil {
+			set.store, set.sessionID = st, src.SessionID
+			var learnt []Hashed
+			if src.SessionID != "" {
+				learnt = Learnt(st, src.SessionID)
+			}
+			if len(learnt) > 0 {
+				if k, err := UserKey(st); err == nil {
+					set.key, set.user, set.userKnown = k, k, true
+					for _, h := range learnt {
+						set.AddHashed(h)
+					}
+				}
 			}
 		}
 	}
-	set := NewSet(key)
-	set.store, set.sessionID = st, src.SessionID
 	// Files first: Gemini CLI loads the workspace's .env into its
 	// environment, and a value is named by the first source that has it;
 	// ".env (DB_PASSWORD)" says where it lives better than "$DB_PASSWORD".
-	for _, v := range FromFiles(src.Cwd, src.Home) {
+	files, env := FromFiles(src.Cwd, src.Home), FromEnviron(src.Environ)
+	set.entries = slices.Grow(set.entries, formsPerValue*(len(files)+len(env)))
+	for _, v := range files {
 		set.Add(v)
 	}
-	for _, v := range FromEnviron(src.Environ) {
+	for _, v := range env {
 		set.Add(v)
-	}
-	if st != nil && src.SessionID != "" {
-		for _, h := range Learnt(st, src.SessionID) {
-			set.AddHashed(h)
-		}
 	}
 	return set
 }
@@ -75,7 +86,7 @@ func (s *Set) Learn(values []Value) error {
 	if s.store == nil || s.sessionID == "" {
 		return nil
 	}
-	return Learn(s.store, s.key, s.sessionID, values)
+	return Learn(s.store, s.userKey(), s.sessionID, values)
 }
 
 // notADirectory reports whether something other than a directory stands

@@ -1,6 +1,7 @@
 package known
 
 import (
+	"bytes"
 	"strings"
 )
 
@@ -110,33 +111,59 @@ func Ordinary(value string) bool {
 	if word(value) {
 		return true
 	}
+	return holdsPlaceholder(value)
+}
+
+// holdsPlaceholder reports whether value holds a placeholder in any case.
+// Lowered into a buffer on the stack, then one fast search per
+// placeholder: a hook process checks every known value, and a folding
+// comparison at every position for each placeholder cost it more.
+func holdsPlaceholder(value string) bool {
+	var buf [256]byte
+	if len(value) > len(buf) {
+		return containsPlaceholder(asciiLower(value))
+	}
+	b := buf[:len(value)]
+	for i := 0; i < len(value); i++ {
+		c := value[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b[i] = c
+	}
 	for _, p := range placeholders {
-		if containsFold(value, p) {
+		if bytes.Contains(b, []byte(p)) {
 			return true
 		}
 	}
 	return false
 }
 
-// containsFold reports whether s holds sub (lower-case ASCII) in any case,
-// without the copy strings.ToLower makes of every mixed-case value.
-func containsFold(s, sub string) bool {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		j := 0
-		for ; j < len(sub); j++ {
-			c := s[i+j]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if c != sub[j] {
-				break
-			}
-		}
-		if j == len(sub) {
+func containsPlaceholder(lower string) bool {
+	for _, p := range placeholders {
+		if strings.Contains(lower, p) {
 			return true
 		}
 	}
 	return false
+}
+
+// asciiLower is s with ASCII letters in lower case: one copy, then one
+// fast search per placeholder, costs a hook process less than a folding
+// comparison at every position for each of them.
+func asciiLower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if 'A' <= b[j] && b[j] <= 'Z' {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
 }
 
 // number reports whether s is a number (digits, a sign, a point, an

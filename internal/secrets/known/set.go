@@ -19,6 +19,7 @@ package known
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -71,17 +72,33 @@ type entry struct {
 // Set is the known values of one hook call. The zero Set knows nothing;
 // a nil *Set too.
 type Set struct {
-	key     Key
-	entries []entry
-	values  []string // the clear values, to add each once
-	// The index, built on first use after an Add: tags is a bitset of the
-	// 16-bit tags of every form's first 8 bytes, byTag the entries sorted
-	// by tag; clear lists the clear forms sorted (for Tail).
-	indexed             bool
-	tags                []uint64
-	byTag               []int32
-	clear               []int32
-	maxClear, maxHashed int
+	// key is the key of the tags and of the hashed forms the set looks
+	// for: the user's key when it holds learnt forms (NewSet's key), else
+	// a fixed one (tags of clear forms stay in memory, and reading the
+	// user's key costs a call that has nothing learnt).
+	key Key
+	// user is the user's key when known (userKnown), for what leaves the
+	// process: Fingerprint and Learn. Read from store on first need.
+	user      Key
+	userKnown bool
+	entries   []entry
+	values    []string // the clear values, to add each once
+	// pending are values added whose forms are not built yet (build):
+	// most texts a hook checks cannot hold an encoded form of most of them
+	// (buildFor), and there only the values themselves are looked for.
+	// Building the forms and their index was most of what 50 known
+	// values cost a hook process. maxPending is the longest pending value,
+	// pendingSpecial says one has bytes that URL, JSON or shell escapes.
+	pending        []Value
+	maxPending     int
+	pendingSpecial bool
+	// The index, built on first use after an Add: the entries sorted by
+	// tag, and tags a bitset of the 16-bit tags of every form's first 8
+	// bytes; clear lists the clear forms sorted (for Tail; clearSorted).
+	indexed, clearSorted bool
+	tags                 []uint64
+	clear                []int32
+	maxClear, maxHashed  int
 	// store and sessionID are where Learn keeps what it learns (nil:
 	// nowhere).
 	store     *state.Store
@@ -89,13 +106,27 @@ type Set struct {
 }
 
 // NewSet is an empty Set whose hashed forms are under key.
-func NewSet(key Key) *Set { return &Set{key: key} }
+func NewSet(key Key) *Set { return &Set{key: key, user: key, userKnown: true} }
+
+// userKey is the user's key: the one the set was made with, or the one in
+// its store, read once. Without either, the zero key (as when the state
+// directory cannot be used: nothing is stored then).
+func (s *Set) userKey() Key {
+	if !s.userKnown && s.store != nil {
+		if k, err := UserKey(s.store); err == nil {
+			s.user = k
+		}
+	}
+	s.userKnown = true
+	return s.user
+}
 
 // Len is how many forms the set looks for.
 func (s *Set) Len() int {
 	if s == nil {
 		return 0
 	}
+	s.build()
 	return len(s.entries)
 }
 
@@ -106,9 +137,87 @@ func (s *Set) Add(v Value) {
 		return
 	}
 	s.values = append(s.values, v.Text)
-	for i, f := range Forms(v.Text) {
-		s.add(entry{source: v.Source, form: f, value: v.Text, n: len(f), decoded: i > 0, tag: s.tag(f)})
+	s.pending = append(s.pending, v)
+	s.maxPending = max(s.maxPending, len(v.Text))
+	s.pendingSpecial = s.pendingSpecial || special(v.Text)
+}
+
+// shortestForm is a bound below the length of every encoded form of a
+// value of n bytes: its shortest base64 interior is 4n/3 less a character
+// or two at the ends; hex is 2n.
+func shortestForm(n int) int { return max(MinLen, 4*n/3-3) }
+
+// build makes the forms of every pending value.
+func (s *Set) build() { s.buildFor(math.MaxInt, true) }
+
+// buildFor makes the forms of the pending values that may have an encoded
+// form in a text whose longest run of base64 characters (hex digits are
+// among them) is longest: those whose shortest form fits in it, and, when
+// the text holds an escape (escapes: '%', '\\', or '+' for a space), those
+// with bytes that URL, JSON and shell escapes change. The others stay
+// pending: only the values themselves can be in that text.
+func (s *Set) buildFor(longest int, escapes bool) {
+	if len(s.pending) == 0 {
+		return
 	}
+	keep := s.pending[:0]
+	s.maxPending, s.pendingSpecial = 0, false
+	for _, v := range s.pending {
+		sp := special(v.Text)
+		if shortestForm(len(v.Text)) > longest && !(escapes && sp) {
+			keep = append(keep, v)
+			s.maxPending = max(s.maxPending, len(v.Text))
+			s.pendingSpecial = s.pendingSpecial || sp
+			continue
+		}
+		for i, f := range Forms(v.Text) {
+			s.add(entry{source: v.Source, form: f, value: v.Text, n: len(f), decoded: i > 0, tag: s.tag(f)})
+		}
+	}
+	clear(s.pending[len(keep):])
+	s.pending = keep
+}
+
+// longestRun is the length of text's longest run of base64 characters.
+func longestRun(text string) int {
+	longest, run := 0, 0
+	for i := 0; i < len(text); i++ {
+		if !base64Byte(text[i]) {
+			run = 0
+			continue
+		}
+		run++
+		longest = max(longest, run)
+	}
+	return longest
+}
+
+// base64Byte reports whether c is in either base64 alphabet (hex digits
+// are too).
+func base64Byte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '-' || c == '_'
+}
+
+// findPending finds the pending values themselves in text, ending after
+// from.
+func (s *Set) findPending(text string, from int) []secrets.Finding {
+	var out []secrets.Finding
+	start := max(0, from-s.maxPending+1)
+	for _, v := range s.pending {
+		for i := start; ; {
+			k := strings.Index(text[i:], v.Text)
+			if k < 0 {
+				break
+			}
+			at := i + k
+			if end := at + len(v.Text); end > from {
+				line := 1 + strings.Count(text[:at], "\n")
+				out = append(out, secrets.Finding{RuleID: RuleID, Description: v.Source, Start: at, End: end, Line: line, Secret: v.Text})
+			}
+			i = at + 1
+		}
+	}
+	return out
 }
 
 // AddHashed makes s look for a form kept as a keyed hash (Learn keeps
@@ -129,26 +238,40 @@ func (s *Set) add(e entry) {
 	}
 }
 
-// index builds the index of the entries when they changed.
+// index builds the index of the entries when they changed: the entries
+// sorted by tag (sorted in place: a hook process builds the index once,
+// and sorting the entries themselves costs less than sorting indices
+// that point into them), and the bitset of their tags. The clear forms'
+// order, which only the stream's Tail needs, is built by clearIndex.
 func (s *Set) index() {
 	if s.indexed {
 		return
 	}
-	s.indexed = true
+	s.indexed, s.clearSorted = true, false
 	if s.tags == nil {
 		s.tags = make([]uint64, 1<<16/64)
 	} else {
 		clear(s.tags)
 	}
-	s.byTag, s.clear = s.byTag[:0], s.clear[:0]
-	for i, e := range s.entries {
+	slices.SortStableFunc(s.entries, func(a, b entry) int { return int(a.tag) - int(b.tag) })
+	for _, e := range s.entries {
 		s.tags[e.tag/64] |= 1 << (e.tag % 64)
-		s.byTag = append(s.byTag, int32(i))
+	}
+}
+
+// clearIndex lists the clear forms sorted, for Tail.
+func (s *Set) clearIndex() {
+	s.index()
+	if s.clearSorted {
+		return
+	}
+	s.clearSorted = true
+	s.clear = s.clear[:0]
+	for i, e := range s.entries {
 		if e.form != "" {
 			s.clear = append(s.clear, int32(i))
 		}
 	}
-	slices.SortFunc(s.byTag, func(a, b int32) int { return int(s.entries[a].tag) - int(s.entries[b].tag) })
 	slices.SortFunc(s.clear, func(a, b int32) int { return strings.Compare(s.entries[a].form, s.entries[b].form) })
 }
 
@@ -184,7 +307,26 @@ func tagOf(k Key, w uint64) uint16 {
 // checked already), sorted by Start. Its Description is the source, its
 // Secret the value (for a hashed form: the matched text).
 func (s *Set) Find(text string, from int) []secrets.Finding {
-	if s == nil || len(s.entries) == 0 {
+	if s == nil {
+		return nil
+	}
+	if len(s.pending) > 0 {
+		// The part of text where a form ending after from may start (an
+		// encoded form is at most four times its value).
+		window := text[max(0, from-max(s.maxClear, s.maxHashed, 4*s.maxPending)):]
+		s.buildFor(longestRun(window), strings.ContainsAny(window, `%\+`))
+	}
+	if len(s.pending) > 0 {
+		out := append(s.findForms(text, from), s.findPending(text, from)...)
+		slices.SortStableFunc(out, func(a, b secrets.Finding) int { return a.Start - b.Start })
+		return out
+	}
+	return s.findForms(text, from)
+}
+
+// findForms finds the built forms (clear and hashed) in text.
+func (s *Set) findForms(text string, from int) []secrets.Finding {
+	if len(s.entries) == 0 {
 		return nil
 	}
 	s.index()
@@ -196,8 +338,8 @@ func (s *Set) Find(text string, from int) []secrets.Finding {
 		if s.tags[t/64]&(1<<(t%64)) == 0 {
 			continue
 		}
-		first, _ := slices.BinarySearchFunc(s.byTag, t, func(j int32, t uint16) int { return int(s.entries[j].tag) - int(t) })
-		for _, j := range s.byTag[first:] {
+		first, _ := slices.BinarySearchFunc(s.entries, t, func(e entry, t uint16) int { return int(e.tag) - int(t) })
+		for j := first; j < len(s.entries); j++ {
 			e := &s.entries[j]
 			if e.tag != t {
 				break
@@ -222,6 +364,20 @@ func (s *Set) Find(text string, from int) []secrets.Finding {
 	return out
 }
 
+// pendingTail is where text may end in the middle of a pending value
+// itself (len(text) when it does not).
+func (s *Set) pendingTail(text string, base int) int {
+	for p := max(base, len(text)-s.maxPending+1); p < len(text); p++ {
+		rest := text[p:]
+		for _, v := range s.pending {
+			if len(v.Text) > len(rest) && strings.HasPrefix(v.Text, rest) {
+				return p
+			}
+		}
+	}
+	return len(text)
+}
+
 // Tail is where text may end in the middle of a known value's form: the
 // earliest position from base on where a suffix of text starts that a
 // clear form starts with, or, when forms are kept only as hashes (whose
@@ -229,11 +385,23 @@ func (s *Set) Find(text string, from int) []secrets.Finding {
 // bytes (at most the longest hashed form). len(text) when neither.
 func (s *Set) Tail(text string, base int) int {
 	hold := len(text)
-	if s == nil || len(s.entries) == 0 {
+	if s == nil {
 		return hold
 	}
-	s.index()
-	for p := max(base, len(text)-s.maxClear+1); p < len(text); p++ {
+	if len(s.pending) > 0 {
+		// Text that ends in a base64 character may end with the start of
+		// any value's encoded form, and an escaped form may hold any byte.
+		if base < len(text) && (base64Byte(text[len(text)-1]) || s.pendingSpecial) {
+			s.build()
+		} else {
+			hold = s.pendingTail(text, base)
+		}
+	}
+	if len(s.entries) == 0 {
+		return hold
+	}
+	s.clearIndex()
+	for p := max(base, len(text)-s.maxClear+1); p < hold; p++ {
 		// The clear forms are sorted: those that start with rest begin
 		// where rest would be inserted.
 		rest := text[p:]
@@ -269,16 +437,21 @@ func keyFromBytes(b []byte) Key {
 // them (a keyed hash under the user's key): a record of texts found clean
 // holds it, so that a new known value makes them checked again.
 func (s *Set) Fingerprint() string {
-	if s == nil || len(s.entries) == 0 {
+	if s == nil {
 		return "none"
 	}
+	s.build()
+	if len(s.entries) == 0 {
+		return "none"
+	}
+	key := s.userKey()
 	var acc uint64
 	for _, e := range s.entries {
 		sum := e.sum
 		if e.form != "" {
-			sum = sipHash(s.key.K0, s.key.K1, e.form)
+			sum = sipHash(key.K0, key.K1, e.form)
 		}
 		acc += sum*0x9e3779b97f4a7c15 ^ uint64(e.n)
 	}
-	return fmt.Sprintf("%016x", sipHash(s.key.K0, s.key.K1, fmt.Sprintf("%d:%x", len(s.entries), acc)))
+	return fmt.Sprintf("%016x", sipHash(key.K0, key.K1, fmt.Sprintf("%d:%x", len(s.entries), acc)))
 }

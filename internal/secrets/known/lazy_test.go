@@ -1,0 +1,90 @@
+package known
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/gemini-guard/gemini-guard/internal/secrets"
+)
+
+// A set that builds its forms only when a text may hold one finds and
+// holds exactly what a set with every form built does: the values
+// themselves, their encodings, in any text and at any split.
+func TestLazyFormsAsEager(t *testing.T) {
+	r := rand.New(rand.NewPCG(27, 9))
+	const alnum = "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+	const specials = "!@#$%^&*()+=/ '\"\\:;,.<>?"
+	withSpecials := false
+	randomValue := func() string {
+		b := make([]byte, 8+r.IntN(40))
+		for i := range b {
+			b[i] = alnum[r.IntN(len(alnum))]
+			if withSpecials && r.IntN(8) == 0 {
+				b[i] = specials[r.IntN(len(specials))]
+			}
+		}
+		return string(b)
+	}
+	words := []string{"the", "build", "failed", "internal/server", "--stat", "HEAD~1", "token", "==", "\n", " ", "0123456789abcdef0123", "a+b", "%20", `\"`, "-----", "xY9_zZ-q/"}
+	stayedLazy, built := 0, 0
+	for round := 0; round < 2000; round++ {
+		withSpecials = round%2 == 0
+		var values []Value
+		for i := 0; i < 1+r.IntN(6); i++ {
+			values = append(values, Value{Source: "$V" + string(rune('A'+i)), Text: randomValue()})
+		}
+		var b strings.Builder
+		for i := 0; i < 2+r.IntN(12); i++ {
+			if r.IntN(3) == 0 {
+				v := values[r.IntN(len(values))].Text
+				forms := Forms(v)
+				f := forms[r.IntN(len(forms))]
+				if r.IntN(4) == 0 {
+					f = f[:r.IntN(len(f))] // a form cut short, as at a chunk's end
+				}
+				b.WriteString(f)
+			} else {
+				b.WriteString(words[r.IntN(len(words))])
+			}
+		}
+		text := b.String()
+		lazy, eager := NewSet(Key{K0: 7, K1: 9}), NewSet(Key{K0: 7, K1: 9})
+		for _, v := range values {
+			lazy.Add(v)
+			eager.Add(v)
+		}
+		eager.build()
+		for _, from := range []int{len(text), r.IntN(len(text) + 1), 0} {
+			require.Equal(t, spans(eager.Find(text, from)), spans(lazy.Find(text, from)), "Find(%q, %d) of %q", text, from, values)
+		}
+		if len(lazy.pending) > 0 {
+			stayedLazy++
+		} else {
+			built++
+		}
+		// A fresh lazy set for Tail: Find may have built the forms.
+		lazy = NewSet(Key{K0: 7, K1: 9})
+		for _, v := range values {
+			lazy.Add(v)
+		}
+		base := r.IntN(len(text) + 1)
+		require.Equal(t, eager.Tail(text, base), lazy.Tail(text, base), "Tail(%q, %d) of %q", text, base, values)
+	}
+	t.Logf("texts where the forms stayed unbuilt: %d, built: %d", stayedLazy, built)
+	require.Positive(t, stayedLazy)
+	require.Positive(t, built)
+}
+
+func spans(fs []secrets.Finding) []string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, fmt.Sprintf("%s %d-%d line %d decoded %v", f.Description, f.Start, f.End, f.Line, f.Decoded))
+	}
+	slices.Sort(out)
+	return out
+}
