@@ -17,93 +17,151 @@ import (
 var defenceServices = []string{"firewalld", "ufw", "nftables", "iptables", "ip6tables", "netfilter-persistent",
 	"apparmor", "auditd", "selinux", "fail2ban", "crowdsec", "clamav-daemon", "clamav-freshclam", "osqueryd", "falco", "wazuh-agent", "rsyslog", "syslog", "syslog-ng", "systemd-journald"}
 
-// checkDefenceOff: firewall rules flushed or opened, a firewall, MAC or
-// audit service stopped, SELinux permissive, audit rules deleted.
-func checkDefenceOff(c *Call) Finding {
-	name, args := c.Ex.Name, c.Args
-	ops := operands(args)
-	switch name {
-	case "iptables", "ip6tables", "iptables-legacy", "iptables-nft", "ip6tables-legacy", "ip6tables-nft", "ebtables", "arptables":
-		for i, a := range args {
-			switch {
-			case a == "-F" || a == "--flush" || a == "-X" || a == "--delete-chain" || strings.HasPrefix(a, "--flush=") ||
-				len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a[1:], "FX") && !strings.ContainsAny(a[1:], "LSCZ"):
-				return hit(name + " " + a + " deletes the firewall's rules")
-			case (a == "-P" || a == "--policy") && i+2 < len(args) && strings.EqualFold(args[i+2], "ACCEPT"):
-				return hit(name + " " + a + " " + args[i+1] + " ACCEPT opens the firewall to everything")
-			}
-		}
-	case "nft":
+// defenceTool judges the programs named names: a Finding that hits when
+// the call switches a defence off. ops are the call's operands.
+type defenceTool struct {
+	names []string
+	judge func(c *Call, ops []string) Finding
+}
+
+// defenceTools are the firewalls, mandatory access controls, audit
+// systems and service managers judged, by program.
+var defenceTools = []defenceTool{
+	{[]string{"iptables", "ip6tables", "iptables-legacy", "iptables-nft", "ip6tables-legacy", "ip6tables-nft", "ebtables", "arptables"}, iptablesOff},
+	{[]string{"nft"}, func(c *Call, ops []string) Finding {
 		if len(ops) >= 2 && (ops[0] == "flush" || ops[0] == "delete" || ops[0] == "destroy") && slices.Contains([]string{"ruleset", "table", "chain"}, ops[1]) {
 			return hit("nft " + ops[0] + " " + ops[1] + " deletes the firewall's rules")
 		}
-	case "ufw":
-		if len(ops) >= 1 && (ops[0] == "disable" || ops[0] == "reset") {
-			return hit("ufw " + ops[0] + " turns the firewall off")
+		return Finding{}
+	}},
+	{[]string{"ufw"}, ufwOff},
+	{[]string{"firewall-cmd"}, firewalldTrusted},
+	{[]string{"setenforce"}, func(c *Call, ops []string) Finding {
+		return hitIf(len(ops) == 1 && (ops[0] == "0" || strings.EqualFold(ops[0], "permissive")), func() string { return "setenforce " + ops[0] + " stops SELinux enforcing its policy" })
+	}},
+	{[]string{"csrutil"}, func(c *Call, ops []string) Finding { // macOS System Integrity Protection
+		return hitIf(slices.Contains(ops, "disable"), func() string { return "csrutil disable switches System Integrity Protection off" })
+	}},
+	{[]string{"spctl"}, func(c *Call, ops []string) Finding { // macOS Gatekeeper
+		return hitIf(hasArg(c.Args, "--master-disable", "--global-disable", "--disable"), func() string { return "spctl disables Gatekeeper: unsigned programs run unchecked" })
+	}},
+	{[]string{"pfctl"}, pfctlOff}, // pf on macOS and the BSDs
+	{[]string{"ipfw"}, func(c *Call, ops []string) Finding {
+		return hitIf(len(ops) > 0 && (ops[0] == "flush" || ops[0] == "disable"), func() string { return "ipfw " + ops[0] + " deletes the firewall's rules or turns it off" })
+	}},
+	{[]string{"socketfilterfw"}, func(c *Call, ops []string) Finding { // macOS application firewall
+		return hitIf(optionIs(c.Args, "--setglobalstate", "off"), func() string { return "socketfilterfw switches the macOS firewall off" })
+	}},
+	{[]string{"defaults"}, func(c *Call, ops []string) Finding {
+		return hitIf(len(ops) >= 2 && ops[0] == "write" && strings.Contains(ops[1], "com.apple.alf") && slices.Contains(ops, "globalstate") && slices.Contains(ops, "0"),
+			func() string { return "defaults write com.apple.alf globalstate 0 switches the macOS firewall off" })
+	}},
+	{[]string{"aa-teardown"}, func(c *Call, ops []string) Finding { return hit("aa-teardown unloads every AppArmor profile") }},
+	{[]string{"auditctl"}, auditctlOff},
+	{[]string{"systemctl", "service", "rc-service", "launchctl"}, defenceServiceStopped},
+}
+
+// hitIf is a hit saying what() when cond holds.
+func hitIf(cond bool, what func() string) Finding {
+	if cond {
+		return hit(what())
+	}
+	return Finding{}
+}
+
+// optionIs reports whether args hold the option name followed by value.
+func optionIs(args []string, name, value string) bool {
+	for i, a := range args {
+		if a == name && i+1 < len(args) && args[i+1] == value {
+			return true
 		}
-		if len(ops) >= 2 && ops[0] == "default" && ops[1] == "allow" {
-			return hit("ufw default allow opens the firewall to everything")
+	}
+	return false
+}
+
+// checkDefenceOff: firewall rules flushed or opened, a firewall, MAC or
+// audit service stopped, SELinux permissive, audit rules deleted.
+func checkDefenceOff(c *Call) Finding {
+	for _, t := range defenceTools {
+		if slices.Contains(t.names, c.Ex.Name) {
+			return t.judge(c, operands(c.Args))
 		}
-	case "firewall-cmd":
-		for _, a := range args {
-			if strings.HasPrefix(a, "--set-default-zone=") && strings.TrimPrefix(a, "--set-default-zone=") == "trusted" {
-				return hit("firewall-cmd makes every connection trusted")
-			}
+	}
+	return Finding{}
+}
+
+// iptablesOff: the rules flushed or chains deleted (-F, -X), or a default
+// policy of ACCEPT.
+func iptablesOff(c *Call, _ []string) Finding {
+	name, args := c.Ex.Name, c.Args
+	for i, a := range args {
+		switch {
+		case a == "-F" || a == "--flush" || a == "-X" || a == "--delete-chain" || strings.HasPrefix(a, "--flush=") ||
+			len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a[1:], "FX") && !strings.ContainsAny(a[1:], "LSCZ"):
+			return hit(name + " " + a + " deletes the firewall's rules")
+		case (a == "-P" || a == "--policy") && i+2 < len(args) && strings.EqualFold(args[i+2], "ACCEPT"):
+			return hit(name + " " + a + " " + args[i+1] + " ACCEPT opens the firewall to everything")
 		}
-		if hasArg(args, "--set-default-zone") && hasArg(args, "trusted") {
+	}
+	return Finding{}
+}
+
+func ufwOff(_ *Call, ops []string) Finding {
+	if len(ops) >= 1 && (ops[0] == "disable" || ops[0] == "reset") {
+		return hit("ufw " + ops[0] + " turns the firewall off")
+	}
+	if len(ops) >= 2 && ops[0] == "default" && ops[1] == "allow" {
+		return hit("ufw default allow opens the firewall to everything")
+	}
+	return Finding{}
+}
+
+// firewalldTrusted: firewall-cmd --set-default-zone=trusted.
+func firewalldTrusted(c *Call, _ []string) Finding {
+	for _, a := range c.Args {
+		if strings.HasPrefix(a, "--set-default-zone=") && strings.TrimPrefix(a, "--set-default-zone=") == "trusted" {
 			return hit("firewall-cmd makes every connection trusted")
 		}
-	case "setenforce":
-		if len(ops) == 1 && (ops[0] == "0" || strings.EqualFold(ops[0], "permissive")) {
-			return hit("setenforce " + ops[0] + " stops SELinux enforcing its policy")
+	}
+	if hasArg(c.Args, "--set-default-zone") && hasArg(c.Args, "trusted") {
+		return hit("firewall-cmd makes every connection trusted")
+	}
+	return Finding{}
+}
+
+func pfctlOff(c *Call, _ []string) Finding {
+	args := c.Args
+	for i, a := range args {
+		if a == "-d" || a == "-F" || a == "-Fa" || a == "-Fr" || a == "-Fall" || (a == "-f" && i+1 < len(args) && args[i+1] == "/dev/null") {
+			return hit("pfctl " + a + " turns the pf firewall off or deletes its rules")
 		}
-	case "csrutil": // macOS System Integrity Protection
-		if slices.Contains(ops, "disable") {
-			return hit("csrutil disable switches System Integrity Protection off")
+	}
+	return Finding{}
+}
+
+func auditctlOff(c *Call, _ []string) Finding {
+	args := c.Args
+	for i, a := range args {
+		if a == "-D" || a == "-e" && i+1 < len(args) && args[i+1] == "0" {
+			return hit("auditctl " + a + " switches the audit trail off")
 		}
-	case "spctl": // macOS Gatekeeper
-		if hasArg(args, "--master-disable", "--global-disable", "--disable") {
-			return hit("spctl disables Gatekeeper: unsigned programs run unchecked")
+	}
+	return Finding{}
+}
+
+// defenceServiceStopped: a service manager stopping, disabling or masking
+// one of defenceServices (service and rc-service name the unit first).
+func defenceServiceStopped(c *Call, ops []string) Finding {
+	name := c.Ex.Name
+	verbs := []string{"stop", "disable", "mask", "kill", "unload", "bootout"}
+	for i, o := range ops {
+		unit := strings.TrimSuffix(strings.TrimSuffix(path.Base(o), ".service"), ".socket")
+		if !slices.Contains(defenceServices, unit) {
+			continue
 		}
-	case "pfctl": // pf on macOS and the BSDs
-		for i, a := range args {
-			if a == "-d" || a == "-F" || a == "-Fa" || a == "-Fr" || a == "-Fall" || (a == "-f" && i+1 < len(args) && args[i+1] == "/dev/null") {
-				return hit("pfctl " + a + " turns the pf firewall off or deletes its rules")
-			}
-		}
-	case "ipfw":
-		if len(ops) > 0 && (ops[0] == "flush" || ops[0] == "disable") {
-			return hit("ipfw " + ops[0] + " deletes the firewall's rules or turns it off")
-		}
-	case "socketfilterfw": // macOS application firewall
-		for i, a := range args {
-			if a == "--setglobalstate" && i+1 < len(args) && args[i+1] == "off" {
-				return hit("socketfilterfw switches the macOS firewall off")
-			}
-		}
-	case "defaults":
-		if len(ops) >= 2 && ops[0] == "write" && strings.Contains(ops[1], "com.apple.alf") && slices.Contains(ops, "globalstate") && (slices.Contains(ops, "0") || hasArg(args, "-int") && slices.Contains(ops, "0")) {
-			return hit("defaults write com.apple.alf globalstate 0 switches the macOS firewall off")
-		}
-	case "aa-teardown":
-		return hit("aa-teardown unloads every AppArmor profile")
-	case "auditctl":
-		for i, a := range args {
-			if a == "-D" || a == "-e" && i+1 < len(args) && args[i+1] == "0" {
-				return hit("auditctl " + a + " switches the audit trail off")
-			}
-		}
-	case "systemctl", "service", "rc-service", "launchctl":
-		verbs := []string{"stop", "disable", "mask", "kill", "unload", "bootout"}
-		for i, o := range ops {
-			unit := strings.TrimSuffix(strings.TrimSuffix(path.Base(o), ".service"), ".socket")
-			if !slices.Contains(defenceServices, unit) {
-				continue
-			}
-			for _, v := range ops {
-				if slices.Contains(verbs, v) && (name != "service" && name != "rc-service" || i == 0) {
-					return hit(name + " " + v + " " + unit + " switches off a service that guards or records the system")
-				}
+		for _, v := range ops {
+			if slices.Contains(verbs, v) && (name != "service" && name != "rc-service" || i == 0) {
+				return hit(name + " " + v + " " + unit + " switches off a service that guards or records the system")
 			}
 		}
 	}
@@ -114,23 +172,26 @@ func checkDefenceOff(c *Call) Finding {
 // auth.log.2.gz, app.log-20240101, x.old): removing it is routine cleanup.
 var rotatedLog = &lazyregexp.Regexp{Expr: `(\.[0-9]+|\.gz|\.xz|\.bz2|\.zst|\.old|-[0-9]{8})$`}
 
+// liveLog reports whether p is a live system log: under /var/log and not
+// rotated, or the login records under /var.
+func liveLog(p string) bool {
+	if !strings.HasPrefix(p, "/") {
+		return false
+	}
+	p = path.Clean(p)
+	switch path.Base(p) {
+	case "wtmp", "btmp", "lastlog", "utmp", "faillog":
+		return under(p, "/var")
+	}
+	return under(p, "/var/log") && !rotatedLog.MatchString(p)
+}
+
 // checkLogsErased: a live system log (under /var/log, or the login
 // records wtmp, btmp, lastlog, utmp) emptied, deleted, shredded or moved
 // away: the record of what happened on the machine is lost.
 func checkLogsErased(c *Call) Finding {
-	live := func(p string) bool {
-		if !strings.HasPrefix(p, "/") {
-			return false
-		}
-		p = path.Clean(p)
-		switch path.Base(p) {
-		case "wtmp", "btmp", "lastlog", "utmp", "faillog":
-			return under(p, "/var")
-		}
-		return under(p, "/var/log") && !rotatedLog.MatchString(p)
-	}
 	for _, r := range c.Ex.Redirs {
-		if r.Truncates() && r.Target != "" && live(c.resolve(r.Target)) {
+		if r.Truncates() && r.Target != "" && liveLog(c.resolve(r.Target)) {
 			return hit("empties the system log " + c.resolve(r.Target))
 		}
 	}
@@ -138,35 +199,46 @@ func checkLogsErased(c *Call) Finding {
 	switch name {
 	case "rm", "unlink", "shred", "srm", "wipe", "truncate":
 		for _, o := range operands(c.Args) {
-			if p := c.resolve(o); live(p) || path.Clean(p) == "/var/log" {
+			if p := c.resolve(o); liveLog(p) || path.Clean(p) == "/var/log" {
 				return hit(name + " erases the system log " + p)
 			}
 		}
 	case "tee":
-		if !hasArg(c.Args, "-a", "--append") {
-			for _, o := range operands(c.Args) {
-				if p := c.resolve(o); live(p) {
-					return hit("tee overwrites the system log " + p)
-				}
-			}
-		}
+		return teeOverwritesLog(c)
 	case "cp", "mv", "dd", "install", "ln":
 		writes, deletes := changes(c)
 		for _, p := range append(writes, deletes...) {
-			if live(p) {
+			if liveLog(p) {
 				return hit(name + " overwrites or moves away the system log " + p)
 			}
 		}
 	case "journalctl":
-		for _, a := range c.Args {
-			if strings.HasPrefix(a, "--vacuum-") {
-				if v, ok := strings.CutPrefix(a, "--vacuum-time="); ok && shortTime(v) {
-					return hit("journalctl " + a + " erases the system journal")
-				}
-				if v, ok := strings.CutPrefix(a, "--vacuum-size="); ok && (v == "0" || strings.HasSuffix(v, "K") || strings.HasSuffix(v, "B") || v == "1M") {
-					return hit("journalctl " + a + " erases the system journal")
-				}
-			}
+		return journalVacuumed(c)
+	}
+	return Finding{}
+}
+
+func teeOverwritesLog(c *Call) Finding {
+	if hasArg(c.Args, "-a", "--append") {
+		return Finding{}
+	}
+	for _, o := range operands(c.Args) {
+		if p := c.resolve(o); liveLog(p) {
+			return hit("tee overwrites the system log " + p)
+		}
+	}
+	return Finding{}
+}
+
+// journalVacuumed: journalctl --vacuum-time of seconds to hours or
+// --vacuum-size of kilobytes.
+func journalVacuumed(c *Call) Finding {
+	for _, a := range c.Args {
+		if v, ok := strings.CutPrefix(a, "--vacuum-time="); ok && shortTime(v) {
+			return hit("journalctl " + a + " erases the system journal")
+		}
+		if v, ok := strings.CutPrefix(a, "--vacuum-size="); ok && (v == "0" || strings.HasSuffix(v, "K") || strings.HasSuffix(v, "B") || v == "1M") {
+			return hit("journalctl " + a + " erases the system journal")
 		}
 	}
 	return Finding{}

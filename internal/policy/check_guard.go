@@ -21,152 +21,244 @@ import (
 // literals of interpreter code that writes. Paths are resolved where
 // possible.
 func changes(c *Call) (writes, deletes []string) {
-	ex := c.Ex
-	for _, r := range ex.Redirs {
+	for _, r := range c.Ex.Redirs {
 		if r.Writes() && r.Target != "" {
 			writes = append(writes, c.resolve(r.Target))
 		}
 	}
-	ops := operands(c.Args)
-	switch ex.Name {
+	w, d := programChanges(c, operands(c.Args))
+	writes = append(writes, w...)
+	deletes = append(deletes, d...)
+	writes = append(writes, outputOptions(c)...)
+	writes = append(writes, codeWrites(c)...)
+	return writes, deletes
+}
+
+// programChanges are the paths a program writes and deletes by its own
+// arguments, ops being its operands.
+func programChanges(c *Call, ops []string) (writes, deletes []string) {
+	switch c.Ex.Name {
 	case "tee", "sudoedit", "truncate", "nano", "vi", "vim", "nvim", "ex", "emacs", "ed", "sponge", "mkdir", "shred":
-		if (ex.Name == "vi" || ex.Name == "vim" || ex.Name == "nvim" || ex.Name == "ex") && hasArg(c.Args, "-R", "-M") {
-			break // read-only
-		}
-		for _, o := range ops {
-			writes = append(writes, c.resolve(o))
-		}
+		return editorWrites(c, ops), nil
 	case "cp", "install", "ln", "rsync", "mv", "ditto", "scp":
-		if len(ops) >= 2 {
-			dst := c.resolve(ops[len(ops)-1])
-			writes = append(writes, dst)
-			intoDir := len(ops) > 2 || strings.HasSuffix(ops[len(ops)-1], "/") || !shell.Known(dst) || c.isDir(dst)
-			for _, src := range ops[:len(ops)-1] {
-				if intoDir {
-					writes = append(writes, path.Join(dst, path.Base(src)))
-				}
-				if ex.Name == "mv" {
-					deletes = append(deletes, c.resolve(src))
-				}
-			}
-		}
-		if ex.Name == "ln" && len(ops) == 1 {
-			writes = append(writes, c.resolve(path.Base(ops[0])))
-		}
-		for i, a := range c.Args {
-			if (a == "-t" || a == "--target-directory") && i+1 < len(c.Args) {
-				for _, src := range ops {
-					writes = append(writes, path.Join(c.resolve(c.Args[i+1]), path.Base(src)))
-				}
-			}
-		}
+		return copyChanges(c, ops)
 	case "sed", "perl", "awk", "gawk", "yq", "ruby":
-		if inPlace(ex.Name, c.Args) {
-			files := ops
-			if (ex.Name == "sed" || ex.Name == "awk" || ex.Name == "gawk" || ex.Name == "yq") && !scriptGiven(c.Args) && len(files) > 0 {
-				files = files[1:]
-			}
-			for _, f := range files {
-				if f != "inplace" {
-					writes = append(writes, c.resolve(f))
-				}
-			}
-		}
+		return inPlaceWrites(c, ops), nil
 	case "fallocate":
-		// Punching, collapsing or zeroing a range destroys what it held;
-		// allocating (-l alone, -d) keeps the data.
-		if hasArg(c.Args, "-p", "--punch-hole", "-c", "--collapse-range", "-z", "--zero-range", "-i", "--insert-range") {
-			for _, o := range ops {
-				writes = append(writes, c.resolve(o))
-			}
-		}
+		return fallocateWrites(c, ops), nil
 	case "dd":
-		for _, a := range c.Args {
-			if v, ok := strings.CutPrefix(a, "of="); ok {
-				writes = append(writes, c.resolve(v))
-			}
-		}
+		return ddWrites(c), nil
 	case "uniq", "xxd":
 		// uniq [input [output]], xxd [-r] [infile [outfile]].
 		if len(ops) >= 2 {
-			writes = append(writes, c.resolve(ops[1]))
+			return []string{c.resolve(ops[1])}, nil
 		}
 	case "openssl":
-		for i, a := range c.Args {
-			if (a == "-out" || a == "-keyout" || a == "--out") && i+1 < len(c.Args) {
-				writes = append(writes, c.resolve(c.Args[i+1]))
-			}
-		}
+		return c.resolveValues(optionValues(c.Args, "-out", "-keyout", "--out")), nil
 	case "sqlite3", "sqlite":
-		for _, f := range sqliteOutputs(codeText(c)) {
-			writes = append(writes, c.resolve(f))
-		}
+		return c.resolveValues(sqliteOutputs(codeText(c))), nil
 	case "rm", "unlink", "srm", "wipe", "rmdir":
-		for _, o := range ops {
-			deletes = append(deletes, c.resolve(o))
-		}
-
+		return nil, c.resolveValues(ops)
 	case "patch":
-		if len(ops) > 0 {
-			writes = append(writes, c.resolve(ops[0]))
-		}
-		if in := ex.Stdin; in != nil && in.File != "" {
-			writes = append(writes, patchTargets(c, c.resolve(in.File))...)
-		}
-		for i, a := range c.Args {
-			if (a == "-i" || a == "--input") && i+1 < len(c.Args) {
-				writes = append(writes, patchTargets(c, c.resolve(c.Args[i+1]))...)
-			}
-		}
+		return patchWrites(c, ops), nil
 	case "curl", "wget":
-		for i, a := range c.Args {
-			if (a == "-O" || a == "--remote-name") && ex.Name == "curl" {
-				for _, o := range ops {
-					if strings.Contains(o, "://") {
-						writes = append(writes, c.resolve(path.Base(o)))
-					}
-				}
-			}
-			if a == "-P" && ex.Name == "wget" && i+1 < len(c.Args) {
-				writes = append(writes, c.resolve(c.Args[i+1]))
-			}
-		}
+		return downloadWrites(c, ops), nil
 	case "tar", "bsdtar", "unzip", "7z", "cpio":
-		archive, creates := "", false
-		if ex.Name == "tar" || ex.Name == "bsdtar" {
-			archive, creates = tarArchive(c.Args)
-		}
-		if archive != "" {
-			writes = append(writes, c.resolve(archive)) // the archive -c, -r, -u write
-		}
-		for i, a := range c.Args {
-			if creates {
-				break // tar -C /etc -czf etc.tgz .: -C is where files are read from
-			}
-			if (a == "-C" || a == "--directory" || a == "-d") && i+1 < len(c.Args) {
-				writes = append(writes, c.resolve(c.Args[i+1]))
-			} else if v, ok := strings.CutPrefix(a, "--directory="); ok {
-				writes = append(writes, c.resolve(v))
-			}
-		}
-		if (ex.Name == "tar" || ex.Name == "bsdtar") && extracts(c.Args) && ex.Dir != "" {
-			writes = append(writes, ex.Dir) // extracting in place can overwrite anything below
-		}
-		if ex.Name == "cpio" && ex.Dir != "" && (hasArg(c.Args, "--extract") || hasShortFlag(c.Args, 'i')) {
-			writes = append(writes, ex.Dir) // cpio -i extracts into the working directory
-		}
+		return extractWrites(c), nil
 	case "git":
-		writes = append(writes, gitWrites(c, ops)...)
+		return gitWrites(c, ops), nil
 	}
-	writes = append(writes, outputOptions(c)...)
-	if ex.CodeWrites {
-		for _, l := range ex.CodeLiterals {
-			if l != "" && !strings.ContainsAny(l, "\n") && len(l) < 4096 {
-				writes = append(writes, c.resolve(l))
+	return nil, nil
+}
+
+// resolveValues resolves each of vs.
+func (c *Call) resolveValues(vs []string) []string {
+	var out []string
+	for _, v := range vs {
+		out = append(out, c.resolve(v))
+	}
+	return out
+}
+
+// optionValues are the values of the separate-word options names takes
+// (openssl -out F).
+func optionValues(args []string, names ...string) []string {
+	var out []string
+	for i, a := range args {
+		if slices.Contains(names, a) && i+1 < len(args) {
+			out = append(out, args[i+1])
+		}
+	}
+	return out
+}
+
+// editorWrites are the files an editor or file maker names; vi -R and -M
+// only read.
+func editorWrites(c *Call, ops []string) []string {
+	switch c.Ex.Name {
+	case "vi", "vim", "nvim", "ex":
+		if hasArg(c.Args, "-R", "-M") {
+			return nil // read-only
+		}
+	}
+	return c.resolveValues(ops)
+}
+
+// copyChanges are a copy's or link's target (DST or DST/<source name>),
+// the -t directory, and for mv the sources it moves away.
+func copyChanges(c *Call, ops []string) (writes, deletes []string) {
+	if len(ops) >= 2 {
+		dst := c.resolve(ops[len(ops)-1])
+		writes = append(writes, dst)
+		intoDir := len(ops) > 2 || strings.HasSuffix(ops[len(ops)-1], "/") || !shell.Known(dst) || c.isDir(dst)
+		for _, src := range ops[:len(ops)-1] {
+			if intoDir {
+				writes = append(writes, path.Join(dst, path.Base(src)))
 			}
+			if c.Ex.Name == "mv" {
+				deletes = append(deletes, c.resolve(src))
+			}
+		}
+	}
+	if c.Ex.Name == "ln" && len(ops) == 1 {
+		writes = append(writes, c.resolve(path.Base(ops[0])))
+	}
+	for _, dir := range optionValues(c.Args, "-t", "--target-directory") {
+		for _, src := range ops {
+			writes = append(writes, path.Join(c.resolve(dir), path.Base(src)))
 		}
 	}
 	return writes, deletes
+}
+
+// inPlaceWrites are the files an editor asked to rewrite them names (sed
+// -i, perl -i, gawk -i inplace, yq -i); the first operand is the script
+// unless -e or -f gave it.
+func inPlaceWrites(c *Call, ops []string) []string {
+	if !inPlace(c.Ex.Name, c.Args) {
+		return nil
+	}
+	files := ops
+	switch c.Ex.Name {
+	case "sed", "awk", "gawk", "yq":
+		if !scriptGiven(c.Args) && len(files) > 0 {
+			files = files[1:]
+		}
+	}
+	var out []string
+	for _, f := range files {
+		if f != "inplace" {
+			out = append(out, c.resolve(f))
+		}
+	}
+	return out
+}
+
+// fallocateWrites: punching, collapsing or zeroing a range destroys what it
+// held; allocating (-l alone, -d) keeps the data.
+func fallocateWrites(c *Call, ops []string) []string {
+	if hasArg(c.Args, "-p", "--punch-hole", "-c", "--collapse-range", "-z", "--zero-range", "-i", "--insert-range") {
+		return c.resolveValues(ops)
+	}
+	return nil
+}
+
+// ddWrites are dd's of= files.
+func ddWrites(c *Call) []string {
+	var out []string
+	for _, a := range c.Args {
+		if v, ok := strings.CutPrefix(a, "of="); ok {
+			out = append(out, c.resolve(v))
+		}
+	}
+	return out
+}
+
+// patchWrites are the file patch is given and the files the patch it reads
+// (standard input or -i) names.
+func patchWrites(c *Call, ops []string) []string {
+	var out []string
+	if len(ops) > 0 {
+		out = append(out, c.resolve(ops[0]))
+	}
+	if in := c.Ex.Stdin; in != nil && in.File != "" {
+		out = append(out, patchTargets(c, c.resolve(in.File))...)
+	}
+	for _, f := range optionValues(c.Args, "-i", "--input") {
+		out = append(out, patchTargets(c, c.resolve(f))...)
+	}
+	return out
+}
+
+// downloadWrites are the files curl -O names after its URLs and wget -P's
+// directory.
+func downloadWrites(c *Call, ops []string) []string {
+	var out []string
+	for i, a := range c.Args {
+		if (a == "-O" || a == "--remote-name") && c.Ex.Name == "curl" {
+			for _, o := range ops {
+				if strings.Contains(o, "://") {
+					out = append(out, c.resolve(path.Base(o)))
+				}
+			}
+		}
+		if a == "-P" && c.Ex.Name == "wget" && i+1 < len(c.Args) {
+			out = append(out, c.resolve(c.Args[i+1]))
+		}
+	}
+	return out
+}
+
+// extractWrites are the archive a tar creates, the directory an archiver
+// extracts into (-C, --directory, unzip -d) and, extracting in place, the
+// working directory.
+func extractWrites(c *Call) []string {
+	var writes []string
+	name := c.Ex.Name
+	archive, creates := "", false
+	if name == "tar" || name == "bsdtar" {
+		archive, creates = tarArchive(c.Args)
+	}
+	if archive != "" {
+		writes = append(writes, c.resolve(archive)) // the archive -c, -r, -u write
+	}
+	if !creates { // tar -C /etc -czf etc.tgz .: -C is where files are read from
+		writes = append(writes, c.resolveValues(extractDirs(c.Args))...)
+	}
+	if (name == "tar" || name == "bsdtar") && extracts(c.Args) && c.Ex.Dir != "" {
+		writes = append(writes, c.Ex.Dir) // extracting in place can overwrite anything below
+	}
+	if name == "cpio" && c.Ex.Dir != "" && (hasArg(c.Args, "--extract") || hasShortFlag(c.Args, 'i')) {
+		writes = append(writes, c.Ex.Dir) // cpio -i extracts into the working directory
+	}
+	return writes
+}
+
+// extractDirs are the -C, --directory and -d values of an archiver.
+func extractDirs(args []string) []string {
+	var out []string
+	for i, a := range args {
+		if (a == "-C" || a == "--directory" || a == "-d") && i+1 < len(args) {
+			out = append(out, args[i+1])
+		} else if v, ok := strings.CutPrefix(a, "--directory="); ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// codeWrites are the file literals of interpreter code that writes.
+func codeWrites(c *Call) []string {
+	if !c.Ex.CodeWrites {
+		return nil
+	}
+	var out []string
+	for _, l := range c.Ex.CodeLiterals {
+		if l != "" && !strings.ContainsAny(l, "\n") && len(l) < 4096 {
+			out = append(out, c.resolve(l))
+		}
+	}
+	return out
 }
 
 // sqliteOutputs are the files sqlite3's dot-commands and VACUUM INTO in
@@ -499,17 +591,35 @@ func checkCLI(c *Call, args []string) Finding {
 		return Finding{}
 	}
 	if len(ops) >= 2 && (ops[0] == "extensions" || ops[0] == "extension") {
-		switch ops[1] {
-		case "disable", "uninstall", "remove", "config", "link", "update", "install":
-			if ops[1] == "install" || ops[1] == "link" || len(ops) == 2 || hasArg(ops[2:], "gemini-guard") || hasArg(args, "--all") {
-				return hit("gemini extensions " + ops[1] + " changes the installed extensions (gemini-guard is one of them, and another extension's hooks and settings run beside it)")
-			}
-		}
-		return Finding{}
+		return cliExtensionsVerb(args, ops)
 	}
 	if len(ops) >= 2 && ops[0] == "hooks" && (ops[1] == "disable" || ops[1] == "remove") {
 		return hit("gemini hooks " + ops[1] + " switches hooks off")
 	}
+	if f := cliEnv(c); f.Hit {
+		return f
+	}
+	if f := cliAssigned(c); f.Hit {
+		return f
+	}
+	return cliFlags(args)
+}
+
+// cliExtensionsVerb: gemini extensions disable/uninstall/… of gemini-guard
+// (or every extension), install and link of any.
+func cliExtensionsVerb(args, ops []string) Finding {
+	switch ops[1] {
+	case "disable", "uninstall", "remove", "config", "link", "update", "install":
+		if ops[1] == "install" || ops[1] == "link" || len(ops) == 2 || hasArg(ops[2:], "gemini-guard") || hasArg(args, "--all") {
+			return hit("gemini extensions " + ops[1] + " changes the installed extensions (gemini-guard is one of them, and another extension's hooks and settings run beside it)")
+		}
+	}
+	return Finding{}
+}
+
+// cliEnv: Gemini CLI started with a GEMINI_GUARD_ setting or a child-agent
+// key of its own in its environment.
+func cliEnv(c *Call) Finding {
 	for _, k := range slices.Sorted(maps.Keys(c.Ex.Env)) {
 		if strings.HasPrefix(strings.ToUpper(k), "GEMINI_GUARD_") {
 			return hit("starts Gemini CLI with its own " + k + " setting, which the guard's hooks in that session would read")
@@ -521,6 +631,12 @@ func checkCLI(c *Call, args []string) Finding {
 			return hitSafer("starts Gemini CLI with "+k+" set: "+why+", so the child agent may run without the guard", protect.SaferEnv)
 		}
 	}
+	return Finding{}
+}
+
+// cliAssigned: the shell that starts Gemini CLI sets a GEMINI_GUARD_
+// setting or a child-agent key.
+func cliAssigned(c *Call) Finding {
 	for _, k := range c.Res.Assigned {
 		if strings.HasPrefix(strings.ToUpper(k), "GEMINI_GUARD_") {
 			// export GEMINI_GUARD_MODE=warn; gemini …: the child inherits it
@@ -534,19 +650,14 @@ func checkCLI(c *Call, args []string) Finding {
 			return hitSafer("sets "+k+" in the shell that starts Gemini CLI: "+why+", so the child agent may run without the guard", protect.SaferEnv)
 		}
 	}
+	return Finding{}
+}
+
+// cliFlags: a child agent started without gemini-guard in its -e list or
+// with approvals off.
+func cliFlags(args []string) Finding {
 	for i, a := range args {
-		v, hasV := "", false
-		switch {
-		case a == "-e" || a == "--extensions":
-			if i+1 < len(args) {
-				v, hasV = args[i+1], true
-			}
-		case strings.HasPrefix(a, "--extensions="):
-			v, hasV = strings.TrimPrefix(a, "--extensions="), true
-		case strings.HasPrefix(a, "-e") && len(a) > 2 && !strings.HasPrefix(a, "--"):
-			v, hasV = strings.TrimPrefix(strings.TrimPrefix(a, "-e"), "="), true
-		}
-		if hasV && !extensionListKeepsGuard(args, v) {
+		if v, ok := extensionsValue(args, i); ok && !extensionListKeepsGuard(args, v) {
 			return hit("starts a Gemini CLI agent without the gemini-guard extension (" + a + " " + v + ")")
 		}
 		if a == "-y" || a == "--yolo" || a == "--approval-mode=yolo" || a == "--approval-mode" && i+1 < len(args) && args[i+1] == "yolo" {
@@ -554,6 +665,22 @@ func checkCLI(c *Call, args []string) Finding {
 		}
 	}
 	return Finding{}
+}
+
+// extensionsValue is the value of an -e/--extensions option at args[i].
+func extensionsValue(args []string, i int) (string, bool) {
+	a := args[i]
+	switch {
+	case a == "-e" || a == "--extensions":
+		if i+1 < len(args) {
+			return args[i+1], true
+		}
+	case strings.HasPrefix(a, "--extensions="):
+		return strings.TrimPrefix(a, "--extensions="), true
+	case strings.HasPrefix(a, "-e") && len(a) > 2 && !strings.HasPrefix(a, "--"):
+		return strings.TrimPrefix(strings.TrimPrefix(a, "-e"), "="), true
+	}
+	return "", false
 }
 
 // extensionListKeepsGuard reports whether the -e/--extensions lists of
@@ -738,53 +865,17 @@ func treeIntoUserConfig(c *Call, r protect.Roots) Finding {
 	if !slices.Contains(treeWriters, c.Ex.Name) {
 		return Finding{}
 	}
+	ops := operands(c.Args)
 	var dests []string
 	unknown := false // a source not known statically: maybe its contents
-	ops := operands(c.Args)
 	switch c.Ex.Name {
 	case "cp", "rsync", "ditto", "scp", "mv":
-		if c.Ex.Name == "rsync" && (hasArg(c.Args, "--dry-run", "--list-only") || hasShortFlag(c.Args, 'n')) {
-			return Finding{} // writes nothing
-		}
-		recursive := c.Ex.Name == "rsync" && (hasArg(c.Args, "--recursive", "--archive") || hasShortFlag(c.Args, 'r') || hasShortFlag(c.Args, 'a')) ||
-			c.Ex.Name == "cp" && (hasArg(c.Args, "--recursive", "--archive") || hasShortFlag(c.Args, 'r') || hasShortFlag(c.Args, 'R') || hasShortFlag(c.Args, 'a')) ||
-			c.Ex.Name == "scp" && hasShortFlag(c.Args, 'r') || c.Ex.Name == "ditto" || c.Ex.Name == "mv"
-		if !recursive || len(ops) < 2 {
-			return Finding{}
-		}
-		// What lands in the destination directory itself: a source's
-		// contents (src/., src/ for rsync and BSD cp, a glob or a value not
-		// known statically, ditto always, -T), not src as a new directory.
-		contents := c.Ex.Name == "ditto" || noTargetDir(c)
-		for _, src := range ops[:len(ops)-1] {
-			if strings.HasSuffix(src, "/.") || strings.HasSuffix(src, "/") && c.Ex.Name != "mv" || src == "." {
-				contents = true
-			} else if !shell.Known(src) {
-				unknown = true
-			}
-		}
-		if contents || unknown {
-			dests = append(dests, c.resolve(ops[len(ops)-1]))
-		}
+		dests, unknown = treeCopyDests(c, ops)
 	default:
-		extracting := c.Ex.Name == "unzip" || c.Ex.Name == "cpio" && (hasArg(c.Args, "--extract") || hasShortFlag(c.Args, 'i')) ||
-			(c.Ex.Name == "7z" || c.Ex.Name == "7za") && len(ops) > 0 && (ops[0] == "x" || ops[0] == "e") ||
-			(c.Ex.Name == "tar" || c.Ex.Name == "bsdtar") && extracts(c.Args)
-		if !extracting {
+		if !treeExtracts(c, ops) {
 			return Finding{}
 		}
-		dir := c.Ex.Dir
-		for i, a := range c.Args {
-			switch {
-			case (a == "-C" || a == "--directory" || a == "-d" && c.Ex.Name == "unzip") && i+1 < len(c.Args):
-				dir = c.resolve(c.Args[i+1])
-			case strings.HasPrefix(a, "--directory="):
-				dir = c.resolve(strings.TrimPrefix(a, "--directory="))
-			case strings.HasPrefix(a, "-o") && len(a) > 2 && (c.Ex.Name == "7z" || c.Ex.Name == "7za"):
-				dir = c.resolve(a[2:])
-			}
-		}
-		dests = append(dests, dir)
+		dests = []string{extractionDir(c)}
 	}
 	for _, d := range dests {
 		if d == "" || !shell.Known(d) {
@@ -798,6 +889,79 @@ func treeIntoUserConfig(c *Call, r protect.Roots) Finding {
 		}
 	}
 	return Finding{}
+}
+
+// treeCopyDests is the destination of a recursive copy when what lands in
+// it is a source's contents (src/., src/ for rsync and BSD cp, ditto
+// always, -T) or not known statically (unknown), not src as a new
+// directory.
+func treeCopyDests(c *Call, ops []string) (dests []string, unknown bool) {
+	if !copiesTree(c) || len(ops) < 2 {
+		return nil, false
+	}
+	contents := c.Ex.Name == "ditto" || noTargetDir(c)
+	for _, src := range ops[:len(ops)-1] {
+		if strings.HasSuffix(src, "/.") || strings.HasSuffix(src, "/") && c.Ex.Name != "mv" || src == "." {
+			contents = true
+		} else if !shell.Known(src) {
+			unknown = true
+		}
+	}
+	if contents || unknown {
+		dests = append(dests, c.resolve(ops[len(ops)-1]))
+	}
+	return dests, unknown
+}
+
+// copiesTree reports whether a copier copies whole directories: cp -r/-a,
+// rsync -r/-a (not a dry run), scp -r, ditto and mv always.
+func copiesTree(c *Call) bool {
+	switch c.Ex.Name {
+	case "rsync":
+		if hasArg(c.Args, "--dry-run", "--list-only") || hasShortFlag(c.Args, 'n') {
+			return false // writes nothing
+		}
+		return hasArg(c.Args, "--recursive", "--archive") || hasShortFlag(c.Args, 'r') || hasShortFlag(c.Args, 'a')
+	case "cp":
+		return hasArg(c.Args, "--recursive", "--archive") || hasShortFlag(c.Args, 'r') || hasShortFlag(c.Args, 'R') || hasShortFlag(c.Args, 'a')
+	case "scp":
+		return hasShortFlag(c.Args, 'r')
+	}
+	return c.Ex.Name == "ditto" || c.Ex.Name == "mv"
+}
+
+// treeExtracts reports whether an archiver extracts: unzip always, cpio
+// -i, 7z x/e, tar -x.
+func treeExtracts(c *Call, ops []string) bool {
+	switch c.Ex.Name {
+	case "unzip":
+		return true
+	case "cpio":
+		return hasArg(c.Args, "--extract") || hasShortFlag(c.Args, 'i')
+	case "7z", "7za":
+		return len(ops) > 0 && (ops[0] == "x" || ops[0] == "e")
+	case "tar", "bsdtar":
+		return extracts(c.Args)
+	}
+	return false
+}
+
+// extractionDir is where an archiver extracts: the last -C, --directory,
+// unzip -d or 7z -o, else the working directory.
+func extractionDir(c *Call) string {
+	dir := c.Ex.Dir
+	sevenZip := c.Ex.Name == "7z" || c.Ex.Name == "7za"
+	for i, a := range c.Args {
+		switch {
+		case (a == "-C" || a == "--directory" || a == "-d" && c.Ex.Name == "unzip") && i+1 < len(c.Args):
+			dir = c.resolve(c.Args[i+1])
+		case strings.HasPrefix(a, "--directory="):
+			dir = c.resolve(strings.TrimPrefix(a, "--directory="))
+		case strings.HasPrefix(a, "-o") && len(a) > 2 && sevenZip:
+			dir = c.resolve(a[2:])
+		}
+	}
+	return dir
 }
 
 // modeChanges are the files whose mode, owner or attributes a call
@@ -942,8 +1106,7 @@ func writtenText(c *Call, target string) (text string, appends, known bool) {
 			appends = r.Op == ">>" || r.Op == "&>>"
 		}
 	}
-	args := c.Args
-	for _, a := range args {
+	for _, a := range c.Args {
 		if !shell.Known(a) {
 			return "", appends, false
 		}
@@ -952,64 +1115,90 @@ func writtenText(c *Call, target string) (text string, appends, known bool) {
 	case ":", "true":
 		return "", appends, true
 	case "echo":
-		nl := "\n"
-		for len(args) > 0 && (args[0] == "-n" || args[0] == "-e" || args[0] == "-E" || args[0] == "-ne" || args[0] == "-en") {
-			if strings.Contains(args[0], "n") {
-				nl = ""
-			}
-			args = args[1:]
-		}
-		return strings.Join(args, " ") + nl, appends, true
+		return echoText(c.Args), appends, true
 	case "printf":
-		if len(args) == 1 && !strings.Contains(args[0], "%") {
-			return strings.ReplaceAll(args[0], "\\n", "\n"), appends, true
-		}
-		if len(args) >= 1 && (args[0] == "%s\\n" || args[0] == "%s") {
-			return strings.Join(args[1:], "\n") + "\n", appends, true
-		}
-		return "", appends, false
+		text, known = printfText(c.Args)
+		return text, appends, known
 	}
-	if in := c.Ex.Stdin; in != nil && in.HasText && len(in.Producers) == 0 && (c.Ex.Name == "cat" || c.Ex.Name == "tee") && len(operands(args)) <= 1 {
+	if in := c.Ex.Stdin; in != nil && in.HasText && len(in.Producers) == 0 && (c.Ex.Name == "cat" || c.Ex.Name == "tee") && len(operands(c.Args)) <= 1 {
 		if !shell.Known(in.Text) {
 			return "", appends, false
 		}
 		return in.Text, appends, true
 	}
-	if !slices.Contains(copiers, c.Ex.Name) {
-		return "", appends, false
-	}
-	var srcs []string
-	switch c.Ex.Name {
-	case "dd":
-		for _, a := range args {
-			if v, ok := strings.CutPrefix(a, "if="); ok {
-				srcs = append(srcs, v)
-			}
+	text, known = copiedText(c)
+	return text, appends, known
+}
+
+// echoText is what echo prints: its arguments and a newline unless -n.
+func echoText(args []string) string {
+	nl := "\n"
+	for len(args) > 0 && (args[0] == "-n" || args[0] == "-e" || args[0] == "-E" || args[0] == "-ne" || args[0] == "-en") {
+		if strings.Contains(args[0], "n") {
+			nl = ""
 		}
-	case "cat":
-		srcs = operands(args)
-	case "tee", "sponge":
-		return "", appends, false
-	default:
-		ops := operands(args)
-		if len(ops) < 2 {
-			return "", appends, false
-		}
-		srcs = ops[:len(ops)-1]
+		args = args[1:]
 	}
+	return strings.Join(args, " ") + nl
+}
+
+// printfText is what printf prints for a format without directives or the
+// formats %s and %s\n.
+func printfText(args []string) (string, bool) {
+	if len(args) == 1 && !strings.Contains(args[0], "%") {
+		return strings.ReplaceAll(args[0], "\\n", "\n"), true
+	}
+	if len(args) >= 1 && (args[0] == "%s\\n" || args[0] == "%s") {
+		return strings.Join(args[1:], "\n") + "\n", true
+	}
+	return "", false
+}
+
+// copiedText is the current content of the files a copier reads, when
+// they are known and not written earlier on the same line.
+func copiedText(c *Call) (string, bool) {
+	srcs := copiedSources(c)
 	if len(srcs) == 0 {
-		return "", appends, false
+		return "", false
 	}
 	var b strings.Builder
 	for _, s := range srcs {
 		p := c.resolve(s)
 		data, err := c.readSmall(p)
 		if err != nil && (!shell.Known(p) || writtenEarlier(c, p)) {
-			return "", appends, false
+			return "", false
 		}
 		b.WriteString(data) // a source that does not exist: the copy fails
 	}
-	return b.String(), appends, true
+	return b.String(), true
+}
+
+// copiedSources are the files a copier (copiers) reads: dd's if=, cat's
+// operands, every operand but the target of the others; tee and sponge
+// copy standard input, not files.
+func copiedSources(c *Call) []string {
+	if !slices.Contains(copiers, c.Ex.Name) {
+		return nil
+	}
+	switch c.Ex.Name {
+	case "dd":
+		var srcs []string
+		for _, a := range c.Args {
+			if v, ok := strings.CutPrefix(a, "if="); ok {
+				srcs = append(srcs, v)
+			}
+		}
+		return srcs
+	case "cat":
+		return operands(c.Args)
+	case "tee", "sponge":
+		return nil
+	}
+	ops := operands(c.Args)
+	if len(ops) < 2 {
+		return nil
+	}
+	return ops[:len(ops)-1]
 }
 
 // writtenEarlier reports whether another command of the same line writes p

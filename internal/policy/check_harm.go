@@ -319,9 +319,76 @@ var factoryResets = []verbRule{
 
 func checkFactoryReset(c *Call) Finding { return matchVerbs(c, factoryResets) }
 
+// kernelTool judges the programs named names: a hit when the call
+// replaces, stops or reconfigures the running kernel, its modules, the
+// firmware's boot entries, the mounts or the network the system needs.
+type kernelTool struct {
+	names []string
+	judge func(c *Call) Finding
+}
+
+// kernelTools are the programs checkKernelControl judges, by name.
+var kernelTools = []kernelTool{
+	{[]string{"kexec"}, func(c *Call) Finding {
+		return hitIf(!hasArg(c.Args, "--help", "-h", "--version"), func() string { return "kexec loads or boots another kernel, replacing the running system" })
+	}},
+	{[]string{"sysctl"}, sysctlWrites},
+	{[]string{"efibootmgr"}, efibootmgrChanges},
+	{[]string{"kextunload", "kextload", "kldunload", "kldload"}, func(c *Call) Finding {
+		return hitIf(len(c.Args) > 0 && !hasArg(c.Args, "--help", "-h"), func() string { return c.Ex.Name + " changes the modules of the running kernel" })
+	}},
+	{[]string{"kmutil"}, func(c *Call) Finding {
+		ops := operands(c.Args)
+		return hitIf(len(ops) > 0 && (ops[0] == "load" || ops[0] == "unload" || ops[0] == "install"), func() string { return "kmutil " + ops[0] + " changes the kernel's extensions" })
+	}},
+	{[]string{"nvram"}, nvramChanges},
+	{[]string{"swapoff"}, func(c *Call) Finding {
+		return hitIf(hasArg(c.Args, "-a", "--all"), func() string {
+			return "swapoff -a turns all swap off: the machine can run out of memory and kill processes"
+		})
+	}},
+	{[]string{"umount"}, umountsSystem},
+	{[]string{"mount"}, remountsSystemReadOnly},
+	{[]string{"ip"}, func(c *Call) Finding {
+		ops := operands(c.Args)
+		return hitIf(len(ops) >= 4 && (ops[0] == "link" || ops[0] == "l") && ops[1] == "set" && ops[len(ops)-1] == "down" && !strings.HasPrefix(ops[len(ops)-2], "lo"),
+			func() string { return "ip link set … down cuts the machine off the network" })
+	}},
+	{[]string{"ifconfig", "ifdown"}, func(c *Call) Finding {
+		ops := operands(c.Args)
+		return hitIf(c.Ex.Name == "ifdown" && len(ops) > 0 || len(ops) >= 2 && ops[len(ops)-1] == "down" && ops[0] != "lo" && ops[0] != "lo0",
+			func() string { return c.Ex.Name + " cuts the machine off the network" })
+	}},
+	{[]string{"nmcli"}, func(c *Call) Finding {
+		ops := operands(c.Args)
+		return hitIf(len(ops) >= 2 && (ops[0] == "networking" || ops[0] == "n") && ops[1] == "off", func() string { return "nmcli networking off cuts the machine off the network" })
+	}},
+	{[]string{"insmod", "rmmod"}, func(c *Call) Finding {
+		return hitIf(len(operands(c.Args)) > 0, func() string { return c.Ex.Name + " changes the modules of the running kernel" })
+	}},
+	{[]string{"modprobe"}, func(c *Call) Finding {
+		return hitIf(len(operands(c.Args)) > 0 && !hasArg(c.Args, "-n", "--dry-run", "--show-depends", "-D", "-c", "--showconfig"),
+			func() string { return "modprobe changes the modules of the running kernel" })
+	}},
+}
+
 // kernelControl: writes to the kernel's control files and the commands
 // that replace or stop the running kernel.
 func checkKernelControl(c *Call) Finding {
+	if f := kernelFileWritten(c); f.Hit {
+		return f
+	}
+	for _, t := range kernelTools {
+		if slices.Contains(t.names, c.Ex.Name) {
+			return t.judge(c)
+		}
+	}
+	return Finding{}
+}
+
+// kernelFileWritten: a write to /proc/sysrq-trigger, /proc/sys or /sys
+// (but the tracing marker).
+func kernelFileWritten(c *Call) Finding {
 	writes, _ := changes(c)
 	for _, p := range writes {
 		if p == "/proc/sysrq-trigger" {
@@ -331,90 +398,79 @@ func checkKernelControl(c *Call) Finding {
 			return hit("writes the kernel setting " + p)
 		}
 	}
-	switch c.Ex.Name {
-	case "kexec":
-		if !hasArg(c.Args, "--help", "-h", "--version") {
-			return hit("kexec loads or boots another kernel, replacing the running system")
-		}
-	case "sysctl":
-		for _, a := range c.Args {
-			if a == "-w" || a == "--write" || a == "-p" || a == "--load" || a == "--system" || !strings.HasPrefix(a, "-") && strings.Contains(a, "=") {
-				return hit("sysctl changes kernel settings of the running system")
-			}
-		}
-	case "efibootmgr":
-		for _, a := range c.Args {
-			if efibootChanges.MatchString(a) {
-				return hit("efibootmgr " + a + " changes the firmware's boot entries: what the machine boots next, or whether it boots")
-			}
-		}
-	case "kextunload", "kextload", "kldunload", "kldload":
-		if len(c.Args) > 0 && !hasArg(c.Args, "--help", "-h") {
-			return hit(c.Ex.Name + " changes the modules of the running kernel")
-		}
-	case "kmutil":
-		if ops := operands(c.Args); len(ops) > 0 && (ops[0] == "load" || ops[0] == "unload" || ops[0] == "install") {
-			return hit("kmutil " + ops[0] + " changes the kernel's extensions")
-		}
-	case "nvram": // firmware variables: boot arguments, SIP's, the boot disk
-		for _, a := range c.Args {
-			if a == "-d" || a == "-c" || a == "-f" || !strings.HasPrefix(a, "-") && strings.Contains(a, "=") {
-				return hit("nvram " + a + " changes the firmware's variables (how the machine boots)")
-			}
-		}
-	case "swapoff":
-		if hasArg(c.Args, "-a", "--all") {
-			return hit("swapoff -a turns all swap off: the machine can run out of memory and kill processes")
-		}
-	case "umount":
-		if hasArg(c.Args, "-a", "--all") || hasShortFlag(c.Args, 'a') {
-			return hit("umount -a unmounts every file system")
-		}
-		for _, o := range operands(c.Args) {
-			if systemMount(c.resolve(o)) {
-				return hit("umount " + o + " unmounts a file system the running system needs")
-			}
-		}
-	case "mount":
-		for i, a := range c.Args {
-			opts, ok := strings.CutPrefix(a, "-o")
-			if a == "-o" && i+1 < len(c.Args) {
-				opts, ok = c.Args[i+1], true
-			} else if v, ok2 := strings.CutPrefix(a, "--options="); ok2 {
-				opts, ok = v, true
-			} else if a == "--options" && i+1 < len(c.Args) {
-				opts, ok = c.Args[i+1], true
-			}
-			if ok && strings.Contains(opts, "remount") && slices.Contains(strings.Split(opts, ","), "ro") {
-				for _, o := range operands(c.Args) {
-					if o != opts && systemMount(c.resolve(o)) {
-						return hit("mount -o " + opts + " " + o + " remounts a file system the running system needs")
-					}
-				}
-			}
-		}
-	case "ip":
-		if ops := operands(c.Args); len(ops) >= 4 && (ops[0] == "link" || ops[0] == "l") && ops[1] == "set" && ops[len(ops)-1] == "down" && !strings.HasPrefix(ops[len(ops)-2], "lo") {
-			return hit("ip link set … down cuts the machine off the network")
-		}
-	case "ifconfig", "ifdown":
-		if ops := operands(c.Args); c.Ex.Name == "ifdown" && len(ops) > 0 || len(ops) >= 2 && ops[len(ops)-1] == "down" && ops[0] != "lo" && ops[0] != "lo0" {
-			return hit(c.Ex.Name + " cuts the machine off the network")
-		}
-	case "nmcli":
-		if ops := operands(c.Args); len(ops) >= 2 && (ops[0] == "networking" || ops[0] == "n") && ops[1] == "off" {
-			return hit("nmcli networking off cuts the machine off the network")
-		}
-	case "insmod", "rmmod":
-		if len(operands(c.Args)) > 0 {
-			return hit(c.Ex.Name + " changes the modules of the running kernel")
-		}
-	case "modprobe":
-		if len(operands(c.Args)) > 0 && !hasArg(c.Args, "-n", "--dry-run", "--show-depends", "-D", "-c", "--showconfig") {
-			return hit("modprobe changes the modules of the running kernel")
+	return Finding{}
+}
+
+func sysctlWrites(c *Call) Finding {
+	for _, a := range c.Args {
+		if a == "-w" || a == "--write" || a == "-p" || a == "--load" || a == "--system" || !strings.HasPrefix(a, "-") && strings.Contains(a, "=") {
+			return hit("sysctl changes kernel settings of the running system")
 		}
 	}
 	return Finding{}
+}
+
+func efibootmgrChanges(c *Call) Finding {
+	for _, a := range c.Args {
+		if efibootChanges.MatchString(a) {
+			return hit("efibootmgr " + a + " changes the firmware's boot entries: what the machine boots next, or whether it boots")
+		}
+	}
+	return Finding{}
+}
+
+// nvramChanges: firmware variables (boot arguments, SIP's, the boot disk)
+// set, deleted or cleared.
+func nvramChanges(c *Call) Finding {
+	for _, a := range c.Args {
+		if a == "-d" || a == "-c" || a == "-f" || !strings.HasPrefix(a, "-") && strings.Contains(a, "=") {
+			return hit("nvram " + a + " changes the firmware's variables (how the machine boots)")
+		}
+	}
+	return Finding{}
+}
+
+func umountsSystem(c *Call) Finding {
+	if hasArg(c.Args, "-a", "--all") || hasShortFlag(c.Args, 'a') {
+		return hit("umount -a unmounts every file system")
+	}
+	for _, o := range operands(c.Args) {
+		if systemMount(c.resolve(o)) {
+			return hit("umount " + o + " unmounts a file system the running system needs")
+		}
+	}
+	return Finding{}
+}
+
+// remountsSystemReadOnly: mount -o remount,ro of a system mount.
+func remountsSystemReadOnly(c *Call) Finding {
+	for i := range c.Args {
+		opts, ok := mountOptions(c.Args, i)
+		if !ok || !strings.Contains(opts, "remount") || !slices.Contains(strings.Split(opts, ","), "ro") {
+			continue
+		}
+		for _, o := range operands(c.Args) {
+			if o != opts && systemMount(c.resolve(o)) {
+				return hit("mount -o " + opts + " " + o + " remounts a file system the running system needs")
+			}
+		}
+	}
+	return Finding{}
+}
+
+// mountOptions is the value of mount's -o/--options at args[i] (-oX, -o X,
+// --options=X, --options X).
+func mountOptions(args []string, i int) (string, bool) {
+	a := args[i]
+	switch {
+	case a == "-o" && i+1 < len(args):
+		return args[i+1], true
+	case strings.HasPrefix(a, "--options="):
+		return strings.TrimPrefix(a, "--options="), true
+	case a == "--options" && i+1 < len(args):
+		return args[i+1], true
+	}
+	return strings.CutPrefix(a, "-o")
 }
 
 // systemMount reports whether p is a mount point the running system needs:
@@ -782,110 +838,162 @@ var setIDEscapes = []string{"find", "vim", "vi", "nano", "less", "more", "env", 
 // and interpreters made setuid, and any permission, owner, attribute or
 // ACL change of a system path (recursive or not).
 func checkPermWiden(c *Call) Finding {
-	name := c.Ex.Name
 	var mode string
 	var targets []string
-	switch name {
+	switch c.Ex.Name {
 	case "chmod":
-		ops := operands(c.Args)
-		for _, a := range c.Args {
-			if modeWordRe.MatchString(a) && mode == "" && !slices.Contains([]string{"-R", "-f", "-v", "-c"}, a) {
-				mode = a[1:] // chmod -w f, chmod -x f
-			}
-		}
-		if mode == "" && len(ops) > 0 {
-			mode, ops = ops[0], ops[1:]
-		}
-		targets = ops
+		mode, targets = chmodOperands(c.Args)
 	case "setcap":
-		// Capabilities are setuid in pieces: cap_setuid on python is a
-		// root shell for anyone who can run it.
-		ops := operands(c.Args)
-		for i, o := range ops {
-			if i+1 < len(ops) && dangerousCaps.MatchString(o) && strings.ContainsAny(o, "+=") && strings.Contains(o[strings.IndexAny(o, "+="):], "e") {
-				return hit("setcap " + o + " lets " + ops[i+1] + " act as root for whoever runs it")
-			}
-		}
-		return Finding{}
+		return setcapWidens(c)
 	case "install":
-		// install -m 4755 /bin/bash /tmp/x is chmod u+s on a copy.
-		p := shell.ParseArgs(c.Args, installSpec)
-		mode, _ = p.Value("m", "mode")
-		if !permSetID.MatchString(mode) {
-			return Finding{}
-		}
-		for _, t := range p.Operands {
-			if isSetIDTarget(c.resolve(t)) {
-				return hit("install -m " + mode + " makes a copy of " + t + " run as its owner for anyone: a root shell for every user")
-			}
-		}
-		return Finding{}
+		return installSetID(c)
 	case "chflags": // the BSDs' and macOS's chattr: chflags [-R] flags file...
 		if ops := operands(c.Args); len(ops) > 1 {
 			mode, targets = ops[0], ops[1:]
 		}
 	case "chown", "chgrp", "chattr", "setfacl":
-		ops := operands(c.Args)
-		if (name == "chown" || name == "chgrp") && len(ops) > 0 {
-			if toRoot(name, ops[0]) {
-				return Finding{} // handing a path to root takes rights away from users
-			}
-			ops = ops[1:]
-		}
-		if name == "chattr" {
-			for _, a := range c.Args {
-				if strings.HasPrefix(a, "-") && len(a) > 1 && strings.ContainsAny(a[1:], "ia") && !strings.HasPrefix(a, "--") {
-					mode = a
-				}
-			}
-			targets = ops
-			if len(ops) > 0 && (strings.HasPrefix(ops[0], "+") || strings.HasPrefix(ops[0], "=")) {
-				targets = ops[1:]
-			}
-		} else {
-			targets = ops
-		}
+		mode, targets = ownerOperands(c)
 	default:
 		return Finding{}
 	}
 	for _, t := range targets {
-		l := c.Loc(t)
-		p := c.resolve(t)
-		switch {
-		case (l.Place == Root || l.Place == CoreSystem || l.Place == Protected) && (name != "chmod" || permWorldWritable.MatchString(mode) || permSetID.MatchString(mode) || permNone.MatchString(mode)):
-			// chmod +x /usr/local/bin/tool is an install step; making a
-			// system path writable by all, setuid, unreadable, or another
-			// user's, is not.
-			return hit(name + " changes the permissions, owner or attributes of the system path " + l.Path)
-		case name == "chmod" && permSetID.MatchString(mode) && !shell.Known(t):
-			return hit("chmod " + mode + " makes " + c.Show(t) + ", a program decided at run time, run as its owner for anyone")
-		case name == "chmod" && permSetID.MatchString(mode) && isSetIDTarget(p):
-			return hit("chmod " + mode + " makes " + p + " run as its owner for anyone: a root shell for every user")
-		case name == "chmod" && permSetUID.MatchString(mode) && l.Place != InWorkspace:
-			// Any program made setuid outside the project runs as its
-			// owner for whoever starts it; copies of shells hide under any
-			// name (cp /bin/bash /tmp/x). The workspace's own tools are
-			// the user's to build.
-			return hit("chmod " + mode + " makes " + p + " run as its owner for anyone who starts it")
-		case name == "chmod" && permWorldWritable.MatchString(mode) && (l.homeLike() || l.critical()):
-			return hit("chmod " + mode + " makes " + l.Path + " writable by every user")
-		}
-		// A key of the workspace may be shared with its group (640 for a
-		// service's certificate); anywhere else group access widens too.
-		readable := permWorldReadable
-		if l.Place == InWorkspace {
-			readable = permOthersReadable
-		}
-		if name == "chmod" && (permWorldWritable.MatchString(mode) || readable.MatchString(mode)) {
-			if what, ok := c.Ctx.credential(c.Res, p); ok || strings.HasSuffix(p, "/.ssh") || strings.HasSuffix(p, "/.gnupg") || strings.HasSuffix(p, "/.aws") {
-				if !ok {
-					what = p
-				}
-				return hit("chmod " + mode + " lets other users read " + what)
-			}
+		if f := permTargetWidened(c, mode, t); f.Hit {
+			return f
 		}
 	}
 	return Finding{}
+}
+
+// chmodOperands are chmod's mode (also chmod -w f, chmod -x f) and files.
+func chmodOperands(args []string) (mode string, targets []string) {
+	ops := operands(args)
+	for _, a := range args {
+		if modeWordRe.MatchString(a) && mode == "" && !slices.Contains([]string{"-R", "-f", "-v", "-c"}, a) {
+			mode = a[1:] // chmod -w f, chmod -x f
+		}
+	}
+	if mode == "" && len(ops) > 0 {
+		mode, ops = ops[0], ops[1:]
+	}
+	return mode, ops
+}
+
+// ownerOperands are the paths chown, chgrp, chattr and setfacl change, and
+// chattr's -i/-a flags as the mode; none when chown or chgrp hand the paths
+// to root, which takes rights away from users.
+func ownerOperands(c *Call) (mode string, targets []string) {
+	name := c.Ex.Name
+	ops := operands(c.Args)
+	if (name == "chown" || name == "chgrp") && len(ops) > 0 {
+		if toRoot(name, ops[0]) {
+			return "", nil
+		}
+		ops = ops[1:]
+	}
+	if name != "chattr" {
+		return "", ops
+	}
+	for _, a := range c.Args {
+		if strings.HasPrefix(a, "-") && len(a) > 1 && strings.ContainsAny(a[1:], "ia") && !strings.HasPrefix(a, "--") {
+			mode = a
+		}
+	}
+	if len(ops) > 0 && (strings.HasPrefix(ops[0], "+") || strings.HasPrefix(ops[0], "=")) {
+		return mode, ops[1:]
+	}
+	return mode, ops
+}
+
+// setcapWidens: capabilities are setuid in pieces: cap_setuid on python is
+// a root shell for anyone who can run it.
+func setcapWidens(c *Call) Finding {
+	ops := operands(c.Args)
+	for i, o := range ops {
+		if i+1 < len(ops) && dangerousCaps.MatchString(o) && strings.ContainsAny(o, "+=") && strings.Contains(o[strings.IndexAny(o, "+="):], "e") {
+			return hit("setcap " + o + " lets " + ops[i+1] + " act as root for whoever runs it")
+		}
+	}
+	return Finding{}
+}
+
+// installSetID: install -m 4755 /bin/bash /tmp/x is chmod u+s on a copy.
+func installSetID(c *Call) Finding {
+	p := shell.ParseArgs(c.Args, installSpec)
+	mode, _ := p.Value("m", "mode")
+	if !permSetID.MatchString(mode) {
+		return Finding{}
+	}
+	for _, t := range p.Operands {
+		if isSetIDTarget(c.resolve(t)) {
+			return hit("install -m " + mode + " makes a copy of " + t + " run as its owner for anyone: a root shell for every user")
+		}
+	}
+	return Finding{}
+}
+
+// permTargetWidened judges one path whose mode, owner or attributes a call
+// changes to mode.
+func permTargetWidened(c *Call, mode, t string) Finding {
+	l, p := c.Loc(t), c.resolve(t)
+	if f := permSystemOrSetID(c, mode, t, l, p); f.Hit {
+		return f
+	}
+	return permCredentialOpened(c, mode, l, p)
+}
+
+// permSystemOrSetID: a system path changed, a program made setuid, a home
+// or critical path made writable by all.
+func permSystemOrSetID(c *Call, mode, t string, l Loc, p string) Finding {
+	name := c.Ex.Name
+	if (l.Place == Root || l.Place == CoreSystem || l.Place == Protected) && (name != "chmod" || permWorldWritable.MatchString(mode) || permSetID.MatchString(mode) || permNone.MatchString(mode)) {
+		// chmod +x /usr/local/bin/tool is an install step; making a
+		// system path writable by all, setuid, unreadable, or another
+		// user's, is not.
+		return hit(name + " changes the permissions, owner or attributes of the system path " + l.Path)
+	}
+	if name != "chmod" {
+		return Finding{}
+	}
+	switch {
+	case permSetID.MatchString(mode) && !shell.Known(t):
+		return hit("chmod " + mode + " makes " + c.Show(t) + ", a program decided at run time, run as its owner for anyone")
+	case permSetID.MatchString(mode) && isSetIDTarget(p):
+		return hit("chmod " + mode + " makes " + p + " run as its owner for anyone: a root shell for every user")
+	case permSetUID.MatchString(mode) && l.Place != InWorkspace:
+		// Any program made setuid outside the project runs as its
+		// owner for whoever starts it; copies of shells hide under any
+		// name (cp /bin/bash /tmp/x). The workspace's own tools are
+		// the user's to build.
+		return hit("chmod " + mode + " makes " + p + " run as its owner for anyone who starts it")
+	case permWorldWritable.MatchString(mode) && (l.homeLike() || l.critical()):
+		return hit("chmod " + mode + " makes " + l.Path + " writable by every user")
+	}
+	return Finding{}
+}
+
+// permCredentialOpened: chmod making a credential (or ~/.ssh, ~/.gnupg,
+// ~/.aws) readable or writable by others. A key of the workspace may be
+// shared with its group (640 for a service's certificate); anywhere else
+// group access widens too.
+func permCredentialOpened(c *Call, mode string, l Loc, p string) Finding {
+	if c.Ex.Name != "chmod" {
+		return Finding{}
+	}
+	readable := permWorldReadable
+	if l.Place == InWorkspace {
+		readable = permOthersReadable
+	}
+	if !permWorldWritable.MatchString(mode) && !readable.MatchString(mode) {
+		return Finding{}
+	}
+	what, ok := c.Ctx.credential(c.Res, p)
+	if !ok && !strings.HasSuffix(p, "/.ssh") && !strings.HasSuffix(p, "/.gnupg") && !strings.HasSuffix(p, "/.aws") {
+		return Finding{}
+	}
+	if !ok {
+		what = p
+	}
+	return hit("chmod " + mode + " lets other users read " + what)
 }
 
 var installSpec = &shell.OptSpec{Short: "bcCdDg:m:o:pPsS:t:TvZ", Long: []string{"backup=?", "compare", "directory", "group=", "mode=", "owner=", "preserve-timestamps", "strip", "strip-program=", "suffix=", "target-directory=", "no-target-directory", "verbose", "preserve-context", "context=?", "debug", "help", "version"}, Abbrev: true}

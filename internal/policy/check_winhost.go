@@ -14,7 +14,8 @@ import (
 // opened — so the check reads the Windows command text word by word and
 // judges each command's verb and target.
 
-// winShells are the programs whose argument is a Windows command text.
+// winShellText is the Windows command text cmd.exe (/c, /k, /r) or
+// PowerShell (-Command, or the first word that is not an option) is given.
 func winShellText(name string, args []string) (string, bool) {
 	switch name {
 	case "cmd":
@@ -24,21 +25,30 @@ func winShellText(name string, args []string) (string, bool) {
 			}
 		}
 	case "powershell", "pwsh", "powershell_ise":
-		var words []string
-		for i := 0; i < len(args); i++ {
-			l := strings.ToLower(args[i])
-			switch {
-			case l == "-c" || l == "-command" || l == "/c" || l == "-com" || l == "-comm":
-				return strings.Join(args[i+1:], " "), true
-			case l == "-encodedcommand" || l == "-enc" || l == "-e" || l == "-ec":
-				return "", true // judged by shell.dynamic-code's reading of encoded text, not here
-			case strings.HasPrefix(l, "-") && (l == "-executionpolicy" || l == "-ep" || l == "-file" || l == "-f" || l == "-windowstyle" || l == "-w" || l == "-configurationname" || l == "-workingdirectory" || l == "-wd"):
-				i++ // an option with a value
-			case strings.HasPrefix(l, "-"):
-			default:
-				words = append(words, args[i:]...)
-				return strings.Join(words, " "), true
-			}
+		return powershellText(args)
+	}
+	return "", false
+}
+
+// powershellValued are PowerShell's options that take a value.
+var powershellValued = []string{"-executionpolicy", "-ep", "-file", "-f", "-windowstyle", "-w", "-configurationname", "-workingdirectory", "-wd"}
+
+// powershellText is the command text of a PowerShell command line; an
+// encoded command is judged by shell.dynamic-code's reading of encoded
+// text, not here.
+func powershellText(args []string) (string, bool) {
+	for i := 0; i < len(args); i++ {
+		l := strings.ToLower(args[i])
+		switch {
+		case l == "-c" || l == "-command" || l == "/c" || l == "-com" || l == "-comm":
+			return strings.Join(args[i+1:], " "), true
+		case l == "-encodedcommand" || l == "-enc" || l == "-e" || l == "-ec":
+			return "", true
+		case slices.Contains(powershellValued, l):
+			i++ // an option with a value
+		case strings.HasPrefix(l, "-"):
+		default:
+			return strings.Join(args[i:], " "), true
 		}
 	}
 	return "", false
@@ -165,148 +175,207 @@ func checkWindows(c *Call) Finding {
 	return Finding{}
 }
 
+// winCmd is one Windows command: its verb without .exe, its lower-cased
+// arguments, the whole command text it came from (for pipelines) and the
+// workspace.
+type winCmd struct {
+	verb      string
+	args      []string
+	text      string
+	workspace string
+}
+
+// has reports whether one of the arguments is one of opts.
+func (w winCmd) has(opts ...string) bool {
+	return slices.ContainsFunc(w.args, func(a string) bool { return slices.Contains(opts, a) })
+}
+
+// hasPrefix reports whether an argument starts with one of prefixes.
+func (w winCmd) hasPrefix(prefixes ...string) (string, bool) {
+	for _, a := range w.args {
+		for _, p := range prefixes {
+			if strings.HasPrefix(a, p) {
+				return a, true
+			}
+		}
+	}
+	return "", false
+}
+
+// targets are the arguments that are not options, and the values of
+// PowerShell's -Path and -LiteralPath.
+func (w winCmd) targets() []string {
+	var out []string
+	for i, a := range w.args {
+		if strings.HasPrefix(a, "/") && len(a) <= 3 || strings.HasPrefix(a, "-") && a != "-" {
+			if (a == "-path" || a == "-literalpath" || a == "-lp") && i+1 < len(w.args) {
+				out = append(out, w.args[i+1])
+			}
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// outside is the first target outside the workspace and temp (winOutside).
+func (w winCmd) outside() string {
+	for _, t := range w.targets() {
+		if winOutside(t) && !winInWorkspace(t, w.workspace) {
+			return t
+		}
+	}
+	return ""
+}
+
+// winVerb judges the Windows commands named names: the harm it does, ""
+// for none.
+type winVerb struct {
+	names []string
+	judge func(w winCmd) string
+}
+
+// winVerbs are the Windows commands judged, by verb.
+var winVerbs = []winVerb{
+	{[]string{"rd", "rmdir"}, winRd},
+	{[]string{"del", "erase"}, winDel},
+	{[]string{"remove-item", "ri", "rm"}, winRemoveItem},
+	{[]string{"format", "format-volume", "clear-disk", "initialize-disk", "remove-partition", "diskpart", "reset-physicaldisk"}, winFormat},
+	{[]string{"vssadmin"}, func(w winCmd) string {
+		return ifThen(w.has("delete", "resize"), "vssadmin deletes the volume shadow copies (Windows' restore points)")
+	}},
+	{[]string{"wmic"}, func(w winCmd) string {
+		return ifThen(w.has("shadowcopy") && w.has("delete"), "wmic shadowcopy delete deletes the volume shadow copies")
+	}},
+	{[]string{"wbadmin"}, func(w winCmd) string {
+		return ifThen(w.has("delete"), "wbadmin delete deletes Windows backups or their catalog")
+	}},
+	{[]string{"bcdedit"}, func(w winCmd) string {
+		return ifThen(w.has("/set", "/delete", "/deletevalue", "/import", "/default", "/bootsequence"), "bcdedit changes how Windows boots")
+	}},
+	{[]string{"set-mppreference", "add-mppreference"}, func(w winCmd) string {
+		a, ok := w.hasPrefix("-disable", "-exclusion")
+		return ifThen(ok, w.verb+" "+a+" switches Microsoft Defender off or exempts files from it")
+	}},
+	{[]string{"set-netfirewallprofile"}, func(w winCmd) string {
+		return ifThen(w.has("-enabled") && w.has("false", "0"), "turns the Windows firewall off")
+	}},
+	{[]string{"netsh"}, func(w winCmd) string {
+		return ifThen(w.has("advfirewall", "firewall") && w.has("off", "disable"), "netsh turns the Windows firewall off")
+	}},
+	{[]string{"reg"}, winReg},
+	{[]string{"new-itemproperty", "set-itemproperty"}, func(w winCmd) string {
+		return ifThen(slices.ContainsFunc(w.args, func(a string) bool { return runKey(a) || strings.Contains(a, "winlogon") }),
+			"adds a program to what Windows starts at every logon")
+	}},
+	{[]string{"schtasks"}, func(w winCmd) string {
+		return ifThen(w.has("/create", "/change", "/delete"), "schtasks installs or changes a scheduled task")
+	}},
+	{[]string{"register-scheduledtask", "unregister-scheduledtask", "new-service", "sc"}, func(w winCmd) string {
+		return ifThen(w.verb != "sc" || w.has("create", "config", "delete"), w.verb+" installs or changes a scheduled task or service")
+	}},
+	{[]string{"takeown"}, func(w winCmd) string {
+		t := w.outside()
+		return ifThen(t != "", "takeown takes ownership of "+t)
+	}},
+	{[]string{"icacls", "cacls"}, winACL},
+	{[]string{"wsl"}, func(w winCmd) string {
+		return ifThen(w.has("--unregister"), "wsl --unregister deletes a Linux distribution and every file in it")
+	}},
+	{[]string{"stop-computer", "restart-computer"}, func(w winCmd) string { return w.verb + " stops the Windows host" }},
+	{[]string{"shutdown"}, func(w winCmd) string {
+		return ifThen(w.has("/s", "/r", "/p", "/h", "/g", "-s", "-r"), "shutdown stops the Windows host")
+	}},
+	{[]string{"net"}, func(w winCmd) string {
+		return ifThen(w.has("user", "localgroup") && w.has("/add", "/delete", "/del"), "net changes the host's accounts or groups")
+	}},
+}
+
+// ifThen is what when cond holds, "" otherwise.
+func ifThen(cond bool, what string) string {
+	if cond {
+		return what
+	}
+	return ""
+}
+
 // winJudge judges one Windows command (lower-cased words, verb first);
 // text is the whole command text it came from, for pipelines.
-func winJudge(w []string, text, workspace string) string {
-	verb, args := strings.TrimSuffix(w[0], ".exe"), w[1:]
-	has := func(opts ...string) bool {
-		for _, a := range args {
-			for _, o := range opts {
-				if a == o {
-					return true
-				}
-			}
+func winJudge(words []string, text, workspace string) string {
+	w := winCmd{verb: strings.TrimSuffix(words[0], ".exe"), args: words[1:], text: text, workspace: workspace}
+	for _, v := range winVerbs {
+		if slices.Contains(v.names, w.verb) {
+			return v.judge(w)
 		}
-		return false
 	}
-	targets := func() []string {
-		var out []string
-		for i, a := range args {
-			if strings.HasPrefix(a, "/") && len(a) <= 3 || strings.HasPrefix(a, "-") && a != "-" {
-				if a == "-path" || a == "-literalpath" || a == "-lp" {
-					if i+1 < len(args) {
-						out = append(out, args[i+1])
-					}
-				}
-				continue
-			}
-			out = append(out, a)
-		}
-		return out
+	return ""
+}
+
+func winRd(w winCmd) string {
+	if t := w.outside(); t != "" && w.has("/s", "-recurse", "-r") {
+		return "deletes the Windows folder " + t + " and everything in it"
 	}
-	outside := func() string {
-		for _, t := range targets() {
-			if winOutside(t) && !winInWorkspace(t, workspace) {
-				return t
+	return ""
+}
+
+func winDel(w winCmd) string {
+	if t := w.outside(); t != "" {
+		return "deletes Windows files outside the workspace (" + t + ")"
+	}
+	return ""
+}
+
+// winRemoveItem: Remove-Item of a path outside, or of what a pipeline
+// lists under one (Get-ChildItem C:\Users\me | Remove-Item).
+func winRemoveItem(w winCmd) string {
+	if t := w.outside(); t != "" {
+		return "deletes " + t + " on the Windows host"
+	}
+	if len(w.targets()) == 0 && strings.Contains(w.text, "|") {
+		for _, p := range strings.Fields(strings.ToLower(w.text)) {
+			if winOutside(p) {
+				return "deletes what a pipeline lists under " + p + " on the Windows host"
 			}
 		}
+	}
+	return ""
+}
+
+// winFormat: the disk and volume erasers, but not their help, and cmd's
+// format only with a drive ("format" is a common word: biome format src).
+func winFormat(w winCmd) string {
+	if w.has("/?", "-?", "--help", "-h", "-help") {
 		return ""
 	}
-	switch verb {
-	case "rd", "rmdir":
-		if t := outside(); t != "" && has("/s", "-recurse", "-r") {
-			return "deletes the Windows folder " + t + " and everything in it"
+	if w.verb == "format" && !slices.ContainsFunc(w.args, func(a string) bool { return len(a) == 2 && a[1] == ':' && a[0] >= 'a' && a[0] <= 'z' }) {
+		return ""
+	}
+	return w.verb + " erases a disk or volume of the Windows host"
+}
+
+// winReg: reg add/delete/import/… of the machine's hive or of what starts
+// at every logon.
+func winReg(w winCmd) string {
+	if !w.has("add", "delete", "import", "copy", "restore", "load") || w.has("query") {
+		return ""
+	}
+	for _, a := range w.args {
+		if runKey(a) || strings.Contains(a, "winlogon") || strings.Contains(a, "image file execution options") || strings.Contains(a, `\services\`) || strings.HasPrefix(a, "hklm") || strings.HasPrefix(a, "hkey_local_machine") {
+			return "reg changes the machine's registry or what starts at every logon (" + a + ")"
 		}
-	case "del", "erase":
-		if t := outside(); t != "" {
-			return "deletes Windows files outside the workspace (" + t + ")"
-		}
-	case "remove-item", "ri", "rm":
-		if t := outside(); t != "" {
-			return "deletes " + t + " on the Windows host"
-		}
-		if len(targets()) == 0 && strings.Contains(text, "|") {
-			for _, p := range strings.Fields(strings.ToLower(text)) {
-				if winOutside(p) {
-					return "deletes what a pipeline lists under " + p + " on the Windows host"
-				}
-			}
-		}
-	case "format", "format-volume", "clear-disk", "initialize-disk", "remove-partition", "diskpart", "reset-physicaldisk":
-		if has("/?", "-?", "--help", "-h", "-help") {
-			break
-		}
-		if verb == "format" && !slices.ContainsFunc(args, func(a string) bool { return len(a) == 2 && a[1] == ':' && a[0] >= 'a' && a[0] <= 'z' }) {
-			break // "format" is a common word (biome format src); cmd's format names a drive
-		}
-		return verb + " erases a disk or volume of the Windows host"
-	case "vssadmin":
-		if has("delete", "resize") {
-			return "vssadmin deletes the volume shadow copies (Windows' restore points)"
-		}
-	case "wmic":
-		if has("shadowcopy") && has("delete") {
-			return "wmic shadowcopy delete deletes the volume shadow copies"
-		}
-	case "wbadmin":
-		if has("delete") {
-			return "wbadmin delete deletes Windows backups or their catalog"
-		}
-	case "bcdedit":
-		if has("/set", "/delete", "/deletevalue", "/import", "/default", "/bootsequence") {
-			return "bcdedit changes how Windows boots"
-		}
-	case "set-mppreference", "add-mppreference":
-		for _, a := range args {
-			if strings.HasPrefix(a, "-disable") || strings.HasPrefix(a, "-exclusion") {
-				return verb + " " + a + " switches Microsoft Defender off or exempts files from it"
-			}
-		}
-	case "set-netfirewallprofile":
-		if has("-enabled") && (has("false") || has("0")) {
-			return "turns the Windows firewall off"
-		}
-	case "netsh":
-		if has("advfirewall", "firewall") && (has("off") || has("disable")) {
-			return "netsh turns the Windows firewall off"
-		}
-	case "reg":
-		if has("add", "delete", "import", "copy", "restore", "load") && !has("query") {
-			for _, a := range args {
-				if runKey(a) || strings.Contains(a, "winlogon") || strings.Contains(a, "image file execution options") || strings.Contains(a, `\services\`) || strings.HasPrefix(a, "hklm") || strings.HasPrefix(a, "hkey_local_machine") {
-					return "reg changes the machine's registry or what starts at every logon (" + a + ")"
-				}
-			}
-		}
-	case "new-itemproperty", "set-itemproperty":
-		for _, a := range args {
-			if runKey(a) || strings.Contains(a, "winlogon") {
-				return "adds a program to what Windows starts at every logon"
-			}
-		}
-	case "schtasks":
-		if has("/create", "/change", "/delete") {
-			return "schtasks installs or changes a scheduled task"
-		}
-	case "register-scheduledtask", "unregister-scheduledtask", "new-service", "sc":
-		if verb != "sc" || has("create", "config", "delete") {
-			return verb + " installs or changes a scheduled task or service"
-		}
-	case "takeown":
-		if t := outside(); t != "" {
-			return "takeown takes ownership of " + t
-		}
-	case "icacls", "cacls":
-		if t := outside(); t != "" {
-			for _, a := range args {
-				if a == "/grant" || a == "/reset" || a == "/setowner" || strings.HasPrefix(a, "/grant:") || strings.HasPrefix(a, "everyone") || strings.HasPrefix(a, "*s-1-1-0") {
-					return verb + " opens or changes the permissions of " + t
-				}
-			}
-		}
-	case "wsl":
-		if has("--unregister") {
-			return "wsl --unregister deletes a Linux distribution and every file in it"
-		}
-	case "stop-computer", "restart-computer":
-		return verb + " stops the Windows host"
-	case "shutdown":
-		if has("/s", "/r", "/p", "/h", "/g", "-s", "-r") {
-			return "shutdown stops the Windows host"
-		}
-	case "net":
-		if has("user", "localgroup") && has("/add", "/delete", "/del") {
-			return "net changes the host's accounts or groups"
+	}
+	return ""
+}
+
+// winACL: icacls/cacls granting, resetting or handing over a path outside.
+func winACL(w winCmd) string {
+	t := w.outside()
+	if t == "" {
+		return ""
+	}
+	for _, a := range w.args {
+		if a == "/grant" || a == "/reset" || a == "/setowner" || strings.HasPrefix(a, "/grant:") || strings.HasPrefix(a, "everyone") || strings.HasPrefix(a, "*s-1-1-0") {
+			return w.verb + " opens or changes the permissions of " + t
 		}
 	}
 	return ""
