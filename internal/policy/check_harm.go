@@ -67,87 +67,122 @@ func blockDevice(p string) bool { return blockDevRe.MatchString(p) }
 // and the destructive modes of the tools that otherwise only read it.
 func checkDeviceTarget(c *Call) Finding {
 	name := c.Ex.Name
-	if name == "" {
+	if name == "" || deviceListing(c) {
 		return Finding{}
 	}
-	for _, a := range c.Args {
-		if slices.Contains(listingWords, a) || slices.Contains(burners, name) && strings.HasPrefix(a, "read") {
-			return Finding{}
-		}
-	}
-	devs := c.devices()
-	if len(devs) == 0 && name != "zpool" && name != "zfs" && name != "nvme" {
+	d := deviceCall{c: c, devs: c.devices(), ops: operands(c.Args)}
+	if len(d.devs) == 0 && name != "zpool" && name != "zfs" && name != "nvme" {
 		return Finding{}
 	}
-	what := func(verb string) Finding {
-		d := ""
-		if len(devs) > 0 {
-			d = " " + devs[len(devs)-1]
+	for _, t := range deviceTools {
+		if slices.Contains(t.names, name) {
+			return t.judge(d)
 		}
-		return hit(name + " " + verb + d + ", destroying what the disk holds")
-	}
-	ops := operands(c.Args)
-	switch name {
-	case "cryptsetup":
-		if len(ops) > 0 && slices.Contains([]string{"luksformat", "erase", "lukserase", "reencrypt", "luksremovekey", "luksKillSlot", "lukskillslot", "repair"}, strings.ToLower(ops[0])) {
-			return what("rewrites the encryption header of")
-		}
-		return Finding{}
-	case "mdadm":
-		if hasArg(c.Args, "--create", "-C", "--zero-superblock", "--build", "-B", "--grow", "-G", "--add", "-a") {
-			return what("writes RAID metadata over")
-		}
-		return Finding{}
-	case "nvme":
-		if len(ops) > 0 && slices.Contains([]string{"format", "sanitize", "write-zeroes", "write", "ns-delete", "delete-ns", "dsm"}, ops[0]) {
-			return what("erases")
-		}
-		return Finding{}
-	case "hdparm":
-		for _, a := range c.Args {
-			if strings.HasPrefix(a, "--security-erase") || a == "--trim-sector-ranges" || a == "--write-sector" || a == "--make-bad-sector" || a == "--dco-restore" || a == "--security-set-pass" {
-				return what("erases")
-			}
-		}
-		return Finding{}
-	case "badblocks":
-		if hasArg(c.Args, "-w", "-n") || hasShortFlag(c.Args, 'w') {
-			return what("overwrites")
-		}
-		return Finding{}
-	case "zpool":
-		if len(ops) > 0 && slices.Contains([]string{"create", "add", "attach", "replace", "destroy", "labelclear", "split", "initialize"}, ops[0]) {
-			return hit("zpool " + ops[0] + " writes pool labels over disks or destroys a pool and its data")
-		}
-		return Finding{}
-	case "zfs":
-		if len(ops) > 0 && (ops[0] == "destroy" || ops[0] == "rollback" && hasArg(c.Args, "-r", "-R")) {
-			return hit("zfs " + ops[0] + " destroys datasets or snapshots and their data")
-		}
-		return Finding{}
-	case "btrfs":
-		if len(ops) > 1 && ops[0] == "device" && ops[1] == "add" || hasArg(ops, "replace") {
-			return what("adds to a file system (formatting)")
-		}
-		return Finding{}
-	case "qemu-img":
-		// qemu-img convert in out: the device is destroyed as the output.
-		ops := operands(c.Args)
-		if len(ops) >= 3 && ops[0] == "convert" && blockDevice(c.resolve(ops[len(ops)-1])) || len(ops) > 0 && ops[0] == "dd" && len(devs) > 0 {
-			return hit("qemu-img writes an image over " + devs[len(devs)-1] + ", destroying what the disk holds")
-		}
-		return Finding{}
-	case "ddrescue":
-		// ddrescue in out [log]: the device is destroyed in output position.
-		if len(ops) >= 2 && blockDevice(c.resolve(ops[1])) {
-			return hit("ddrescue writes over the device " + c.resolve(ops[1]) + ", destroying what it holds")
-		}
-		return Finding{}
 	}
 	if slices.Contains(deviceReaders, name) || slices.Contains(deviceJudgedElsewhere, name) || strings.HasPrefix(name, "fsck.") || strings.HasPrefix(name, "mkfs") {
 		return Finding{} // reading, or judged by the dd/mkfs/partition rules
 	}
-	return what("writes")
+	return d.destroys("writes")
+}
+
+// deviceListing reports whether a call only lists or reads (--list,
+// --help, a burner's read mode).
+func deviceListing(c *Call) bool {
+	for _, a := range c.Args {
+		if slices.Contains(listingWords, a) || slices.Contains(burners, c.Ex.Name) && strings.HasPrefix(a, "read") {
+			return true
+		}
+	}
+	return false
+}
+
+// deviceCall is a call given block devices devs, with its operands ops.
+type deviceCall struct {
+	c         *Call
+	devs, ops []string
+}
+
+// destroys is the finding that the call does verb to its last device.
+func (d deviceCall) destroys(verb string) Finding {
+	dev := ""
+	if len(d.devs) > 0 {
+		dev = " " + d.devs[len(d.devs)-1]
+	}
+	return hit(d.c.Ex.Name + " " + verb + dev + ", destroying what the disk holds")
+}
+
+// verbIn reports whether the first operand is one of verbs.
+func (d deviceCall) verbIn(verbs ...string) bool {
+	return len(d.ops) > 0 && slices.Contains(verbs, d.ops[0])
+}
+
+// destroysIf is d.destroys(verb) when cond holds.
+func (d deviceCall) destroysIf(cond bool, verb string) Finding {
+	if cond {
+		return d.destroys(verb)
+	}
+	return Finding{}
+}
+
+// deviceTool judges the programs named names given a block device (or,
+// for zpool, zfs and nvme, any call): they destroy it only in some modes.
+type deviceTool struct {
+	names []string
+	judge func(d deviceCall) Finding
+}
+
+// deviceTools are the programs whose destructive modes are told apart
+// from their reading ones.
+var deviceTools = []deviceTool{
+	{[]string{"cryptsetup"}, func(d deviceCall) Finding {
+		return d.destroysIf(len(d.ops) > 0 && slices.Contains([]string{"luksformat", "erase", "lukserase", "reencrypt", "luksremovekey", "luksKillSlot", "lukskillslot", "repair"}, strings.ToLower(d.ops[0])),
+			"rewrites the encryption header of")
+	}},
+	{[]string{"mdadm"}, func(d deviceCall) Finding {
+		return d.destroysIf(hasArg(d.c.Args, "--create", "-C", "--zero-superblock", "--build", "-B", "--grow", "-G", "--add", "-a"), "writes RAID metadata over")
+	}},
+	{[]string{"nvme"}, func(d deviceCall) Finding {
+		return d.destroysIf(d.verbIn("format", "sanitize", "write-zeroes", "write", "ns-delete", "delete-ns", "dsm"), "erases")
+	}},
+	{[]string{"hdparm"}, func(d deviceCall) Finding {
+		return d.destroysIf(slices.ContainsFunc(d.c.Args, func(a string) bool {
+			return strings.HasPrefix(a, "--security-erase") || a == "--trim-sector-ranges" || a == "--write-sector" || a == "--make-bad-sector" || a == "--dco-restore" || a == "--security-set-pass"
+		}), "erases")
+	}},
+	{[]string{"badblocks"}, func(d deviceCall) Finding {
+		return d.destroysIf(hasArg(d.c.Args, "-w", "-n") || hasShortFlag(d.c.Args, 'w'), "overwrites")
+	}},
+	{[]string{"zpool"}, func(d deviceCall) Finding {
+		return hitIf(d.verbIn("create", "add", "attach", "replace", "destroy", "labelclear", "split", "initialize"),
+			func() string {
+				return "zpool " + d.ops[0] + " writes pool labels over disks or destroys a pool and its data"
+			})
+	}},
+	{[]string{"zfs"}, func(d deviceCall) Finding {
+		return hitIf(len(d.ops) > 0 && (d.ops[0] == "destroy" || d.ops[0] == "rollback" && hasArg(d.c.Args, "-r", "-R")),
+			func() string { return "zfs " + d.ops[0] + " destroys datasets or snapshots and their data" })
+	}},
+	{[]string{"btrfs"}, func(d deviceCall) Finding {
+		return d.destroysIf(len(d.ops) > 1 && d.ops[0] == "device" && d.ops[1] == "add" || hasArg(d.ops, "replace"), "adds to a file system (formatting)")
+	}},
+	{[]string{"qemu-img"}, qemuImgOverDevice},
+	{[]string{"ddrescue"}, func(d deviceCall) Finding {
+		// ddrescue in out [log]: the device is destroyed in output position.
+		if len(d.ops) >= 2 && blockDevice(d.c.resolve(d.ops[1])) {
+			return hit("ddrescue writes over the device " + d.c.resolve(d.ops[1]) + ", destroying what it holds")
+		}
+		return Finding{}
+	}},
+}
+
+// qemuImgOverDevice: qemu-img convert in out and qemu-img dd with a device
+// as the output.
+func qemuImgOverDevice(d deviceCall) Finding {
+	ops := d.ops
+	if len(ops) >= 3 && ops[0] == "convert" && blockDevice(d.c.resolve(ops[len(ops)-1])) || len(ops) > 0 && ops[0] == "dd" && len(d.devs) > 0 {
+		return hit("qemu-img writes an image over " + d.devs[len(d.devs)-1] + ", destroying what the disk holds")
+	}
+	return Finding{}
 }
 
 func hasShortFlag(args []string, f byte) bool {
@@ -246,45 +281,54 @@ func checkVolumeVerb(c *Call) Finding {
 	}
 	ops := operands(c.Args)
 	switch c.Ex.Name {
-	case "diskutil": // macOS: verbs are case-insensitive
-		for _, o := range ops[:min(len(ops), 3)] {
-			switch strings.ToLower(o) {
-			case "erasedisk", "erasevolume", "partitiondisk", "zerodisk", "randomdisk", "secureerase", "reformat", "deletecontainer", "deletevolume",
-				"deletepartition", "splitpartition", "mergepartitions", "erasecd", "eraseoptical", "deleteplaceholder", "deletesnapshot", "delete",
-				"resizecontainer", "resizevolume", "convert", "revert", "create", "createraid", "createset", "addmember", "removemember":
-				return hit("diskutil " + o + " erases, repartitions or deletes a disk, volume or container")
-			}
-		}
+	case "diskutil":
+		return diskutilErases(ops)
 	case "asr":
-		if hasArg(c.Args, "--erase", "-erase") {
-			return hit("asr --erase erases the target volume")
-		}
+		return hitIf(hasArg(c.Args, "--erase", "-erase"), func() string { return "asr --erase erases the target volume" })
 	case "gpart": // FreeBSD
-		if len(ops) > 0 && slices.Contains([]string{"destroy", "delete", "create", "bootcode", "resize", "recover"}, ops[0]) {
-			return hit("gpart " + ops[0] + " rewrites or destroys a partition table")
-		}
+		return hitIf(len(ops) > 0 && slices.Contains([]string{"destroy", "delete", "create", "bootcode", "resize", "recover"}, ops[0]),
+			func() string { return "gpart " + ops[0] + " rewrites or destroys a partition table" })
 	case "virsh":
-		if slices.Contains(ops, "undefine") && (hasArg(c.Args, "--remove-all-storage", "--wipe-storage") || hasPrefixArg(c.Args, "--storage")) {
-			return hit("virsh undefine removes the machine together with its storage")
-		}
+		return hitIf(slices.Contains(ops, "undefine") && (hasArg(c.Args, "--remove-all-storage", "--wipe-storage") || hasPrefixArg(c.Args, "--storage")),
+			func() string { return "virsh undefine removes the machine together with its storage" })
 	case "vboxmanage":
-		if slices.Contains(ops, "unregistervm") && hasArg(c.Args, "--delete", "--delete-all") {
-			return hit("VBoxManage unregistervm --delete deletes the machine and its disk images")
-		}
-		if slices.Contains(ops, "closemedium") && hasArg(c.Args, "--delete") {
-			return hit("VBoxManage closemedium --delete deletes a disk image")
-		}
-		if slices.Contains(ops, "terminate") {
-			return hit("VBoxManage terminates a cloud instance")
-		}
+		return vboxDeletes(c, ops)
 	case "btrfs":
-		if len(ops) > 1 && (ops[0] == "subvolume" || ops[0] == "sub" || ops[0] == "device" || ops[0] == "dev") && (ops[1] == "delete" || ops[1] == "del" || ops[1] == "remove") {
-			return hit("btrfs " + ops[0] + " " + ops[1] + " deletes a subvolume or removes a device with its data")
-		}
+		return hitIf(len(ops) > 1 && (ops[0] == "subvolume" || ops[0] == "sub" || ops[0] == "device" || ops[0] == "dev") && (ops[1] == "delete" || ops[1] == "del" || ops[1] == "remove"),
+			func() string { return "btrfs " + ops[0] + " " + ops[1] + " deletes a subvolume or removes a device with its data" })
 	case "qmrestore", "pct-restore":
-		if hasArg(c.Args, "--force", "-force") {
-			return hit(c.Ex.Name + " --force restores over an existing machine, destroying it")
+		return hitIf(hasArg(c.Args, "--force", "-force"), func() string { return c.Ex.Name + " --force restores over an existing machine, destroying it" })
+	}
+	return Finding{}
+}
+
+// diskutilVerbs are macOS diskutil's verbs (case-insensitive) that erase,
+// repartition or delete.
+var diskutilVerbs = []string{"erasedisk", "erasevolume", "partitiondisk", "zerodisk", "randomdisk", "secureerase", "reformat", "deletecontainer", "deletevolume",
+	"deletepartition", "splitpartition", "mergepartitions", "erasecd", "eraseoptical", "deleteplaceholder", "deletesnapshot", "delete",
+	"resizecontainer", "resizevolume", "convert", "revert", "create", "createraid", "createset", "addmember", "removemember"}
+
+// diskutilErases: one of diskutilVerbs among the first three operands.
+func diskutilErases(ops []string) Finding {
+	for _, o := range ops[:min(len(ops), 3)] {
+		if slices.Contains(diskutilVerbs, strings.ToLower(o)) {
+			return hit("diskutil " + o + " erases, repartitions or deletes a disk, volume or container")
 		}
+	}
+	return Finding{}
+}
+
+// vboxDeletes: VBoxManage deleting a machine's disks or a disk image, or
+// terminating a cloud instance.
+func vboxDeletes(c *Call, ops []string) Finding {
+	if slices.Contains(ops, "unregistervm") && hasArg(c.Args, "--delete", "--delete-all") {
+		return hit("VBoxManage unregistervm --delete deletes the machine and its disk images")
+	}
+	if slices.Contains(ops, "closemedium") && hasArg(c.Args, "--delete") {
+		return hit("VBoxManage closemedium --delete deletes a disk image")
+	}
+	if slices.Contains(ops, "terminate") {
+		return hit("VBoxManage terminates a cloud instance")
 	}
 	return Finding{}
 }
@@ -532,69 +576,122 @@ var persistPaths = []struct{ prefix, what string }{
 // shells beyond the shell rc files persist.shell-rc knows.
 var homePersist = []string{".bash_aliases", ".bash_completion", ".ssh/rc", ".config/upstart/", ".termux/boot/", ".xprofile", ".xinitrc", ".xsessionrc", ".xsession", ".pam_environment", ".config/environment.d/", ".config/autostart/", ".config/systemd/", "Library/LaunchAgents/", ".local/share/systemd/", ".config/plasma-workspace/env/", ".kde/Autostart/"}
 
+// accountTools create or change user accounts, groups or passwords.
+var accountTools = []string{"vipw", "vigr", "useradd", "adduser", "usermod", "passwd", "chpasswd", "gpasswd", "groupadd", "newusers"}
+
+// persistTool judges the programs named names: a hit when the call
+// installs something that runs on its own or grants privileges.
+type persistTool struct {
+	names []string
+	judge func(c *Call) Finding
+}
+
+// persistTools are the programs checkPrivilegedPersist judges by their
+// arguments; what any program writes is judged by persistFileWritten.
+var persistTools = []persistTool{
+	{[]string{"visudo"}, func(c *Call) Finding {
+		return hitIf(!hasArg(c.Args, "-c", "--check", "--help", "-h", "-V", "--version"), func() string { return "visudo edits sudoers, granting or changing sudo rights" })
+	}},
+	{[]string{"scrontab"}, func(c *Call) Finding {
+		return hitIf(!hasArg(c.Args, "-l", "--help", "-h"), func() string { return "scrontab installs or removes scheduled jobs" })
+	}},
+	{[]string{"systemctl"}, systemctlLinksUnitFile},
+	{[]string{"launchctl"}, func(c *Call) Finding {
+		ops := operands(c.Args)
+		return hitIf(len(ops) > 0 && slices.Contains([]string{"load", "bootstrap", "submit", "enable"}, ops[0]),
+			func() string { return "launchctl " + ops[0] + " installs a job that starts on its own" })
+	}},
+	{[]string{"dscl"}, dsclChangesAccounts},
+	{[]string{"dseditgroup"}, func(c *Call) Finding {
+		return hitIf(hasArg(c.Args, "-a", "-d"), func() string { return "dseditgroup changes a group's members (and so privileges)" })
+	}},
+	{[]string{"sysadminctl"}, func(c *Call) Finding {
+		return hitIf(hasArg(c.Args, "-addUser", "-resetPasswordFor", "-secureTokenOn", "-adminUser") && !hasArg(c.Args, "-deleteUser"),
+			func() string { return "sysadminctl creates or changes user accounts or passwords" })
+	}},
+	{[]string{"osascript"}, osascriptLoginItem},
+	{[]string{"defaults"}, defaultsLoginItem},
+}
+
 func checkPrivilegedPersist(c *Call) Finding {
-	switch c.Ex.Name {
-	case "visudo":
-		if !hasArg(c.Args, "-c", "--check", "--help", "-h", "-V", "--version") {
-			return hit("visudo edits sudoers, granting or changing sudo rights")
-		}
-	case "scrontab":
-		if !hasArg(c.Args, "-l", "--help", "-h") {
-			return hit("scrontab installs or removes scheduled jobs")
-		}
-	case "systemctl":
-		// A unit file from a path (not one a package installed) linked or
-		// enabled starts on its own from now on.
-		ops := operands(c.Args)
-		if len(ops) > 1 && (ops[0] == "link" || ops[0] == "enable" || ops[0] == "reenable") {
-			for _, o := range ops[1:] {
-				if strings.Contains(o, "/") {
-					return hit("systemctl " + ops[0] + " " + o + " installs a unit that starts on its own")
-				}
-			}
-		}
-	case "launchctl":
-		ops := operands(c.Args)
-		if len(ops) > 0 && slices.Contains([]string{"load", "bootstrap", "submit", "enable"}, ops[0]) {
-			return hit("launchctl " + ops[0] + " installs a job that starts on its own")
-		}
-	case "dscl": // macOS accounts: a user created or added to a group (admin)
-		for _, a := range c.Args {
-			if l := strings.ToLower(a); l == "-create" || l == "-append" || l == "-merge" || l == "-passwd" {
-				return hit("dscl " + a + " creates or changes user accounts, groups or passwords")
-			}
-		}
-	case "dseditgroup":
-		if hasArg(c.Args, "-a", "-d") {
-			return hit("dseditgroup changes a group's members (and so privileges)")
-		}
-	case "sysadminctl":
-		if hasArg(c.Args, "-addUser", "-resetPasswordFor", "-secureTokenOn", "-adminUser") && !hasArg(c.Args, "-deleteUser") {
-			return hit("sysadminctl creates or changes user accounts or passwords")
-		}
-	case "osascript": // a login item added through System Events
-		for _, a := range c.Args {
-			if l := strings.ToLower(a); strings.Contains(l, "login item") && strings.Contains(l, "make") {
-				return hit("osascript adds a login item that starts at every login")
-			}
-		}
-	case "defaults": // login items and login/logout hooks
-		for _, a := range c.Args {
-			if strings.Contains(a, "AutoLaunchedApplicationDictionary") || a == "LoginHook" || a == "LogoutHook" || strings.Contains(a, "com.apple.loginitems") {
-				if ops := operands(c.Args); len(ops) > 0 && ops[0] == "write" {
-					return hit("defaults write " + a + " starts a program at every login")
-				}
-			}
-		}
-	case "vipw", "vigr", "useradd", "adduser", "usermod", "passwd", "chpasswd", "gpasswd", "groupadd", "newusers":
-		if c.Ex.Name == "passwd" && (len(c.Args) == 0 || hasArg(c.Args, "-S", "--status")) {
-			return Finding{} // one's own password, interactively, or a status
-		}
-		if hasArg(c.Args, "--help", "-h", "-V", "--version") {
-			return Finding{}
-		}
-		return hit(c.Ex.Name + " creates or changes user accounts, groups or passwords")
+	if slices.Contains(accountTools, c.Ex.Name) {
+		return accountChanged(c)
 	}
+	for _, t := range persistTools {
+		if !slices.Contains(t.names, c.Ex.Name) {
+			continue
+		}
+		if f := t.judge(c); f.Hit {
+			return f
+		}
+		break
+	}
+	return persistFileWritten(c)
+}
+
+// accountChanged: useradd, usermod, passwd … but passwd for one's own
+// password, interactively, or a status, and help.
+func accountChanged(c *Call) Finding {
+	if c.Ex.Name == "passwd" && (len(c.Args) == 0 || hasArg(c.Args, "-S", "--status")) {
+		return Finding{} // one's own password, interactively, or a status
+	}
+	if hasArg(c.Args, "--help", "-h", "-V", "--version") {
+		return Finding{}
+	}
+	return hit(c.Ex.Name + " creates or changes user accounts, groups or passwords")
+}
+
+// systemctlLinksUnitFile: a unit file from a path (not one a package
+// installed) linked or enabled starts on its own from now on.
+func systemctlLinksUnitFile(c *Call) Finding {
+	ops := operands(c.Args)
+	if len(ops) <= 1 || ops[0] != "link" && ops[0] != "enable" && ops[0] != "reenable" {
+		return Finding{}
+	}
+	for _, o := range ops[1:] {
+		if strings.Contains(o, "/") {
+			return hit("systemctl " + ops[0] + " " + o + " installs a unit that starts on its own")
+		}
+	}
+	return Finding{}
+}
+
+// dsclChangesAccounts: macOS accounts: a user created or added to a group
+// (admin).
+func dsclChangesAccounts(c *Call) Finding {
+	for _, a := range c.Args {
+		if l := strings.ToLower(a); l == "-create" || l == "-append" || l == "-merge" || l == "-passwd" {
+			return hit("dscl " + a + " creates or changes user accounts, groups or passwords")
+		}
+	}
+	return Finding{}
+}
+
+// osascriptLoginItem: a login item added through System Events.
+func osascriptLoginItem(c *Call) Finding {
+	for _, a := range c.Args {
+		if l := strings.ToLower(a); strings.Contains(l, "login item") && strings.Contains(l, "make") {
+			return hit("osascript adds a login item that starts at every login")
+		}
+	}
+	return Finding{}
+}
+
+// defaultsLoginItem: defaults write of login items and login/logout hooks.
+func defaultsLoginItem(c *Call) Finding {
+	for _, a := range c.Args {
+		if strings.Contains(a, "AutoLaunchedApplicationDictionary") || a == "LoginHook" || a == "LogoutHook" || strings.Contains(a, "com.apple.loginitems") {
+			if ops := operands(c.Args); len(ops) > 0 && ops[0] == "write" {
+				return hit("defaults write " + a + " starts a program at every login")
+			}
+		}
+	}
+	return Finding{}
+}
+
+// persistFileWritten: a write to one of persistPaths, or to one of
+// homePersist outside the project.
+func persistFileWritten(c *Call) Finding {
 	writes, _ := changes(c)
 	for _, p := range writes {
 		for _, pp := range persistPaths {
@@ -602,17 +699,26 @@ func checkPrivilegedPersist(c *Call) Finding {
 				return hit("writes " + p + ", which " + pp.what)
 			}
 		}
-		if c.Ctx.Home != "" && c.Ctx.outsideProject(c.Res, p) {
-			if rel, ok := strings.CutPrefix(p, c.Ctx.Home+"/"); ok {
-				for _, h := range homePersist {
-					if rel == strings.TrimSuffix(h, "/") || strings.HasPrefix(rel, h) && strings.HasSuffix(h, "/") {
-						return hit("writes " + p + ", which runs programs at login or in new shells")
-					}
-				}
-			}
+		if homePersistWritten(c, p) {
+			return hit("writes " + p + ", which runs programs at login or in new shells")
 		}
 	}
 	return Finding{}
+}
+
+// homePersistWritten reports whether p is one of homePersist, outside the
+// project.
+func homePersistWritten(c *Call, p string) bool {
+	if c.Ctx.Home == "" || !c.Ctx.outsideProject(c.Res, p) {
+		return false
+	}
+	rel, ok := strings.CutPrefix(p, c.Ctx.Home+"/")
+	if !ok {
+		return false
+	}
+	return slices.ContainsFunc(homePersist, func(h string) bool {
+		return rel == strings.TrimSuffix(h, "/") || strings.HasPrefix(rel, h) && strings.HasSuffix(h, "/")
+	})
 }
 
 // checkSystemWrite: output landing on a system file (/etc, /usr, /boot,
@@ -637,74 +743,89 @@ func checkSystemWrite(c *Call) Finding {
 // or a credential file anywhere, emptied by a bare redirection, truncate, a
 // copy of /dev/null, tee from /dev/null or a link to /dev/null.
 func checkHomeEmptied(c *Call) Finding {
-	emptied := func(p string) bool {
-		if _, ok := c.Ctx.credential(c.Res, p); ok && shell.Known(p) {
-			return true // a credential file anywhere, the workspace's .env too
-		}
-		l := c.Ctx.placeKnown(p)
-		if !shell.Known(p) || l.Place != InHome && l.Place != OtherHome {
-			return false
-		}
-		rel := strings.TrimPrefix(p, c.Ctx.Home+"/")
-		return strings.HasPrefix(rel, ".") || l.Place == OtherHome
-	}
 	for _, r := range c.Ex.Redirs {
-		if r.Truncates() && r.Target != "" && emptied(c.resolve(r.Target)) && outputEmpty(c) {
+		if r.Truncates() && r.Target != "" && homeEmptiable(c, c.resolve(r.Target)) && outputEmpty(c) {
 			return hit("empties " + c.resolve(r.Target))
 		}
 	}
 	switch c.Ex.Name {
 	case "truncate":
-		for _, o := range operands(c.Args) {
-			if p := c.resolve(o); emptied(p) {
-				return hit("truncate empties " + p)
-			}
-		}
+		return firstEmptied(c, operands(c.Args), "truncate empties ")
 	case "ln":
 		ops := operands(c.Args)
 		if len(ops) == 2 && ops[0] == "/dev/null" && hasShortFlag(c.Args, 'f') {
-			if dst := c.resolve(ops[1]); emptied(dst) {
+			if dst := c.resolve(ops[1]); homeEmptiable(c, dst) {
 				return hit("ln replaces " + dst + " with a link to /dev/null")
 			}
 		}
 	case "tee":
 		if in := c.Ex.Stdin; in != nil && in.File == "/dev/null" && !hasArg(c.Args, "-a", "--append") {
-			for _, o := range operands(c.Args) {
-				if p := c.resolve(o); emptied(p) {
-					return hit("tee empties " + p)
-				}
-			}
+			return firstEmptied(c, operands(c.Args), "tee empties ")
 		}
 	case "vi", "vim", "nvim", "ex", "ed":
-		// ex commands that delete every line and write: vim -c '%d|wq' f,
-		// ex -sc '%d|x' f, ed's ",d" then "w".
-		erase := false
-		for i, a := range c.Args {
-			if (a == "-c" || a == "-sc" || a == "+" || strings.HasPrefix(a, "+")) && (strings.Contains(a, "%d") || i+1 < len(c.Args) && strings.Contains(c.Args[i+1], "%d")) {
-				erase = true
-			}
-		}
-		if in := c.Ex.Stdin; in != nil && (strings.Contains(in.Text, ",d") || strings.Contains(in.Text, "%d")) {
-			erase = true
-		}
-		if erase {
-			for _, o := range operands(c.Args) {
-				if p := c.resolve(o); !strings.Contains(o, "%d") && emptied(p) {
-					return hit(c.Ex.Name + " deletes every line of " + p)
-				}
-			}
-		}
+		return editorEmpties(c)
 	case "cp", "cat", "dd":
-		src := ""
 		ops := operands(c.Args)
 		if len(ops) == 2 {
-			src, _ = strings.CutPrefix(ops[0], "if=")
-			if dst := c.resolve(strings.TrimPrefix(ops[1], "of=")); src == "/dev/null" && emptied(dst) {
+			src, _ := strings.CutPrefix(ops[0], "if=")
+			if dst := c.resolve(strings.TrimPrefix(ops[1], "of=")); src == "/dev/null" && homeEmptiable(c, dst) {
 				return hit(c.Ex.Name + " empties " + dst)
 			}
 		}
 	}
 	return Finding{}
+}
+
+// homeEmptiable reports whether emptying p loses something: a credential
+// file anywhere (the workspace's .env too), a dotfile of home, or any
+// file of another user's home.
+func homeEmptiable(c *Call, p string) bool {
+	if _, ok := c.Ctx.credential(c.Res, p); ok && shell.Known(p) {
+		return true // a credential file anywhere, the workspace's .env too
+	}
+	l := c.Ctx.placeKnown(p)
+	if !shell.Known(p) || l.Place != InHome && l.Place != OtherHome {
+		return false
+	}
+	rel := strings.TrimPrefix(p, c.Ctx.Home+"/")
+	return strings.HasPrefix(rel, ".") || l.Place == OtherHome
+}
+
+// firstEmptied is a hit, what followed by the path, for the first of ops
+// homeEmptiable.
+func firstEmptied(c *Call, ops []string, what string) Finding {
+	for _, o := range ops {
+		if p := c.resolve(o); homeEmptiable(c, p) {
+			return hit(what + p)
+		}
+	}
+	return Finding{}
+}
+
+// editorEmpties: ex commands that delete every line and write: vim -c
+// '%d|wq' f, ex -sc '%d|x' f, ed's ",d" then "w".
+func editorEmpties(c *Call) Finding {
+	if !editorErasesAll(c) {
+		return Finding{}
+	}
+	for _, o := range operands(c.Args) {
+		if p := c.resolve(o); !strings.Contains(o, "%d") && homeEmptiable(c, p) {
+			return hit(c.Ex.Name + " deletes every line of " + p)
+		}
+	}
+	return Finding{}
+}
+
+// editorErasesAll reports whether an editor's -c/+ commands or input
+// delete every line (%d, ,d).
+func editorErasesAll(c *Call) bool {
+	for i, a := range c.Args {
+		if (a == "-c" || a == "-sc" || a == "+" || strings.HasPrefix(a, "+")) && (strings.Contains(a, "%d") || i+1 < len(c.Args) && strings.Contains(c.Args[i+1], "%d")) {
+			return true
+		}
+	}
+	in := c.Ex.Stdin
+	return in != nil && (strings.Contains(in.Text, ",d") || strings.Contains(in.Text, "%d"))
 }
 
 // outputEmpty: a command whose stdout carries nothing (:, true, echo -n,
