@@ -295,7 +295,9 @@ func checkVolumeVerb(c *Call) Finding {
 		return vboxDeletes(c, ops)
 	case "btrfs":
 		return hitIf(len(ops) > 1 && (ops[0] == "subvolume" || ops[0] == "sub" || ops[0] == "device" || ops[0] == "dev") && (ops[1] == "delete" || ops[1] == "del" || ops[1] == "remove"),
-			func() string { return "btrfs " + ops[0] + " " + ops[1] + " deletes a subvolume or removes a device with its data" })
+			func() string {
+				return "btrfs " + ops[0] + " " + ops[1] + " deletes a subvolume or removes a device with its data"
+			})
 	case "qmrestore", "pct-restore":
 		return hitIf(hasArg(c.Args, "--force", "-force"), func() string { return c.Ex.Name + " --force restores over an existing machine, destroying it" })
 	}

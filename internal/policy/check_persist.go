@@ -65,30 +65,12 @@ func checkCron(c *Call) Finding {
 		return Finding{}
 	case "at", "batch":
 		// at -l/-d/-r/-c only list, remove or show queued jobs.
-		for _, a := range c.Args {
-			if a == "-l" || a == "-d" || a == "-r" || a == "-c" || a == "-V" || a == "--help" {
-				return Finding{}
-			}
+		if hasArg(c.Args, "-l", "-d", "-r", "-c", "-V", "--help") {
+			return Finding{}
 		}
 		return hit(c.Ex.Name + " queues a job that runs later on its own")
-	}
-	if c.Ex.Name == "crontab" {
-		onlyList := len(c.Args) > 0
-		for _, a := range c.Args {
-			switch a {
-			case "-l", "--list", "-h", "--help", "-V":
-			case "-u":
-			default:
-				if !strings.HasPrefix(a, "-") && len(c.Args) > 1 && hasArg(c.Args, "-u") && (a != "-" && !strings.Contains(a, "/") && !strings.Contains(a, ".")) {
-					continue // the user name after -u
-				}
-				onlyList = false
-			}
-		}
-		if !onlyList {
-			return hit("crontab installs or removes scheduled jobs that run on their own later")
-		}
-		return Finding{}
+	case "crontab":
+		return hitIf(!crontabOnlyLists(c.Args), func() string { return "crontab installs or removes scheduled jobs that run on their own later" })
 	}
 	writes, _ := changes(c)
 	for _, p := range writes {
@@ -97,6 +79,31 @@ func checkCron(c *Call) Finding {
 		}
 	}
 	return Finding{}
+}
+
+// crontabOnlyLists reports whether a crontab only lists or asks for help
+// (crontab -l, crontab -u bob -l); crontab alone reads a table from its
+// input.
+func crontabOnlyLists(args []string) bool {
+	onlyList := len(args) > 0
+	for _, a := range args {
+		switch a {
+		case "-l", "--list", "-h", "--help", "-V":
+		case "-u":
+		default:
+			if crontabUserName(args, a) {
+				continue // the user name after -u
+			}
+			onlyList = false
+		}
+	}
+	return onlyList
+}
+
+// crontabUserName reports whether a, an argument of a crontab given -u,
+// looks like the user name rather than a file.
+func crontabUserName(args []string, a string) bool {
+	return !strings.HasPrefix(a, "-") && len(args) > 1 && hasArg(args, "-u") && (a != "-" && !strings.Contains(a, "/") && !strings.Contains(a, "."))
 }
 
 func checkAuthorizedKeys(c *Call) Finding {

@@ -38,21 +38,7 @@ func checkKillall(c *Call) Finding {
 	if c.Ex.Name == "killall5" {
 		return hit("killall5 signals every process")
 	}
-	var names []string
-	everyone := false
-	for i := 0; i < len(c.Args); i++ {
-		a := c.Args[i]
-		switch {
-		case a == "-u" || a == "--user" || a == "-U" || a == "--euid" || a == "--uid":
-			everyone = true
-			i++
-		case a == "-s" || a == "--signal" || a == "-o" || a == "-y" || a == "--older-than" || a == "--younger-than" || a == "-n" || a == "--ns" || a == "-g" || a == "-G" || a == "-P" || a == "-t" || a == "-F":
-			i++
-		case strings.HasPrefix(a, "-"):
-		default:
-			names = append(names, a)
-		}
-	}
+	names, everyone := killallNames(c.Args)
 	for _, n := range names {
 		if n == "." || n == ".*" || n == "^" || n == "" {
 			return hit(c.Ex.Name + " " + n + " matches every process")
@@ -64,21 +50,45 @@ func checkKillall(c *Call) Finding {
 	return Finding{}
 }
 
+// killallUserOpts select processes by user; killallValued are the other
+// options of killall and pkill that take a value.
+var (
+	killallUserOpts = []string{"-u", "--user", "-U", "--euid", "--uid"}
+	killallValued   = []string{"-s", "--signal", "-o", "-y", "--older-than", "--younger-than", "-n", "--ns", "-g", "-G", "-P", "-t", "-F"}
+)
+
+// killallNames are the process names (patterns) of a killall or pkill,
+// and whether it selects by user.
+func killallNames(args []string) (names []string, everyone bool) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case slices.Contains(killallUserOpts, a):
+			everyone = true
+			i++
+		case slices.Contains(killallValued, a):
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			names = append(names, a)
+		}
+	}
+	return names, everyone
+}
+
 // machineTargets are systemd targets that stop, reboot, suspend or
 // isolate the machine when reached.
 var machineTargets = []string{"poweroff", "reboot", "halt", "kexec", "suspend", "hibernate", "hybrid-sleep", "suspend-then-hibernate", "rescue", "emergency", "soft-reboot", "ctrl-alt-del", "exit"}
 
 func checkShutdown(c *Call) Finding {
-	for _, a := range c.Args {
-		if a == "--help" || a == "-h" && c.Ex.Name != "shutdown" || a == "-c" && c.Ex.Name == "shutdown" || a == "--version" {
-			return Finding{}
-		}
+	if shutdownHelp(c) {
+		return Finding{}
 	}
 	switch c.Ex.Name {
 	case "shutdown", "reboot", "halt", "poweroff":
 		return hit(c.Ex.Name + " stops the machine")
 	case "init", "telinit":
-		if len(c.Args) > 0 && (c.Args[0] == "0" || c.Args[0] == "6" || c.Args[0] == "1" || c.Args[0] == "s" || c.Args[0] == "S") {
+		if len(c.Args) > 0 && slices.Contains([]string{"0", "6", "1", "s", "S"}, c.Args[0]) {
 			return hit(c.Ex.Name + " " + c.Args[0] + " changes the run level: shutdown, reboot or single-user")
 		}
 	case "dnf", "yum":
@@ -86,15 +96,35 @@ func checkShutdown(c *Call) Finding {
 			return hit(c.Ex.Name + " reboots the machine into an upgrade")
 		}
 	case "systemctl", "loginctl":
-		for _, a := range c.Args {
-			switch a {
-			case "poweroff", "reboot", "halt", "kexec", "suspend", "hibernate", "hybrid-sleep", "suspend-then-hibernate", "rescue", "emergency", "soft-reboot", "isolate", "default", "switch-root":
-				return hit(c.Ex.Name + " " + a + " stops or suspends the machine")
-			}
-			// systemctl start reboot.target is systemctl reboot.
-			if unit := strings.TrimSuffix(a, ".target"); unit != a && slices.Contains(machineTargets, unit) {
-				return hit(c.Ex.Name + " reaches " + a + ", which stops, reboots or suspends the machine")
-			}
+		return machineStopVerb(c)
+	}
+	return Finding{}
+}
+
+// shutdownHelp reports whether the call only asks for help or a version,
+// or cancels a shutdown (shutdown -c; -h is shutdown's halt).
+func shutdownHelp(c *Call) bool {
+	for _, a := range c.Args {
+		if a == "--help" || a == "-h" && c.Ex.Name != "shutdown" || a == "-c" && c.Ex.Name == "shutdown" || a == "--version" {
+			return true
+		}
+	}
+	return false
+}
+
+// machineStopVerbs are systemctl's and loginctl's verbs that stop,
+// suspend or isolate the machine.
+var machineStopVerbs = []string{"poweroff", "reboot", "halt", "kexec", "suspend", "hibernate", "hybrid-sleep", "suspend-then-hibernate", "rescue", "emergency", "soft-reboot", "isolate", "default", "switch-root"}
+
+// machineStopVerb: systemctl poweroff …, or a target that does the same
+// (systemctl start reboot.target is systemctl reboot).
+func machineStopVerb(c *Call) Finding {
+	for _, a := range c.Args {
+		if slices.Contains(machineStopVerbs, a) {
+			return hit(c.Ex.Name + " " + a + " stops or suspends the machine")
+		}
+		if unit := strings.TrimSuffix(a, ".target"); unit != a && slices.Contains(machineTargets, unit) {
+			return hit(c.Ex.Name + " reaches " + a + ", which stops, reboots or suspends the machine")
 		}
 	}
 	return Finding{}
