@@ -607,8 +607,26 @@ func onlyRemovesWrite(args []string) bool {
 // checkPermRecursive: recursive permission or ownership changes of system
 // paths, home, or a directory holding them; any change of / or home itself.
 func checkPermRecursive(c *Call) Finding {
-	var p shell.Args
-	var targets []string
+	p, targets, ok := permRecursiveArgs(c)
+	if !ok {
+		return Finding{}
+	}
+	recursive := p.Has("R", "recursive")
+	if c.Ex.Name == "chmod" && onlyRemovesWrite(c.Args) {
+		return Finding{} // taking write or set-id bits away harms nobody
+	}
+	for _, t := range targets {
+		if f := permTargetChanged(c, c.Loc(t), recursive); f.Hit || f.Maybe {
+			return f
+		}
+	}
+	return Finding{}
+}
+
+// permRecursiveArgs parses chmod, chown, chgrp and setfacl and returns the
+// paths they change (the mode or owner taken out, unless --reference gave
+// it).
+func permRecursiveArgs(c *Call) (p shell.Args, targets []string, ok bool) {
 	switch c.Ex.Name {
 	case "chmod":
 		// A mode like -x looks like an option: take it out first.
@@ -622,45 +640,47 @@ func checkPermRecursive(c *Call) Finding {
 			args = append(args, a)
 		}
 		p = shell.ParseArgs(args, chmodSpec)
-		targets = p.Operands
-		if _, ref := p.Value("reference"); !ref && !modeGiven && len(targets) > 0 {
-			targets = targets[1:]
-		}
+		return p, withoutModeOperand(p, modeGiven), true
 	case "chown", "chgrp":
 		p = shell.ParseArgs(c.Args, chownSpec)
-		targets = p.Operands
-		if _, ref := p.Value("reference"); !ref && len(targets) > 0 {
-			targets = targets[1:]
-		}
+		return p, withoutModeOperand(p, false), true
 	case "setfacl":
 		p = shell.ParseArgs(c.Args, setfaclSpec)
-		targets = p.Operands
-	default:
-		return Finding{}
+		return p, p.Operands, true
 	}
-	recursive := p.Has("R", "recursive")
-	if c.Ex.Name == "chmod" && onlyRemovesWrite(c.Args) {
-		return Finding{} // taking write or set-id bits away harms nobody
+	return p, nil, false
+}
+
+// withoutModeOperand are the operands but the first (the mode or owner)
+// unless --reference or a mode taken out already gave it.
+func withoutModeOperand(p shell.Args, given bool) []string {
+	targets := p.Operands
+	if _, ref := p.Value("reference"); !ref && !given && len(targets) > 0 {
+		return targets[1:]
 	}
-	for _, t := range targets {
-		l := c.Loc(t)
-		bad := l.Place == Root || l.Place == Home && !l.Maybe
+	return targets
+}
+
+// permTargetChanged judges one path at l: / or home itself, and
+// recursively anything critical, a home or a directory holding one;
+// strict mode also asks for a recursive change inside home.
+func permTargetChanged(c *Call, l Loc, recursive bool) Finding {
+	bad := l.Place == Root || l.Place == Home && !l.Maybe
+	if recursive {
+		bad = bad || l.critical() || l.Place == Home || l.Place == OtherHome || l.Place == Ancestor
+	}
+	if bad {
+		what := fmt.Sprintf("%s changes permissions or ownership of %s, %s", c.Ex.Name, l.Path, l.Place)
 		if recursive {
-			bad = bad || l.critical() || l.Place == Home || l.Place == OtherHome || l.Place == Ancestor
+			what = fmt.Sprintf("%s -R changes permissions or ownership of everything under %s, %s", c.Ex.Name, l.Path, l.Place)
 		}
-		if bad {
-			what := fmt.Sprintf("%s changes permissions or ownership of %s, %s", c.Ex.Name, l.Path, l.Place)
-			if recursive {
-				what = fmt.Sprintf("%s -R changes permissions or ownership of everything under %s, %s", c.Ex.Name, l.Path, l.Place)
-			}
-			if l.Maybe {
-				return maybe(what)
-			}
-			return hit(what)
+		if l.Maybe {
+			return maybe(what)
 		}
-		if recursive && l.Place == InHome && c.Ctx.Strict {
-			return maybe(fmt.Sprintf("%s -R changes everything under %s, %s", c.Ex.Name, l.Path, l.Place))
-		}
+		return hit(what)
+	}
+	if recursive && l.Place == InHome && c.Ctx.Strict {
+		return maybe(fmt.Sprintf("%s -R changes everything under %s, %s", c.Ex.Name, l.Path, l.Place))
 	}
 	return Finding{}
 }

@@ -346,3 +346,17 @@ func (c *Context) placeElsewhere(p string) Place {
 	}
 	return Outside
 }
+
+// outsideProject reports whether p is outside the workspace and the
+// temporary directories (a dotfiles repository may edit its own .bashrc).
+func (c *Context) outsideProject(res *shell.Result, p string) bool {
+	if !shell.Known(p) {
+		return false
+	}
+	l := c.placeKnown(p)
+	switch l.Place {
+	case InWorkspace, Workspace, WorkspaceGit, InTemp, TempRoot, Trusted:
+		return false
+	}
+	return true
+}
