@@ -1,9 +1,53 @@
 package policy
 
+import (
+	"slices"
+	"strings"
+)
+
 // hitIf is a hit saying what() when cond holds.
 func hitIf(cond bool, what func() string) Finding {
 	if cond {
 		return hit(what())
 	}
 	return Finding{}
+}
+
+func hasShortFlag(args []string, f byte) bool {
+	for _, a := range args {
+		if strings.IndexByte(shortFlags(a), f) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// shortFlags is the cluster of one-letter flags a word gives (-gAf: "gAf"),
+// "" when it is not one.
+func shortFlags(a string) string {
+	if len(a) > 1 && a[0] == '-' && a[1] != '-' {
+		return a[1:]
+	}
+	return ""
+}
+
+func hasPrefixArg(args []string, prefix string) bool {
+	for _, a := range args {
+		if strings.HasPrefix(a, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// optionValues are the values of the separate-word options names takes
+// (openssl -out F).
+func optionValues(args []string, names ...string) []string {
+	var out []string
+	for i, a := range args {
+		if slices.Contains(names, a) && i+1 < len(args) {
+			out = append(out, args[i+1])
+		}
+	}
+	return out
 }

@@ -1,0 +1,131 @@
+package policy
+
+import (
+	"slices"
+	"strings"
+)
+
+// verbRule is a program that destroys storage or a device when given one of
+// words (any argument), or whatever it is given when words is nil.
+type verbRule struct {
+	name  string
+	words []string
+	what  string
+}
+
+// matchVerbs judges a call against a table of verbRules.
+func matchVerbs(c *Call, table []verbRule) Finding {
+	if hasArg(c.Args, "--help", "-h") {
+		return Finding{}
+	}
+	for _, v := range table {
+		if v.name != c.Ex.Name {
+			continue
+		}
+		if v.words == nil {
+			return hit(c.Ex.Name + " " + v.what)
+		}
+		for _, a := range c.Args {
+			if slices.Contains(v.words, a) {
+				return hit(c.Ex.Name + " " + a + " " + v.what)
+			}
+		}
+	}
+	return Finding{}
+}
+
+// volumeVerbs destroy storage named by a volume or pool name rather than a
+// device path.
+var volumeVerbs = []verbRule{
+	{"lvremove", nil, "deletes logical volumes and their data"},
+	{"vgremove", nil, "deletes volume groups and their data"},
+	{"pvremove", nil, "wipes LVM labels from physical volumes"},
+	{"lvreduce", nil, "shrinks a logical volume, cutting off its data"},
+	{"stratis", []string{"create", "add-data", "destroy", "init-cache", "add-cache"}, "writes or destroys a storage pool or file system"},
+	{"ceph", []string{"delete", "rm", "purge", "destroy", "zap"}, "deletes a storage pool or its data"},
+	{"rbd", []string{"rm", "remove", "purge", "trash"}, "deletes block images"},
+	{"virsh", []string{"vol-delete", "vol-wipe", "pool-delete", "snapshot-delete"}, "deletes virtual machine storage"},
+	{"qm", []string{"destroy"}, "destroys a virtual machine and its disks"},
+	{"pct", []string{"destroy"}, "destroys a container and its disks"},
+}
+
+func checkVolumeVerb(c *Call) Finding {
+	if f := matchVerbs(c, volumeVerbs); f.Hit {
+		return f
+	}
+	ops := operands(c.Args)
+	switch c.Ex.Name {
+	case "diskutil":
+		return diskutilErases(ops)
+	case "asr":
+		return hitIf(hasArg(c.Args, "--erase", "-erase"), func() string { return "asr --erase erases the target volume" })
+	case "gpart": // FreeBSD
+		return hitIf(len(ops) > 0 && slices.Contains([]string{"destroy", "delete", "create", "bootcode", "resize", "recover"}, ops[0]),
+			func() string { return "gpart " + ops[0] + " rewrites or destroys a partition table" })
+	case "virsh":
+		return hitIf(slices.Contains(ops, "undefine") && (hasArg(c.Args, "--remove-all-storage", "--wipe-storage") || hasPrefixArg(c.Args, "--storage")),
+			func() string { return "virsh undefine removes the machine together with its storage" })
+	case "vboxmanage":
+		return vboxDeletes(c, ops)
+	case "btrfs":
+		return hitIf(len(ops) > 1 && (ops[0] == "subvolume" || ops[0] == "sub" || ops[0] == "device" || ops[0] == "dev") && (ops[1] == "delete" || ops[1] == "del" || ops[1] == "remove"),
+			func() string {
+				return "btrfs " + ops[0] + " " + ops[1] + " deletes a subvolume or removes a device with its data"
+			})
+	case "qmrestore", "pct-restore":
+		return hitIf(hasArg(c.Args, "--force", "-force"), func() string { return c.Ex.Name + " --force restores over an existing machine, destroying it" })
+	}
+	return Finding{}
+}
+
+// diskutilVerbs are macOS diskutil's verbs (case-insensitive) that erase,
+// repartition or delete.
+var diskutilVerbs = []string{"erasedisk", "erasevolume", "partitiondisk", "zerodisk", "randomdisk", "secureerase", "reformat", "deletecontainer", "deletevolume",
+	"deletepartition", "splitpartition", "mergepartitions", "erasecd", "eraseoptical", "deleteplaceholder", "deletesnapshot", "delete",
+	"resizecontainer", "resizevolume", "convert", "revert", "create", "createraid", "createset", "addmember", "removemember"}
+
+// diskutilErases: one of diskutilVerbs among the first three operands.
+func diskutilErases(ops []string) Finding {
+	for _, o := range ops[:min(len(ops), 3)] {
+		if slices.Contains(diskutilVerbs, strings.ToLower(o)) {
+			return hit("diskutil " + o + " erases, repartitions or deletes a disk, volume or container")
+		}
+	}
+	return Finding{}
+}
+
+// vboxDeletes: VBoxManage deleting a machine's disks or a disk image, or
+// terminating a cloud instance.
+func vboxDeletes(c *Call, ops []string) Finding {
+	if slices.Contains(ops, "unregistervm") && hasArg(c.Args, "--delete", "--delete-all") {
+		return hit("VBoxManage unregistervm --delete deletes the machine and its disk images")
+	}
+	if slices.Contains(ops, "closemedium") && hasArg(c.Args, "--delete") {
+		return hit("VBoxManage closemedium --delete deletes a disk image")
+	}
+	if slices.Contains(ops, "terminate") {
+		return hit("VBoxManage terminates a cloud instance")
+	}
+	return Finding{}
+}
+
+// factoryResets erase a device, a security key's credentials or a node.
+var factoryResets = []verbRule{
+	{"ykman", []string{"reset"}, "erases the device or the credentials and data it holds"},
+	{"gpg-card", []string{"factory-reset"}, "erases the device or the credentials and data it holds"},
+	{"fastboot", []string{"lock", "unlock", "erase", "format", "-w", "flashall", "wipe-super", "flashing"}, "erases the device or the credentials and data it holds"},
+	{"steamos-factory-reset", nil, "erases the device or the credentials and data it holds"},
+	{"steamos-factory-reset-config", nil, "erases the device or the credentials and data it holds"},
+	{"k3s-uninstall.sh", nil, "uninstalls the cluster and deletes all its data"},
+	{"k3s-agent-uninstall.sh", nil, "uninstalls the cluster and deletes all its data"},
+	{"rke2-uninstall.sh", nil, "uninstalls the cluster and deletes all its data"},
+	{"talosctl", []string{"reset"}, "wipes the node"},
+	{"rabbitmqctl", []string{"reset", "force_reset"}, "deletes all the broker's data"},
+	{"balena", []string{"flash"}, "writes an OS image over a drive"},
+	{"etcher", nil, "writes an OS image over a drive"},
+	{"balena-etcher", nil, "writes an OS image over a drive"},
+	{"sg_format", nil, "low-level formats a disk"},
+	{"flashrom", []string{"-w", "--write", "-E", "--erase"}, "rewrites or erases the firmware"},
+}
+
+func checkFactoryReset(c *Call) Finding { return matchVerbs(c, factoryResets) }
