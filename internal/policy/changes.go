@@ -271,27 +271,46 @@ func (c *Call) isDir(p string) bool {
 
 // inPlace reports whether an editor's arguments ask it to rewrite its files.
 func inPlace(name string, args []string) bool {
-	for i, a := range args {
-		switch name {
-		case "sed":
-			if a == "-i" || strings.HasPrefix(a, "--in-place") || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "i") && !strings.ContainsAny(a, "ef") {
-				return true
-			}
-		case "perl", "ruby":
-			if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "i") {
-				return true
-			}
-		case "awk", "gawk":
-			if (a == "-i" || a == "--include") && i+1 < len(args) && args[i+1] == "inplace" || a == "-iinplace" {
-				return true
-			}
-		case "yq":
-			if a == "-i" || a == "--inplace" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "i") {
-				return true
-			}
+	var flag func(args []string, i int) bool
+	switch name {
+	case "sed":
+		flag = sedInPlace
+	case "perl", "ruby":
+		flag = func(args []string, i int) bool { return shortClusterHas(args[i], "i") }
+	case "awk", "gawk":
+		flag = awkInPlace
+	case "yq":
+		flag = func(args []string, i int) bool {
+			return args[i] == "-i" || args[i] == "--inplace" || shortClusterHas(args[i], "i")
+		}
+	default:
+		return false
+	}
+	for i := range args {
+		if flag(args, i) {
+			return true
 		}
 	}
 	return false
+}
+
+// shortClusterHas reports whether a is a short-option cluster (-x, not
+// --x) holding one of letters.
+func shortClusterHas(a, letters string) bool {
+	return strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a, letters)
+}
+
+// sedInPlace: sed -i, --in-place[=SUFFIX], or a cluster with i but not e
+// or f (which take the script).
+func sedInPlace(args []string, i int) bool {
+	a := args[i]
+	return a == "-i" || strings.HasPrefix(a, "--in-place") || shortClusterHas(a, "i") && !strings.ContainsAny(a, "ef")
+}
+
+// awkInPlace: gawk -i inplace, --include inplace, -iinplace.
+func awkInPlace(args []string, i int) bool {
+	a := args[i]
+	return (a == "-i" || a == "--include") && i+1 < len(args) && args[i+1] == "inplace" || a == "-iinplace"
 }
 
 func scriptGiven(args []string) bool {
@@ -347,42 +366,51 @@ func gitWrites(c *Call, ops []string) []string {
 	if len(ops) == 0 {
 		return nil
 	}
-	var out []string
 	switch ops[0] {
 	case "checkout", "restore":
-		after := false
-		for _, a := range c.Args {
-			if a == "--" {
-				after = true
-				continue
-			}
-			if after || ops[0] == "restore" && !strings.HasPrefix(a, "-") && a != ops[0] {
-				out = append(out, c.resolve(a))
-			}
-		}
-		if !after && ops[0] == "checkout" {
-			for _, o := range ops[1:] {
-				if strings.Contains(o, ".") || strings.Contains(o, "/") {
-					out = append(out, c.resolve(o))
-				}
-			}
-		}
+		return gitCheckoutPaths(c, ops)
 	case "clone":
 		if len(ops) >= 3 {
-			out = append(out, c.resolve(ops[2]))
+			return []string{c.resolve(ops[2])}
 		} else if len(ops) == 2 {
-			out = append(out, c.resolve(strings.TrimSuffix(path.Base(ops[1]), ".git")))
+			return []string{c.resolve(strings.TrimSuffix(path.Base(ops[1]), ".git"))}
 		}
 	case "apply", "am":
+		var out []string
 		for _, o := range ops[1:] {
 			out = append(out, patchTargets(c, c.resolve(o))...)
 		}
 		if in := c.Ex.Stdin; in != nil && in.File != "" {
 			out = append(out, patchTargets(c, c.resolve(in.File))...)
 		}
+		return out
 	case "worktree":
 		if len(ops) >= 3 && ops[1] == "add" {
-			out = append(out, c.resolve(ops[2]))
+			return []string{c.resolve(ops[2])}
+		}
+	}
+	return nil
+}
+
+// gitCheckoutPaths are the paths git checkout and git restore name: after
+// --, restore's operands, and checkout's operands that look like paths.
+func gitCheckoutPaths(c *Call, ops []string) []string {
+	var out []string
+	after := false
+	for _, a := range c.Args {
+		if a == "--" {
+			after = true
+			continue
+		}
+		if after || ops[0] == "restore" && !strings.HasPrefix(a, "-") && a != ops[0] {
+			out = append(out, c.resolve(a))
+		}
+	}
+	if !after && ops[0] == "checkout" {
+		for _, o := range ops[1:] {
+			if strings.Contains(o, ".") || strings.Contains(o, "/") {
+				out = append(out, c.resolve(o))
+			}
 		}
 	}
 	return out

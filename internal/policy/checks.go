@@ -1,18 +1,15 @@
 package policy
 
+// Small helpers the checks of every family share: tests of a call's
+// arguments.
+
 import (
 	"slices"
 	"strings"
 )
 
-// hitIf is a hit saying what() when cond holds.
-func hitIf(cond bool, what func() string) Finding {
-	if cond {
-		return hit(what())
-	}
-	return Finding{}
-}
-
+// hasShortFlag reports whether a short-option cluster among args holds f
+// (-rf holds f).
 func hasShortFlag(args []string, f byte) bool {
 	for _, a := range args {
 		if strings.IndexByte(shortFlags(a), f) >= 0 {

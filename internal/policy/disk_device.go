@@ -127,45 +127,74 @@ type deviceTool struct {
 // deviceTools are the programs whose destructive modes are told apart
 // from their reading ones.
 var deviceTools = []deviceTool{
-	{[]string{"cryptsetup"}, func(d deviceCall) Finding {
-		return d.destroysIf(len(d.ops) > 0 && slices.Contains([]string{"luksformat", "erase", "lukserase", "reencrypt", "luksremovekey", "luksKillSlot", "lukskillslot", "repair"}, strings.ToLower(d.ops[0])),
-			"rewrites the encryption header of")
-	}},
-	{[]string{"mdadm"}, func(d deviceCall) Finding {
-		return d.destroysIf(hasArg(d.c.Args, "--create", "-C", "--zero-superblock", "--build", "-B", "--grow", "-G", "--add", "-a"), "writes RAID metadata over")
-	}},
-	{[]string{"nvme"}, func(d deviceCall) Finding {
-		return d.destroysIf(d.verbIn("format", "sanitize", "write-zeroes", "write", "ns-delete", "delete-ns", "dsm"), "erases")
-	}},
-	{[]string{"hdparm"}, func(d deviceCall) Finding {
-		return d.destroysIf(slices.ContainsFunc(d.c.Args, func(a string) bool {
-			return strings.HasPrefix(a, "--security-erase") || a == "--trim-sector-ranges" || a == "--write-sector" || a == "--make-bad-sector" || a == "--dco-restore" || a == "--security-set-pass"
-		}), "erases")
-	}},
-	{[]string{"badblocks"}, func(d deviceCall) Finding {
-		return d.destroysIf(hasArg(d.c.Args, "-w", "-n") || hasShortFlag(d.c.Args, 'w'), "overwrites")
-	}},
-	{[]string{"zpool"}, func(d deviceCall) Finding {
-		return hitIf(d.verbIn("create", "add", "attach", "replace", "destroy", "labelclear", "split", "initialize"),
-			func() string {
-				return "zpool " + d.ops[0] + " writes pool labels over disks or destroys a pool and its data"
-			})
-	}},
-	{[]string{"zfs"}, func(d deviceCall) Finding {
-		return hitIf(len(d.ops) > 0 && (d.ops[0] == "destroy" || d.ops[0] == "rollback" && hasArg(d.c.Args, "-r", "-R")),
-			func() string { return "zfs " + d.ops[0] + " destroys datasets or snapshots and their data" })
-	}},
-	{[]string{"btrfs"}, func(d deviceCall) Finding {
-		return d.destroysIf(len(d.ops) > 1 && d.ops[0] == "device" && d.ops[1] == "add" || hasArg(d.ops, "replace"), "adds to a file system (formatting)")
-	}},
+	{[]string{"cryptsetup"}, deviceCryptsetup},
+	{[]string{"mdadm"}, deviceMdadm},
+	{[]string{"nvme"}, deviceNvme},
+	{[]string{"hdparm"}, deviceHdparm},
+	{[]string{"badblocks"}, deviceBadblocks},
+	{[]string{"zpool"}, deviceZpool},
+	{[]string{"zfs"}, deviceZfs},
+	{[]string{"btrfs"}, deviceBtrfs},
 	{[]string{"qemu-img"}, qemuImgOverDevice},
-	{[]string{"ddrescue"}, func(d deviceCall) Finding {
-		// ddrescue in out [log]: the device is destroyed in output position.
-		if len(d.ops) >= 2 && blockDevice(d.c.resolve(d.ops[1])) {
-			return hit("ddrescue writes over the device " + d.c.resolve(d.ops[1]) + ", destroying what it holds")
-		}
-		return Finding{}
-	}},
+	{[]string{"ddrescue"}, deviceDdrescue},
+}
+
+// deviceCryptsetup judges cryptsetup.
+func deviceCryptsetup(d deviceCall) Finding {
+	return d.destroysIf(len(d.ops) > 0 && slices.Contains([]string{"luksformat", "erase", "lukserase", "reencrypt", "luksremovekey", "luksKillSlot", "lukskillslot", "repair"}, strings.ToLower(d.ops[0])),
+		"rewrites the encryption header of")
+}
+
+// deviceMdadm judges mdadm.
+func deviceMdadm(d deviceCall) Finding {
+	return d.destroysIf(hasArg(d.c.Args, "--create", "-C", "--zero-superblock", "--build", "-B", "--grow", "-G", "--add", "-a"), "writes RAID metadata over")
+}
+
+// deviceNvme judges nvme.
+func deviceNvme(d deviceCall) Finding {
+	return d.destroysIf(d.verbIn("format", "sanitize", "write-zeroes", "write", "ns-delete", "delete-ns", "dsm"), "erases")
+}
+
+// deviceHdparm judges hdparm.
+func deviceHdparm(d deviceCall) Finding {
+	return d.destroysIf(slices.ContainsFunc(d.c.Args, func(a string) bool {
+		return strings.HasPrefix(a, "--security-erase") || a == "--trim-sector-ranges" || a == "--write-sector" || a == "--make-bad-sector" || a == "--dco-restore" || a == "--security-set-pass"
+	}), "erases")
+}
+
+// deviceBadblocks judges badblocks.
+func deviceBadblocks(d deviceCall) Finding {
+	return d.destroysIf(hasArg(d.c.Args, "-w", "-n") || hasShortFlag(d.c.Args, 'w'), "overwrites")
+}
+
+// deviceZpool judges zpool.
+func deviceZpool(d deviceCall) Finding {
+	if d.verbIn("create", "add", "attach", "replace", "destroy", "labelclear", "split", "initialize") {
+		return hit("zpool " + d.ops[0] + " writes pool labels over disks or destroys a pool and its data")
+	}
+	return Finding{}
+}
+
+// deviceZfs judges zfs.
+func deviceZfs(d deviceCall) Finding {
+	if len(d.ops) > 0 && (d.ops[0] == "destroy" || d.ops[0] == "rollback" && hasArg(d.c.Args, "-r", "-R")) {
+		return hit("zfs " + d.ops[0] + " destroys datasets or snapshots and their data")
+	}
+	return Finding{}
+}
+
+// deviceBtrfs judges btrfs.
+func deviceBtrfs(d deviceCall) Finding {
+	return d.destroysIf(len(d.ops) > 1 && d.ops[0] == "device" && d.ops[1] == "add" || hasArg(d.ops, "replace"), "adds to a file system (formatting)")
+}
+
+// deviceDdrescue judges ddrescue.
+func deviceDdrescue(d deviceCall) Finding {
+	// ddrescue in out [log]: the device is destroyed in output position.
+	if len(d.ops) >= 2 && blockDevice(d.c.resolve(d.ops[1])) {
+		return hit("ddrescue writes over the device " + d.c.resolve(d.ops[1]) + ", destroying what it holds")
+	}
+	return Finding{}
 }
 
 // qemuImgOverDevice: qemu-img convert in out and qemu-img dd with a device

@@ -58,22 +58,32 @@ func checkVolumeVerb(c *Call) Finding {
 	case "diskutil":
 		return diskutilErases(ops)
 	case "asr":
-		return hitIf(hasArg(c.Args, "--erase", "-erase"), func() string { return "asr --erase erases the target volume" })
+		if hasArg(c.Args, "--erase", "-erase") {
+			return hit("asr --erase erases the target volume")
+		}
+		return Finding{}
 	case "gpart": // FreeBSD
-		return hitIf(len(ops) > 0 && slices.Contains([]string{"destroy", "delete", "create", "bootcode", "resize", "recover"}, ops[0]),
-			func() string { return "gpart " + ops[0] + " rewrites or destroys a partition table" })
+		if len(ops) > 0 && slices.Contains([]string{"destroy", "delete", "create", "bootcode", "resize", "recover"}, ops[0]) {
+			return hit("gpart " + ops[0] + " rewrites or destroys a partition table")
+		}
+		return Finding{}
 	case "virsh":
-		return hitIf(slices.Contains(ops, "undefine") && (hasArg(c.Args, "--remove-all-storage", "--wipe-storage") || hasPrefixArg(c.Args, "--storage")),
-			func() string { return "virsh undefine removes the machine together with its storage" })
+		if slices.Contains(ops, "undefine") && (hasArg(c.Args, "--remove-all-storage", "--wipe-storage") || hasPrefixArg(c.Args, "--storage")) {
+			return hit("virsh undefine removes the machine together with its storage")
+		}
+		return Finding{}
 	case "vboxmanage":
 		return vboxDeletes(c, ops)
 	case "btrfs":
-		return hitIf(len(ops) > 1 && (ops[0] == "subvolume" || ops[0] == "sub" || ops[0] == "device" || ops[0] == "dev") && (ops[1] == "delete" || ops[1] == "del" || ops[1] == "remove"),
-			func() string {
-				return "btrfs " + ops[0] + " " + ops[1] + " deletes a subvolume or removes a device with its data"
-			})
+		if len(ops) > 1 && (ops[0] == "subvolume" || ops[0] == "sub" || ops[0] == "device" || ops[0] == "dev") && (ops[1] == "delete" || ops[1] == "del" || ops[1] == "remove") {
+			return hit("btrfs " + ops[0] + " " + ops[1] + " deletes a subvolume or removes a device with its data")
+		}
+		return Finding{}
 	case "qmrestore", "pct-restore":
-		return hitIf(hasArg(c.Args, "--force", "-force"), func() string { return c.Ex.Name + " --force restores over an existing machine, destroying it" })
+		if hasArg(c.Args, "--force", "-force") {
+			return hit(c.Ex.Name + " --force restores over an existing machine, destroying it")
+		}
+		return Finding{}
 	}
 	return Finding{}
 }

@@ -241,60 +241,140 @@ var winVerbs = []winVerb{
 	{[]string{"del", "erase"}, winDel},
 	{[]string{"remove-item", "ri", "rm"}, winRemoveItem},
 	{[]string{"format", "format-volume", "clear-disk", "initialize-disk", "remove-partition", "diskpart", "reset-physicaldisk"}, winFormat},
-	{[]string{"vssadmin"}, func(w winCmd) string {
-		return ifThen(w.has("delete", "resize"), "vssadmin deletes the volume shadow copies (Windows' restore points)")
-	}},
-	{[]string{"wmic"}, func(w winCmd) string {
-		return ifThen(w.has("shadowcopy") && w.has("delete"), "wmic shadowcopy delete deletes the volume shadow copies")
-	}},
-	{[]string{"wbadmin"}, func(w winCmd) string {
-		return ifThen(w.has("delete"), "wbadmin delete deletes Windows backups or their catalog")
-	}},
-	{[]string{"bcdedit"}, func(w winCmd) string {
-		return ifThen(w.has("/set", "/delete", "/deletevalue", "/import", "/default", "/bootsequence"), "bcdedit changes how Windows boots")
-	}},
-	{[]string{"set-mppreference", "add-mppreference"}, func(w winCmd) string {
-		a, ok := w.hasPrefix("-disable", "-exclusion")
-		return ifThen(ok, w.verb+" "+a+" switches Microsoft Defender off or exempts files from it")
-	}},
-	{[]string{"set-netfirewallprofile"}, func(w winCmd) string {
-		return ifThen(w.has("-enabled") && w.has("false", "0"), "turns the Windows firewall off")
-	}},
-	{[]string{"netsh"}, func(w winCmd) string {
-		return ifThen(w.has("advfirewall", "firewall") && w.has("off", "disable"), "netsh turns the Windows firewall off")
-	}},
+	{[]string{"vssadmin"}, winVssadmin},
+	{[]string{"wmic"}, winWmic},
+	{[]string{"wbadmin"}, winWbadmin},
+	{[]string{"bcdedit"}, winBcdedit},
+	{[]string{"set-mppreference", "add-mppreference"}, winSetMppreference},
+	{[]string{"set-netfirewallprofile"}, winSetNetfirewallprofile},
+	{[]string{"netsh"}, winNetsh},
 	{[]string{"reg"}, winReg},
-	{[]string{"new-itemproperty", "set-itemproperty"}, func(w winCmd) string {
-		return ifThen(slices.ContainsFunc(w.args, func(a string) bool { return runKey(a) || strings.Contains(a, "winlogon") }),
-			"adds a program to what Windows starts at every logon")
-	}},
-	{[]string{"schtasks"}, func(w winCmd) string {
-		return ifThen(w.has("/create", "/change", "/delete"), "schtasks installs or changes a scheduled task")
-	}},
-	{[]string{"register-scheduledtask", "unregister-scheduledtask", "new-service", "sc"}, func(w winCmd) string {
-		return ifThen(w.verb != "sc" || w.has("create", "config", "delete"), w.verb+" installs or changes a scheduled task or service")
-	}},
-	{[]string{"takeown"}, func(w winCmd) string {
-		t := w.outside()
-		return ifThen(t != "", "takeown takes ownership of "+t)
-	}},
+	{[]string{"new-itemproperty", "set-itemproperty"}, winNewItemproperty},
+	{[]string{"schtasks"}, winSchtasks},
+	{[]string{"register-scheduledtask", "unregister-scheduledtask", "new-service", "sc"}, winRegisterScheduledtask},
+	{[]string{"takeown"}, winTakeown},
 	{[]string{"icacls", "cacls"}, winACL},
-	{[]string{"wsl"}, func(w winCmd) string {
-		return ifThen(w.has("--unregister"), "wsl --unregister deletes a Linux distribution and every file in it")
-	}},
-	{[]string{"stop-computer", "restart-computer"}, func(w winCmd) string { return w.verb + " stops the Windows host" }},
-	{[]string{"shutdown"}, func(w winCmd) string {
-		return ifThen(w.has("/s", "/r", "/p", "/h", "/g", "-s", "-r"), "shutdown stops the Windows host")
-	}},
-	{[]string{"net"}, func(w winCmd) string {
-		return ifThen(w.has("user", "localgroup") && w.has("/add", "/delete", "/del"), "net changes the host's accounts or groups")
-	}},
+	{[]string{"wsl"}, winWsl},
+	{[]string{"stop-computer", "restart-computer"}, winStopComputer},
+	{[]string{"shutdown"}, winShutdown},
+	{[]string{"net"}, winNet},
 }
 
-// ifThen is what when cond holds, "" otherwise.
-func ifThen(cond bool, what string) string {
-	if cond {
-		return what
+// winVssadmin judges vssadmin.
+func winVssadmin(w winCmd) string {
+	if w.has("delete", "resize") {
+		return "vssadmin deletes the volume shadow copies (Windows' restore points)"
+	}
+	return ""
+}
+
+// winWmic judges wmic.
+func winWmic(w winCmd) string {
+	if w.has("shadowcopy") && w.has("delete") {
+		return "wmic shadowcopy delete deletes the volume shadow copies"
+	}
+	return ""
+}
+
+// winWbadmin judges wbadmin.
+func winWbadmin(w winCmd) string {
+	if w.has("delete") {
+		return "wbadmin delete deletes Windows backups or their catalog"
+	}
+	return ""
+}
+
+// winBcdedit judges bcdedit.
+func winBcdedit(w winCmd) string {
+	if w.has("/set", "/delete", "/deletevalue", "/import", "/default", "/bootsequence") {
+		return "bcdedit changes how Windows boots"
+	}
+	return ""
+}
+
+// winSetMppreference judges set-mppreference.
+func winSetMppreference(w winCmd) string {
+	a, ok := w.hasPrefix("-disable", "-exclusion")
+	if ok {
+		return w.verb + " " + a + " switches Microsoft Defender off or exempts files from it"
+	}
+	return ""
+}
+
+// winSetNetfirewallprofile judges set-netfirewallprofile.
+func winSetNetfirewallprofile(w winCmd) string {
+	if w.has("-enabled") && w.has("false", "0") {
+		return "turns the Windows firewall off"
+	}
+	return ""
+}
+
+// winNetsh judges netsh.
+func winNetsh(w winCmd) string {
+	if w.has("advfirewall", "firewall") && w.has("off", "disable") {
+		return "netsh turns the Windows firewall off"
+	}
+	return ""
+}
+
+// winNewItemproperty judges new-itemproperty.
+func winNewItemproperty(w winCmd) string {
+	if slices.ContainsFunc(w.args, func(a string) bool { return runKey(a) || strings.Contains(a, "winlogon") }) {
+		return "adds a program to what Windows starts at every logon"
+	}
+	return ""
+}
+
+// winSchtasks judges schtasks.
+func winSchtasks(w winCmd) string {
+	if w.has("/create", "/change", "/delete") {
+		return "schtasks installs or changes a scheduled task"
+	}
+	return ""
+}
+
+// winRegisterScheduledtask judges register-scheduledtask.
+func winRegisterScheduledtask(w winCmd) string {
+	if w.verb != "sc" || w.has("create", "config", "delete") {
+		return w.verb + " installs or changes a scheduled task or service"
+	}
+	return ""
+}
+
+// winTakeown judges takeown.
+func winTakeown(w winCmd) string {
+	t := w.outside()
+	if t != "" {
+		return "takeown takes ownership of " + t
+	}
+	return ""
+}
+
+// winWsl judges wsl.
+func winWsl(w winCmd) string {
+	if w.has("--unregister") {
+		return "wsl --unregister deletes a Linux distribution and every file in it"
+	}
+	return ""
+}
+
+// winStopComputer judges stop-computer.
+func winStopComputer(w winCmd) string {
+	return w.verb + " stops the Windows host"
+}
+
+// winShutdown judges shutdown.
+func winShutdown(w winCmd) string {
+	if w.has("/s", "/r", "/p", "/h", "/g", "-s", "-r") {
+		return "shutdown stops the Windows host"
+	}
+	return ""
+}
+
+// winNet judges net.
+func winNet(w winCmd) string {
+	if w.has("user", "localgroup") && w.has("/add", "/delete", "/del") {
+		return "net changes the host's accounts or groups"
 	}
 	return ""
 }

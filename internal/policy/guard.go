@@ -122,6 +122,26 @@ func (c *Context) roots() protect.Roots {
 // configuration (the protect table), or switching the guard off through
 // Gemini CLI however it is spelled.
 func checkGuardTamper(c *Call) Finding {
+	if f := guardSwitchedOff(c); f.Hit {
+		return f
+	}
+	r := c.Ctx.roots()
+	writes, deletes := changes(c)
+	if f := protectedDeleted(c, r, deletes); f.Hit {
+		return f
+	}
+	if f := linksToProtected(c, r); f.Hit {
+		return f
+	}
+	if f := treeIntoUserConfig(c, r); f.Hit || f.Maybe {
+		return f
+	}
+	return protectedWritten(c, r, append(writes, modeChanges(c)...))
+}
+
+// guardSwitchedOff: Gemini CLI switching the guard off (checkCLI), the
+// guard's processes killed, or a control key set for the next session.
+func guardSwitchedOff(c *Call) Finding {
 	if args, ok := cliArgs(c); ok {
 		if f := checkCLI(c, args); f.Hit {
 			return f
@@ -135,9 +155,12 @@ func checkGuardTamper(c *Call) Finding {
 			return hitSafer(c.Ex.Name+" sets "+k+" for the programs started later, the next Gemini CLI session and its hooks among them", protect.SaferEnv)
 		}
 	}
-	r := c.Ctx.roots()
-	writes, deletes := changes(c)
-	writes = append(writes, modeChanges(c)...)
+	return Finding{}
+}
+
+// protectedDeleted: a protected configuration deleted or moved away (or a
+// directory holding one), or a .env naming a control key.
+func protectedDeleted(c *Call, r protect.Roots, deletes []string) Finding {
 	for _, p := range deletes {
 		if !shell.Known(p) {
 			continue
@@ -155,12 +178,12 @@ func checkGuardTamper(c *Call) Finding {
 			}
 		}
 	}
-	if f := linksToProtected(c, r); f.Hit {
-		return f
-	}
-	if f := treeIntoUserConfig(c, r); f.Hit || f.Maybe {
-		return f
-	}
+	return Finding{}
+}
+
+// protectedWritten judges each path written (or whose mode changes) by
+// the protect table's kind.
+func protectedWritten(c *Call, r protect.Roots, writes []string) Finding {
 	for _, p := range writes {
 		if !shell.Known(p) {
 			continue

@@ -62,28 +62,56 @@ type persistTool struct {
 // persistTools are the programs checkPrivilegedPersist judges by their
 // arguments; what any program writes is judged by persistFileWritten.
 var persistTools = []persistTool{
-	{[]string{"visudo"}, func(c *Call) Finding {
-		return hitIf(!hasArg(c.Args, "-c", "--check", "--help", "-h", "-V", "--version"), func() string { return "visudo edits sudoers, granting or changing sudo rights" })
-	}},
-	{[]string{"scrontab"}, func(c *Call) Finding {
-		return hitIf(!hasArg(c.Args, "-l", "--help", "-h"), func() string { return "scrontab installs or removes scheduled jobs" })
-	}},
+	{[]string{"visudo"}, persistVisudo},
+	{[]string{"scrontab"}, persistScrontab},
 	{[]string{"systemctl"}, systemctlLinksUnitFile},
-	{[]string{"launchctl"}, func(c *Call) Finding {
-		ops := operands(c.Args)
-		return hitIf(len(ops) > 0 && slices.Contains([]string{"load", "bootstrap", "submit", "enable"}, ops[0]),
-			func() string { return "launchctl " + ops[0] + " installs a job that starts on its own" })
-	}},
+	{[]string{"launchctl"}, persistLaunchctl},
 	{[]string{"dscl"}, dsclChangesAccounts},
-	{[]string{"dseditgroup"}, func(c *Call) Finding {
-		return hitIf(hasArg(c.Args, "-a", "-d"), func() string { return "dseditgroup changes a group's members (and so privileges)" })
-	}},
-	{[]string{"sysadminctl"}, func(c *Call) Finding {
-		return hitIf(hasArg(c.Args, "-addUser", "-resetPasswordFor", "-secureTokenOn", "-adminUser") && !hasArg(c.Args, "-deleteUser"),
-			func() string { return "sysadminctl creates or changes user accounts or passwords" })
-	}},
+	{[]string{"dseditgroup"}, persistDseditgroup},
+	{[]string{"sysadminctl"}, persistSysadminctl},
 	{[]string{"osascript"}, osascriptLoginItem},
 	{[]string{"defaults"}, defaultsLoginItem},
+}
+
+// persistVisudo judges visudo.
+func persistVisudo(c *Call) Finding {
+	if !hasArg(c.Args, "-c", "--check", "--help", "-h", "-V", "--version") {
+		return hit("visudo edits sudoers, granting or changing sudo rights")
+	}
+	return Finding{}
+}
+
+// persistScrontab judges scrontab.
+func persistScrontab(c *Call) Finding {
+	if !hasArg(c.Args, "-l", "--help", "-h") {
+		return hit("scrontab installs or removes scheduled jobs")
+	}
+	return Finding{}
+}
+
+// persistLaunchctl judges launchctl.
+func persistLaunchctl(c *Call) Finding {
+	ops := operands(c.Args)
+	if len(ops) > 0 && slices.Contains([]string{"load", "bootstrap", "submit", "enable"}, ops[0]) {
+		return hit("launchctl " + ops[0] + " installs a job that starts on its own")
+	}
+	return Finding{}
+}
+
+// persistDseditgroup judges dseditgroup.
+func persistDseditgroup(c *Call) Finding {
+	if hasArg(c.Args, "-a", "-d") {
+		return hit("dseditgroup changes a group's members (and so privileges)")
+	}
+	return Finding{}
+}
+
+// persistSysadminctl judges sysadminctl.
+func persistSysadminctl(c *Call) Finding {
+	if hasArg(c.Args, "-addUser", "-resetPasswordFor", "-secureTokenOn", "-adminUser") && !hasArg(c.Args, "-deleteUser") {
+		return hit("sysadminctl creates or changes user accounts or passwords")
+	}
+	return Finding{}
 }
 
 func checkPrivilegedPersist(c *Call) Finding {

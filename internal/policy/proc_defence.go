@@ -26,37 +26,80 @@ type defenceTool struct {
 // systems and service managers judged, by program.
 var defenceTools = []defenceTool{
 	{[]string{"iptables", "ip6tables", "iptables-legacy", "iptables-nft", "ip6tables-legacy", "ip6tables-nft", "ebtables", "arptables"}, iptablesOff},
-	{[]string{"nft"}, func(c *Call, ops []string) Finding {
-		if len(ops) >= 2 && (ops[0] == "flush" || ops[0] == "delete" || ops[0] == "destroy") && slices.Contains([]string{"ruleset", "table", "chain"}, ops[1]) {
-			return hit("nft " + ops[0] + " " + ops[1] + " deletes the firewall's rules")
-		}
-		return Finding{}
-	}},
+	{[]string{"nft"}, defenceNft},
 	{[]string{"ufw"}, ufwOff},
 	{[]string{"firewall-cmd"}, firewalldTrusted},
-	{[]string{"setenforce"}, func(c *Call, ops []string) Finding {
-		return hitIf(len(ops) == 1 && (ops[0] == "0" || strings.EqualFold(ops[0], "permissive")), func() string { return "setenforce " + ops[0] + " stops SELinux enforcing its policy" })
-	}},
-	{[]string{"csrutil"}, func(c *Call, ops []string) Finding { // macOS System Integrity Protection
-		return hitIf(slices.Contains(ops, "disable"), func() string { return "csrutil disable switches System Integrity Protection off" })
-	}},
-	{[]string{"spctl"}, func(c *Call, ops []string) Finding { // macOS Gatekeeper
-		return hitIf(hasArg(c.Args, "--master-disable", "--global-disable", "--disable"), func() string { return "spctl disables Gatekeeper: unsigned programs run unchecked" })
-	}},
+	{[]string{"setenforce"}, defenceSetenforce},
+	{[]string{"csrutil"}, defenceCsrutil},
+	{[]string{"spctl"}, defenceSpctl},
 	{[]string{"pfctl"}, pfctlOff}, // pf on macOS and the BSDs
-	{[]string{"ipfw"}, func(c *Call, ops []string) Finding {
-		return hitIf(len(ops) > 0 && (ops[0] == "flush" || ops[0] == "disable"), func() string { return "ipfw " + ops[0] + " deletes the firewall's rules or turns it off" })
-	}},
-	{[]string{"socketfilterfw"}, func(c *Call, ops []string) Finding { // macOS application firewall
-		return hitIf(optionIs(c.Args, "--setglobalstate", "off"), func() string { return "socketfilterfw switches the macOS firewall off" })
-	}},
-	{[]string{"defaults"}, func(c *Call, ops []string) Finding {
-		return hitIf(len(ops) >= 2 && ops[0] == "write" && strings.Contains(ops[1], "com.apple.alf") && slices.Contains(ops, "globalstate") && slices.Contains(ops, "0"),
-			func() string { return "defaults write com.apple.alf globalstate 0 switches the macOS firewall off" })
-	}},
-	{[]string{"aa-teardown"}, func(c *Call, ops []string) Finding { return hit("aa-teardown unloads every AppArmor profile") }},
+	{[]string{"ipfw"}, defenceIpfw},
+	{[]string{"socketfilterfw"}, defenceSocketfilterfw},
+	{[]string{"defaults"}, defenceDefaults},
+	{[]string{"aa-teardown"}, defenceAaTeardown},
 	{[]string{"auditctl"}, auditctlOff},
 	{[]string{"systemctl", "service", "rc-service", "launchctl"}, defenceServiceStopped},
+}
+
+// defenceNft judges nft.
+func defenceNft(c *Call, ops []string) Finding {
+	if len(ops) >= 2 && (ops[0] == "flush" || ops[0] == "delete" || ops[0] == "destroy") && slices.Contains([]string{"ruleset", "table", "chain"}, ops[1]) {
+		return hit("nft " + ops[0] + " " + ops[1] + " deletes the firewall's rules")
+	}
+	return Finding{}
+}
+
+// defenceSetenforce judges setenforce.
+func defenceSetenforce(c *Call, ops []string) Finding {
+	if len(ops) == 1 && (ops[0] == "0" || strings.EqualFold(ops[0], "permissive")) {
+		return hit("setenforce " + ops[0] + " stops SELinux enforcing its policy")
+	}
+	return Finding{}
+}
+
+// defenceCsrutil judges csrutil: macOS System Integrity Protection.
+func defenceCsrutil(c *Call, ops []string) Finding {
+	if slices.Contains(ops, "disable") {
+		return hit("csrutil disable switches System Integrity Protection off")
+	}
+	return Finding{}
+}
+
+// defenceSpctl judges spctl: macOS Gatekeeper.
+func defenceSpctl(c *Call, ops []string) Finding {
+	if hasArg(c.Args, "--master-disable", "--global-disable", "--disable") {
+		return hit("spctl disables Gatekeeper: unsigned programs run unchecked")
+	}
+	return Finding{}
+}
+
+// defenceIpfw judges ipfw.
+func defenceIpfw(c *Call, ops []string) Finding {
+	if len(ops) > 0 && (ops[0] == "flush" || ops[0] == "disable") {
+		return hit("ipfw " + ops[0] + " deletes the firewall's rules or turns it off")
+	}
+	return Finding{}
+}
+
+// defenceSocketfilterfw judges socketfilterfw: macOS application firewall.
+func defenceSocketfilterfw(c *Call, ops []string) Finding {
+	if optionIs(c.Args, "--setglobalstate", "off") {
+		return hit("socketfilterfw switches the macOS firewall off")
+	}
+	return Finding{}
+}
+
+// defenceDefaults judges defaults.
+func defenceDefaults(c *Call, ops []string) Finding {
+	if len(ops) >= 2 && ops[0] == "write" && strings.Contains(ops[1], "com.apple.alf") && slices.Contains(ops, "globalstate") && slices.Contains(ops, "0") {
+		return hit("defaults write com.apple.alf globalstate 0 switches the macOS firewall off")
+	}
+	return Finding{}
+}
+
+// defenceAaTeardown judges aa-teardown.
+func defenceAaTeardown(c *Call, ops []string) Finding {
+	return hit("aa-teardown unloads every AppArmor profile")
 }
 
 // optionIs reports whether args hold the option name followed by value.

@@ -17,47 +17,96 @@ type kernelTool struct {
 
 // kernelTools are the programs checkKernelControl judges, by name.
 var kernelTools = []kernelTool{
-	{[]string{"kexec"}, func(c *Call) Finding {
-		return hitIf(!hasArg(c.Args, "--help", "-h", "--version"), func() string { return "kexec loads or boots another kernel, replacing the running system" })
-	}},
+	{[]string{"kexec"}, kernelKexec},
 	{[]string{"sysctl"}, sysctlWrites},
 	{[]string{"efibootmgr"}, efibootmgrChanges},
-	{[]string{"kextunload", "kextload", "kldunload", "kldload"}, func(c *Call) Finding {
-		return hitIf(len(c.Args) > 0 && !hasArg(c.Args, "--help", "-h"), func() string { return c.Ex.Name + " changes the modules of the running kernel" })
-	}},
-	{[]string{"kmutil"}, func(c *Call) Finding {
-		ops := operands(c.Args)
-		return hitIf(len(ops) > 0 && (ops[0] == "load" || ops[0] == "unload" || ops[0] == "install"), func() string { return "kmutil " + ops[0] + " changes the kernel's extensions" })
-	}},
+	{[]string{"kextunload", "kextload", "kldunload", "kldload"}, kernelKextunload},
+	{[]string{"kmutil"}, kernelKmutil},
 	{[]string{"nvram"}, nvramChanges},
-	{[]string{"swapoff"}, func(c *Call) Finding {
-		return hitIf(hasArg(c.Args, "-a", "--all"), func() string {
-			return "swapoff -a turns all swap off: the machine can run out of memory and kill processes"
-		})
-	}},
+	{[]string{"swapoff"}, kernelSwapoff},
 	{[]string{"umount"}, umountsSystem},
 	{[]string{"mount"}, remountsSystemReadOnly},
-	{[]string{"ip"}, func(c *Call) Finding {
-		ops := operands(c.Args)
-		return hitIf(len(ops) >= 4 && (ops[0] == "link" || ops[0] == "l") && ops[1] == "set" && ops[len(ops)-1] == "down" && !strings.HasPrefix(ops[len(ops)-2], "lo"),
-			func() string { return "ip link set … down cuts the machine off the network" })
-	}},
-	{[]string{"ifconfig", "ifdown"}, func(c *Call) Finding {
-		ops := operands(c.Args)
-		return hitIf(c.Ex.Name == "ifdown" && len(ops) > 0 || len(ops) >= 2 && ops[len(ops)-1] == "down" && ops[0] != "lo" && ops[0] != "lo0",
-			func() string { return c.Ex.Name + " cuts the machine off the network" })
-	}},
-	{[]string{"nmcli"}, func(c *Call) Finding {
-		ops := operands(c.Args)
-		return hitIf(len(ops) >= 2 && (ops[0] == "networking" || ops[0] == "n") && ops[1] == "off", func() string { return "nmcli networking off cuts the machine off the network" })
-	}},
-	{[]string{"insmod", "rmmod"}, func(c *Call) Finding {
-		return hitIf(len(operands(c.Args)) > 0, func() string { return c.Ex.Name + " changes the modules of the running kernel" })
-	}},
-	{[]string{"modprobe"}, func(c *Call) Finding {
-		return hitIf(len(operands(c.Args)) > 0 && !hasArg(c.Args, "-n", "--dry-run", "--show-depends", "-D", "-c", "--showconfig"),
-			func() string { return "modprobe changes the modules of the running kernel" })
-	}},
+	{[]string{"ip"}, kernelIp},
+	{[]string{"ifconfig", "ifdown"}, kernelIfconfig},
+	{[]string{"nmcli"}, kernelNmcli},
+	{[]string{"insmod", "rmmod"}, kernelInsmod},
+	{[]string{"modprobe"}, kernelModprobe},
+}
+
+// kernelKexec judges kexec.
+func kernelKexec(c *Call) Finding {
+	if !hasArg(c.Args, "--help", "-h", "--version") {
+		return hit("kexec loads or boots another kernel, replacing the running system")
+	}
+	return Finding{}
+}
+
+// kernelKextunload judges kextunload.
+func kernelKextunload(c *Call) Finding {
+	if len(c.Args) > 0 && !hasArg(c.Args, "--help", "-h") {
+		return hit(c.Ex.Name + " changes the modules of the running kernel")
+	}
+	return Finding{}
+}
+
+// kernelKmutil judges kmutil.
+func kernelKmutil(c *Call) Finding {
+	ops := operands(c.Args)
+	if len(ops) > 0 && (ops[0] == "load" || ops[0] == "unload" || ops[0] == "install") {
+		return hit("kmutil " + ops[0] + " changes the kernel's extensions")
+	}
+	return Finding{}
+}
+
+// kernelSwapoff judges swapoff.
+func kernelSwapoff(c *Call) Finding {
+	if hasArg(c.Args, "-a", "--all") {
+		return hit("swapoff -a turns all swap off: the machine can run out of memory and kill processes")
+	}
+	return Finding{}
+}
+
+// kernelIp judges ip.
+func kernelIp(c *Call) Finding {
+	ops := operands(c.Args)
+	if len(ops) >= 4 && (ops[0] == "link" || ops[0] == "l") && ops[1] == "set" && ops[len(ops)-1] == "down" && !strings.HasPrefix(ops[len(ops)-2], "lo") {
+		return hit("ip link set … down cuts the machine off the network")
+	}
+	return Finding{}
+}
+
+// kernelIfconfig judges ifconfig.
+func kernelIfconfig(c *Call) Finding {
+	ops := operands(c.Args)
+	if c.Ex.Name == "ifdown" && len(ops) > 0 || len(ops) >= 2 && ops[len(ops)-1] == "down" && ops[0] != "lo" && ops[0] != "lo0" {
+		return hit(c.Ex.Name + " cuts the machine off the network")
+	}
+	return Finding{}
+}
+
+// kernelNmcli judges nmcli.
+func kernelNmcli(c *Call) Finding {
+	ops := operands(c.Args)
+	if len(ops) >= 2 && (ops[0] == "networking" || ops[0] == "n") && ops[1] == "off" {
+		return hit("nmcli networking off cuts the machine off the network")
+	}
+	return Finding{}
+}
+
+// kernelInsmod judges insmod.
+func kernelInsmod(c *Call) Finding {
+	if len(operands(c.Args)) > 0 {
+		return hit(c.Ex.Name + " changes the modules of the running kernel")
+	}
+	return Finding{}
+}
+
+// kernelModprobe judges modprobe.
+func kernelModprobe(c *Call) Finding {
+	if len(operands(c.Args)) > 0 && !hasArg(c.Args, "-n", "--dry-run", "--show-depends", "-D", "-c", "--showconfig") {
+		return hit("modprobe changes the modules of the running kernel")
+	}
+	return Finding{}
 }
 
 // kernelControl: writes to the kernel's control files and the commands
