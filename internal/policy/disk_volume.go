@@ -53,37 +53,70 @@ func checkVolumeVerb(c *Call) Finding {
 	if f := matchVerbs(c, volumeVerbs); f.Hit {
 		return f
 	}
-	ops := operands(c.Args)
-	switch c.Ex.Name {
-	case "diskutil":
-		return diskutilErases(ops)
-	case "asr":
-		if hasArg(c.Args, "--erase", "-erase") {
-			return hit("asr --erase erases the target volume")
+	for _, t := range volumeTools {
+		if slices.Contains(t.names, c.Ex.Name) {
+			return t.judge(c, operands(c.Args))
 		}
-		return Finding{}
-	case "gpart": // FreeBSD
-		if len(ops) > 0 && slices.Contains([]string{"destroy", "delete", "create", "bootcode", "resize", "recover"}, ops[0]) {
-			return hit("gpart " + ops[0] + " rewrites or destroys a partition table")
-		}
-		return Finding{}
-	case "virsh":
-		if slices.Contains(ops, "undefine") && (hasArg(c.Args, "--remove-all-storage", "--wipe-storage") || hasPrefixArg(c.Args, "--storage")) {
-			return hit("virsh undefine removes the machine together with its storage")
-		}
-		return Finding{}
-	case "vboxmanage":
-		return vboxDeletes(c, ops)
-	case "btrfs":
-		if len(ops) > 1 && (ops[0] == "subvolume" || ops[0] == "sub" || ops[0] == "device" || ops[0] == "dev") && (ops[1] == "delete" || ops[1] == "del" || ops[1] == "remove") {
-			return hit("btrfs " + ops[0] + " " + ops[1] + " deletes a subvolume or removes a device with its data")
-		}
-		return Finding{}
-	case "qmrestore", "pct-restore":
-		if hasArg(c.Args, "--force", "-force") {
-			return hit(c.Ex.Name + " --force restores over an existing machine, destroying it")
-		}
-		return Finding{}
+	}
+	return Finding{}
+}
+
+// volumeTool judges the programs named names, ops being the call's
+// operands: a hit when the call destroys a volume, a pool or a machine's
+// storage.
+type volumeTool struct {
+	names []string
+	judge func(c *Call, ops []string) Finding
+}
+
+// volumeTools are the volume and machine managers whose destroying verbs
+// depend on more than one word (volumeVerbs).
+var volumeTools = []volumeTool{
+	{[]string{"diskutil"}, diskutilErases},
+	{[]string{"asr"}, asrErases},
+	{[]string{"gpart"}, gpartRewrites},
+	{[]string{"virsh"}, virshUndefinesStorage},
+	{[]string{"vboxmanage"}, vboxDeletes},
+	{[]string{"btrfs"}, btrfsDeletes},
+	{[]string{"qmrestore", "pct-restore"}, restoreForced},
+}
+
+func asrErases(c *Call, _ []string) Finding {
+	if hasArg(c.Args, "--erase", "-erase") {
+		return hit("asr --erase erases the target volume")
+	}
+	return Finding{}
+}
+
+// gpartRewrites: FreeBSD's gpart destroying, deleting or rewriting a
+// partition table.
+func gpartRewrites(_ *Call, ops []string) Finding {
+	if len(ops) > 0 && slices.Contains([]string{"destroy", "delete", "create", "bootcode", "resize", "recover"}, ops[0]) {
+		return hit("gpart " + ops[0] + " rewrites or destroys a partition table")
+	}
+	return Finding{}
+}
+
+func virshUndefinesStorage(c *Call, ops []string) Finding {
+	if slices.Contains(ops, "undefine") && (hasArg(c.Args, "--remove-all-storage", "--wipe-storage") || hasPrefixArg(c.Args, "--storage")) {
+		return hit("virsh undefine removes the machine together with its storage")
+	}
+	return Finding{}
+}
+
+// btrfsDeletes: btrfs subvolume delete, btrfs device remove.
+func btrfsDeletes(_ *Call, ops []string) Finding {
+	if len(ops) > 1 && (ops[0] == "subvolume" || ops[0] == "sub" || ops[0] == "device" || ops[0] == "dev") && (ops[1] == "delete" || ops[1] == "del" || ops[1] == "remove") {
+		return hit("btrfs " + ops[0] + " " + ops[1] + " deletes a subvolume or removes a device with its data")
+	}
+	return Finding{}
+}
+
+// restoreForced: Proxmox's qmrestore and pct restore --force over an
+// existing machine.
+func restoreForced(c *Call, _ []string) Finding {
+	if hasArg(c.Args, "--force", "-force") {
+		return hit(c.Ex.Name + " --force restores over an existing machine, destroying it")
 	}
 	return Finding{}
 }
@@ -95,7 +128,7 @@ var diskutilVerbs = []string{"erasedisk", "erasevolume", "partitiondisk", "zerod
 	"resizecontainer", "resizevolume", "convert", "revert", "create", "createraid", "createset", "addmember", "removemember"}
 
 // diskutilErases: one of diskutilVerbs among the first three operands.
-func diskutilErases(ops []string) Finding {
+func diskutilErases(_ *Call, ops []string) Finding {
 	for _, o := range ops[:min(len(ops), 3)] {
 		if slices.Contains(diskutilVerbs, strings.ToLower(o)) {
 			return hit("diskutil " + o + " erases, repartitions or deletes a disk, volume or container")
