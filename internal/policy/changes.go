@@ -1,7 +1,11 @@
 package policy
 
+// What a call writes and deletes, whatever the program (changes): the
+// engine under every rule that judges where output lands.
+
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
@@ -455,34 +459,50 @@ func patchTargets(c *Call, file string) []string {
 // protected targets matter to the rules that use this.
 func outputOptions(c *Call) []string {
 	var out []string
-	for i, a := range c.Args {
-		switch a {
-		case "-o", "--output", "--out", "--output-file", "--out-file", "--output-document", "--outfile":
-			if i+1 < len(c.Args) {
-				out = append(out, c.resolve(c.Args[i+1]))
-			}
-			continue
-		case "-O":
-			if c.Ex.Name == "wget" && i+1 < len(c.Args) {
-				out = append(out, c.resolve(c.Args[i+1]))
-			}
-			continue
-		}
-		// A short-option cluster ending in the output option (curl -sSLo F,
-		// wget -qO F).
-		if len(a) > 2 && a[0] == '-' && a[1] != '-' && i+1 < len(c.Args) &&
-			(c.Ex.Name == "curl" && strings.HasSuffix(a, "o") || c.Ex.Name == "wget" && strings.HasSuffix(a, "O")) {
-			out = append(out, c.resolve(c.Args[i+1]))
-			continue
-		}
-		for _, p := range []string{"--output=", "--out=", "--output-file=", "--output-document=", "--outfile="} {
-			if v, ok := strings.CutPrefix(a, p); ok {
-				out = append(out, c.resolve(v))
-			}
-		}
-		if v, ok := strings.CutPrefix(a, "-o"); ok && v != "" && !strings.HasPrefix(v, "-") && (c.Ex.Name == "sort" || c.Ex.Name == "curl" || strings.ContainsAny(v, "./")) {
+	for i := range c.Args {
+		if v, ok := outputOption(c, i); ok {
 			out = append(out, c.resolve(v))
 		}
 	}
 	return out
+}
+
+// outputOptNames take the output file as the next word; outputOptPrefixes
+// carry it after =.
+var (
+	outputOptNames    = []string{"-o", "--output", "--out", "--output-file", "--out-file", "--output-document", "--outfile"}
+	outputOptPrefixes = []string{"--output=", "--out=", "--output-file=", "--output-document=", "--outfile="}
+)
+
+// outputOption is the file the output option at c.Args[i] names.
+func outputOption(c *Call, i int) (string, bool) {
+	a, next := c.Args[i], i+1 < len(c.Args)
+	switch {
+	case slices.Contains(outputOptNames, a), a == "-O" && c.Ex.Name == "wget":
+		if next {
+			return c.Args[i+1], true
+		}
+		return "", false
+	case a == "-O":
+		return "", false
+	case next && outputCluster(c.Ex.Name, a):
+		// A short-option cluster ending in the output option (curl -sSLo F,
+		// wget -qO F).
+		return c.Args[i+1], true
+	}
+	for _, p := range outputOptPrefixes {
+		if v, ok := strings.CutPrefix(a, p); ok {
+			return v, true
+		}
+	}
+	if v, ok := strings.CutPrefix(a, "-o"); ok && v != "" && !strings.HasPrefix(v, "-") && (c.Ex.Name == "sort" || c.Ex.Name == "curl" || strings.ContainsAny(v, "./")) {
+		return v, true
+	}
+	return "", false
+}
+
+// outputCluster reports whether a is a short-option cluster ending in
+// curl's -o or wget's -O.
+func outputCluster(name, a string) bool {
+	return len(a) > 2 && a[0] == '-' && a[1] != '-' && (name == "curl" && strings.HasSuffix(a, "o") || name == "wget" && strings.HasSuffix(a, "O"))
 }

@@ -1,5 +1,8 @@
 package policy
 
+// disk.device-target: any program given a block device, and the
+// destructive modes of the tools that otherwise only read one.
+
 import (
 	"slices"
 	"strings"

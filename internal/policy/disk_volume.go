@@ -1,5 +1,8 @@
 package policy
 
+// disk.volume-destroy and disk.factory-reset: storage named by a volume,
+// pool or machine rather than a device path, and devices reset.
+
 import (
 	"slices"
 	"strings"

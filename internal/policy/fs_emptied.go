@@ -1,5 +1,8 @@
 package policy
 
+// fs.home-emptied: a dotfile of home or a credential file emptied in
+// place.
+
 import (
 	"strings"
 

@@ -1,5 +1,8 @@
 package policy
 
+// fs.find-delete: find deleting (-delete, -exec rm) over a tree, unless
+// its tests keep the deletion selective.
+
 import (
 	"fmt"
 	"path"

@@ -1,5 +1,7 @@
 package policy
 
+// fs.logs-erased: the system logs emptied, deleted or vacuumed.
+
 import (
 	"path"
 	"strings"

@@ -1,5 +1,8 @@
 package policy
 
+// The fs.rm-* rules: rm and its kin over the root, home, the workspace,
+// run-time lists and paths outside the workspace.
+
 import (
 	"fmt"
 	"slices"

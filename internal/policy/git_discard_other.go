@@ -1,5 +1,8 @@
 package policy
 
+// A git-family check kept apart from the git rules' own files: the
+// discards git's rules do not name (checkout-index --force, git-extras).
+
 import "slices"
 
 // gitExtrasDiscards are git-extras commands (git-<name> on PATH) that

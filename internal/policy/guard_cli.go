@@ -1,5 +1,8 @@
 package policy
 
+// guard.tamper's reading of Gemini CLI invocations (however spelled), of
+// the session environment setters and of pkill/kill of the guard's processes.
+
 import (
 	"maps"
 	"path"

@@ -1,5 +1,9 @@
 package policy
 
+// guard.tamper's links and tree copies: a link made to a protected file,
+// a whole tree copied or unpacked into the user's configuration, a mode
+// changed on a protected path.
+
 import (
 	"slices"
 	"strings"

@@ -1,5 +1,8 @@
 package policy
 
+// guard.tamper's judgement of what a write puts in a .env or the
+// tightening file: the text a call writes, when it can be known.
+
 import (
 	"path"
 	"slices"

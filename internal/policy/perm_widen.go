@@ -1,5 +1,8 @@
 package policy
 
+// perm.widen: credentials opened to others, programs made setuid or
+// given capabilities, and system paths' permissions changed.
+
 import (
 	"slices"
 	"strings"

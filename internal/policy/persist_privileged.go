@@ -1,5 +1,8 @@
 package policy
 
+// persist.privileged: files and programs that run code as root, at
+// every login or boot, or that grant privileges.
+
 import (
 	"slices"
 	"strings"

@@ -1,5 +1,8 @@
 package policy
 
+// proc.kernel-control: the kernel's control files, its modules, the
+// firmware's boot entries, the mounts and the network the system needs.
+
 import (
 	"slices"
 	"strings"
