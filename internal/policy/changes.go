@@ -25,12 +25,20 @@ func changes(c *Call) (writes, deletes []string) {
 			writes = append(writes, c.resolve(r.Target))
 		}
 	}
-	w, d := programChanges(c, operands(c.Args))
-	writes = append(writes, w...)
-	deletes = append(deletes, d...)
-	writes = append(writes, outputOptions(c)...)
-	writes = append(writes, codeWrites(c)...)
+	w, deletes := programChanges(c, operands(c.Args))
+	writes = appendAll(writes, w)
+	writes = appendAll(writes, outputOptions(c))
+	writes = appendAll(writes, codeWrites(c))
 	return writes, deletes
+}
+
+// appendAll is append(a, b...) without copying b when a is empty: changes
+// runs for every command of a line under many rules.
+func appendAll(a, b []string) []string {
+	if len(a) == 0 {
+		return b
+	}
+	return append(a, b...)
 }
 
 // programChanges are the paths a program writes and deletes by its own

@@ -66,10 +66,11 @@ func checkDeviceTarget(c *Call) Finding {
 	if name == "" || deviceListing(c) {
 		return Finding{}
 	}
-	d := deviceCall{c: c, devs: c.devices(), ops: operands(c.Args)}
-	if len(d.devs) == 0 && name != "zpool" && name != "zfs" && name != "nvme" {
+	devs := c.devices()
+	if len(devs) == 0 && name != "zpool" && name != "zfs" && name != "nvme" {
 		return Finding{}
 	}
+	d := deviceCall{c: c, devs: devs, ops: operands(c.Args)}
 	for _, t := range deviceTools {
 		if slices.Contains(t.names, name) {
 			return t.judge(d)
