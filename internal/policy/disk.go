@@ -1,5 +1,12 @@
 package policy
 
+import (
+	"strings"
+
+	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
+	"github.com/gemini-guard/gemini-guard/internal/shell"
+)
+
 // diskRules protect block devices and volumes.
 var diskRules = []*Rule{
 	{
@@ -84,4 +91,123 @@ var diskRules = []*Rule{
 		Block: []string{`ykman fido reset`, `gpg-card factory-reset`, `fastboot oem unlock`, `fastboot erase userdata`, `talosctl reset -n 10.0.0.2`, `rabbitmqctl reset`, `k3s-uninstall.sh`},
 		Allow: []string{`ykman info`, `fastboot devices`, `talosctl get members`, `rabbitmqctl status`},
 	},
+}
+
+// Devices: writing to these destroys a disk or partition. The harmless
+// character devices are allowed.
+var safeDevRe = &lazyregexp.Regexp{Expr: `^/dev/(null|zero|full|random|urandom|stdin|stdout|stderr|tty\w*|pts/\d+|fd/\d+|shm(/.*)?|console|ptmx|(tcp|udp)/[^/]+/[^/]+)$`}
+
+func isDevice(p string) bool {
+	return strings.HasPrefix(p, "/dev/") && !safeDevRe.MatchString(p)
+}
+
+func checkDd(c *Call) Finding {
+	for _, a := range c.Args {
+		if v, ok := strings.CutPrefix(a, "of="); ok {
+			p := shell.ResolvePath(c.Ex.Dir, v)
+			if isDevice(p) {
+				return hit("dd writes over the device " + p + ", destroying the disk or partition")
+			}
+			if !shell.Known(v) {
+				return maybe("dd writes to " + c.Show(v) + ", which cannot be known statically")
+			}
+		}
+	}
+	return Finding{}
+}
+
+// checkDeviceRedirect: any command writing a device with > destroys it.
+func checkDeviceRedirect(c *Call) Finding {
+	for _, r := range c.Ex.Redirs {
+		if r.Writes() {
+			if p := shell.ResolvePath(c.Ex.Dir, r.Target); isDevice(p) {
+				return hit("writes over the device " + p + ", destroying the disk or partition")
+			}
+		}
+	}
+	switch c.Ex.Name {
+	case "cp", "tee", "cat", "pv":
+		for _, a := range c.Args {
+			if p := shell.ResolvePath(c.Ex.Dir, a); isDevice(p) && c.Ex.Name != "cat" {
+				return hit(c.Ex.Name + " writes over the device " + p + ", destroying the disk or partition")
+			}
+		}
+	}
+	return Finding{}
+}
+
+func checkMkfs(c *Call) Finding {
+	ext := c.Ex.Name == "mke2fs" || strings.HasPrefix(c.Ex.Name, "mkfs.ext")
+	for _, a := range c.Args {
+		if ext && a == "-n" || c.Ex.Name == "newfs" && a == "-N" {
+			return Finding{} // mke2fs -n and newfs -N show what they would do and write nothing
+		}
+	}
+	for _, a := range c.Args {
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		p := shell.ResolvePath(c.Ex.Dir, a)
+		if isDevice(p) {
+			return hit(c.Ex.Name + " creates a new file system on " + p + ", erasing it")
+		}
+	}
+	return Finding{}
+}
+
+// checkPartition: partitioning and signature-wiping tools on a device;
+// their listing modes are fine.
+func checkPartition(c *Call) Finding {
+	for _, a := range c.Args {
+		switch a {
+		case "-l", "--list", "print", "-p", "--print", "--help", "-h", "-V", "--version", "--dry-run", "-n", "--noact", "--no-act":
+			return Finding{}
+		case "-d", "--dump", "-J", "--json", "-s", "--show-size", "-g", "--show-geometry", "--verify", "--list-free", "-F", "--list-types", "-T":
+			if c.Ex.Name == "sfdisk" {
+				return Finding{} // sfdisk's dumps and listings only read
+			}
+		}
+	}
+	if c.Ex.Name == "wipefs" {
+		wipes := false
+		for _, a := range c.Args {
+			if a == "-a" || a == "--all" || strings.HasPrefix(a, "-o") || strings.HasPrefix(a, "--offset") || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "a") {
+				wipes = true
+			}
+		}
+		if !wipes {
+			return Finding{}
+		}
+	}
+	for _, a := range c.Args {
+		if p := shell.ResolvePath(c.Ex.Dir, a); isDevice(p) {
+			return hit(c.Ex.Name + " rewrites the partitions or signatures of " + p)
+		}
+	}
+	return Finding{}
+}
+
+func checkShred(c *Call) Finding {
+	for _, a := range c.Args {
+		if a == "--help" || a == "--version" {
+			return Finding{}
+		}
+	}
+	if c.selectiveFindExec() {
+		return Finding{} // find src -name '*.key' -exec shred -u {} +: fs.find-delete judges the selection
+	}
+	for _, a := range c.Args {
+		if strings.HasPrefix(a, "-") && a != "-" {
+			continue
+		}
+		// A file of the workspace or a temporary directory is a delete
+		// there, like rm; anything else (a device, home, the system,
+		// .git, a path not known) is destroyed beyond recovery.
+		l := c.Loc(a)
+		if !l.Maybe && !l.Computed && (l.Place == InWorkspace || l.Place == InTemp || l.Place == Trusted) {
+			continue
+		}
+		return hit("shred overwrites " + c.Show(a) + " (" + l.Place.String() + ") so that it can never be recovered")
+	}
+	return Finding{}
 }

@@ -1,5 +1,11 @@
 package policy
 
+import (
+	"strings"
+
+	"github.com/gemini-guard/gemini-guard/internal/shell"
+)
+
 // fsRules judge deletes and moves of files and trees.
 var fsRules = []*Rule{
 	{
@@ -164,4 +170,105 @@ var fsRules = []*Rule{
 		Block: []string{`sudo apt purge -y python3`, `sudo dnf remove -y systemd`, `sudo pacman -Rdd glibc`, `sudo rpm -e --nodeps glibc`, `sudo dpkg --purge --force-all coreutils`, `apk del busybox`, `brew uninstall --force $(brew list)`, `sudo pip uninstall -y -r <(pip freeze)`, `npm ls -g --parseable | xargs npm uninstall -g`, `pipx uninstall-all`},
 		Allow: []string{`sudo apt remove -y cowsay`, `sudo apt autoremove -y`, `apt-get remove --simulate python3`, `brew uninstall wget`, `pip uninstall -y requests`, `pip uninstall -y -r requirements-dev.txt`, `npm uninstall -g typescript`, `npm uninstall lodash`, `sudo pacman -Rns $(pacman -Qtdq)`, `sudo apt purge $(dpkg -l | awk '/^rc/ {print $2}')`, `pipx uninstall black`},
 	},
+}
+
+// checkSystemWrite: output landing on a system file (/etc, /usr, /boot,
+// /bin, ...) or a file of another user, by any program: overwritten,
+// appended to, emptied or moved over.
+func checkSystemWrite(c *Call) Finding {
+	writes, _ := changes(c)
+	for _, p := range writes {
+		if !shell.Known(p) || !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "/dev/") || strings.HasPrefix(p, "/proc/") || strings.HasPrefix(p, "/sys/") {
+			continue
+		}
+		l := c.Ctx.placeKnown(p)
+		switch l.Place {
+		case Root, CoreSystem, Protected:
+			return hit(c.Ex.Name + " overwrites or changes the system file " + p)
+		}
+	}
+	return Finding{}
+}
+
+// checkMoveAway: mv of home, a system directory, the workspace or its .git
+// anywhere (onto /dev/null, into /tmp, over another directory) destroys it
+// as surely as rm -rf.
+func checkMoveAway(c *Call) Finding {
+	ops := operands(c.Args)
+	if len(ops) < 2 {
+		return Finding{}
+	}
+	dst := c.resolve(ops[len(ops)-1])
+	for _, s := range ops[:len(ops)-1] {
+		l := c.Loc(s)
+		switch l.Place {
+		case Root, CoreSystem, System, Protected, Home, Ancestor, Workspace, WorkspaceGit, OtherHome:
+			if l.Place == System && !strings.HasPrefix(dst, "/dev/") && c.Ctx.placeKnown(dst).Place == System {
+				continue // a rename between system locations (/opt/x to /opt/y)
+			}
+			return hit("mv moves away " + l.Place.String() + " (" + l.Path + "), which destroys it where it was")
+		case InHome:
+			if d := c.Ctx.placeKnown(dst).Place; dst == "/dev/null" || d == TempRoot || d == InTemp {
+				return hit("mv moves " + l.Path + " out of home to " + dst + ", where it is lost")
+			}
+		}
+		if dst == "/dev/null" && l.Place != InWorkspace && l.Place != InTemp {
+			return hit("mv " + c.Show(s) + " onto /dev/null destroys it")
+		}
+	}
+	return Finding{}
+}
+
+// checkUserDelete: deleting an account together with its home.
+func checkUserDelete(c *Call) Finding {
+	switch c.Ex.Name {
+	case "userdel":
+		if hasArg(c.Args, "-r", "--remove", "-f", "--force") || hasShortFlag(c.Args, 'r') {
+			return hit("userdel -r deletes the user together with their home directory")
+		}
+	case "deluser":
+		if hasArg(c.Args, "--remove-home", "--remove-all-files") {
+			return hit("deluser deletes the user's home directory")
+		}
+	case "dscl": // macOS directory service: dscl . -delete /Users/NAME
+		for i, a := range c.Args {
+			if strings.EqualFold(a, "-delete") && i+1 < len(c.Args) && strings.HasPrefix(strings.ToLower(c.Args[i+1]), "/users/") {
+				return hit("dscl -delete deletes the account " + c.Args[i+1])
+			}
+		}
+	case "sysadminctl":
+		if hasArg(c.Args, "-deleteUser") {
+			return hit("sysadminctl -deleteUser deletes the account and its home")
+		}
+	}
+	return Finding{}
+}
+
+// checkVCSDiscard: other version-control systems' discards of uncommitted
+// work (git's are the git.* rules).
+func checkVCSDiscard(c *Call) Finding {
+	ops := operands(c.Args)
+	if len(ops) == 0 {
+		return Finding{}
+	}
+	switch c.Ex.Name {
+	case "hg":
+		switch ops[0] {
+		case "update", "up", "checkout", "co":
+			if hasArg(c.Args, "-C", "--clean") {
+				return hit("hg update --clean discards uncommitted changes")
+			}
+		case "revert":
+			if hasArg(c.Args, "--all", "-a") && !hasArg(c.Args, "-n", "--dry-run") {
+				return hit("hg revert --all discards uncommitted changes")
+			}
+		case "purge", "clean", "strip", "prune":
+			return hit("hg " + ops[0] + " deletes files or commits that cannot be restored")
+		}
+	case "svn":
+		if ops[0] == "revert" && hasArg(c.Args, "-R", "--recursive", "--depth=infinity") {
+			return hit("svn revert -R discards uncommitted changes")
+		}
+	}
+	return Finding{}
 }

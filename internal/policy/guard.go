@@ -1,5 +1,10 @@
 package policy
 
+import (
+	"github.com/gemini-guard/gemini-guard/internal/protect"
+	"github.com/gemini-guard/gemini-guard/internal/shell"
+)
+
 // guardRules keep the guard and Gemini CLI as the user set them.
 var guardRules = []*Rule{
 	{
@@ -106,4 +111,128 @@ var guardRules = []*Rule{
 			`node $(which gemini) -p 'summarise the README'`,
 		},
 	},
+}
+
+// roots are the protected-path table's anchors for this context.
+func (c *Context) roots() protect.Roots {
+	return protect.Roots{Home: c.Home, Workspace: c.Workspace, GitleaksConfig: c.GitleaksConfig, FS: c.FS}
+}
+
+// checkGuardTamper: changing or deleting the guard's or Gemini CLI's
+// configuration (the protect table), or switching the guard off through
+// Gemini CLI however it is spelled.
+func checkGuardTamper(c *Call) Finding {
+	if f := guardSwitchedOff(c); f.Hit {
+		return f
+	}
+	r := c.Ctx.roots()
+	writes, deletes := changes(c)
+	if f := protectedDeleted(c, r, deletes); f.Hit {
+		return f
+	}
+	if f := linksToProtected(c, r); f.Hit {
+		return f
+	}
+	if f := treeIntoUserConfig(c, r); f.Hit || f.Maybe {
+		return f
+	}
+	return protectedWritten(c, r, append(writes, modeChanges(c)...))
+}
+
+// guardSwitchedOff: Gemini CLI switching the guard off (checkCLI), the
+// guard's processes killed, or a control key set for the next session.
+func guardSwitchedOff(c *Call) Finding {
+	if args, ok := cliArgs(c); ok {
+		if f := checkCLI(c, args); f.Hit {
+			return f
+		}
+	}
+	if f := killsGuard(c); f.Hit {
+		return f
+	}
+	if setsSessionEnv(c) {
+		if k := setsControlKey(c); k != "" {
+			return hitSafer(c.Ex.Name+" sets "+k+" for the programs started later, the next Gemini CLI session and its hooks among them", protect.SaferEnv)
+		}
+	}
+	return Finding{}
+}
+
+// protectedDeleted: a protected configuration deleted or moved away (or a
+// directory holding one), or a .env naming a control key.
+func protectedDeleted(c *Call, r protect.Roots, deletes []string) Finding {
+	for _, p := range deletes {
+		if !shell.Known(p) {
+			continue
+		}
+		e := protect.Check(r, p)
+		if e.Kind == protect.None {
+			e = protect.Contains(r, p)
+		}
+		switch e.Kind {
+		case protect.Config, protect.Tightening:
+			return hit("deletes or moves away " + e.What)
+		case protect.EnvFile:
+			if k := mentionedControlKey(c); k != "" {
+				return hitSafer("changes "+e.What+", naming "+k, protect.SaferEnv)
+			}
+		}
+	}
+	return Finding{}
+}
+
+// protectedWritten judges each path written (or whose mode changes) by
+// the protect table's kind.
+func protectedWritten(c *Call, r protect.Roots, writes []string) Finding {
+	for _, p := range writes {
+		if !shell.Known(p) {
+			continue
+		}
+		e := protect.Check(r, p)
+		switch e.Kind {
+		case protect.Config:
+			return hit("changes " + e.What)
+		case protect.EnvFile:
+			if f := judgeEnvWrite(c, p, e); f.Hit || f.Maybe {
+				f.Safer = protect.SaferEnv
+				return f
+			}
+		case protect.GitCode:
+			return hitSafer(c.Ex.Name+" writes "+e.What+": written by anything but git itself it is code planted to run later", protect.SaferGitCode)
+		case protect.Tightening:
+			if f := judgeTighteningWrite(c, p, e); f.Hit {
+				return f
+			}
+		}
+	}
+	return Finding{}
+}
+
+func hitSafer(what, safer string) Finding { return Finding{Hit: true, What: what, Safer: safer} }
+
+// TamperFinding runs guard.tamper alone over res: the secrets guard uses it
+// so that both guards answer alike for the guard's own configuration. It
+// returns the first denying finding, if any.
+func TamperFinding(res *shell.Result, ctx *Context) (Finding, bool) {
+	var rule *Rule
+	for _, r := range table {
+		if r.ID == "guard.tamper" {
+			rule = r
+		}
+	}
+	if rule == nil || ctx.Disabled[rule.ID] {
+		return Finding{}, false
+	}
+	for _, ex := range res.Execs {
+		c := &Call{Ex: ex, Res: res, Ctx: ctx}
+		if len(ex.Args) > 0 {
+			c.Args = ex.Args[1:]
+		}
+		f := rule.exec(c)
+		f.Rule, f.Exec = rule, ex
+		if (f.Hit || f.Maybe) && f.Denies(ctx) {
+			return f, true
+		}
+	}
+	return Finding{}, false
 }

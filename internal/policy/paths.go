@@ -2,6 +2,7 @@ package policy
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
@@ -242,96 +243,120 @@ func entryOf(p Place) Place {
 // the directory; other globs mean entries inside it.
 func (c *Context) placeKnown(p string) Loc {
 	if i := strings.IndexAny(p, globChars); i >= 0 {
-		dir := p[:strings.LastIndex(p[:i], "/")+1]
-		rest := p[len(dir):]
-		seg, _, more := strings.Cut(rest, "/")
-		wholeDir := strings.Trim(seg, "*.?") == "" && !more
-		base := shell.CleanPath(dir)
-		if wholeDir {
-			l := c.placeKnown(base)
-			l.Path = p
-			return l
-		}
-		l := c.placeKnown(base)
-		switch l.Place {
-		case Root:
-			l = Loc{Place: Outside}
-			if strings.ContainsAny(seg, globChars) && strings.Trim(seg, "*?[]") == "" {
-				l.Place = Root
-			}
-		case Ancestor:
-			l.Place = Outside
-			if c.Home != "" && under(c.Home, base) || c.Workspace != "" && under(c.Workspace, base) {
-				l.Place = Ancestor // a glob in a directory holding home could match it
-			}
-		default:
-			l.Place = entryOf(l.Place)
-		}
-		l.Path = p
-		if more {
-			l.Maybe = true
-		}
+		return c.placeGlob(p, i)
+	}
+	if pl, ok := c.placeOwn(p); ok {
+		return Loc{Place: pl, Path: p}
+	}
+	return Loc{Place: c.placeElsewhere(p), Path: p}
+}
+
+// placeGlob places p, whose first wildcard is at i, by the directory the
+// glob is in.
+func (c *Context) placeGlob(p string, i int) Loc {
+	dir := p[:strings.LastIndex(p[:i], "/")+1]
+	rest := p[len(dir):]
+	seg, _, more := strings.Cut(rest, "/")
+	wholeDir := strings.Trim(seg, "*.?") == "" && !more
+	base := shell.CleanPath(dir)
+	l := c.placeKnown(base)
+	l.Path = p
+	if wholeDir {
 		return l
 	}
-	loc := func(pl Place) Loc { return Loc{Place: pl, Path: p} }
-	if p == "/" {
-		return loc(Root)
-	}
-	for _, pr := range c.Protected {
-		if under(p, pr) {
-			return loc(Protected)
+	switch l.Place {
+	case Root:
+		l = Loc{Place: Outside, Path: p}
+		if strings.ContainsAny(seg, globChars) && strings.Trim(seg, "*?[]") == "" {
+			l.Place = Root
 		}
+	case Ancestor:
+		l.Place = Outside
+		if c.Home != "" && under(c.Home, base) || c.Workspace != "" && under(c.Workspace, base) {
+			l.Place = Ancestor // a glob in a directory holding home could match it
+		}
+	default:
+		l.Place = entryOf(l.Place)
+	}
+	if more {
+		l.Maybe = true
+	}
+	return l
+}
+
+// placeOwn places p among the places the context knows by name: the root,
+// a protected path, the workspace, a trusted directory, home and the
+// directories holding them.
+func (c *Context) placeOwn(p string) (Place, bool) {
+	if p == "/" {
+		return Root, true
+	}
+	if slices.ContainsFunc(c.Protected, func(pr string) bool { return under(p, pr) }) {
+		return Protected, true
 	}
 	if w := c.Workspace; w != "" && under(p, w) {
 		switch {
 		case p == w:
-			return loc(Workspace)
+			return Workspace, true
 		case under(p, w+"/.git"):
-			return loc(WorkspaceGit)
+			return WorkspaceGit, true
 		}
-		return loc(InWorkspace)
+		return InWorkspace, true
 	}
-	for _, t := range c.Trusted {
-		if under(p, t) {
-			return loc(Trusted)
-		}
+	if slices.ContainsFunc(c.Trusted, func(t string) bool { return under(p, t) }) {
+		return Trusted, true
 	}
 	if !isTempRoot(p) && (c.Workspace != "" && under(c.Workspace, p) || c.Home != "" && under(c.Home, p)) {
 		if p == c.Home {
-			return loc(Home)
+			return Home, true
 		}
-		return loc(Ancestor)
+		return Ancestor, true
 	}
 	if h := c.Home; h != "" && under(p, h) {
-		return loc(InHome)
+		return InHome, true
 	}
+	return 0, false
+}
+
+// placeElsewhere places a path outside the workspace, home and the
+// context's own places: a neighbour of a workspace in a temporary
+// directory, temporary directories, other users' homes, system
+// directories.
+func (c *Context) placeElsewhere(p string) Place {
 	// A workspace that lives in a temporary directory: its neighbours
 	// (../other-project) are the user's, not scratch space.
 	if w := c.Workspace; w != "" {
 		if parent := path.Dir(w); !isTempRoot(parent) && tempRootOf(parent) != "" && under(p, parent) {
-			return loc(Outside)
+			return Outside
 		}
 	}
-	if isTempRoot(p) {
-		return loc(TempRoot)
+	switch {
+	case isTempRoot(p):
+		return TempRoot
+	case tempRootOf(p) != "":
+		return InTemp
+	case strings.HasPrefix(p, "/home/") || strings.HasPrefix(p, "/Users/"):
+		return OtherHome
 	}
-	if tempRootOf(p) != "" {
-		return loc(InTemp)
+	if slices.ContainsFunc(coreSystemDirs, func(d string) bool { return under(p, d) }) {
+		return CoreSystem
 	}
-	for _, hd := range []string{"/home", "/Users"} {
-		if strings.HasPrefix(p, hd+"/") {
-			return loc(OtherHome)
-		}
+	if slices.ContainsFunc(systemDirs, func(d string) bool { return under(p, d) }) {
+		return System
 	}
-	for _, d := range coreSystemDirs {
-		if under(p, d) {
-			return loc(CoreSystem)
-		}
+	return Outside
+}
+
+// outsideProject reports whether p is outside the workspace and the
+// temporary directories (a dotfiles repository may edit its own .bashrc).
+func (c *Context) outsideProject(res *shell.Result, p string) bool {
+	if !shell.Known(p) {
+		return false
 	}
-	for _, d := range systemDirs {
-		if under(p, d) {
-			return loc(System)
-		}
+	l := c.placeKnown(p)
+	switch l.Place {
+	case InWorkspace, Workspace, WorkspaceGit, InTemp, TempRoot, Trusted:
+		return false
 	}
-	return loc(Outside)
+	return true
 }

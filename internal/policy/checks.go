@@ -1,0 +1,50 @@
+package policy
+
+// Small helpers the checks of every family share: tests of a call's
+// arguments.
+
+import (
+	"slices"
+	"strings"
+)
+
+// hasShortFlag reports whether a short-option cluster among args holds f
+// (-rf holds f).
+func hasShortFlag(args []string, f byte) bool {
+	for _, a := range args {
+		if strings.IndexByte(shortFlags(a), f) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// shortFlags is the cluster of one-letter flags a word gives (-gAf: "gAf"),
+// "" when it is not one.
+func shortFlags(a string) string {
+	if len(a) > 1 && a[0] == '-' && a[1] != '-' {
+		return a[1:]
+	}
+	return ""
+}
+
+func hasPrefixArg(args []string, prefix string) bool {
+	for _, a := range args {
+		if strings.HasPrefix(a, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// optionValues are the values of the separate-word options names takes
+// (openssl -out F).
+func optionValues(args []string, names ...string) []string {
+	var out []string
+	for i, a := range args {
+		if slices.Contains(names, a) && i+1 < len(args) {
+			out = append(out, args[i+1])
+		}
+	}
+	return out
+}

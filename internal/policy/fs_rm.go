@@ -1,0 +1,228 @@
+package policy
+
+// The fs.rm-* rules: rm and its kin over the root, home, the workspace,
+// run-time lists and paths outside the workspace.
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gemini-guard/gemini-guard/internal/shell"
+)
+
+var rmSpec = &shell.OptSpec{Short: "dfiIrRvP", Long: []string{
+	"dir", "force", "interactive=?", "one-file-system", "no-preserve-root", "preserve-root=?",
+	"recursive", "verbose", "help", "version",
+}, Abbrev: true}
+
+// rmArgs is a parsed rm (or unlink) command line.
+type rmArgs struct {
+	targets   []string
+	recursive bool
+	force     bool // -f is the last of -f/-i/-I: nothing will ask
+}
+
+func parseRm(c *Call) rmArgs {
+	switch c.Ex.Name {
+	case "unlink":
+		return rmArgs{targets: c.Args}
+	case "rsync":
+		// rsync --delete makes the destination a copy of the source:
+		// whatever else the destination holds is deleted.
+		del, dry := false, false
+		for _, a := range c.Args {
+			if strings.HasPrefix(a, "--del") || a == "--remove-source-files" {
+				del = true
+			}
+			// A dry run (-n in a cluster of short options) or a listing
+			// deletes nothing.
+			if a == "--dry-run" || a == "--list-only" || len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a, 'n') {
+				dry = true
+			}
+		}
+		if dry {
+			return rmArgs{}
+		}
+		ops := operands(c.Args)
+		if !del || len(ops) < 2 || strings.Contains(ops[len(ops)-1], ":") {
+			return rmArgs{}
+		}
+		return rmArgs{targets: ops[len(ops)-1:], recursive: true, force: true}
+	}
+	p := shell.ParseArgs(c.Args, rmSpec)
+	if p.Has("help", "version") {
+		return rmArgs{}
+	}
+	last := p.Last("f", "force", "i", "I", "interactive")
+	return rmArgs{
+		targets:   p.Operands,
+		recursive: p.Has("r", "R", "recursive"),
+		force:     last == "f" || last == "force",
+	}
+}
+
+func deleteWhat(c *Call, l Loc, recursive bool) string {
+	how := "deletes"
+	if recursive {
+		how = "recursively deletes"
+	}
+	return fmt.Sprintf("%s %s, %s", how, l.Path, l.Place)
+}
+
+// checkRmCritical: recursive deletes of /, system directories and protected
+// paths; plain deletes of files of the operating system.
+func checkRmCritical(c *Call) Finding {
+	rm := parseRm(c)
+	for _, t := range rm.targets {
+		l := c.Loc(t)
+		bad := rm.recursive && l.critical() || l.Place == Root || l.Place == CoreSystem || l.Place == Protected
+		if !bad {
+			continue
+		}
+		if l.Maybe {
+			return maybe(deleteWhat(c, l, rm.recursive) + " (or would be, if a value that cannot be known statically is empty)")
+		}
+		return hit(deleteWhat(c, l, rm.recursive))
+	}
+	return Finding{}
+}
+
+func checkRmHome(c *Call) Finding {
+	rm := parseRm(c)
+	if !rm.recursive {
+		// A dotfile directly in home is a configuration or a history
+		// (~/.bashrc, ~/.zsh_history): deleting it is at least emptying
+		// it, which fs.home-emptied denies. Other files in home stay the
+		// user's to clean up (rm ~/notes.txt).
+		for _, t := range rm.targets {
+			if l := c.Loc(t); l.Place == InHome && !l.Maybe && homeDotfile(c.Ctx.Home, l.Path) {
+				return hit(c.Ex.Name + " deletes " + l.Path + ", a configuration or history file in home")
+			}
+		}
+		return Finding{}
+	}
+	for _, t := range rm.targets {
+		if l := c.Loc(t); l.homeLike() {
+			if l.Maybe {
+				return maybe(deleteWhat(c, l, true))
+			}
+			return hit(deleteWhat(c, l, true))
+		}
+	}
+	return Finding{}
+}
+
+// homeDotfile reports whether p is a dotfile directly in home that is not
+// regenerated on its own (completion dumps, lock and swap files are).
+func homeDotfile(home, p string) bool {
+	rel, ok := strings.CutPrefix(p, home+"/")
+	if !ok || !strings.HasPrefix(rel, ".") || strings.Contains(rel, "/") || strings.ContainsAny(rel, "*?[") {
+		return false
+	}
+	for _, r := range []string{".zcompdump", ".lesshst", ".wget-hsts", ".DS_Store", ".sudo_as_admin_successful", ".xsession-errors", ".ICEauthority", ".Xauthority"} {
+		if strings.HasPrefix(rel, r) {
+			return false
+		}
+	}
+	for _, s := range []string{".lock", ".swp", ".tmp", ".log", ".bak", ".old", ".orig", ".backup", "~"} {
+		if strings.HasSuffix(rel, s) {
+			return false // regenerated, or a copy the user made
+		}
+	}
+	return true
+}
+
+func checkRmWorkspace(c *Call) Finding {
+	rm := parseRm(c)
+	if !rm.recursive {
+		return Finding{}
+	}
+	for _, t := range rm.targets {
+		if l := c.Loc(t); (l.Place == Workspace || l.Place == WorkspaceGit) && !l.Maybe {
+			return hit(deleteWhat(c, l, true))
+		}
+	}
+	return Finding{}
+}
+
+func checkRmRuntimeList(c *Call) Finding {
+	rm := parseRm(c)
+	if !rm.recursive && c.Ex.Name == "rm" {
+		// find ~/Downloads -mtime +0 | xargs rm -f: the list comes from a
+		// find over home or the system, the same delete as find -delete
+		// there, whatever rm's flags.
+		for _, t := range rm.targets {
+			if where := c.findListSource(t); where != "" {
+				return hit("rm deletes what a find over " + where + " lists")
+			}
+		}
+	}
+	if !rm.recursive || !rm.force {
+		return Finding{}
+	}
+	if c.selectiveFindExec() {
+		return Finding{}
+	}
+	for _, t := range rm.targets {
+		for _, u := range c.Res.Unknowns(t) {
+			if u.Kind == shell.Input {
+				return hit("rm -rf deletes a list of paths decided at run time (" + c.Show(t) + "), which no one has reviewed")
+			}
+		}
+	}
+	return Finding{}
+}
+
+func checkRmOutside(c *Call) Finding {
+	rm := parseRm(c)
+	if !rm.recursive {
+		return Finding{}
+	}
+	var unsure Finding
+	for _, t := range rm.targets {
+		l := c.Loc(t)
+		switch {
+		case l.Place == Outside && !l.Maybe && rm.force:
+			return hit(deleteWhat(c, l, true))
+		case l.Place == Outside:
+			unsure = maybe(deleteWhat(c, l, true))
+		case l.Computed:
+			unsure = maybe(fmt.Sprintf("recursively deletes %s, a path computed at run time", l.Path))
+		case l.Place == Unknown || l.Maybe && l.Place == InTemp:
+			unsure = maybe(fmt.Sprintf("recursively deletes %s, whose location cannot be known statically", l.Path))
+		}
+	}
+	return unsure
+}
+
+// findListSource: when the target t is an item xargs or parallel read at
+// run time and the nearest find before it in the command starts in home
+// or the system, that start ("" otherwise).
+func (c *Call) findListSource(t string) string {
+	if len(c.Ex.Via) == 0 || !strings.HasPrefix(c.Ex.Via[len(c.Ex.Via)-1], "xargs") && !strings.HasPrefix(c.Ex.Via[len(c.Ex.Via)-1], "parallel") {
+		return ""
+	}
+	input := false
+	for _, u := range c.Res.Unknowns(t) {
+		input = input || u.Kind == shell.Input
+	}
+	if !input {
+		return ""
+	}
+	i := slices.Index(c.Res.Execs, c.Ex)
+	for j := i - 1; j >= 0; j-- {
+		f := c.Res.Execs[j]
+		if f.Name != "find" {
+			continue
+		}
+		starts, _ := shell.FindStart(f.Args[1:])
+		for _, s := range starts {
+			if l := c.Loc(s); !l.Maybe && (l.homeLike() || l.critical()) {
+				return l.Path
+			}
+		}
+		return ""
+	}
+	return ""
+}

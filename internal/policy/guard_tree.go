@@ -1,0 +1,226 @@
+package policy
+
+// guard.tamper's links and tree copies: a link made to a protected file,
+// a whole tree copied or unpacked into the user's configuration, a mode
+// changed on a protected path.
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/gemini-guard/gemini-guard/internal/protect"
+	"github.com/gemini-guard/gemini-guard/internal/shell"
+)
+
+// linkers create a link to their source: ln (hard by default), cp -l/-s,
+// --link, --symbolic-link.
+func linker(c *Call) (symbolic, ok bool) {
+	switch c.Ex.Name {
+	case "ln":
+		return hasSymbolicFlag(c.Args), true
+	case "cp":
+		if hasArg(c.Args, "--symbolic-link") || hasShortFlag(c.Args, 's') {
+			return true, true
+		}
+		if hasArg(c.Args, "--link") || hasShortFlag(c.Args, 'l') {
+			return false, true
+		}
+	}
+	return false, false
+}
+
+// treeWriters copy, sync, move or unpack a whole tree into a directory.
+var treeWriters = []string{"cp", "rsync", "ditto", "mv", "tar", "bsdtar", "unzip", "7z", "7za", "cpio", "scp"}
+
+// treeIntoUserConfig: a recursive copy, sync, move or extraction whose
+// destination tree takes in the user's Gemini CLI configuration (the home
+// directory, ~/.gemini, or a directory above them): what the tree holds
+// (a .gemini/settings.json, a .env) is not known when the command is
+// judged. cp -r payload ~/ (a payload directory in home) and extraction
+// into the workspace or a temporary directory stay allowed.
+func treeIntoUserConfig(c *Call, r protect.Roots) Finding {
+	if !slices.Contains(treeWriters, c.Ex.Name) {
+		return Finding{}
+	}
+	ops := operands(c.Args)
+	var dests []string
+	unknown := false // a source not known statically: maybe its contents
+	switch c.Ex.Name {
+	case "cp", "rsync", "ditto", "scp", "mv":
+		dests, unknown = treeCopyDests(c, ops)
+	default:
+		if !treeExtracts(c, ops) {
+			return Finding{}
+		}
+		dests = []string{extractionDir(c)}
+	}
+	for _, d := range dests {
+		if d == "" || !shell.Known(d) {
+			continue
+		}
+		if e := protect.HoldsUserConfig(r, d); e.Kind != protect.None {
+			if unknown && c.Ex.Name != "ditto" && !noTargetDir(c) && !contentsCopied(c, ops) {
+				return Finding{Maybe: true, What: c.Ex.Name + " copies sources not known statically into " + d + ", which holds " + e.What, Safer: protect.SaferTree}
+			}
+			return hitSafer(c.Ex.Name+" copies or unpacks a whole tree into "+d+", which takes in "+e.What+": whatever the tree holds there (a .gemini/settings.json, a .env) replaces it", protect.SaferTree)
+		}
+	}
+	return Finding{}
+}
+
+// treeCopyDests is the destination of a recursive copy when what lands in
+// it is a source's contents (src/., src/ for rsync and BSD cp, ditto
+// always, -T) or not known statically (unknown), not src as a new
+// directory.
+func treeCopyDests(c *Call, ops []string) (dests []string, unknown bool) {
+	if !copiesTree(c) || len(ops) < 2 {
+		return nil, false
+	}
+	contents := c.Ex.Name == "ditto" || noTargetDir(c)
+	for _, src := range ops[:len(ops)-1] {
+		if strings.HasSuffix(src, "/.") || strings.HasSuffix(src, "/") && c.Ex.Name != "mv" || src == "." {
+			contents = true
+		} else if !shell.Known(src) {
+			unknown = true
+		}
+	}
+	if contents || unknown {
+		dests = append(dests, c.resolve(ops[len(ops)-1]))
+	}
+	return dests, unknown
+}
+
+// copiesTree reports whether a copier copies whole directories: cp -r/-a,
+// rsync -r/-a (not a dry run), scp -r, ditto and mv always.
+func copiesTree(c *Call) bool {
+	switch c.Ex.Name {
+	case "rsync":
+		if hasArg(c.Args, "--dry-run", "--list-only") || hasShortFlag(c.Args, 'n') {
+			return false // writes nothing
+		}
+		return hasArg(c.Args, "--recursive", "--archive") || hasShortFlag(c.Args, 'r') || hasShortFlag(c.Args, 'a')
+	case "cp":
+		return hasArg(c.Args, "--recursive", "--archive") || hasShortFlag(c.Args, 'r') || hasShortFlag(c.Args, 'R') || hasShortFlag(c.Args, 'a')
+	case "scp":
+		return hasShortFlag(c.Args, 'r')
+	}
+	return c.Ex.Name == "ditto" || c.Ex.Name == "mv"
+}
+
+// treeExtracts reports whether an archiver extracts: unzip always, cpio
+// -i, 7z x/e, tar -x.
+func treeExtracts(c *Call, ops []string) bool {
+	switch c.Ex.Name {
+	case "unzip":
+		return true
+	case "cpio":
+		return hasArg(c.Args, "--extract") || hasShortFlag(c.Args, 'i')
+	case "7z", "7za":
+		return len(ops) > 0 && (ops[0] == "x" || ops[0] == "e")
+	case "tar", "bsdtar":
+		return extracts(c.Args)
+	}
+	return false
+}
+
+// extractionDir is where an archiver extracts: the last -C, --directory,
+// unzip -d or 7z -o, else the working directory.
+func extractionDir(c *Call) string {
+	dir := c.Ex.Dir
+	sevenZip := c.Ex.Name == "7z" || c.Ex.Name == "7za"
+	for i, a := range c.Args {
+		switch {
+		case (a == "-C" || a == "--directory" || a == "-d" && c.Ex.Name == "unzip") && i+1 < len(c.Args):
+			dir = c.resolve(c.Args[i+1])
+		case strings.HasPrefix(a, "--directory="):
+			dir = c.resolve(strings.TrimPrefix(a, "--directory="))
+		case strings.HasPrefix(a, "-o") && len(a) > 2 && sevenZip:
+			dir = c.resolve(a[2:])
+		}
+	}
+	return dir
+}
+
+// modeChanges are the files whose mode, owner or attributes a call
+// changes: chmod -x on a hook's binary makes Gemini CLI let every call
+// through, since a hook that cannot run does not deny. A mode that only
+// takes group's and others' access away changes nothing the guard needs.
+func modeChanges(c *Call) []string {
+	switch c.Ex.Name {
+	case "chmod", "chown", "chgrp", "chattr", "setfacl":
+	default:
+		return nil
+	}
+	ops := operands(c.Args)
+	if c.Ex.Name == "chmod" && len(ops) > 0 && tighteningMode(ops[0]) {
+		return nil
+	}
+	var out []string
+	for _, o := range ops {
+		out = append(out, c.resolve(o))
+	}
+	return out
+}
+
+func hasSymbolicFlag(args []string) bool {
+	for _, a := range args {
+		if a == "--symbolic" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "s") {
+			return true
+		}
+	}
+	return false
+}
+
+// noTargetDir reports cp's and mv's -T (--no-target-directory): the
+// source's contents become the destination.
+func noTargetDir(c *Call) bool {
+	return (c.Ex.Name == "cp" || c.Ex.Name == "mv") && (hasArg(c.Args, "--no-target-directory") || hasShortFlag(c.Args, 'T'))
+}
+
+// contentsCopied reports whether a source of a tree copy names a
+// directory's contents (src/., src/, .).
+func contentsCopied(c *Call, ops []string) bool {
+	for _, src := range ops[:len(ops)-1] {
+		if strings.HasSuffix(src, "/.") || strings.HasSuffix(src, "/") && c.Ex.Name != "mv" || src == "." {
+			return true
+		}
+	}
+	return false
+}
+
+// linksToProtected: a link (ln, ln -s, cp -l, cp -s) whose source is a
+// protected file, or for a symlink a directory holding one: a later
+// ordinary write through the link lands there. A link to a .env is allowed
+// (monorepos share one); writes through it are judged by content.
+func linksToProtected(c *Call, r protect.Roots) Finding {
+	symbolic, ok := linker(c)
+	if !ok {
+		return Finding{}
+	}
+	ops := operands(c.Args)
+	if len(ops) == 0 {
+		return Finding{}
+	}
+	targets := ops
+	if len(ops) >= 2 {
+		targets = ops[:len(ops)-1]
+	}
+	kind := "hard link"
+	if symbolic {
+		kind = "symlink"
+	}
+	for _, t := range targets {
+		if !shell.Known(t) {
+			continue
+		}
+		p := c.resolve(t)
+		e := protect.Check(r, p)
+		if symbolic && (e.Kind == protect.None || e.Kind == protect.EnvFile) {
+			e = protect.Holds(r, p)
+		}
+		if e.Kind != protect.None && e.Kind != protect.EnvFile {
+			return hitSafer("creates a "+kind+" to "+e.What+", through which a later write would change it", protect.SaferLink)
+		}
+	}
+	return Finding{}
+}

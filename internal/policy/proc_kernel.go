@@ -1,0 +1,229 @@
+package policy
+
+// proc.kernel-control: the kernel's control files, its modules, the
+// firmware's boot entries, the mounts and the network the system needs.
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
+)
+
+// kernelTool judges the programs named names: a hit when the call
+// replaces, stops or reconfigures the running kernel, its modules, the
+// firmware's boot entries, the mounts or the network the system needs.
+type kernelTool struct {
+	names []string
+	judge func(c *Call) Finding
+}
+
+// kernelTools are the programs checkKernelControl judges, by name.
+var kernelTools = []kernelTool{
+	{[]string{"kexec"}, kernelKexec},
+	{[]string{"sysctl"}, sysctlWrites},
+	{[]string{"efibootmgr"}, efibootmgrChanges},
+	{[]string{"kextunload", "kextload", "kldunload", "kldload"}, kernelKextunload},
+	{[]string{"kmutil"}, kernelKmutil},
+	{[]string{"nvram"}, nvramChanges},
+	{[]string{"swapoff"}, kernelSwapoff},
+	{[]string{"umount"}, umountsSystem},
+	{[]string{"mount"}, remountsSystemReadOnly},
+	{[]string{"ip"}, kernelIp},
+	{[]string{"ifconfig", "ifdown"}, kernelIfconfig},
+	{[]string{"nmcli"}, kernelNmcli},
+	{[]string{"insmod", "rmmod"}, kernelInsmod},
+	{[]string{"modprobe"}, kernelModprobe},
+}
+
+// kernelKexec judges kexec.
+func kernelKexec(c *Call) Finding {
+	if !hasArg(c.Args, "--help", "-h", "--version") {
+		return hit("kexec loads or boots another kernel, replacing the running system")
+	}
+	return Finding{}
+}
+
+// kernelKextunload judges kextunload.
+func kernelKextunload(c *Call) Finding {
+	if len(c.Args) > 0 && !hasArg(c.Args, "--help", "-h") {
+		return hit(c.Ex.Name + " changes the modules of the running kernel")
+	}
+	return Finding{}
+}
+
+// kernelKmutil judges kmutil.
+func kernelKmutil(c *Call) Finding {
+	ops := operands(c.Args)
+	if len(ops) > 0 && (ops[0] == "load" || ops[0] == "unload" || ops[0] == "install") {
+		return hit("kmutil " + ops[0] + " changes the kernel's extensions")
+	}
+	return Finding{}
+}
+
+// kernelSwapoff judges swapoff.
+func kernelSwapoff(c *Call) Finding {
+	if hasArg(c.Args, "-a", "--all") {
+		return hit("swapoff -a turns all swap off: the machine can run out of memory and kill processes")
+	}
+	return Finding{}
+}
+
+// kernelIp judges ip.
+func kernelIp(c *Call) Finding {
+	ops := operands(c.Args)
+	if len(ops) >= 4 && (ops[0] == "link" || ops[0] == "l") && ops[1] == "set" && ops[len(ops)-1] == "down" && !strings.HasPrefix(ops[len(ops)-2], "lo") {
+		return hit("ip link set … down cuts the machine off the network")
+	}
+	return Finding{}
+}
+
+// kernelIfconfig judges ifconfig.
+func kernelIfconfig(c *Call) Finding {
+	ops := operands(c.Args)
+	if c.Ex.Name == "ifdown" && len(ops) > 0 || len(ops) >= 2 && ops[len(ops)-1] == "down" && ops[0] != "lo" && ops[0] != "lo0" {
+		return hit(c.Ex.Name + " cuts the machine off the network")
+	}
+	return Finding{}
+}
+
+// kernelNmcli judges nmcli.
+func kernelNmcli(c *Call) Finding {
+	ops := operands(c.Args)
+	if len(ops) >= 2 && (ops[0] == "networking" || ops[0] == "n") && ops[1] == "off" {
+		return hit("nmcli networking off cuts the machine off the network")
+	}
+	return Finding{}
+}
+
+// kernelInsmod judges insmod.
+func kernelInsmod(c *Call) Finding {
+	if len(operands(c.Args)) > 0 {
+		return hit(c.Ex.Name + " changes the modules of the running kernel")
+	}
+	return Finding{}
+}
+
+// kernelModprobe judges modprobe.
+func kernelModprobe(c *Call) Finding {
+	if len(operands(c.Args)) > 0 && !hasArg(c.Args, "-n", "--dry-run", "--show-depends", "-D", "-c", "--showconfig") {
+		return hit("modprobe changes the modules of the running kernel")
+	}
+	return Finding{}
+}
+
+// kernelControl: writes to the kernel's control files and the commands
+// that replace or stop the running kernel.
+func checkKernelControl(c *Call) Finding {
+	if f := kernelFileWritten(c); f.Hit {
+		return f
+	}
+	for _, t := range kernelTools {
+		if slices.Contains(t.names, c.Ex.Name) {
+			return t.judge(c)
+		}
+	}
+	return Finding{}
+}
+
+// kernelFileWritten: a write to /proc/sysrq-trigger, /proc/sys or /sys
+// (but the tracing marker).
+func kernelFileWritten(c *Call) Finding {
+	writes, _ := changes(c)
+	for _, p := range writes {
+		if p == "/proc/sysrq-trigger" {
+			return hit("writes /proc/sysrq-trigger, which can crash, reboot or power off the machine at once")
+		}
+		if under(p, "/proc/sys") || under(p, "/sys") && !strings.HasPrefix(p, "/sys/kernel/debug/tracing/trace_marker") {
+			return hit("writes the kernel setting " + p)
+		}
+	}
+	return Finding{}
+}
+
+func sysctlWrites(c *Call) Finding {
+	for _, a := range c.Args {
+		if a == "-w" || a == "--write" || a == "-p" || a == "--load" || a == "--system" || !strings.HasPrefix(a, "-") && strings.Contains(a, "=") {
+			return hit("sysctl changes kernel settings of the running system")
+		}
+	}
+	return Finding{}
+}
+
+func efibootmgrChanges(c *Call) Finding {
+	for _, a := range c.Args {
+		if efibootChanges.MatchString(a) {
+			return hit("efibootmgr " + a + " changes the firmware's boot entries: what the machine boots next, or whether it boots")
+		}
+	}
+	return Finding{}
+}
+
+// nvramChanges: firmware variables (boot arguments, SIP's, the boot disk)
+// set, deleted or cleared.
+func nvramChanges(c *Call) Finding {
+	for _, a := range c.Args {
+		if a == "-d" || a == "-c" || a == "-f" || !strings.HasPrefix(a, "-") && strings.Contains(a, "=") {
+			return hit("nvram " + a + " changes the firmware's variables (how the machine boots)")
+		}
+	}
+	return Finding{}
+}
+
+func umountsSystem(c *Call) Finding {
+	if hasArg(c.Args, "-a", "--all") || hasShortFlag(c.Args, 'a') {
+		return hit("umount -a unmounts every file system")
+	}
+	for _, o := range operands(c.Args) {
+		if systemMount(c.resolve(o)) {
+			return hit("umount " + o + " unmounts a file system the running system needs")
+		}
+	}
+	return Finding{}
+}
+
+// remountsSystemReadOnly: mount -o remount,ro of a system mount.
+func remountsSystemReadOnly(c *Call) Finding {
+	for i := range c.Args {
+		opts, ok := mountOptions(c.Args, i)
+		if !ok || !strings.Contains(opts, "remount") || !slices.Contains(strings.Split(opts, ","), "ro") {
+			continue
+		}
+		for _, o := range operands(c.Args) {
+			if o != opts && systemMount(c.resolve(o)) {
+				return hit("mount -o " + opts + " " + o + " remounts a file system the running system needs")
+			}
+		}
+	}
+	return Finding{}
+}
+
+// mountOptions is the value of mount's -o/--options at args[i] (-oX, -o X,
+// --options=X, --options X).
+func mountOptions(args []string, i int) (string, bool) {
+	a := args[i]
+	switch {
+	case a == "-o" && i+1 < len(args):
+		return args[i+1], true
+	case strings.HasPrefix(a, "--options="):
+		return strings.TrimPrefix(a, "--options="), true
+	case a == "--options" && i+1 < len(args):
+		return args[i+1], true
+	}
+	return strings.CutPrefix(a, "-o")
+}
+
+// systemMount reports whether p is a mount point the running system needs:
+// unmounting or remounting it read-only stops the machine working.
+func systemMount(p string) bool {
+	switch p {
+	case "/", "/usr", "/boot", "/boot/efi", "/var", "/home", "/etc", "/opt", "/System/Volumes/Data":
+		return true
+	}
+	return false
+}
+
+// efibootChanges are efibootmgr's options that write the firmware's boot
+// entries (create, delete, order, next boot, active flag), in short
+// clusters or long form.
+var efibootChanges = &lazyregexp.Regexp{Expr: `^(-[a-zA-Z]*[cBoOnNaAD][a-zA-Z]*|--(create|create-only|delete-bootnum|bootorder|delete-bootorder|bootnext|delete-bootnext|active|inactive|remove-dups)(=.*)?)$`}
