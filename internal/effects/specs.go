@@ -166,6 +166,9 @@ var specs = []Spec{
 	{Names: []string{"ssh", "autossh", "mosh", "sshfs", "sshpass", "ssh-copy-id"}, Opts: shell.OptSpec{Short: "i:F:p:l:o:J:L:R:D:W:b:c:e:E:m:O:Q:S:w:B:I:P:f:", Long: []string{"ssh="}}, Values: []Value{{"i", uses}, {"F", uses}}},
 	{Names: []string{"scp", "sftp"}, Opts: shell.OptSpec{Short: "i:F:P:o:c:l:S:J:D:X:B:R:s:"}, Operands: reads, Values: []Value{{"i", uses}, {"F", uses}}},
 	{Names: []string{"ssh-add"}, Opts: shell.OptSpec{Short: "t:E:S:h:H:"}, Operands: uses},
+	// A password manager's CLI opens its vault for the subcommand: what it
+	// prints is judged by keepassEntry, not as a read of the whole file.
+	{Names: []string{"keepassxc-cli"}, Opts: keepassOpts, Operands: uses, Values: []Value{{"k", uses}, {"key-file", uses}}},
 	{Names: []string{"source", "."}, Operands: uses},
 	{Names: []string{"kubectl", "oc", "k", "helm", "k9s", "kubectx", "kubens", "kustomize", "stern", "minikube", "kind", "k3d"}, Opts: kubectlOpts, Values: []Value{{"kubeconfig", uses}}},
 }
@@ -215,7 +218,7 @@ var judgedElsewhere = []string{
 	"brew", "port", "apt", "apt-get", "aptitude", "dpkg", "dnf", "yum", "rpm", "zypper", "pacman", "yay", "paru", "apk", "pkg", "pkg_delete", "pkgin", "snap", "flatpak", "nix", "nix-env", "guix", "emerge", "xbps-remove", "opkg", "mas", "softwareupdate", "winget", "scoop", "choco",
 	"asdf", "mise", "rtx", "nvm", "fnm", "volta", "pyenv", "rbenv", "jenv", "sdk", "goenv", "nodenv", "tfenv", "rvm",
 	"systemctl", "service", "launchctl", "rc-service", "rc-update", "update-rc.d", "chkconfig", "sv", "crontab", "at", "atrm",
-	"useradd", "userdel", "usermod", "groupdel", "deluser", "delgroup", "dscl", "sysadminctl", "dseditgroup", "pw",
+	"useradd", "userdel", "usermod", "groupdel", "deluser", "delgroup", "dscl", "sysadminctl", "dseditgroup", "pw", "visudo", "pwpolicy", "fdesetup", "pwd_mkdb",
 	"tmux", "screen", "zellij", "nmcli", "bluetoothctl", "ip", "route", "ifconfig", "iptables", "nft", "ufw", "firewall-cmd", "pfctl", "auditctl", "aa-status", "semanage",
 	"code", "codium", "cursor", "ollama", "fvm", "pipenv", "bower", "pecl", "pixi", "flox", "fisher", "omf", "n", "vf", "phive", "pio", "run-parts", "parallel", "xe", "rush", "entr", "flock", "chronic", "unbuffer", "stdbuf", "ionice", "chrt", "taskset", "firejail", "bwrap", "fakeroot", "systemd-run", "runuser", "setsid", "script", "expect", "xvfb-run", "hf", "huggingface-cli", "direnv", "pre-commit", "husky", "lefthook", "task", "todo", "todo.sh", "taskwarrior", "timew", "watson", "pass", "gopass", "keyring", "secret-tool",
 	"make", "cmake", "ninja", "meson", "bazel", "gradle", "mvn", "ant", "sbt", "lein", "mix", "rebar3", "stack", "cabal", "opam", "dune", "swift", "xcodebuild", "xcrun", "simctl", "adb", "fastboot", "flutter", "dart",
