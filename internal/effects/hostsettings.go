@@ -26,6 +26,11 @@ const Packages Area = 14
 // or logs the user out (Action which).
 const Power Area = 15
 
+// Capture is the Area of a Read of what the user sees, says or shows: the
+// screen captured without a selection, the camera or the microphone
+// recorded (Name which).
+const Capture Area = 16
+
 // hostEffects finds the host settings of macOS and the BSDs changed
 // through their own command lines: networksetup and systemsetup, sysrc
 // and rcctl enabling remote login, pkg removing every package, AppleScript
@@ -46,6 +51,45 @@ func hostEffects(name string, args []string) []Effect {
 		return packageWipe(name, args)
 	case "osascript":
 		return appleScriptEffects(args)
+	case "screencapture", "imagesnap", "ffmpeg", "ffplay":
+		return captureEffects(name, args)
+	}
+	return nil
+}
+
+// captureEffects: macOS screencapture without an interactive selection
+// (-i, -w, -W: the user picks what is taken, and sees it), imagesnap
+// (the camera), ffmpeg or ffplay reading an AVFoundation device (camera,
+// microphone, screen). Listing the devices records nothing.
+func captureEffects(name string, args []string) []Effect {
+	switch name {
+	case "screencapture":
+		p := shell.ParseArgs(args, &shell.OptSpec{Short: "t:T:R:l:V:D:B:G:J:"})
+		if p.Has("i", "w", "W", "h", "help") {
+			return nil
+		}
+		what := "the screen"
+		if p.Has("V", "v") {
+			what = "the screen (video)"
+		}
+		return []Effect{{Kind: Read, Area: Capture, Name: what, Action: "screencapture"}}
+	case "imagesnap":
+		if hasWord(args, "-l") || hasWord(args, "-h") {
+			return nil
+		}
+		return []Effect{{Kind: Read, Area: Capture, Name: "the camera", Action: "imagesnap"}}
+	}
+	avf := false
+	for i, a := range args {
+		if a == "-list_devices" {
+			return nil
+		}
+		if a == "-f" && i+1 < len(args) && args[i+1] == "avfoundation" {
+			avf = true
+		}
+	}
+	if avf && hasWord(args, "-i") {
+		return []Effect{{Kind: Read, Area: Capture, Name: "the camera, microphone or screen", Action: name + " -f avfoundation"}}
 	}
 	return nil
 }

@@ -472,6 +472,12 @@ var inventory = []Object{
 	{Pattern: "/Library/LaunchDaemons/*", Class: Persistence, OS: MacOS, What: "a launch daemon (runs as root)", Match: "/Library/LaunchDaemons/com.example.x.plist", NoMatch: "/Library/Frameworks/x"},
 	{Pattern: "/System/Library/Launch*/*", Class: Persistence, OS: MacOS, What: "a system launch job", Match: "/System/Library/LaunchDaemons/com.apple.x.plist", NoMatch: "/System/Library/Fonts/x"},
 	{Pattern: "/Library/StartupItems/**", Class: Persistence, OS: MacOS, What: "a startup item", Match: "/Library/StartupItems/x/x", NoMatch: "/Library/StartupItemsx"},
+	{Pattern: "/var/db/launchd.db/**", Class: Persistence, OS: MacOS, What: "launchd's enable/disable overrides (which jobs start)", Match: "/var/db/launchd.db/com.apple.launchd/overrides.plist", NoMatch: "/var/db/launchd.dbx"},
+	{Pattern: "/private/var/db/launchd.db/**", Class: Persistence, OS: MacOS, What: "launchd's enable/disable overrides (which jobs start)", Match: "/private/var/db/launchd.db/com.apple.launchd/overrides.plist", NoMatch: "/private/var/db/locationd/x"},
+	// An installed application's executable runs whenever the user opens
+	// the app: a load command or a wrapper put there is a backdoor.
+	{Pattern: "/Applications/*.app/Contents/MacOS/*", Class: Persistence, OS: MacOS, What: "an installed application's executable (runs when the user opens it)", Match: "/Applications/Slack.app/Contents/MacOS/Slack", NoMatch: "/Applications/Slack.app/Contents/Resources/x.png"},
+	{Pattern: "/Applications/*.app/Contents/Frameworks/**", Class: Persistence, OS: MacOS, What: "an installed application's libraries (loaded when the user opens it)", Match: "/Applications/Zoom.app/Contents/Frameworks/x.dylib", NoMatch: "/Applications/Zoom.app/Contents/Info.plist"},
 	{Pattern: "/etc/launchd.conf", Class: Persistence, OS: MacOS, What: "launchd's configuration", Match: "/etc/launchd.conf", NoMatch: "/etc/launchd.confx/y"},
 	{Pattern: "~/Library/Preferences/com.apple.loginwindow.plist", Class: Persistence, OS: MacOS, What: "the login window's hooks", Match: "~/Library/Preferences/com.apple.loginwindow.plist", NoMatch: "~/Library/Preferences/com.apple.finder.plist"},
 	{Pattern: "/Library/Preferences/com.apple.loginwindow.plist", Class: Persistence, OS: MacOS, What: "the login window's hooks", Match: "/Library/Preferences/com.apple.loginwindow.plist", NoMatch: "/Library/Preferences/com.apple.alf.plist.md"},

@@ -436,6 +436,27 @@ var tunnelers = []string{"ngrok", "cloudflared", "bore", "chisel", "lt", "localt
 // chisel client HOST R:2222:localhost:22, cloudflared tunnel --url
 // ssh://localhost:22.
 func tunnelEffects(name string, args []string) []Effect {
+	// code tunnel: a VS Code tunnel gives whoever signs in to it a shell
+	// here (code tunnel status, user show, kill, prune only manage it).
+	if (name == "code" || name == "code-insiders" || name == "cursor" || name == "code-tunnel") && len(args) > 0 && (args[0] == "tunnel" || name == "code-tunnel") {
+		rest := args[1:]
+		if name == "code-tunnel" {
+			rest = args
+		}
+		if len(rest) == 0 || !slices.Contains([]string{"status", "user", "kill", "prune", "rename", "unregister", "help", "--help", "-h"}, rest[0]) {
+			return []Effect{{Kind: Expose, Name: "a shell through a VS Code tunnel"}}
+		}
+		return nil
+	}
+	// zsh's ztcp HOST PORT opens a socket a shell is then handed
+	// (zsh >&$REPLY): a reverse shell with no other program.
+	if name == "ztcp" {
+		ops := shell.ParseArgs(args, &shell.OptSpec{Short: "d:"}).Operands
+		if len(ops) >= 2 && !slices.Contains(args, "-l") && !slices.Contains(args, "-c") && !loopback(ops[0]) {
+			return []Effect{{Kind: Expose, Name: "a zsh socket to " + ops[0] + " (ztcp)"}}
+		}
+		return nil
+	}
 	if !slices.Contains(tunnelers, name) {
 		return nil
 	}
@@ -691,8 +712,26 @@ func cloudValue(p shell.Args, cc cloudChange) bool {
 // /i:URL scrobj.dll, msiexec /i URL.
 var urlRunners = []string{"mshta", "regsvr32", "msiexec", "rundll32", "cscript", "wscript", "installutil", "msbuild", "odbcconf", "cmstp"}
 
-// urlRun returns the URL a URL runner is given.
+// urlRun returns the URL a URL runner is given, or the package a BSD
+// package tool installs straight from a URL (pkg add URL, pkg_add URL: its
+// install scripts run as root).
 func urlRun(name string, args []string) (string, bool) {
+	if name == "pkg" || name == "pkg_add" {
+		p := shell.ParseArgs(args, &shell.OptSpec{Short: "j:c:r:o:R:C:D:P:"})
+		ops := p.Operands
+		if name == "pkg" {
+			if len(ops) == 0 || ops[0] != "add" {
+				return "", false
+			}
+			ops = ops[1:]
+		}
+		for _, o := range ops {
+			if strings.HasPrefix(o, "http://") || strings.HasPrefix(o, "https://") || strings.HasPrefix(o, "ftp://") {
+				return o, true
+			}
+		}
+		return "", false
+	}
 	if !slices.Contains(urlRunners, name) {
 		return "", false
 	}

@@ -138,7 +138,7 @@ var grepOpts = shell.OptSpec{Short: "e:f:m:A:B:C:d:D:", Long: []string{"regexp="
 // specs are the known programs' file effects.
 var specs = []Spec{
 	// Programs that only look at a file's metadata or a digest of it.
-	{Names: []string{"ls", "stat", "test", "[", "file", "du", "realpath", "readlink", "namei", "tree", "exa", "eza", "lsd", "mdls", "xattr", "getfacl", "lsattr", "chmod", "chown", "chgrp", "chflags", "chattr", "setfacl", "touch", "dirname", "basename", "wc", "md5sum", "md5", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "shasum", "b2sum", "b3sum", "cksum", "sum", "find", "fd", "fdfind", "lsof", "fuser", "df", "mkdir", "rmdir", "ssh-keygen", "pathchk", "gio", "open", "xdg-open", "codesign", "spctl"},
+	{Names: []string{"ls", "stat", "test", "[", "file", "du", "realpath", "readlink", "namei", "tree", "exa", "eza", "lsd", "mdls", "xattr", "getfacl", "lsattr", "chmod", "chown", "chgrp", "chflags", "chattr", "setfacl", "touch", "dirname", "basename", "wc", "md5sum", "md5", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "shasum", "b2sum", "b3sum", "cksum", "sum", "find", "fd", "fdfind", "lsof", "fuser", "df", "mkdir", "rmdir", "ssh-keygen", "pathchk", "gio", "open", "xdg-open", "codesign", "spctl", "getfileinfo", "GetFileInfo"},
 		Opts: shell.OptSpec{Short: "f:t:o:g:", Long: []string{"format=", "printf="}}, Operands: stats, Values: []Value{{"f", uses}}},
 	// Programs that read their operands and print or pack them.
 	{Names: []string{"cat", "tac", "bat", "batcat", "less", "more", "most", "head", "tail", "nl", "strings", "base64", "base32", "basenc", "uuencode", "pr", "fold", "fmt", "column", "rev", "iconv", "diff", "cmp", "comm", "paste", "expand", "unexpand", "tar", "zip", "7z", "7za", "rar", "cpio", "pax", "gzip", "bzip2", "xz", "zstd", "lz4", "pigz", "gpg", "gpg2", "age", "sqlite3", "exiftool", "mdimport", "split", "csplit", "dos2unix", "unix2dos", "view", "vimdiff", "hexyl", "glow", "mdcat", "pygmentize", "highlight", "enscript", "a2ps", "lp", "lpr", "pbcopy", "xclip", "xsel", "wl-copy", "qrencode", "shellcheck", "shfmt", "sops", "jc"},
@@ -166,6 +166,9 @@ var specs = []Spec{
 	{Names: []string{"ssh", "autossh", "mosh", "sshfs", "sshpass", "ssh-copy-id"}, Opts: shell.OptSpec{Short: "i:F:p:l:o:J:L:R:D:W:b:c:e:E:m:O:Q:S:w:B:I:P:f:", Long: []string{"ssh="}}, Values: []Value{{"i", uses}, {"F", uses}}},
 	{Names: []string{"scp", "sftp"}, Opts: shell.OptSpec{Short: "i:F:P:o:c:l:S:J:D:X:B:R:s:"}, Operands: reads, Values: []Value{{"i", uses}, {"F", uses}}},
 	{Names: []string{"ssh-add"}, Opts: shell.OptSpec{Short: "t:E:S:h:H:"}, Operands: uses},
+	// rclone SUBCOMMAND SRC [DST]: a local source is read (and sent to the
+	// remote); remote:path operands are not local paths.
+	{Names: []string{"rclone"}, Opts: shell.OptSpec{Long: []string{"config=", "transfers=", "checkers=", "include=", "exclude=", "filter=", "filter-from=", "include-from=", "exclude-from=", "max-age=", "min-age=", "bwlimit=", "log-file=", "log-level=", "backup-dir="}}, Operands: reads, Skip: 1},
 	// A password manager's CLI opens its vault for the subcommand: what it
 	// prints is judged by keepassEntry, not as a read of the whole file.
 	{Names: []string{"keepassxc-cli"}, Opts: keepassOpts, Operands: uses, Values: []Value{{"k", uses}, {"key-file", uses}}},

@@ -12,8 +12,8 @@ import (
 // The two halves of a shell handed to a remote peer from inside one
 // interpreter program: a connection, and a command run on what it reads.
 var (
-	peerConnectRe = &lazyregexp.Regexp{Expr: `(socket\.create_connection|socket\.socket|\.connect\s*\(|TCPSocket\.new|require\(\s*['"]net['"]\s*\)|Socket\.new|fsockopen|IO::Socket|/inet/tcp/|/dev/tcp/|net\.Dial|new\s+Socket\s*\()`}
-	peerRunRe     = &lazyregexp.Regexp{Expr: `(subprocess|\bspawn\b|IO\.popen|\bpopen\b|os\.dup2|pty\.spawn|\bsystem\s*\(|\bexec\s*\(|shell_exec|proc_open|/bin/(ba|z|da|k)?sh\b|cmd\.exe|ProcessBuilder|Runtime\.getRuntime)`}
+	peerConnectRe = &lazyregexp.Regexp{Expr: `(socket\.create_connection|socket\.socket|[.:]connect\s*\(|TCPSocket\.new|require\(\s*['"]net['"]\s*\)|Socket\.new|fsockopen|IO::Socket|/inet/tcp/|/dev/tcp/|net\.Dial|new\s+Socket\s*\()`}
+	peerRunRe     = &lazyregexp.Regexp{Expr: `(subprocess|\bspawn\b|IO\.popen|\bpopen\b|os\.dup2|pty\.spawn|\bsystem\s*[($]|\bexec\s*\(|shell_exec|proc_open|/bin/(ba|z|da|k)?sh\b|cmd\.exe|ProcessBuilder|Runtime\.getRuntime)`}
 )
 
 // harmProcessExposed: a program that hands every network connection to a

@@ -117,3 +117,37 @@ func checkSystemStop(c *Call) Finding {
 	}
 	return Finding{}
 }
+
+// harmCapture: the screen, camera or microphone recorded without the user
+// choosing what (macOS).
+var harmCapture = &Rule{
+	ID: "harm.capture", Category: "harm",
+	Protects: "what the user sees, says and shows, on macOS: screencapture without an interactive selection (-i, -w, -W), imagesnap (the camera), ffmpeg or ffplay reading an AVFoundation device (camera, microphone, screen); listing the devices and a capture the user selects are allowed",
+	What:     "records the screen, camera or microphone",
+	Safer:    "ask the user for a screenshot, or take one with screencapture -i so that the user picks what is captured",
+	Unknown:  noUnknownStory,
+	Commands: allCommands, exec: checkCapture,
+	Block: []string{
+		`screencapture -x /tmp/s.png`,
+		`screencapture -C -T 5 ~/shot.jpg`,
+		`imagesnap -q /tmp/cam.jpg`,
+		`ffmpeg -f avfoundation -i ":0" -t 30 /tmp/m.m4a`,
+	},
+	Allow: []string{
+		`screencapture -i ./docs/img/screen.png`,
+		`screencapture -W ./docs/img/window.png`,
+		`imagesnap -l`,
+		`ffmpeg -f avfoundation -list_devices true -i ""`,
+		`ffmpeg -i ./assets/demo.mov ./docs/demo.gif`,
+		`xcrun simctl io booted screenshot ./docs/img/sim.png`,
+	},
+}
+
+func checkCapture(c *Call) Finding {
+	for _, e := range c.effectsOf() {
+		if e.Kind == effects.Read && e.Area == effects.Capture {
+			return hit(e.Action + " records " + e.Name)
+		}
+	}
+	return Finding{}
+}
