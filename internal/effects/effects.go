@@ -250,6 +250,9 @@ func (c *collector) system(args []string) {
 	if what, ok := secretPrinted(name, args); ok {
 		c.out = append(c.out, Effect{Kind: Read, Area: Secrets, Name: what})
 	}
+	if pfRulesFromStdin(c.ex, args) {
+		c.out = append(c.out, Effect{Kind: Change, Area: Service, Name: "pf", Action: "load pass-only rules into"})
+	}
 	if what, ok := defenceSwitched(name, args); ok {
 		c.out = append(c.out, Effect{Kind: Change, Area: Service, Name: what, Action: "switch off"})
 	}

@@ -31,6 +31,10 @@ const Power Area = 15
 // recorded (Name which).
 const Capture Area = 16
 
+// Kernel is the Area of a Change that loads code into the kernel (Name the
+// module, Action the loader).
+const Kernel Area = 17
+
 // hostEffects finds the host settings of macOS and the BSDs changed
 // through their own command lines: networksetup and systemsetup, sysrc
 // and rcctl enabling remote login, pkg removing every package, AppleScript
@@ -53,8 +57,70 @@ func hostEffects(name string, args []string) []Effect {
 		return appleScriptEffects(args)
 	case "screencapture", "imagesnap", "ffmpeg", "ffplay":
 		return captureEffects(name, args)
+	case "security":
+		// security delete-generic-password, delete-keychain, ...: a saved
+		// credential or a whole keychain destroyed (the user has to find
+		// and enter it again, if they can).
+		if ops := shell.ParseArgs(args, &shell.OptSpec{}).Operands; len(ops) > 0 && (ops[0] == "delete-keychain" || ops[0] == "delete-identity" ||
+			strings.HasPrefix(ops[0], "delete-") && strings.HasSuffix(ops[0], "-password")) && !hasWord(args, "-h") {
+			return []Effect{{Kind: Delete, Area: Secrets, Name: "a saved keychain item", Action: "security " + ops[0]}}
+		}
+	case "modload", "kextutil", "kmutil":
+		return moduleLoad(name, args)
+	case "geli":
+		// geli kill -a destroys the keys of every attached provider (geli
+		// kill ada0p3 writes that disk: harm.device-write).
+		if ops := shell.ParseArgs(args, &shell.OptSpec{}).Operands; len(ops) == 1 && ops[0] == "kill" && hasWord(args, "-a") {
+			return []Effect{{Kind: Delete, Area: Secrets, Name: "every GELI disk-encryption key", Action: "geli kill -a"}}
+		}
 	}
 	return nil
+}
+
+// moduleLoad: NetBSD's modload, macOS's kextutil (which loads unless -n
+// or --no-load) and kmutil load. kldload, kextload and insmod are judged
+// by proc.kernel-control.
+func moduleLoad(name string, args []string) []Effect {
+	p := shell.ParseArgs(args, &shell.OptSpec{Short: "d:b:p:r:a:A:c:s:", Long: []string{"bundle-identifier=", "bundle-path=", "repository=", "arch=", "dependency="}})
+	if p.Has("n", "no-load", "h", "help") {
+		return nil
+	}
+	ops := p.Operands
+	switch name {
+	case "kmutil":
+		if len(ops) == 0 || ops[0] != "load" {
+			return nil
+		}
+		v, _ := p.Value("p", "bundle-path", "b", "bundle-identifier")
+		return []Effect{{Kind: Change, Area: Kernel, Name: v, Action: "kmutil load"}}
+	default:
+		if len(ops) == 0 {
+			if v, ok := p.Value("b", "bundle-identifier"); ok {
+				return []Effect{{Kind: Change, Area: Kernel, Name: v, Action: name}}
+			}
+			return nil
+		}
+		return []Effect{{Kind: Change, Area: Kernel, Name: ops[0], Action: name}}
+	}
+}
+
+// pfRulesFromStdin: pfctl -f - (or /dev/stdin) given rules that pass
+// traffic and block none (echo 'pass all' | pfctl -f -).
+func pfRulesFromStdin(ex *shell.Exec, args []string) bool {
+	if ex.Name != "pfctl" || ex.Stdin == nil || !(hasWord(args, "-") || hasWord(args, "/dev/stdin")) {
+		return false
+	}
+	var text strings.Builder
+	for _, pr := range ex.Stdin.Producers {
+		if pr.Name != "echo" && pr.Name != "printf" {
+			return false
+		}
+		for _, a := range pr.Args[1:] {
+			text.WriteString(strings.ToLower(a) + " ")
+		}
+	}
+	t := text.String()
+	return strings.Contains(t, "pass") && !strings.Contains(t, "block")
 }
 
 // captureEffects: macOS screencapture without an interactive selection

@@ -260,7 +260,36 @@ var defenceSwitches = []Switch{
 // defenceSpecials read the defence switches whose syntax Switch cannot
 // say: a setting given as the next word (socketfilterfw --setglobalstate
 // off), a log level, an allow-all firewall rule.
-var defenceSpecials = []func(name string, args []string) (string, bool){firewallSetting, logLevelOff, ipfwAllowAll, pfTableFlush, extensionRemoved, tccReset}
+var defenceSpecials = []func(name string, args []string) (string, bool){firewallSetting, logLevelOff, ipfwAllowAll, pfTableFlush, extensionRemoved, tccReset, quarantineStripped, untrustedInstall}
+
+// quarantineStripped: xattr -r removing the quarantine attribute (-d
+// com.apple.quarantine, or -c: every attribute) from the whole
+// Applications or Downloads folder, which Gatekeeper then never checks
+// (one app or a build output is the developer's own).
+func quarantineStripped(name string, args []string) (string, bool) {
+	if name != "xattr" {
+		return "", false
+	}
+	p := shell.ParseArgs(args, &shell.OptSpec{Short: "p:w:d:"})
+	q, _ := p.Value("d")
+	if !p.Has("r") || !(p.Has("c") || q == "com.apple.quarantine") {
+		return "", false
+	}
+	for _, o := range p.Operands {
+		o = strings.TrimSuffix(o, "/")
+		// ~/Downloads arrives expanded: /Users/ann/Downloads, /root/Downloads.
+		if o == "/Applications" || o == "~/Downloads" || strings.HasSuffix(o, "/Downloads") && strings.Count(o, "/") <= 3 {
+			return "com.apple.syspolicyd", true
+		}
+	}
+	return "", false
+}
+
+// untrustedInstall: installer -allowUntrusted installs a package whose
+// signature does not check out, as root.
+func untrustedInstall(name string, args []string) (string, bool) {
+	return "com.apple.syspolicyd", name == "installer" && hasWord(args, "-allowUntrusted")
+}
 
 // tccReset: tccutil reset SERVICE wipes every app's privacy consents;
 // tccutil reset SERVICE BUNDLE-ID resets one app's (a developer's own).

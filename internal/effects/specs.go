@@ -144,6 +144,8 @@ var specs = []Spec{
 	{Names: []string{"cat", "tac", "bat", "batcat", "less", "more", "most", "head", "tail", "nl", "strings", "base64", "base32", "basenc", "uuencode", "pr", "fold", "fmt", "column", "rev", "iconv", "diff", "cmp", "comm", "paste", "expand", "unexpand", "tar", "zip", "7z", "7za", "rar", "cpio", "pax", "gzip", "bzip2", "xz", "zstd", "lz4", "pigz", "gpg", "gpg2", "age", "sqlite3", "exiftool", "mdimport", "split", "csplit", "dos2unix", "unix2dos", "view", "vimdiff", "hexyl", "glow", "mdcat", "pygmentize", "highlight", "enscript", "a2ps", "lp", "lpr", "pbcopy", "xclip", "xsel", "wl-copy", "qrencode", "shellcheck", "shfmt", "sops", "jc"},
 		Opts:     shell.OptSpec{Short: "n:c:f:C:o:O:T:d:u:F:b:w:t:s:e:H:X:A:", Long: []string{"lines=", "bytes=", "file=", "directory=", "output=", "upload-file=", "data=", "data-binary=", "form=", "header=", "user=", "request=", "post-file="}},
 		Operands: reads, Values: []Value{{"f", reads}, {"T", reads}, {"upload-file", reads}, {"post-file", reads}}},
+	// Binary inspectors print what a binary holds: they never change it.
+	{Names: []string{"otool", "nm", "objdump", "llvm-objdump", "lipo", "vtool", "dwarfdump", "readelf", "size", "dyld_info", "ldd", "jtool2"}, Opts: shell.OptSpec{Short: "s:o:", Long: []string{"arch="}}, Operands: reads},
 	{Names: []string{"od"}, Opts: shell.OptSpec{Short: "A:j:N:S:t:w::", Long: []string{"address-radix=", "skip-bytes=", "read-bytes=", "strings=?", "format=", "width=?"}}, Operands: reads},
 	{Names: []string{"xxd"}, Opts: shell.OptSpec{Short: "c:g:l:o:s:n:"}, Operands: reads, Last: writes},
 	{Names: []string{"hexdump", "hd"}, Opts: shell.OptSpec{Short: "e:f:n:s:"}, Operands: reads},

@@ -302,7 +302,7 @@ func exposeEffects(name string, args []string) []Effect {
 // A disk named without /dev (ada0, sd1, nvme0) is the one under /dev.
 var deviceTools = []Switch{
 	{Names: []string{"newfs", "newfs_msdos", "newfs_hfs", "newfs_apfs", "newfs_exfat", "newfs_udf", "newfs_ext2fs", "mkfs.msdos"}, Opts: shell.OptSpec{Short: "b:c:d:e:f:g:h:i:j:k:l:m:o:p:r:s:v:F:L:O:S:T:B:C:E:I:P:R:"}, Words: [][]string{}},
-	{Names: []string{"disklabel", "bsdlabel"}, Opts: shell.OptSpec{Short: "f:"}, Flags: []string{"w", "R", "e", "B"}},
+	{Names: []string{"disklabel", "bsdlabel"}, Opts: shell.OptSpec{Short: "f:"}, Flags: []string{"w", "R", "e", "E", "B"}},
 	{Names: []string{"fdisk"}, Opts: shell.OptSpec{Short: "b:c:e:f:l:"}, Flags: []string{"i", "u", "a", "A", "B", "e"}},
 	{Names: []string{"gpart"}, Opts: shell.OptSpec{Short: "a:b:i:l:s:t:f:p:"}, Words: [][]string{{"destroy"}, {"create"}, {"delete"}, {"add"}, {"bootcode"}, {"recover"}, {"resize"}}},
 	{Names: []string{"nvmecontrol"}, Words: [][]string{{"format"}, {"sanitize"}, {"ns", "delete"}}},

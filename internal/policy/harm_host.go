@@ -151,3 +151,66 @@ func checkCapture(c *Call) Finding {
 	}
 	return Finding{}
 }
+
+// harmKernelModule: code loaded into the kernel by the loaders the
+// program-keyed rules do not read.
+var harmKernelModule = &Rule{
+	ID: "harm.kernel-module", Category: "harm",
+	Protects: "the kernel, from modules loaded by NetBSD's modload, macOS's kextutil (unless -n/--no-load) and kmutil load (kldload, kextload, insmod and modprobe are judged by proc.kernel-control)",
+	What:     "loads code into the kernel",
+	Safer:    "ask the user to load the module; check a kext without loading it (kextutil -n, kmutil print-diagnostics)",
+	Unknown:  noUnknownStory,
+	Commands: allCommands, exec: checkKernelModule,
+	Block: []string{
+		`doas modload /tmp/lkm.kmod`,
+		`sudo kextutil -t /tmp/Hook.kext`,
+		`sudo kmutil load -p /Library/Extensions/Hook.kext`,
+		`sudo kextutil -b com.example.hook`,
+	},
+	Allow: []string{
+		`modstat`,
+		`kextutil -n -t ./build/MyDriver.kext`,
+		`kmutil showloaded --list-only`,
+		`kmutil print-diagnostics -p ./build/MyDriver.kext`,
+	},
+}
+
+func checkKernelModule(c *Call) Finding {
+	for _, e := range c.effectsOf() {
+		if e.Kind == effects.Change && e.Area == effects.Kernel {
+			return hit(e.Action + " loads " + e.Name + " into the kernel")
+		}
+	}
+	return Finding{}
+}
+
+// harmCredentialDelete: a saved credential deleted from the store that
+// keeps it.
+var harmCredentialDelete = &Rule{
+	ID: "harm.credential-delete", Category: "harm",
+	Protects: "the user's saved credentials and keys, from the macOS keychain's delete verbs (security delete-generic-password, delete-internet-password, delete-identity, delete-keychain) and geli kill -a (every attached disk's encryption keys)",
+	What:     "deletes a saved credential or a keychain",
+	Safer:    "leave the keychain to the user; a test item the task created itself can be named by the user for removal",
+	Unknown:  noUnknownStory,
+	Commands: allCommands, exec: checkCredentialDelete,
+	Block: []string{
+		`security delete-generic-password -s "Gemini API" -a "$USER"`,
+		`security delete-internet-password -s github.com`,
+		`security delete-keychain ~/Library/Keychains/login.keychain-db`,
+		`sudo geli kill -a`,
+	},
+	Allow: []string{
+		`security find-generic-password -s "Gemini API"`,
+		`security list-keychains`,
+		`security add-generic-password -a ci -s test -w dummy -U`,
+	},
+}
+
+func checkCredentialDelete(c *Call) Finding {
+	for _, e := range c.effectsOf() {
+		if e.Kind == effects.Delete && e.Area == effects.Secrets {
+			return hit(e.Action + " deletes " + e.Name)
+		}
+	}
+	return Finding{}
+}
