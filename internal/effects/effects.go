@@ -135,6 +135,19 @@ func Of(ex *shell.Exec, home string) []Effect {
 	return c.out
 }
 
+// rootOnlyPrinted: pw usershow (showuser, user show) run as root prints
+// the password hash field; as a user, or with -P (a readable form
+// without it), it does not.
+func rootOnlyPrinted(ex *shell.Exec, args []string) (string, bool) {
+	if ex.Name != "pw" || !ex.Sudo {
+		return "", false
+	}
+	p := shell.ParseArgs(args, &shell.OptSpec{Short: "n:u:g:V:C:R:"})
+	ops := p.Operands
+	show := len(ops) > 0 && (ops[0] == "usershow" || ops[0] == "showuser") || len(ops) > 1 && ops[0] == "user" && ops[1] == "show"
+	return "a user's password hash (pw usershow as root)", show && !p.Has("P")
+}
+
 // dd reads its if= file and writes its of= file; its other words are
 // not files (bs=4k, count=1).
 func (c *collector) dd(args []string) {
@@ -249,6 +262,12 @@ func (c *collector) system(args []string) {
 	}
 	if what, ok := secretPrinted(name, args); ok {
 		c.out = append(c.out, Effect{Kind: Read, Area: Secrets, Name: what})
+	}
+	if what, ok := rootOnlyPrinted(c.ex, args); ok {
+		c.out = append(c.out, Effect{Kind: Read, Area: Secrets, Name: what})
+	}
+	if (name == "pkg" || name == "pkg_add") && strings.EqualFold(c.ex.Env["SIGNATURE_TYPE"], "none") {
+		c.out = append(c.out, Effect{Kind: Change, Area: Service, Name: "pkg-signatures", Action: "SIGNATURE_TYPE=none turns off"})
 	}
 	if pfRulesFromStdin(c.ex, args) {
 		c.out = append(c.out, Effect{Kind: Change, Area: Service, Name: "pf", Action: "load pass-only rules into"})

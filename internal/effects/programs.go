@@ -80,6 +80,9 @@ var secretPrinters = []Switch{
 	{Names: []string{"podman", "docker"}, Words: [][]string{{"secret", "inspect"}}, Flags: []string{"showsecret"}, What: "a container secret"},
 	{Names: []string{"glab", "gh"}, Words: [][]string{{"auth", "token"}}, What: "the forge's token"},
 	{Names: []string{"gcore", "avml", "procdump", "lime", "memdump", "dumpit", "winpmem", "osxpmem"}, What: ProcessMemory},
+	// The BSD tracers attached to a running process record its reads and
+	// writes: sshd's or sudo's carry the passwords typed.
+	{Names: []string{"ktrace", "truss"}, Opts: shell.OptSpec{Short: "p:f:o:t:g:"}, Flags: []string{"p"}, What: ProcessMemory},
 	{Names: []string{"docker-credential-desktop", "docker-credential-osxkeychain", "docker-credential-secretservice", "docker-credential-pass", "docker-credential-wincred", "docker-credential-ecr-login", "docker-credential-gcloud", "git-credential-osxkeychain", "git-credential-libsecret", "git-credential-manager"}, Words: [][]string{{"get"}}, What: "a stored registry or git password"},
 	{Names: []string{"git-credential-manager", "git-credential-manager-core"}, Words: [][]string{{"get"}}, What: "a stored git password"},
 	{Names: []string{"secret-tool"}, Words: [][]string{{"lookup"}}, What: "a desktop keyring secret"},
@@ -278,7 +281,7 @@ func quarantineStripped(name string, args []string) (string, bool) {
 	for _, o := range p.Operands {
 		o = strings.TrimSuffix(o, "/")
 		// ~/Downloads arrives expanded: /Users/ann/Downloads, /root/Downloads.
-		if o == "/Applications" || o == "~/Downloads" || strings.HasSuffix(o, "/Downloads") && strings.Count(o, "/") <= 3 {
+		if o == "/Applications" || o == "~/Downloads" || strings.HasPrefix(o, "/") && strings.HasSuffix(o, "/Downloads") {
 			return "com.apple.syspolicyd", true
 		}
 	}
