@@ -18,9 +18,10 @@ const Network Area = 12
 // Apple events (Name the service).
 const RemoteAccess Area = 13
 
-// Packages is the Area of a Delete of every installed package (pkg delete
-// -a).
-const Packages Area = 14
+// Wholesale is the Area of a Delete of a whole collection the user keeps:
+// every installed package (pkg delete -a), everything in the Trash (Name
+// which).
+const Wholesale Area = 14
 
 // Power is the Area of a Change that shuts the machine down, restarts it
 // or logs the user out (Action which).
@@ -313,7 +314,7 @@ func packageWipe(name string, args []string) []Effect {
 	if p.Has("n", "dry-run", "h", "help") {
 		return nil
 	}
-	all := Effect{Kind: Delete, Area: Packages, Name: "every installed package", Action: name}
+	all := Effect{Kind: Delete, Area: Wholesale, Name: "every installed package", Action: name}
 	if name == "pkg_delete" {
 		if p.Has("X") {
 			return []Effect{all}
@@ -393,6 +394,9 @@ func appleScriptEffects(args []string) []Effect {
 		read("the Messages history")
 	case has("javascript") && has("cookie", "localstorage", "password"):
 		read("a browser tab's cookies or passwords")
+	}
+	if app("finder") && has("empty trash", "empty the trash") {
+		out = append(out, Effect{Kind: Delete, Area: Wholesale, Name: "everything in the Trash, for good", Action: "osascript (Finder empty trash)"})
 	}
 	if has("login item") && has("make ") {
 		out = append(out, Effect{Kind: Change, Area: Jobs, Name: "a login item", Action: "osascript"})

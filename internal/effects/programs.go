@@ -263,7 +263,40 @@ var defenceSwitches = []Switch{
 // defenceSpecials read the defence switches whose syntax Switch cannot
 // say: a setting given as the next word (socketfilterfw --setglobalstate
 // off), a log level, an allow-all firewall rule.
-var defenceSpecials = []func(name string, args []string) (string, bool){firewallSetting, logLevelOff, ipfwAllowAll, pfTableFlush, extensionRemoved, tccReset, quarantineStripped, untrustedInstall}
+var defenceSpecials = []func(name string, args []string) (string, bool){firewallSetting, logLevelOff, ipfwAllowAll, pfTableFlush, extensionRemoved, tccReset, quarantineStripped, untrustedInstall,
+	backupExcluded, signatureRemoved}
+
+// backupExcluded: tmutil addexclusion of the whole disk, every home or one
+// home: Time Machine stops keeping what a restore would need (a project
+// folder such as node_modules is the developer's choice).
+func backupExcluded(name string, args []string) (string, bool) {
+	ops := shell.ParseArgs(args, &shell.OptSpec{}).Operands
+	if name != "tmutil" || len(ops) < 2 || ops[0] != "addexclusion" {
+		return "", false
+	}
+	for _, o := range ops[1:] {
+		o = strings.TrimSuffix(o, "/")
+		if o == "" || o == "/Users" || o == "/System/Volumes/Data" || o == "~" || strings.HasPrefix(o, "/Users/") && strings.Count(o, "/") == 2 {
+			return "timemachine", true
+		}
+	}
+	return "", false
+}
+
+// signatureRemoved: codesign --remove-signature of an installed
+// application: what then runs as that app is no longer what its vendor
+// signed (a build output of the project is the developer's own).
+func signatureRemoved(name string, args []string) (string, bool) {
+	if name != "codesign" || !hasWord(args, "--remove-signature") {
+		return "", false
+	}
+	for _, a := range args {
+		if strings.HasPrefix(a, "/Applications/") || strings.HasPrefix(a, "/System/") {
+			return "com.apple.syspolicyd", true
+		}
+	}
+	return "", false
+}
 
 // quarantineStripped: xattr -r removing the quarantine attribute (-d
 // com.apple.quarantine, or -c: every attribute) from the whole

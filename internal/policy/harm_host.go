@@ -83,9 +83,9 @@ func checkRemoteLogin(c *Call) Finding {
 // not read (AppleScript's System Events).
 var harmSystemStop = &Rule{
 	ID: "harm.system-stop", Category: "harm",
-	Protects: "the machine as a whole: every installed package removed (FreeBSD pkg delete -a or -g '*', OpenBSD pkg_delete -X), and AppleScript telling System Events or Finder to shut down, restart or log out",
-	What:     "removes every package or stops the machine",
-	Safer:    "remove the one package the task needs (pkg delete NAME); ask the user to restart the machine",
+	Protects: "the machine as a whole: every installed package removed (FreeBSD pkg delete -a or -g '*', OpenBSD pkg_delete -X), and AppleScript telling Finder to empty the Trash or System Events or Finder to shut down, restart or log out",
+	What:     "removes every package, empties the Trash or stops the machine",
+	Safer:    "remove the one package the task needs (pkg delete NAME); ask the user to empty the Trash or restart the machine",
 	Unknown:  noUnknownStory,
 	Commands: allCommands, exec: checkSystemStop,
 	Block: []string{
@@ -95,6 +95,7 @@ var harmSystemStop = &Rule{
 		`doas pkg_delete -X`,
 		`osascript -e 'tell application "System Events" to shut down'`,
 		`osascript -e 'tell app "Finder" to restart'`,
+		`osascript -e 'tell application "Finder" to empty trash'`,
 	},
 	Allow: []string{
 		`pkg delete -n -a`,
@@ -103,13 +104,14 @@ var harmSystemStop = &Rule{
 		`doas pkg_delete -a`,
 		`osascript -e 'display notification "done"'`,
 		`osascript -e 'tell application "System Events" to get name of every process'`,
+		`osascript -e 'tell application "Finder" to reveal POSIX file "/Users/dev/proj/dist"'`,
 	},
 }
 
 func checkSystemStop(c *Call) Finding {
 	for _, e := range c.effectsOf() {
 		switch {
-		case e.Kind == effects.Delete && e.Area == effects.Packages:
+		case e.Kind == effects.Delete && e.Area == effects.Wholesale:
 			return hit(e.Action + " removes " + e.Name)
 		case e.Kind == effects.Change && e.Area == effects.Power:
 			return hit(c.Ex.Name + " tells the system to " + e.Action)
