@@ -1,8 +1,6 @@
 package effects
 
 import (
-	"net"
-	"net/url"
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/shell"
@@ -174,14 +172,18 @@ func hasWord(args []string, w string) bool {
 // proxy or resolver there is the developer's own (Charles, mitmproxy, a
 // local dnsmasq).
 func loopback(h string) bool {
-	if u, err := url.Parse(h); err == nil && u.Host != "" {
-		h = u.Hostname()
+	// By hand, not net/url and net: the hook binaries link no network
+	// package (TestHookDependencies).
+	if _, rest, ok := strings.Cut(h, "://"); ok {
+		h, _, _ = strings.Cut(rest, "/")
+		if strings.HasPrefix(h, "[") {
+			h, _, _ = strings.Cut(h[1:], "]")
+		} else {
+			h, _, _ = strings.Cut(h, ":")
+		}
 	}
-	if strings.EqualFold(h, "localhost") || strings.EqualFold(h, "empty") {
-		return true
-	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
+	h = strings.ToLower(strings.Trim(h, "[]"))
+	return h == "localhost" || h == "empty" || h == "::1" || strings.HasPrefix(h, "127.") || strings.HasSuffix(h, ".localhost")
 }
 
 // networksetupRedirects are networksetup's settings that send traffic or
