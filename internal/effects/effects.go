@@ -126,8 +126,84 @@ func Of(ex *shell.Exec, home string) []Effect {
 	c.system(args)
 	c.settings(args)
 	c.code()
+	c.uploads(args)
+	if name := ex.Name; name == "dd" {
+		c.dd(args)
+		return c.out
+	}
 	c.files(args)
 	return c.out
+}
+
+// rootOnlyPrinted: pw usershow (showuser, user show) run as root prints
+// the password hash field; as a user, or with -P (a readable form
+// without it), it does not.
+func rootOnlyPrinted(ex *shell.Exec, args []string) (string, bool) {
+	if ex.Name != "pw" || !ex.Sudo {
+		return "", false
+	}
+	p := shell.ParseArgs(args, &shell.OptSpec{Short: "n:u:g:V:C:R:"})
+	ops := p.Operands
+	show := len(ops) > 0 && (ops[0] == "usershow" || ops[0] == "showuser") || len(ops) > 1 && ops[0] == "user" && ops[1] == "show"
+	return "a user's password hash (pw usershow as root)", show && !p.Has("P")
+}
+
+// dd reads its if= file and writes its of= file; its other words are
+// not files (bs=4k, count=1).
+func (c *collector) dd(args []string) {
+	for _, a := range args {
+		switch k, v, _ := strings.Cut(a, "="); k {
+		case "if":
+			c.path(Read, v, false)
+		case "of":
+			c.path(Write, v, false)
+		}
+	}
+}
+
+// uploadOpts are curl's and wget's options whose value names a file they
+// send: curl -F f=@FILE, -d @FILE, -T FILE, wget --post-file=FILE.
+var uploadOpts = shell.OptSpec{Short: "F:d:T:H:o:u:X:A:e:x:K:", Long: []string{"form=", "form-string=", "data=", "data-binary=", "data-ascii=", "data-urlencode=", "data-raw=", "json=",
+	"upload-file=", "header=", "output=", "user=", "request=", "user-agent=", "referer=", "proxy=", "config=", "post-file=", "body-file=", "post-data=", "body-data="}}
+
+// uploads adds the files curl and wget send to a server: a file sent is
+// read, whatever it is sent to.
+func (c *collector) uploads(args []string) {
+	name := c.ex.Name
+	if name != "curl" && name != "wget" {
+		return
+	}
+	for _, o := range shell.ParseArgs(args, &uploadOpts).Opts {
+		if !o.HasValue {
+			continue
+		}
+		v := o.Value
+		switch o.Name {
+		case "F", "form":
+			_, f, ok := strings.Cut(v, "=")
+			if !ok || f == "" || f[0] != '@' && f[0] != '<' {
+				continue
+			}
+			f, _, _ = strings.Cut(f[1:], ";") // f=@file;type=text/plain
+			c.upload(f)
+		case "d", "data", "data-binary", "data-ascii", "json":
+			if strings.HasPrefix(v, "@") {
+				c.upload(v[1:])
+			}
+		case "data-urlencode":
+			if i := strings.IndexByte(v, '@'); i >= 0 && !strings.Contains(v[:i], "=") {
+				c.upload(v[i+1:])
+			}
+		case "T", "upload-file", "post-file", "body-file":
+			c.upload(v)
+		}
+	}
+}
+
+func (c *collector) upload(f string) {
+	if f != "" && f != "-" && f != "." {
+		c.path(Read, f, false)
+	}
 }
 
 // collector gathers one command's effects.
@@ -180,11 +256,21 @@ func (c *collector) system(args []string) {
 	c.out = append(c.out, jobEffects(name, args)...)
 	c.out = append(c.out, cloudEffects(name, args)...)
 	c.out = append(c.out, powershellEffects(name, c.ex.Text)...)
+	c.out = append(c.out, hostEffects(name, args)...)
 	if url, ok := urlRun(name, args); ok {
 		c.out = append(c.out, Effect{Kind: Run, Path: url})
 	}
 	if what, ok := secretPrinted(name, args); ok {
 		c.out = append(c.out, Effect{Kind: Read, Area: Secrets, Name: what})
+	}
+	if what, ok := rootOnlyPrinted(c.ex, args); ok {
+		c.out = append(c.out, Effect{Kind: Read, Area: Secrets, Name: what})
+	}
+	if (name == "pkg" || name == "pkg_add") && strings.EqualFold(c.ex.Env["SIGNATURE_TYPE"], "none") {
+		c.out = append(c.out, Effect{Kind: Change, Area: Service, Name: "pkg-signatures", Action: "SIGNATURE_TYPE=none turns off"})
+	}
+	if pfRulesFromStdin(c.ex, args) {
+		c.out = append(c.out, Effect{Kind: Change, Area: Service, Name: "pf", Action: "load pass-only rules into"})
 	}
 	if what, ok := defenceSwitched(name, args); ok {
 		c.out = append(c.out, Effect{Kind: Change, Area: Service, Name: what, Action: "switch off"})

@@ -80,6 +80,9 @@ var secretPrinters = []Switch{
 	{Names: []string{"podman", "docker"}, Words: [][]string{{"secret", "inspect"}}, Flags: []string{"showsecret"}, What: "a container secret"},
 	{Names: []string{"glab", "gh"}, Words: [][]string{{"auth", "token"}}, What: "the forge's token"},
 	{Names: []string{"gcore", "avml", "procdump", "lime", "memdump", "dumpit", "winpmem", "osxpmem"}, What: ProcessMemory},
+	// The BSD tracers attached to a running process record its reads and
+	// writes: sshd's or sudo's carry the passwords typed.
+	{Names: []string{"ktrace", "truss"}, Opts: shell.OptSpec{Short: "p:f:o:t:g:"}, Flags: []string{"p"}, What: ProcessMemory},
 	{Names: []string{"docker-credential-desktop", "docker-credential-osxkeychain", "docker-credential-secretservice", "docker-credential-pass", "docker-credential-wincred", "docker-credential-ecr-login", "docker-credential-gcloud", "git-credential-osxkeychain", "git-credential-libsecret", "git-credential-manager"}, Words: [][]string{{"get"}}, What: "a stored registry or git password"},
 	{Names: []string{"git-credential-manager", "git-credential-manager-core"}, Words: [][]string{{"get"}}, What: "a stored git password"},
 	{Names: []string{"secret-tool"}, Words: [][]string{{"lookup"}}, What: "a desktop keyring secret"},
@@ -111,7 +114,60 @@ func secretPrinted(name string, args []string) (string, bool) {
 func isHelp(a string) bool { return a == "--help" || a == "-h" || a == "--version" }
 
 // secretSpecials read the printers whose syntax Switch cannot say.
-var secretSpecials = []func(name string, args []string) (string, bool){wgKey, terraformOutput, debuggerDump, regSave, netshKeys}
+var secretSpecials = []func(name string, args []string) (string, bool){wgKey, terraformOutput, debuggerDump, regSave, netshKeys, shadowHashData, keepassEntry, gitCredentialGet}
+
+// shadowHashData: dscl . -read /Users/ann ShadowHashData prints the
+// user's password hash (dscl . -read /Users/ann UserShell does not).
+func shadowHashData(name string, args []string) (string, bool) {
+	if name != "dscl" || !slices.ContainsFunc(args, func(a string) bool { return a == "-read" || a == "-readall" || a == "read" || a == "readall" }) {
+		return "", false
+	}
+	for _, a := range args {
+		if strings.EqualFold(strings.TrimPrefix(a, "dsAttrTypeNative:"), "ShadowHashData") {
+			return "a user's password hash (ShadowHashData)", true
+		}
+	}
+	return "", false
+}
+
+// keepassOpts are keepassxc-cli's options that take a value.
+var keepassOpts = shell.OptSpec{Short: "k:y:a:f:", Long: []string{"key-file=", "yubikey=", "attributes=", "format=", "totp", "show-protected", "all", "no-password", "quiet", "recursive", "flatten"}}
+
+// keepassEntry: keepassxc-cli show -s (or -a Password) prints an entry's
+// password, export the whole vault, clip puts a password on the clipboard;
+// ls, search, db-info and a plain show (protected fields hidden) do not.
+func keepassEntry(name string, args []string) (string, bool) {
+	if name != "keepassxc-cli" {
+		return "", false
+	}
+	p := shell.ParseArgs(args, &keepassOpts)
+	if len(p.Operands) == 0 {
+		return "", false
+	}
+	switch p.Operands[0] {
+	case "export", "clip", "attachment-export", "totp":
+		return "a KeePass vault's passwords", true
+	case "show":
+		if p.Has("s", "show-protected", "t", "totp") {
+			return "a KeePass entry's password", true
+		}
+		for _, o := range p.Opts {
+			if (o.Name == "a" || o.Name == "attributes") && strings.EqualFold(o.Value, "password") {
+				return "a KeePass entry's password", true
+			}
+		}
+	}
+	return "", false
+}
+
+// gitCredentialGet: git credential-osxkeychain get (the helper run as a
+// git subcommand) prints the stored password.
+func gitCredentialGet(name string, args []string) (string, bool) {
+	if name == "git" && len(args) >= 2 && strings.HasPrefix(args[0], "credential-") && args[1] == "get" {
+		return "a stored git password", true
+	}
+	return "", false
+}
 
 // wgKey: wg show IFACE private-key, wg show all preshared-keys.
 func wgKey(name string, args []string) (string, bool) {
@@ -191,14 +247,157 @@ var defenceSwitches = []Switch{
 	{Names: []string{"profiles"}, Words: [][]string{{"remove"}}, What: "mdm-profiles"},
 	{Names: []string{"softwareupdate"}, Opts: shell.OptSpec{Long: []string{"schedule="}}, Words: [][]string{}, What: "softwareupdate"},
 	{Names: []string{"jamf"}, Words: [][]string{{"removeFramework"}, {"removeMdmProfile"}}, What: "jamf"},
-	{Names: []string{"santactl"}, Words: [][]string{{"rule"}}, Flags: []string{"allow"}, What: "santa"},
+	{Names: []string{"santactl"}, Words: [][]string{{"rule"}}, Flags: []string{"allow", "allowlist", "whitelist"}, What: "santa"},
+	{Names: []string{"falconctl"}, Words: [][]string{{"unload"}, {"uninstall"}, {"stop"}}, What: "falcon"},
+	{Names: []string{"sentinelctl"}, Words: [][]string{{"unload"}, {"uninstall"}, {"unprotect"}, {"stop"}}, What: "sentinelone"},
+	{Names: []string{"systemextensionsctl"}, Words: [][]string{{"developer", "on"}}, What: "com.apple.syspolicyd"},
 	{Names: []string{"mokutil"}, Flags: []string{"disable-validation"}, What: "secureboot"},
 	{Names: []string{"syspatch"}, Flags: []string{"r"}, What: "syspatch"},
 	{Names: []string{"log"}, Words: [][]string{{"erase"}}, What: "com.apple.logd"},
 	{Names: []string{"wevtutil"}, Words: [][]string{{"cl"}, {"clear-log"}}, What: "eventlog"},
 	{Names: []string{"security"}, Words: [][]string{{"authorizationdb", "write"}}, What: "authorizationdb"},
-	{Names: []string{"tccutil"}, Words: [][]string{{"reset"}}, What: "com.apple.tccd"},
-	{Names: []string{"spctl"}, Flags: []string{"master-disable", "global-disable", "disable"}, What: "com.apple.syspolicyd"},
+	{Names: []string{"spctl"}, Flags: []string{"master-disable", "global-disable", "disable", "add"}, What: "com.apple.syspolicyd"},
+	{Names: []string{"spctl"}, Words: [][]string{{"kext-consent", "disable"}}, What: "com.apple.syspolicyd"},
+}
+
+// defenceSpecials read the defence switches whose syntax Switch cannot
+// say: a setting given as the next word (socketfilterfw --setglobalstate
+// off), a log level, an allow-all firewall rule.
+var defenceSpecials = []func(name string, args []string) (string, bool){firewallSetting, logLevelOff, ipfwAllowAll, pfTableFlush, extensionRemoved, tccReset, quarantineStripped, untrustedInstall,
+	backupExcluded, signatureRemoved}
+
+// backupExcluded: tmutil addexclusion of the whole disk, every home or one
+// home: Time Machine stops keeping what a restore would need (a project
+// folder such as node_modules is the developer's choice).
+func backupExcluded(name string, args []string) (string, bool) {
+	ops := shell.ParseArgs(args, &shell.OptSpec{}).Operands
+	if name != "tmutil" || len(ops) < 2 || ops[0] != "addexclusion" {
+		return "", false
+	}
+	for _, o := range ops[1:] {
+		o = strings.TrimSuffix(o, "/")
+		if o == "" || o == "/Users" || o == "/System/Volumes/Data" || o == "~" || strings.HasPrefix(o, "/Users/") && strings.Count(o, "/") == 2 {
+			return "timemachine", true
+		}
+	}
+	return "", false
+}
+
+// signatureRemoved: codesign --remove-signature of an installed
+// application: what then runs as that app is no longer what its vendor
+// signed (a build output of the project is the developer's own).
+func signatureRemoved(name string, args []string) (string, bool) {
+	if name != "codesign" || !hasWord(args, "--remove-signature") {
+		return "", false
+	}
+	for _, a := range args {
+		if strings.HasPrefix(a, "/Applications/") || strings.HasPrefix(a, "/System/") {
+			return "com.apple.syspolicyd", true
+		}
+	}
+	return "", false
+}
+
+// quarantineStripped: xattr -r removing the quarantine attribute (-d
+// com.apple.quarantine, or -c: every attribute) from the whole
+// Applications or Downloads folder, which Gatekeeper then never checks
+// (one app or a build output is the developer's own).
+func quarantineStripped(name string, args []string) (string, bool) {
+	if name != "xattr" {
+		return "", false
+	}
+	p := shell.ParseArgs(args, &shell.OptSpec{Short: "p:w:d:"})
+	q, _ := p.Value("d")
+	if !p.Has("r") || !(p.Has("c") || q == "com.apple.quarantine") {
+		return "", false
+	}
+	for _, o := range p.Operands {
+		o = strings.TrimSuffix(o, "/")
+		// ~/Downloads arrives expanded: /Users/ann/Downloads, /root/Downloads.
+		if o == "/Applications" || o == "~/Downloads" || strings.HasPrefix(o, "/") && strings.HasSuffix(o, "/Downloads") {
+			return "com.apple.syspolicyd", true
+		}
+	}
+	return "", false
+}
+
+// untrustedInstall: installer -allowUntrusted installs a package whose
+// signature does not check out, as root.
+func untrustedInstall(name string, args []string) (string, bool) {
+	return "com.apple.syspolicyd", name == "installer" && hasWord(args, "-allowUntrusted")
+}
+
+// tccReset: tccutil reset SERVICE wipes every app's privacy consents;
+// tccutil reset SERVICE BUNDLE-ID resets one app's (a developer's own).
+func tccReset(name string, args []string) (string, bool) {
+	ops := shell.ParseArgs(args, &shell.OptSpec{}).Operands
+	return "com.apple.tccd", name == "tccutil" && len(ops) == 2 && ops[0] == "reset"
+}
+
+// firewallSetting: the application firewall turned off, opened to every
+// signed app, or given an exception for a program.
+func firewallSetting(name string, args []string) (string, bool) {
+	if name != "socketfilterfw" {
+		return "", false
+	}
+	for i, a := range args {
+		next := ""
+		if i+1 < len(args) {
+			next = strings.ToLower(args[i+1])
+		}
+		switch {
+		case (a == "--setglobalstate" || a == "--setstealthmode" || a == "--setblockall" || a == "--setloggingmode") && next == "off",
+			(a == "--setallowsigned" || a == "--setallowsignedapp") && next == "on",
+			a == "--add" || a == "--unblockapp" || a == "--unblock":
+			return "com.apple.alf", true
+		}
+	}
+	return "", false
+}
+
+// logLevelOff: log config --mode level:off silences unified logging.
+func logLevelOff(name string, args []string) (string, bool) {
+	if name == "log" && len(args) > 0 && args[0] == "config" && slices.ContainsFunc(args, func(a string) bool {
+		return strings.Contains(strings.ToLower(a), "level:off")
+	}) {
+		return "com.apple.logd", true
+	}
+	return "", false
+}
+
+// ipfwAllowAll: ipfw add N allow ip from any to any lets every packet in.
+func ipfwAllowAll(name string, args []string) (string, bool) {
+	if name != "ipfw" || !slices.Contains(args, "add") {
+		return "", false
+	}
+	text := " " + strings.Join(args, " ") + " "
+	for _, verb := range []string{"allow", "accept", "pass", "permit"} {
+		if strings.Contains(text, " "+verb+" ") && (strings.Contains(text, " from any to any ") || strings.HasSuffix(text, " all ")) {
+			return "ipfw", true
+		}
+	}
+	return "", false
+}
+
+// pfTableFlush: pfctl -t TABLE -T flush empties a table of blocked
+// addresses (pfctl -t TABLE -T show only lists it).
+func pfTableFlush(name string, args []string) (string, bool) {
+	p := shell.ParseArgs(args, &shell.OptSpec{Short: "a:D:f:F:i:K:k:L:N:o:p:s:t:T:x:"})
+	if name == "pfctl" {
+		if v, ok := p.Value("T"); ok && (v == "flush" || v == "kill") {
+			return "pf", true
+		}
+	}
+	return "", false
+}
+
+// extensionRemoved: systemextensionsctl uninstall TEAM BUNDLE of a
+// security product's extension.
+func extensionRemoved(name string, args []string) (string, bool) {
+	if name == "systemextensionsctl" && len(args) >= 3 && args[0] == "uninstall" {
+		return args[2], DefenceNamed(args[2]) != nil
+	}
+	return "", false
 }
 
 // defenceSwitched finds a defence switched off through its own program.
@@ -222,6 +421,11 @@ func defenceSwitched(name string, args []string) (string, bool) {
 			}
 		case s.matches(name, args):
 			return s.What, true
+		}
+	}
+	for _, f := range defenceSpecials {
+		if what, ok := f(name, args); ok {
+			return what, true
 		}
 	}
 	// sc stop WinDefend, net stop WinDefend, sc config WinDefend start= disabled
@@ -255,6 +459,15 @@ var defenceSettings = []struct{ Domain, Key, What string }{
 func defaultsEffects(args []string) []Effect {
 	p := shell.ParseArgs(args, &shell.OptSpec{SingleDash: true, Long: []string{"host="}})
 	ops := p.Operands
+	if len(ops) >= 2 && (ops[0] == "read" || ops[0] == "export" || ops[0] == "read-type") && (strings.HasPrefix(ops[1], "/") || strings.HasPrefix(ops[1], "~")) {
+		// defaults read /var/db/dslocal/nodes/Default/users/ann.plist: a
+		// domain given as a path is that plist, printed.
+		domain := ops[1]
+		if !strings.HasSuffix(domain, ".plist") {
+			domain += ".plist"
+		}
+		return []Effect{{Kind: Read, Path: domain}}
+	}
 	if len(ops) < 2 || (ops[0] != "write" && ops[0] != "delete" && ops[0] != "import" && ops[0] != "rename") {
 		return nil
 	}
@@ -288,6 +501,27 @@ var tunnelers = []string{"ngrok", "cloudflared", "bore", "chisel", "lt", "localt
 // chisel client HOST R:2222:localhost:22, cloudflared tunnel --url
 // ssh://localhost:22.
 func tunnelEffects(name string, args []string) []Effect {
+	// code tunnel: a VS Code tunnel gives whoever signs in to it a shell
+	// here (code tunnel status, user show, kill, prune only manage it).
+	if (name == "code" || name == "code-insiders" || name == "cursor" || name == "code-tunnel") && len(args) > 0 && (args[0] == "tunnel" || name == "code-tunnel") {
+		rest := args[1:]
+		if name == "code-tunnel" {
+			rest = args
+		}
+		if len(rest) == 0 || !slices.Contains([]string{"status", "user", "kill", "prune", "rename", "unregister", "help", "--help", "-h"}, rest[0]) {
+			return []Effect{{Kind: Expose, Name: "a shell through a VS Code tunnel"}}
+		}
+		return nil
+	}
+	// zsh's ztcp HOST PORT opens a socket a shell is then handed
+	// (zsh >&$REPLY): a reverse shell with no other program.
+	if name == "ztcp" {
+		ops := shell.ParseArgs(args, &shell.OptSpec{Short: "d:"}).Operands
+		if len(ops) >= 2 && !slices.Contains(args, "-l") && !slices.Contains(args, "-c") && !loopback(ops[0]) {
+			return []Effect{{Kind: Expose, Name: "a zsh socket to " + ops[0] + " (ztcp)"}}
+		}
+		return nil
+	}
 	if !slices.Contains(tunnelers, name) {
 		return nil
 	}
@@ -543,8 +777,26 @@ func cloudValue(p shell.Args, cc cloudChange) bool {
 // /i:URL scrobj.dll, msiexec /i URL.
 var urlRunners = []string{"mshta", "regsvr32", "msiexec", "rundll32", "cscript", "wscript", "installutil", "msbuild", "odbcconf", "cmstp"}
 
-// urlRun returns the URL a URL runner is given.
+// urlRun returns the URL a URL runner is given, or the package a BSD
+// package tool installs straight from a URL (pkg add URL, pkg_add URL: its
+// install scripts run as root).
 func urlRun(name string, args []string) (string, bool) {
+	if name == "pkg" || name == "pkg_add" {
+		p := shell.ParseArgs(args, &shell.OptSpec{Short: "j:c:r:o:R:C:D:P:"})
+		ops := p.Operands
+		if name == "pkg" {
+			if len(ops) == 0 || ops[0] != "add" {
+				return "", false
+			}
+			ops = ops[1:]
+		}
+		for _, o := range ops {
+			if strings.HasPrefix(o, "http://") || strings.HasPrefix(o, "https://") || strings.HasPrefix(o, "ftp://") {
+				return o, true
+			}
+		}
+		return "", false
+	}
 	if !slices.Contains(urlRunners, name) {
 		return "", false
 	}

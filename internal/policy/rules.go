@@ -29,6 +29,7 @@ var table = slices.Concat(
 // effects); last, so that they only add denials.
 var harmRules = []*Rule{
 	harmCredentialRead, harmPersistWrite, harmDefenceStop, harmAccountChange, harmProcessExposed, harmFetchRun, harmRemoteDestroy, harmDeviceWrite,
+	harmNetworkRedirect, harmRemoteLogin, harmSystemStop, harmCapture, harmKernelModule, harmCredentialDelete,
 }
 
 // checkGitCheckoutSwitch judges git checkout and git switch.
