@@ -189,6 +189,38 @@ func (c *collector) system(args []string) {
 	if what, ok := defenceSwitched(name, args); ok {
 		c.out = append(c.out, Effect{Kind: Change, Area: Service, Name: what, Action: "switch off"})
 	}
+	if spec, ok := wrappedRemoteRun(c.ex); ok {
+		c.out = append(c.out, Effect{Kind: Run, Path: spec})
+	}
+	if what, ok := emptyMirror(name, args); ok {
+		c.out = append(c.out, Effect{Kind: Delete, Area: Remote, Name: name, Action: what})
+	}
+	if spec, ok := remotePackageRun(name, args); ok {
+		c.out = append(c.out, Effect{Kind: Run, Path: spec})
+	}
+	if what, ok := exposed(name, args); ok {
+		c.out = append(c.out, Effect{Kind: Expose, Name: what})
+	}
+	if link, ok := alternativeRepointed(name, args); ok {
+		c.out = append(c.out, Effect{Kind: Write, Path: link})
+	}
+	if what, ok := backupDestroyed(c.ex, args); ok {
+		c.out = append(c.out, Effect{Kind: Delete, Area: Remote, Name: name, Action: what})
+	}
+	if slices.Contains(dataShells, name) {
+		if w, ok := droppedStore(queryTexts(c.ex)); ok {
+			c.out = append(c.out, Effect{Kind: Delete, Area: Remote, Name: name, Action: w})
+		}
+	}
+	if unit, ok := editCreated(name, args); ok {
+		c.out = append(c.out, Effect{Kind: Write, Path: unit})
+	}
+	for _, f := range pastedFiles(name, args) {
+		c.path(Read, f, false)
+	}
+	for _, f := range uploadedFiles(name, args) {
+		c.path(Read, f, false)
+	}
 	if accountNet(name, args) {
 		c.out = append(c.out, Effect{Kind: Change, Area: Accounts, Name: name, Action: args[0]})
 	}
@@ -272,6 +304,7 @@ func Resolve(dir, home, p string) string {
 	if p == "" || !shell.Known(p) {
 		return ""
 	}
+	p = windowsDrive(p)
 	if p == "~" || strings.HasPrefix(p, "~/") {
 		if home == "" {
 			return ""
@@ -287,6 +320,21 @@ func Resolve(dir, home, p string) string {
 	return path.Clean(p)
 }
 
+// windowsDrive turns a Windows drive path (C:/Users/ann/x, C:\Users\ann\x:
+// Git Bash and the Windows programs WSL runs take both) into where WSL
+// mounts it (/mnt/c/Users/ann/x), so that the inventory's %USER% and
+// %WIN% objects match it; any other path is returned as it is.
+func windowsDrive(p string) string {
+	if len(p) < 3 || p[1] != ':' || p[2] != '/' && p[2] != '\\' {
+		return p
+	}
+	d := p[0] | 0x20 // lower case
+	if d < 'a' || d > 'z' {
+		return p
+	}
+	return "/mnt/" + string(d) + "/" + strings.ReplaceAll(p[3:], `\`, "/")
+}
+
 // pathLike reports whether an operand of an unknown program looks like a
 // path rather than a word or a URL: it has a slash or starts with a dot
 // or a tilde.
@@ -294,7 +342,7 @@ func pathLike(o string) bool {
 	if o == "" || o == "." || o == ".." || strings.Contains(o, "://") || !shell.Known(o) {
 		return false
 	}
-	return strings.Contains(o, "/") || o[0] == '.' || o[0] == '~'
+	return strings.Contains(o, "/") || o[0] == '.' || o[0] == '~' || windowsDrive(o) != o
 }
 
 // keyOptions are the options by which programs take a key or certificate

@@ -10,11 +10,11 @@ import (
 
 // runRe finds interpreter code that starts a process or runs a string as a
 // program (exec.fetch-eval judges eval of fetched code).
-var runRe = &lazyregexp.Regexp{Expr: `(\bEVAL\b|(?:^|[^.\w])load\s*\(|load-string|include_string|\bevaluate\s*\(|eval_string|\bexec\s+\w|\bsource\s*\(|Invoke-Expression|\beval\b|os\.system|subprocess|os\.popen|\bpopen\b|os\.exec[lv]|pty\.spawn|child_process|execSync|spawnSync|\bspawn\s*\(|\bexecFile|\bsystem\s*\(|\bsystem\s+["'$]|shell_exec|passthru|proc_open|IO\.popen|Kernel\.exec|Open3|%x\{|\bexec\s*\(|\bexec\s+["'$]|Runtime\.getRuntime|ProcessBuilder)`}
+var runRe = &lazyregexp.Regexp{Expr: `(\bEVAL\b|(?:^|[^.\w])load\s*\(|load-string|include_string|\bevaluate\s*\(|eval_string|\bexec\s+\w|\bsource\s*\(|Invoke-Expression|\beval\b|os\.system|subprocess|os\.popen|\bpopen\b|os\.exec[lv]|pty\.spawn|child_process|execSync|spawnSync|\bspawn\s*\(|\bexecFile|\bsystem\s*\(|\bsystem\s+["'$]|shell_exec|passthru|proc_open|IO\.popen|Kernel\.exec|Open3|%x\{|\bexec\s*\(|\bexec\s+["'$]|Runtime\.getRuntime|ProcessBuilder|\|\s*iex\b|\biex\s*\(|scriptblock\]::create|Start-Process|\.\\[\w.-]+\.(exe|ps1|msi|bat|cmd)\b)`}
 
 // moreFetchRe finds the download calls of the interpreters package shell
 // does not analyse (Julia, Groovy, Elixir, Lua, Clojure, JXA, R, Python 2).
-var moreFetchRe = &lazyregexp.Regexp{Expr: `(\bdownload\s*\(|\bslurp\b|new\s+URL\s*\(|:httpc\.|socket\.http|NSURL|URLWithString|HTTP\.get|\burl\s*\(|readLines\s*\(|urllib2|LWP::Simple|Invoke-WebRequest|DownloadString)`}
+var moreFetchRe = &lazyregexp.Regexp{Expr: `(\bdownload\s*\(|\bslurp\b|new\s+URL\s*\(|:httpc\.|socket\.http|NSURL|URLWithString|HTTP\.get|\burl\s*\(|readLines\s*\(|urllib2|LWP::Simple|Invoke-WebRequest|DownloadString|\biwr\b|\birm\b|Invoke-RestMethod|Start-BitsTransfer|DownloadFile)`}
 
 // fetchRunners are interpreters whose one-liners harm.fetch-run reads
 // besides those shell.Interpreter knows.
@@ -55,6 +55,16 @@ var harmFetchRun = &Rule{
 
 func checkFetchRun(c *Call) Finding {
 	name := c.Ex.Name
+	if out, ok := effects.WindowsDownload(name, c.Args); ok {
+		if runner := c.runsLater(out, true); runner != "" {
+			return hit(name + " writes " + out + " from a URL or encoded text and " + runner + " runs it without anyone reading it")
+		}
+	}
+	if out, ok := effects.FetchedFile(name, c.Args); ok {
+		if runner := c.runsLater(out, false); runner != "" {
+			return hit(name + " downloads " + out + " and " + runner + " runs it without anyone reading it")
+		}
+	}
 	for _, e := range c.effectsOf() {
 		if e.Kind == effects.Run {
 			return hit(name + " fetches " + e.Path + " and runs it")
@@ -68,4 +78,39 @@ func checkFetchRun(c *Call) Finding {
 		return hit(name + " code downloads code from the network and runs it without anyone reading it")
 	}
 	return Finding{}
+}
+
+// runsLater returns the program of a later command of the same line that
+// runs the file out (./a.exe when byName, cmd /c a.exe, powershell -File
+// p.ps1, msiexec /i a.msi, wscript "$(wslpath -w p.js)"), "" if none.
+// Windows paths are compared by their last element: bash may have removed
+// their backslashes.
+func (c *Call) runsLater(out string, byName bool) string {
+	base := effects.WindowsBase(out)
+	after, translated := false, false
+	for _, ex := range c.Res.Execs {
+		if ex == c.Ex {
+			after = true
+			continue
+		}
+		if !after || len(ex.Args) == 0 {
+			continue
+		}
+		if byName && effects.WindowsBase(ex.Args[0]) == base {
+			return ex.Args[0]
+		}
+		if ex.Name == "wslpath" && slices.ContainsFunc(ex.Args[1:], func(a string) bool { return effects.WindowsBase(a) == base }) {
+			translated = true // its Windows path handed to the runner below
+			continue
+		}
+		if !slices.Contains(effects.WindowsRunners, ex.Name) {
+			continue
+		}
+		for _, a := range ex.Args[1:] {
+			if effects.WindowsBase(a) == base || translated && !shell.Known(a) {
+				return ex.Name
+			}
+		}
+	}
+	return ""
 }
