@@ -307,6 +307,10 @@ func backupDestroyed(ex *shell.Exec, args []string) (string, bool) {
 		if len(args) > 0 && (args[0] == "rm" || args[0] == "gc" || args[0] == "prune-older") && slices.Contains(args, "--unsafe") {
 			return args[0] + " --unsafe", true
 		}
+	case "pg_dropcluster":
+		if len(args) >= 2 && !slices.ContainsFunc(args, isHelp) {
+			return "a PostgreSQL cluster and its data dropped", true
+		}
 	case "timeshift":
 		if slices.Contains(args, "--delete-all") {
 			return "--delete-all", true

