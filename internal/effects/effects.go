@@ -198,6 +198,9 @@ func (c *collector) system(args []string) {
 	if spec, ok := remotePackageRun(name, args); ok {
 		c.out = append(c.out, Effect{Kind: Run, Path: spec})
 	}
+	if what, ok := hostStopped(name, args, c.ex.Text); ok {
+		c.out = append(c.out, Effect{Kind: Change, Area: Host, Name: what, Action: name})
+	}
 	if what, ok := exposed(name, args); ok {
 		c.out = append(c.out, Effect{Kind: Expose, Name: what})
 	}

@@ -476,3 +476,56 @@ func WindowsBase(p string) string {
 	}
 	return strings.ToLower(p)
 }
+
+// Host is the Area of a Change that stops the machine the agent runs on
+// or takes its network away, seen from WSL or Git Bash (package policy's
+// proc rules judge the Unix spellings).
+const Host Area = 12
+
+// criticalProcesses are the Windows processes the system cannot run
+// without: killing one stops or reboots the host.
+var criticalProcesses = []string{"svchost", "lsass", "csrss", "wininit", "winlogon", "smss", "services"}
+
+// hostStopped finds the Windows host or the WSL VM stopped, a process
+// Windows cannot run without or every process of a user killed, or a
+// network adapter disabled.
+func hostStopped(name string, args []string, text string) (string, bool) {
+	eq := func(w string) func(string) bool { return func(a string) bool { return strings.EqualFold(a, w) } }
+	switch name {
+	case "wsl":
+		if slices.ContainsFunc(args, eq("--shutdown")) {
+			return "every WSL distribution and their VM shut down", true
+		}
+	case "taskkill":
+		for i, a := range args {
+			if i+1 >= len(args) {
+				break
+			}
+			v := strings.ToLower(args[i+1])
+			switch {
+			case strings.EqualFold(a, "/im") && slices.Contains(criticalProcesses, strings.TrimSuffix(v, ".exe")):
+				return "a process Windows cannot run without killed (" + args[i+1] + ")", true
+			case strings.EqualFold(a, "/fi") && strings.HasPrefix(strings.Join(strings.Fields(v), " "), "username eq"):
+				return "every process of a user killed", true
+			}
+		}
+	case "netsh":
+		l := strings.ToLower(strings.Join(args, " "))
+		if strings.Contains(l, "interface") && strings.Contains(l, " set ") && (strings.Contains(l, "admin=disable") || strings.Contains(l, "disabled")) {
+			return "a network interface disabled", true
+		}
+	case "powershell", "pwsh":
+		code := strings.ToLower(text)
+		if strings.Contains(code, "disable-netadapter") {
+			return "network adapters disabled", true
+		}
+		if strings.Contains(code, "stop-process") || strings.Contains(code, "kill ") {
+			for _, w := range strings.FieldsFunc(code, func(r rune) bool { return !(r >= 'a' && r <= 'z') }) {
+				if slices.Contains(criticalProcesses, w) {
+					return "a process Windows cannot run without killed (" + w + ")", true
+				}
+			}
+		}
+	}
+	return "", false
+}

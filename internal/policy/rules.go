@@ -28,7 +28,7 @@ var table = slices.Concat(
 // harmRules judge what a command does to what (harm_*.go, over package
 // effects); last, so that they only add denials.
 var harmRules = []*Rule{
-	harmCredentialRead, harmPersistWrite, harmDefenceStop, harmAccountChange, harmProcessExposed, harmFetchRun, harmRemoteDestroy, harmDeviceWrite,
+	harmCredentialRead, harmPersistWrite, harmDefenceStop, harmAccountChange, harmProcessExposed, harmFetchRun, harmRemoteDestroy, harmDeviceWrite, harmHostStop,
 }
 
 // checkGitCheckoutSwitch judges git checkout and git switch.
