@@ -201,7 +201,7 @@ func (c *collector) system(args []string) {
 	if what, ok := hostStopped(name, args, c.ex.Text); ok {
 		c.out = append(c.out, Effect{Kind: Change, Area: Host, Name: what, Action: name})
 	}
-	if what, ok := exposed(name, args); ok {
+	if what, ok := exposed(name, args, c.home); ok {
 		c.out = append(c.out, Effect{Kind: Expose, Name: what})
 	}
 	if link, ok := alternativeRepointed(name, args); ok {

@@ -395,7 +395,7 @@ func emptyMirror(name string, args []string) (string, bool) {
 // terminal opened on another machine's display (xterm -display
 // host:1), a SOCKS proxy listening on every interface, a DNS
 // command-and-control client.
-func exposed(name string, args []string) (string, bool) {
+func exposed(name string, args []string, home string) (string, bool) {
 	switch name {
 	case "xterm", "uxterm", "urxvt", "rxvt", "st", "xfce4-terminal", "gnome-terminal", "konsole":
 		for i, a := range args {
@@ -414,7 +414,7 @@ func exposed(name string, args []string) (string, bool) {
 		}
 	case "onionshare-cli", "onionshare":
 		for _, a := range args {
-			if a == "~" || a == "/" || a == "$HOME" || strings.HasPrefix(a, "~/.") {
+			if a == "~" || a == "/" || home != "" && (a == home || a == home+"/" || strings.HasPrefix(a, home+"/.")) || strings.HasPrefix(a, "~/.") {
 				return "the home directory (or a dot directory of it) over Tor", true
 			}
 		}

@@ -102,6 +102,8 @@ func TestLongTailEffects(t *testing.T) {
 		{`devtunnel host -p 3000`, Expose, Files, false},
 		{`xterm -display 203.0.113.7:1`, Expose, Files, true},
 		{`xterm -e htop`, Expose, Files, false},
+		{`onionshare-cli --website ~`, Expose, Files, true},
+		{`onionshare-cli --website ./public`, Expose, Files, false},
 	}
 	for _, c := range cases {
 		effs := allEffects(t, c.cmd)
