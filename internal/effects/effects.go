@@ -218,6 +218,9 @@ func (c *collector) system(args []string) {
 	if unit, ok := editCreated(name, args); ok {
 		c.out = append(c.out, Effect{Kind: Write, Path: unit})
 	}
+	if clipboardSent(c.ex) {
+		c.out = append(c.out, Effect{Kind: Read, Area: Secrets, Name: "the Windows clipboard"})
+	}
 	for _, f := range pastedFiles(name, args) {
 		c.path(Read, f, false)
 	}

@@ -116,6 +116,24 @@ func editCreated(name string, args []string) (string, bool) {
 	return "/etc/systemd/system/" + u, true
 }
 
+// netSenders send what they read on standard input to a network peer.
+var netSenders = []string{"curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "openssl", "http", "xh"}
+
+// clipboardSent reports the Windows clipboard (Get-Clipboard, read by
+// PowerShell from WSL) piped into a program that sends its input over the
+// network: password managers put passwords there to be pasted.
+func clipboardSent(ex *shell.Exec) bool {
+	if !slices.Contains(netSenders, ex.Name) || ex.Stdin == nil {
+		return false
+	}
+	for _, p := range ex.Stdin.Producers {
+		if (p.Name == "powershell" || p.Name == "pwsh") && strings.Contains(strings.ToLower(p.Text), "get-clipboard") {
+			return true
+		}
+	}
+	return false
+}
+
 // StdinText is what a command reads on standard input when the line
 // shows it: a here-document or here-string, or what echo and printf pipe
 // into it.

