@@ -26,7 +26,7 @@ func Defences() []Defence { return defences }
 // process name names, nil if none.
 func DefenceNamed(name string) *Defence {
 	n := strings.ToLower(path.Base(name))
-	for _, suf := range []string{".service", ".plist", ".socket", ".timer", ".target", ".path"} {
+	for _, suf := range []string{".service", ".plist", ".socket", ".timer", ".target", ".path", ".exe"} {
 		n = strings.TrimSuffix(n, suf)
 	}
 	if d := strings.LastIndexByte(n, '@'); d > 0 {
@@ -64,7 +64,7 @@ var defences = []Defence{
 	{Names: []string{"sentinelone", "sentinelagent", "sentinel-agent", "com.sentinelone.*", "sentineld*"}, OS: Any, What: "SentinelOne (endpoint security)", Match: "com.sentinelone.sentineld", NoMatch: "sentinel"},
 	{Names: []string{"cbagentd", "cbdaemon", "cbsensor", "carbonblack*", "com.carbonblack.*", "com.vmware.carbonblack*", "cbcloud"}, OS: Any, What: "Carbon Black (endpoint security)", Match: "cbagentd", NoMatch: "cbindex"},
 	{Names: []string{"elastic-agent", "elastic-endpoint", "endpoint-security", "co.elastic.*", "filebeat", "packetbeat", "winlogbeat"}, OS: Any, What: "Elastic Agent / Beats (security monitoring)", Match: "elastic-agent", NoMatch: "elasticsearch"},
-	{Names: []string{"falco", "falco-*", "sysdig*", "lacework*", "datacollector", "aqua-enforcer", "twistlock*", "tracee"}, OS: Linux, What: "a runtime security sensor", Match: "falco-modern-bpf", NoMatch: "falconer"},
+	{Names: []string{"falco", "falco-*", "sysdig*", "lacework*", "datacollector", "aqua-enforcer", "twistlock*", "tracee", "tetragon", "tetra"}, OS: Linux, What: "a runtime security sensor", Match: "falco-modern-bpf", NoMatch: "falconer"},
 	{Names: []string{"sophos*", "com.sophos.*", "sav-protect", "sav-rms"}, OS: Any, What: "Sophos (endpoint security)", Match: "sophos-spl", NoMatch: "sophia"},
 	{Names: []string{"cylance*", "com.cylance.*"}, OS: Any, What: "Cylance (endpoint security)", Match: "cylancesvc", NoMatch: "cylinder"},
 	{Names: []string{"esets*", "eset*", "com.eset.*"}, OS: Any, What: "ESET (antivirus)", Match: "esets", NoMatch: "reset"},
@@ -73,7 +73,7 @@ var defences = []Defence{
 	{Names: []string{"ds_agent", "ds_filter", "trendmicro*", "tmxbc", "com.trendmicro.*"}, OS: Any, What: "Trend Micro (endpoint security)", Match: "ds_agent", NoMatch: "ds_store"},
 	{Names: []string{"taniumclient", "tanium*", "qualys-cloud-agent", "qualys*", "nessusagent", "nessusd", "rapid7*", "ir_agent", "insightagent"}, OS: Any, What: "a vulnerability-management agent", Match: "qualys-cloud-agent", NoMatch: "qual"},
 	{Names: []string{"splunkd", "splunk", "splunkforwarder", "splunkuf"}, OS: Any, What: "the Splunk forwarder (log shipping)", Match: "splunkforwarder", NoMatch: "splunker-notes"},
-	{Names: []string{"td-agent", "td-agent-bit", "fluentd", "fluent-bit", "nxlog", "vector-agent"}, OS: Any, What: "a log forwarder", Match: "fluent-bit", NoMatch: "fluentui"},
+	{Names: []string{"td-agent", "td-agent-bit", "fluentd", "fluent-bit", "nxlog", "vector-agent", "promtail", "grafana-agent", "alloy", "filebeat-oss"}, OS: Any, What: "a log forwarder", Match: "fluent-bit", NoMatch: "fluentui"},
 	{Names: []string{"suricata", "snort", "zeek", "bro", "aide", "aidecheck", "tripwire", "samhain", "rkhunter", "chkrootkit", "lynis"}, OS: Unix, What: "an intrusion-detection or integrity checker", Match: "suricata", NoMatch: "suricatta"},
 	{Names: []string{"sysmon", "sysmonforlinux", "sysmon-for-linux"}, OS: Linux, What: "Sysmon for Linux", Match: "sysmon", NoMatch: "sysmonitor"},
 	{Names: []string{"fail2ban", "crowdsec", "crowdsec-firewall-bouncer", "sshguard", "denyhosts"}, OS: Unix, What: "a brute-force blocker", Match: "fail2ban", NoMatch: "fail"},
@@ -81,7 +81,11 @@ var defences = []Defence{
 	{Names: []string{"firewalld", "ufw", "nftables", "iptables", "ip6tables", "netfilter-persistent", "ipfw", "pf", "pflog", "shorewall", "opensnitch*", "com.objective-see.*", "lulu", "at.obdev.littlesnitch*", "littlesnitch*", "little snitch*"}, OS: Any, What: "the firewall", Match: "netfilter-persistent", NoMatch: "pfx"},
 	{Names: []string{"santa", "santad", "com.google.santa*", "com.northpolesec.santa*"}, OS: MacOS, What: "Santa (binary authorisation)", Match: "com.google.santa.daemon", NoMatch: "santander"},
 	{Names: []string{"filevault", "bitlocker", "secureboot", "mdm-profiles", "softwareupdate", "syspatch", "authorizationdb", "loginwindow-password", "pkg-signatures", "timemachine"}, OS: Any, What: "a platform protection (disk encryption, secure boot, updates, device management, login password)", Match: "filevault", NoMatch: "vault"},
-	{Names: []string{"windefend", "sense", "wdnissvc", "wdfilter", "mpssvc", "eventlog", "sysmon", "sysmon64", "sysmondrv", "wscsvc", "securityhealthservice"}, OS: Windows, What: "a Windows defence (Defender, its firewall, the event log, Sysmon)", Match: "windefend", NoMatch: "windows"},
+	{Names: []string{"windefend", "sense", "wdnissvc", "wdfilter", "mpssvc", "eventlog", "sysmon", "sysmon64", "sysmondrv", "wscsvc", "securityhealthservice", "msmpeng", "mssense", "nissrv", "wuauserv", "vss", "exploit-protection"}, OS: Windows, What: "a Windows defence (Defender, its firewall, the event log, Sysmon, updates, shadow copies)", Match: "windefend", NoMatch: "windows"},
+	{Names: []string{"velociraptor*", "velociraptor_client", "grr-client", "fleetd", "kolide-launcher"}, OS: Any, What: "a forensic and response agent (Velociraptor, GRR, Fleet)", Match: "velociraptor_client", NoMatch: "raptor"},
+	{Names: []string{"fapolicyd", "usbguard", "usbguard-daemon"}, OS: Linux, What: "an application or device allow-list (fapolicyd, usbguard)", Match: "usbguard", NoMatch: "guard"},
+	{Names: []string{"maldet", "linux-malware-detect", "lmd"}, OS: Linux, What: "a malware scanner (Linux Malware Detect)", Match: "maldet", NoMatch: "malden"},
+	{Names: []string{"psad", "firehol", "csf", "lfd", "apf", "arno-iptables-firewall"}, OS: Linux, What: "the firewall or port-scan detector", Match: "firehol", NoMatch: "fire"},
 	{Names: []string{"cloud-firewall", "cloud-storage-acl", "cloud-audit"}, OS: Any, What: "a cloud account's firewall, storage privacy or audit trail", Match: "cloud-audit", NoMatch: "cloud"},
 	{Names: []string{"jamf*", "com.jamf.*", "com.jamfsoftware.*"}, OS: MacOS, What: "Jamf (device management and protection)", Match: "com.jamf.protect.daemon", NoMatch: "jam"},
 }

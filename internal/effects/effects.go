@@ -169,8 +169,17 @@ var uploadOpts = shell.OptSpec{Short: "F:d:T:H:o:u:X:A:e:x:K:", Long: []string{"
 // uploads adds the files curl and wget send to a server: a file sent is
 // read, whatever it is sent to.
 func (c *collector) uploads(args []string) {
-	name := c.ex.Name
-	if name != "curl" && name != "wget" {
+	switch c.ex.Name {
+	case "curl", "curlie", "wget", "wget2":
+	case "http", "https", "xh", "xhs", "httpie":
+		// httpie and xh: field@FILE uploads FILE, field=@FILE embeds it.
+		for _, a := range args {
+			if _, f, ok := strings.Cut(a, "@"); ok && !strings.HasPrefix(a, "-") && (strings.HasPrefix(f, "/") || strings.HasPrefix(f, "~")) {
+				c.upload(f)
+			}
+		}
+		return
+	default:
 		return
 	}
 	for _, o := range shell.ParseArgs(args, &uploadOpts).Opts {
@@ -275,6 +284,41 @@ func (c *collector) system(args []string) {
 	if what, ok := defenceSwitched(name, args); ok {
 		c.out = append(c.out, Effect{Kind: Change, Area: Service, Name: what, Action: "switch off"})
 	}
+	if spec, ok := wrappedRemoteRun(c.ex); ok {
+		c.out = append(c.out, Effect{Kind: Run, Path: spec})
+	}
+	if what, ok := emptyMirror(name, args); ok {
+		c.out = append(c.out, Effect{Kind: Delete, Area: Remote, Name: name, Action: what})
+	}
+	if spec, ok := remotePackageRun(name, args); ok {
+		c.out = append(c.out, Effect{Kind: Run, Path: spec})
+	}
+	if what, ok := hostStopped(name, args, c.ex.Text); ok {
+		c.out = append(c.out, Effect{Kind: Change, Area: Host, Name: what, Action: name})
+	}
+	if what, ok := exposed(name, args, c.home); ok {
+		c.out = append(c.out, Effect{Kind: Expose, Name: what})
+	}
+	if link, ok := alternativeRepointed(name, args); ok {
+		c.out = append(c.out, Effect{Kind: Write, Path: link})
+	}
+	if what, ok := backupDestroyed(c.ex, args); ok {
+		c.out = append(c.out, Effect{Kind: Delete, Area: Remote, Name: name, Action: what})
+	}
+	if slices.Contains(dataShells, name) {
+		if w, ok := droppedStore(queryTexts(c.ex)); ok {
+			c.out = append(c.out, Effect{Kind: Delete, Area: Remote, Name: name, Action: w})
+		}
+	}
+	if unit, ok := editCreated(name, args); ok {
+		c.out = append(c.out, Effect{Kind: Write, Path: unit})
+	}
+	if clipboardSent(c.ex) {
+		c.out = append(c.out, Effect{Kind: Read, Area: Secrets, Name: "the Windows clipboard"})
+	}
+	for _, f := range pastedFiles(name, args) {
+		c.path(Read, f, false)
+	}
 	if accountNet(name, args) {
 		c.out = append(c.out, Effect{Kind: Change, Area: Accounts, Name: name, Action: args[0]})
 	}
@@ -358,6 +402,7 @@ func Resolve(dir, home, p string) string {
 	if p == "" || !shell.Known(p) {
 		return ""
 	}
+	p = windowsDrive(p)
 	if p == "~" || strings.HasPrefix(p, "~/") {
 		if home == "" {
 			return ""
@@ -373,6 +418,21 @@ func Resolve(dir, home, p string) string {
 	return path.Clean(p)
 }
 
+// windowsDrive turns a Windows drive path (C:/Users/ann/x, C:\Users\ann\x:
+// Git Bash and the Windows programs WSL runs take both) into where WSL
+// mounts it (/mnt/c/Users/ann/x), so that the inventory's %USER% and
+// %WIN% objects match it; any other path is returned as it is.
+func windowsDrive(p string) string {
+	if len(p) < 3 || p[1] != ':' || p[2] != '/' && p[2] != '\\' {
+		return p
+	}
+	d := p[0] | 0x20 // lower case
+	if d < 'a' || d > 'z' {
+		return p
+	}
+	return "/mnt/" + string(d) + "/" + strings.ReplaceAll(p[3:], `\`, "/")
+}
+
 // pathLike reports whether an operand of an unknown program looks like a
 // path rather than a word or a URL: it has a slash or starts with a dot
 // or a tilde.
@@ -380,7 +440,7 @@ func pathLike(o string) bool {
 	if o == "" || o == "." || o == ".." || strings.Contains(o, "://") || !shell.Known(o) {
 		return false
 	}
-	return strings.Contains(o, "/") || o[0] == '.' || o[0] == '~'
+	return strings.Contains(o, "/") || o[0] == '.' || o[0] == '~' || windowsDrive(o) != o
 }
 
 // keyOptions are the options by which programs take a key or certificate

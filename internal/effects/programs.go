@@ -1,9 +1,11 @@
 package effects
 
 import (
+	"encoding/base64"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
@@ -86,6 +88,16 @@ var secretPrinters = []Switch{
 	{Names: []string{"docker-credential-desktop", "docker-credential-osxkeychain", "docker-credential-secretservice", "docker-credential-pass", "docker-credential-wincred", "docker-credential-ecr-login", "docker-credential-gcloud", "git-credential-osxkeychain", "git-credential-libsecret", "git-credential-manager"}, Words: [][]string{{"get"}}, What: "a stored registry or git password"},
 	{Names: []string{"git-credential-manager", "git-credential-manager-core"}, Words: [][]string{{"get"}}, What: "a stored git password"},
 	{Names: []string{"secret-tool"}, Words: [][]string{{"lookup"}}, What: "a desktop keyring secret"},
+	// The long tail (session-9 corpus).
+	{Names: []string{"keyring"}, Words: [][]string{{"get"}}, What: "a password from the system keyring"},
+	{Names: []string{"vault", "bao"}, Words: [][]string{{"print", "token"}}, What: "the Vault token"},
+	{Names: []string{"aws-vault"}, Words: [][]string{{"export"}}, What: "temporary AWS keys"},
+	{Names: []string{"teller"}, Words: [][]string{{"show"}, {"export"}, {"env"}, {"yaml"}, {"json"}}, What: "the project's secrets (teller)"},
+	{Names: []string{"saml2aws"}, Words: [][]string{{"script"}}, What: "temporary AWS keys"},
+	{Names: []string{"kubectl"}, Opts: kubectlOpts, Words: [][]string{{"oidc-login", "get-token"}}, What: "an OIDC token"},
+	{Names: []string{"kubelogin"}, Words: [][]string{{"get-token"}}, What: "an OIDC token"},
+	{Names: []string{"garage"}, Words: [][]string{{"key", "info"}}, Flags: []string{"show-secret"}, What: "an S3 secret key"},
+	{Names: []string{"procdump64", "procdump64a"}, What: ProcessMemory},
 }
 
 // secretPrinted says whether a call prints a stored secret, mints a
@@ -103,6 +115,10 @@ func secretPrinted(name string, args []string) (string, bool) {
 			return s.What, true
 		}
 	}
+	// python3 -m keyring get …: a printer run as a module.
+	if shell.Interpreter(name) == "python" && len(args) >= 2 && args[0] == "-m" {
+		return secretPrinted(args[1], args[2:])
+	}
 	for _, f := range secretSpecials {
 		if what, ok := f(name, args); ok {
 			return what, true
@@ -114,7 +130,7 @@ func secretPrinted(name string, args []string) (string, bool) {
 func isHelp(a string) bool { return a == "--help" || a == "-h" || a == "--version" }
 
 // secretSpecials read the printers whose syntax Switch cannot say.
-var secretSpecials = []func(name string, args []string) (string, bool){wgKey, terraformOutput, debuggerDump, regSave, netshKeys, shadowHashData, keepassEntry, gitCredentialGet}
+var secretSpecials = []func(name string, args []string) (string, bool){wgKey, terraformOutput, debuggerDump, regSave, netshKeys, shadowHashData, keepassEntry, gitCredentialGet, envchainShown, windowsDumps}
 
 // shadowHashData: dscl . -read /Users/ann ShadowHashData prints the
 // user's password hash (dscl . -read /Users/ann UserShell does not).
@@ -165,6 +181,35 @@ func keepassEntry(name string, args []string) (string, bool) {
 func gitCredentialGet(name string, args []string) (string, bool) {
 	if name == "git" && len(args) >= 2 && strings.HasPrefix(args[0], "credential-") && args[1] == "get" {
 		return "a stored git password", true
+	}
+	return "", false
+}
+
+// envchainShown: envchain NS env, envchain NS printenv X, aws-vault exec
+// PROFILE -- env: the variables a credential wrapper sets, printed (envchain
+// NS aws s3 ls, aws-vault exec p -- aws s3 ls hand them to aws).
+func envchainShown(name string, args []string) (string, bool) {
+	dump := func(w string) bool { return w == "env" || w == "printenv" || w == "export" || w == "set" }
+	if name == "envchain" && len(args) >= 2 && !strings.HasPrefix(args[0], "-") && dump(args[1]) {
+		return "keychain-held variables (envchain)", true
+	}
+	if name == "aws-vault" && len(args) >= 2 && args[0] == "exec" {
+		if i := slices.Index(args, "--"); i >= 0 && i+1 < len(args) && dump(args[i+1]) {
+			return "temporary AWS keys (aws-vault)", true
+		}
+	}
+	return "", false
+}
+
+// windowsDumps: lsass dumped through comsvcs.dll's MiniDump, the domain
+// database copied with esentutl.
+func windowsDumps(name string, args []string) (string, bool) {
+	text := strings.ToLower(strings.Join(args, " "))
+	switch {
+	case name == "rundll32" && strings.Contains(text, "comsvcs") && strings.Contains(text, "minidump"):
+		return ProcessMemory, true
+	case name == "esentutl" && strings.Contains(text, "ntds.dit"):
+		return "the domain's account database", true
 	}
 	return "", false
 }
@@ -258,6 +303,19 @@ var defenceSwitches = []Switch{
 	{Names: []string{"security"}, Words: [][]string{{"authorizationdb", "write"}}, What: "authorizationdb"},
 	{Names: []string{"spctl"}, Flags: []string{"master-disable", "global-disable", "disable", "add"}, What: "com.apple.syspolicyd"},
 	{Names: []string{"spctl"}, Words: [][]string{{"kext-consent", "disable"}}, What: "com.apple.syspolicyd"},
+	// The long tail's own control programs (session-9 corpus).
+	{Names: []string{"maldet"}, Flags: []string{"kill-monitor", "k"}, What: "maldet"},
+	{Names: []string{"firehol"}, Words: [][]string{{"stop"}}, What: "firehol"},
+	{Names: []string{"csf"}, Flags: []string{"x", "disable", "f", "flush"}, What: "csf"},
+	{Names: []string{"psad"}, Flags: []string{"K", "Kill"}, What: "psad"},
+	{Names: []string{"shorewall", "shorewall6"}, Words: [][]string{{"clear"}, {"stop"}}, What: "shorewall"},
+	{Names: []string{"usbguard"}, Words: [][]string{{"set-parameter", "ImplicitPolicyTarget", "allow"}}, What: "usbguard"},
+	{Names: []string{"tetra"}, Words: [][]string{{"tracingpolicy", "delete"}, {"tp", "delete"}}, What: "tetragon"},
+	{Names: []string{"sentinelctl"}, Words: [][]string{{"control", "stop"}, {"control", "unload"}, {"unprotect"}, {"agent", "uninstall"}}, What: "sentinelone"},
+	{Names: []string{"falconctl"}, Flags: []string{"d"}, What: "falcon-sensor"},
+	{Names: []string{"mdatp"}, Words: [][]string{{"exclusion", "folder", "add"}, {"exclusion", "process", "add"}, {"exclusion", "extension", "add"}}, What: "mdatp"},
+	{Names: []string{"rkhunter"}, Flags: []string{"propupd"}, What: "rkhunter"},
+	{Names: []string{"sysmon", "sysmon64"}, Flags: []string{"u"}, What: "sysmon"},
 }
 
 // defenceSpecials read the defence switches whose syntax Switch cannot
@@ -400,6 +458,48 @@ func extensionRemoved(name string, args []string) (string, bool) {
 	return "", false
 }
 
+// defenceOffWords are the values by which a defence's own program is told
+// to switch a protection off: mdatp config real-time-protection --value
+// disabled, suricatasc -c shutdown, auditpol /set … /success:disable.
+func defenceOff(name string, args []string) (string, bool) {
+	has := func(w string) bool {
+		return slices.ContainsFunc(args, func(a string) bool { return strings.EqualFold(a, w) })
+	}
+	switch name {
+	case "mdatp":
+		if len(args) > 0 && args[0] == "config" && has("disabled") {
+			return "mdatp", true
+		}
+	case "suricatasc":
+		if has("shutdown") {
+			return "suricata", true
+		}
+	case "fltmc":
+		if len(args) >= 2 && (strings.EqualFold(args[0], "unload") || strings.EqualFold(args[0], "detach")) {
+			return args[1], true
+		}
+	case "mpcmdrun":
+		if has("-RemoveDefinitions") || has("-DisableService") {
+			return "windefend", true
+		}
+	case "grubby", "kernelstub":
+		// A defence switched off on the kernel command line.
+		for _, a := range args {
+			l := strings.ToLower(a)
+			for _, off := range []struct{ arg, what string }{{"selinux=0", "selinux"}, {"enforcing=0", "selinux"}, {"apparmor=0", "apparmor"}, {"audit=0", "auditd"}, {"lockdown=none", "secureboot"}} {
+				if strings.Contains(l, off.arg) && !strings.Contains(l, "remove-args") {
+					return off.what, true
+				}
+			}
+		}
+	case "auditpol":
+		if has("/clear") || has("/remove") || slices.ContainsFunc(args, func(a string) bool { return strings.HasSuffix(strings.ToLower(a), ":disable") }) {
+			return "eventlog", true
+		}
+	}
+	return "", false
+}
+
 // defenceSwitched finds a defence switched off through its own program.
 func defenceSwitched(name string, args []string) (string, bool) {
 	for i := range defenceSwitches {
@@ -427,6 +527,9 @@ func defenceSwitched(name string, args []string) (string, bool) {
 		if what, ok := f(name, args); ok {
 			return what, true
 		}
+	}
+	if what, ok := defenceOff(name, args); ok {
+		return what, true
 	}
 	// sc stop WinDefend, net stop WinDefend, sc config WinDefend start= disabled
 	if name == "sc" || name == "net" {
@@ -494,7 +597,7 @@ func defaultsEffects(args []string) []Effect {
 var sensitivePorts = []int{22, 2222, 3389, 5900, 5901, 23}
 
 // tunnelers publish a local port on the internet or on a remote host.
-var tunnelers = []string{"ngrok", "cloudflared", "bore", "chisel", "lt", "localtunnel", "frpc", "pinggy", "zrok", "tunnelto", "expose", "localxpose", "loclx", "sish", "ssh", "autossh", "socat", "rathole", "tmole"}
+var tunnelers = []string{"ngrok", "cloudflared", "bore", "chisel", "lt", "localtunnel", "frpc", "pinggy", "zrok", "tunnelto", "expose", "localxpose", "loclx", "sish", "ssh", "autossh", "socat", "rathole", "tmole", "gost", "inlets", "inlets-pro", "devtunnel", "pagekite", "pagekite.py"}
 
 // tunnelEffects finds a local shell or desktop service published through a
 // tunnel: ngrok tcp 22, bore local 22, ssh -R 2222:localhost:22,
@@ -550,6 +653,14 @@ func tunnelSpec(name string, args []string, i int) (string, bool) {
 		return a[2:], true
 	case name == "chisel" && strings.HasPrefix(a, "R:"):
 		return a[2:], true
+	case name == "gost": // -L=rtcp://:2222/127.0.0.1:22: the local end after the slash
+		for _, sch := range []string{"rtcp://", "rudp://"} {
+			if j := strings.Index(a, sch); j >= 0 {
+				if _, local, ok := strings.Cut(a[j+len(sch):], "/"); ok {
+					return "x:" + local, true
+				}
+			}
+		}
 	}
 	return "", false
 }
@@ -558,7 +669,7 @@ func tunnelSpec(name string, args []string, i int) (string, bool) {
 // 22, bore local 22).
 func portTunnel(name, a string) bool {
 	switch name {
-	case "ngrok", "bore", "lt", "localtunnel", "zrok", "pinggy", "loclx", "tmole":
+	case "ngrok", "bore", "lt", "localtunnel", "zrok", "pinggy", "loclx", "tmole", "pagekite", "pagekite.py", "devtunnel", "inlets", "inlets-pro":
 		n, err := strconv.Atoi(strings.TrimPrefix(a, "localhost:"))
 		return err == nil && slices.Contains(sensitivePorts, n)
 	}
@@ -584,10 +695,15 @@ func accountNet(name string, args []string) bool {
 	default:
 		return false
 	}
-	return slices.ContainsFunc(args, func(a string) bool {
+	if slices.ContainsFunc(args, func(a string) bool {
 		a = strings.ToLower(a)
 		return a == "/add" || a == "/delete" || a == "/del" || strings.HasPrefix(a, "/active:yes")
-	})
+	}) {
+		return true
+	}
+	// net user NAME PASSWORD (or *): a password set for another account.
+	words := slices.DeleteFunc(slices.Clone(args), func(a string) bool { return strings.HasPrefix(a, "/") })
+	return strings.EqualFold(args[0], "user") && len(words) >= 3
 }
 
 // riskyConfig are configuration keys whose value runs a program, turns a
@@ -775,7 +891,7 @@ func cloudValue(p shell.Args, cc cloudChange) bool {
 // urlRunners run what they fetch from a URL given on their command line
 // (Windows programs seen from WSL or Git Bash): mshta URL, regsvr32
 // /i:URL scrobj.dll, msiexec /i URL.
-var urlRunners = []string{"mshta", "regsvr32", "msiexec", "rundll32", "cscript", "wscript", "installutil", "msbuild", "odbcconf", "cmstp"}
+var urlRunners = []string{"mshta", "regsvr32", "msiexec", "rundll32", "cscript", "wscript", "installutil", "msbuild", "odbcconf", "cmstp", "powershell", "pwsh"}
 
 // urlRun returns the URL a URL runner is given, or the package a BSD
 // package tool installs straight from a URL (pkg add URL, pkg_add URL: its
@@ -800,7 +916,14 @@ func urlRun(name string, args []string) (string, bool) {
 	if !slices.Contains(urlRunners, name) {
 		return "", false
 	}
-	for _, a := range args {
+	for i, a := range args {
+		// A script on another machine's share: \\host\share\x.vbs.
+		if strings.HasPrefix(a, `\\`) && len(a) > 2 && (name != "powershell" && name != "pwsh" || i > 0 && strings.EqualFold(args[i-1], "-file")) {
+			return a, true
+		}
+		if name == "powershell" || name == "pwsh" {
+			continue // its URLs are in code, judged as code
+		}
 		if i := strings.Index(strings.ToLower(a), "http"); i >= 0 && strings.Contains(a[i:], "://") {
 			return a[i:], true
 		}
@@ -826,26 +949,219 @@ var powershellCmdlets = []struct {
 	{"getnetworkcredential", Effect{Kind: Read, Area: Secrets, Name: "a Windows stored password"}},
 	{"new-localuser", Effect{Kind: Change, Area: Accounts, Name: "New-LocalUser"}},
 	{"add-localgroupmember", Effect{Kind: Change, Area: Accounts, Name: "Add-LocalGroupMember"}},
+	{"enable-localuser", Effect{Kind: Change, Area: Accounts, Name: "Enable-LocalUser"}},
+	{"set-localuser", Effect{Kind: Change, Area: Accounts, Name: "Set-LocalUser"}},
+	{"register-scheduledtask", Effect{Kind: Change, Area: Jobs, Name: "a Windows scheduled task", Action: "Register-ScheduledTask"}},
+	{"enable-psremoting", Effect{Kind: Expose, Name: "PowerShell remoting (WinRM)"}},
+	{"set-processmitigation", Effect{Kind: Change, Area: Service, Name: "exploit-protection", Action: "Set-ProcessMitigation"}},
+}
+
+// powershellServiceVerbs stop, kill or disable the service or process the
+// code names (Stop-Service -Name Sysmon64, Stop-Process -Name MsMpEng,
+// Set-Service wuauserv -StartupType Disabled); a defence among the code's
+// words is switched off.
+var powershellServiceVerbs = []string{"stop-service", "stop-process", "set-service", "suspend-service", "remove-service"}
+
+// psFetches and psRuns find PowerShell code that downloads code and runs
+// it as code: iwr … | iex, & ([scriptblock]::Create((irm …))).
+func psFetches(code string) bool {
+	if !strings.Contains(code, "://") {
+		return false // a mention of iwr | iex, not a download
+	}
+	for _, w := range []string{"iwr ", "irm ", "invoke-webrequest", "invoke-restmethod", "downloadstring", "net.webclient"} {
+		if strings.Contains(code, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func psRuns(code string) bool {
+	for _, w := range []string{"| iex", "|iex", "iex (", "iex(", "invoke-expression", "scriptblock]::create"} {
+		if strings.Contains(code, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// psHunts finds a recursive search of the Windows drive or a user's
+// profile for key and password files (Get-ChildItem C:\ -Recurse -Include
+// *.kdbx,*.pem,id_rsa).
+func psHunts(code string) bool {
+	if !strings.Contains(code, "-recurse") || !strings.Contains(code, "get-childitem") && !strings.Contains(code, "gci ") && !strings.Contains(code, "dir ") {
+		return false
+	}
+	root := strings.Contains(code, `c:\ `) || strings.Contains(code, `c:\users`) || strings.Contains(code, "$env:userprofile") || strings.Contains(code, "c:/ ")
+	keys := strings.Contains(code, ".kdbx") || strings.Contains(code, "id_rsa") || strings.Contains(code, ".pem") || strings.Contains(code, ".pfx") || strings.Contains(code, "*password*")
+	return root && keys
+}
+
+// encodedCommand decodes powershell -EncodedCommand (-enc, -e) BASE64:
+// UTF-16LE code in base64.
+func encodedCommand(text string) string {
+	f := strings.Fields(text)
+	for i, w := range f {
+		lw := strings.ToLower(w)
+		if (lw == "-encodedcommand" || lw == "-enc" || lw == "-e" || lw == "-ec") && i+1 < len(f) {
+			b, err := base64.StdEncoding.DecodeString(strings.Trim(f[i+1], `'"`))
+			if err != nil || len(b)%2 != 0 {
+				return ""
+			}
+			u := make([]uint16, len(b)/2)
+			for j := range u {
+				u[j] = uint16(b[2*j]) | uint16(b[2*j+1])<<8
+			}
+			return string(utf16.Decode(u))
+		}
+	}
+	return ""
+}
+
+// cmdHunts finds findstr searching the Windows drive or the users'
+// profiles for password words (findstr /si password C:\Users\*.xml).
+func cmdHunts(code string) bool {
+	if !strings.Contains(code, "findstr") || !strings.Contains(code, "/s") {
+		return false
+	}
+	word := strings.Contains(code, "password") || strings.Contains(code, "passwd") || strings.Contains(code, "secret") || strings.Contains(code, "token") || strings.Contains(code, "credential")
+	root := strings.Contains(code, `c:\users`) || strings.Contains(code, `cd /d c:\ `) || strings.Contains(code, `c:\*`) || strings.Contains(code, "%userprofile%") ||
+		strings.Contains(code, " c:users") // bash removed the backslashes of an unquoted C:\Users\…
+	return word && root
+}
+
+// cmdEffects reads cmd /c TEXT for a credential file printed or copied
+// (type %USERPROFILE%\.ssh\id_ed25519).
+func cmdEffects(text string) []Effect {
+	code := strings.ToLower(text)
+	if f, ok := cmdDownloadRun(code); ok {
+		return []Effect{{Kind: Run, Path: f}}
+	}
+	if cmdHunts(code) {
+		return []Effect{{Kind: Read, Area: Secrets, Name: "password files searched for across the Windows profiles"}}
+	}
+	if !strings.Contains(code, "type ") && !strings.Contains(code, "copy ") && !strings.Contains(code, "more ") {
+		return nil
+	}
+	for _, k := range []string{`.ssh\id_`, `.aws\credentials`, `login data`, `logins.json`, `\config\sam`, `consolehost_history`} {
+		if i := strings.Index(code, k); i >= 0 && !publicKeyAt(code[i:]) {
+			return []Effect{{Kind: Read, Area: Secrets, Name: "a credential file of the Windows user"}}
+		}
+	}
+	return nil
+}
+
+// cmdDownloadRun finds, in a cmd /c text, a file certutil or bitsadmin
+// downloads and a later part of the same text runs (certutil -urlcache
+// -f URL %TEMP%\u.exe && %TEMP%\u.exe, … & start %TEMP%\a.exe).
+func cmdDownloadRun(code string) (string, bool) {
+	parts := strings.FieldsFunc(code, func(r rune) bool { return r == '&' || r == '|' || r == '\n' })
+	for i, part := range parts {
+		f := strings.Fields(part)
+		j := slices.IndexFunc(f, func(w string) bool {
+			n := strings.TrimSuffix(WindowsBase(strings.Trim(w, `'"`)), ".exe")
+			return n == "certutil" || n == "bitsadmin"
+		})
+		if j < 0 {
+			continue
+		}
+		args := make([]string, 0, len(f)-j-1)
+		for _, w := range f[j+1:] {
+			args = append(args, strings.Trim(w, `'"`))
+		}
+		out, ok := WindowsDownload(strings.TrimSuffix(WindowsBase(strings.Trim(f[j], `'"`)), ".exe"), args)
+		if !ok {
+			continue
+		}
+		base := WindowsBase(out)
+		for _, later := range parts[i+1:] {
+			for _, w := range strings.Fields(strings.Trim(later, `'"`)) {
+				if WindowsBase(strings.Trim(w, `'"`)) == base {
+					return out, true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// publicKeyAt reports whether the word that starts s ends in .pub (a
+// public key: id_ed25519.pub).
+func publicKeyAt(s string) bool {
+	end := strings.IndexAny(s, " '\";|)")
+	if end < 0 {
+		end = len(s)
+	}
+	return strings.HasSuffix(s[:end], ".pub")
 }
 
 // powershellEffects reads powershell -c CODE for the cmdlets it knows,
 // and for the Windows paths of credential files it reads
 // ([IO.File]::ReadAllBytes('C:\Users\dev\.ssh\id_ed25519')).
 func powershellEffects(name, text string) []Effect {
+	if name == "cmd" {
+		return cmdEffects(text)
+	}
+	if name == "findstr" && cmdHunts(strings.ToLower(text)) {
+		return []Effect{{Kind: Read, Area: Secrets, Name: "password files searched for across the Windows profiles"}}
+	}
 	if name != "powershell" && name != "pwsh" {
 		return nil
 	}
 	// The command as written: package shell may have blanked the code.
-	code := strings.ToLower(text)
+	code := strings.ToLower(text) + " " + strings.ToLower(encodedCommand(text))
 	var out []Effect
+	if psFetches(code) && psRuns(code) {
+		out = append(out, Effect{Kind: Run, Path: "code PowerShell downloads"})
+	}
+	if psHunts(code) {
+		out = append(out, Effect{Kind: Read, Area: Secrets, Name: "key and password files searched for across the Windows drive"})
+	}
 	for _, c := range powershellCmdlets {
 		if strings.Contains(code, c.Cmdlet) {
 			out = append(out, c.Effect)
 		}
 	}
+	for _, v := range powershellServiceVerbs {
+		if !strings.Contains(code, v) || v == "set-service" && !strings.Contains(code, "disabled") {
+			continue
+		}
+		for _, w := range strings.FieldsFunc(code, func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.')
+		}) {
+			if d := DefenceNamed(w); d != nil && !strings.HasSuffix(w, "-service") && !strings.HasSuffix(w, "-process") {
+				out = append(out, Effect{Kind: Change, Area: Service, Name: w, Action: v})
+				break
+			}
+		}
+	}
+	// Every shadow copy deleted through WMI.
+	if strings.Contains(code, "win32_shadowcopy") && strings.Contains(code, "delete") {
+		out = append(out, Effect{Kind: Change, Area: Service, Name: "vss", Action: "Win32_ShadowCopy.Delete"})
+	}
+	// The history file, the Windows vault's passwords, a key directory
+	// archived or posted.
+	if strings.Contains(code, "historysavepath") && (strings.Contains(code, "get-content") || strings.Contains(code, "copy-item") || strings.Contains(code, "cat ")) {
+		out = append(out, Effect{Kind: Read, Area: Secrets, Name: "the PowerShell history"})
+	}
+	if strings.Contains(code, "passwordvault") && strings.Contains(code, "retrievepassword") {
+		out = append(out, Effect{Kind: Read, Area: Secrets, Name: "the Windows vault's passwords"})
+	}
+	if (strings.Contains(code, "compress-archive") || strings.Contains(code, "-infile")) && (strings.Contains(code, `\.ssh`) || strings.Contains(code, ".aws")) {
+		out = append(out, Effect{Kind: Read, Area: Secrets, Name: "a credential directory of the Windows user"})
+	}
+	// A defence's service key deleted: Remove-Item HKLM:\…\Services\WinDefend.
+	if strings.Contains(code, "remove-item") {
+		if _, after, ok := strings.Cut(code, `\services\`); ok {
+			if f := strings.FieldsFunc(after, func(r rune) bool { return r == '\\' || r == ' ' || r == '\'' || r == '"' }); len(f) > 0 && DefenceNamed(f[0]) != nil {
+				d := DefenceNamed(f[0])
+				out = append(out, Effect{Kind: Change, Area: Service, Name: d.Names[0], Action: "Remove-Item"})
+			}
+		}
+	}
 	if strings.Contains(code, "readall") || strings.Contains(code, "get-content") || strings.Contains(code, "copy-item") {
 		for _, k := range []string{`.ssh\id_`, `.ssh/id_`, `.aws\credentials`, `.aws/credentials`, `login data`, `logins.json`, `\config\sam`} {
-			if strings.Contains(code, k) {
+			if i := strings.Index(code, k); i >= 0 && !publicKeyAt(code[i:]) {
 				out = append(out, Effect{Kind: Read, Area: Secrets, Name: "a credential file of the Windows user"})
 				break
 			}

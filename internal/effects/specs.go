@@ -90,6 +90,11 @@ func (s *Spec) fileEffects(args []string) []Effect {
 	if len(s.ReadOnly) > 0 && p.Has(s.ReadOnly...) {
 		role = reads
 	}
+	// A search that prints no line of the file, only a count, a file name
+	// or an exit status (grep -c, -l, -q), looks at it like stat does.
+	if s.Search && p.Has("c", "count", "l", "files-with-matches", "L", "files-without-match", "q", "quiet", "silent") {
+		role = stats
+	}
 	defer func() {
 		for i := range out {
 			out[i].Search = s.Search
@@ -138,7 +143,7 @@ var grepOpts = shell.OptSpec{Short: "e:f:m:A:B:C:d:D:", Long: []string{"regexp="
 // specs are the known programs' file effects.
 var specs = []Spec{
 	// Programs that only look at a file's metadata or a digest of it.
-	{Names: []string{"ls", "stat", "test", "[", "file", "du", "realpath", "readlink", "namei", "tree", "exa", "eza", "lsd", "mdls", "xattr", "getfacl", "lsattr", "chmod", "chown", "chgrp", "chflags", "chattr", "setfacl", "touch", "dirname", "basename", "wc", "md5sum", "md5", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "shasum", "b2sum", "b3sum", "cksum", "sum", "find", "fd", "fdfind", "lsof", "fuser", "df", "mkdir", "rmdir", "ssh-keygen", "pathchk", "gio", "open", "xdg-open", "codesign", "spctl", "getfileinfo", "GetFileInfo"},
+	{Names: []string{"ls", "stat", "test", "[", "file", "du", "realpath", "readlink", "namei", "tree", "exa", "eza", "lsd", "mdls", "xattr", "getfacl", "lsattr", "chmod", "chown", "chgrp", "chflags", "chattr", "setfacl", "touch", "dirname", "basename", "wc", "md5sum", "md5", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "shasum", "b2sum", "b3sum", "cksum", "sum", "find", "fd", "fdfind", "lsof", "fuser", "df", "mkdir", "rmdir", "ssh-keygen", "pathchk", "gio", "open", "xdg-open", "codesign", "spctl", "getfileinfo", "GetFileInfo", "wslpath", "klist"},
 		Opts: shell.OptSpec{Short: "f:t:o:g:", Long: []string{"format=", "printf="}}, Operands: stats, Values: []Value{{"f", uses}}},
 	// Programs that read their operands and print or pack them.
 	{Names: []string{"cat", "tac", "bat", "batcat", "less", "more", "most", "head", "tail", "nl", "strings", "base64", "base32", "basenc", "uuencode", "pr", "fold", "fmt", "column", "rev", "iconv", "diff", "cmp", "comm", "paste", "expand", "unexpand", "tar", "zip", "7z", "7za", "rar", "cpio", "pax", "gzip", "bzip2", "xz", "zstd", "lz4", "pigz", "gpg", "gpg2", "age", "sqlite3", "exiftool", "mdimport", "split", "csplit", "dos2unix", "unix2dos", "view", "vimdiff", "hexyl", "glow", "mdcat", "pygmentize", "highlight", "enscript", "a2ps", "lp", "lpr", "pbcopy", "xclip", "xsel", "wl-copy", "qrencode", "shellcheck", "shfmt", "sops", "jc"},
@@ -146,6 +151,7 @@ var specs = []Spec{
 		Operands: reads, Values: []Value{{"f", reads}, {"T", reads}, {"upload-file", reads}, {"post-file", reads}}},
 	// Binary inspectors print what a binary holds: they never change it.
 	{Names: []string{"otool", "nm", "objdump", "llvm-objdump", "lipo", "vtool", "dwarfdump", "readelf", "size", "dyld_info", "ldd", "jtool2"}, Opts: shell.OptSpec{Short: "s:o:", Long: []string{"arch="}}, Operands: reads},
+	{Names: []string{"apparmor_parser"}, Opts: shell.OptSpec{Short: "I:b:f:o:O:L:M:m:j:", Long: []string{"Include=", "base=", "subdomainfs=", "ofile=", "config-file=", "cache-loc=", "match-string=", "features-file=", "kernel-features=", "policy-features=", "jobs="}}, Operands: reads},
 	{Names: []string{"od"}, Opts: shell.OptSpec{Short: "A:j:N:S:t:w::", Long: []string{"address-radix=", "skip-bytes=", "read-bytes=", "strings=?", "format=", "width=?"}}, Operands: reads},
 	{Names: []string{"xxd"}, Opts: shell.OptSpec{Short: "c:g:l:o:s:n:"}, Operands: reads, Last: writes},
 	{Names: []string{"hexdump", "hd"}, Opts: shell.OptSpec{Short: "e:f:n:s:"}, Operands: reads},
@@ -287,6 +293,19 @@ func remoteOperand(ops []string) bool {
 	return false
 }
 
+// storeResources are what a data store's CLI keeps data in: a weak destroy
+// word next to one (rabbitmqadmin delete queue, nats stream rm, nats kv
+// del) destroys that data.
+var storeResources = []string{"stream", "streams", "kv", "queue", "queues", "vhost", "vhosts", "exchange", "exchanges", "topic", "topics", "bucket", "buckets",
+	"database", "databases", "db", "collection", "collections", "keyspace", "tenant", "tenants", "namespace", "namespaces", "index", "indices", "indexes",
+	"table", "tables", "volume", "volumes", "snapshot", "snapshots", "backup", "backups", "cluster", "clusters"}
+
+// nextToStore reports a store resource word just before or after the
+// operand at i.
+func nextToStore(ops []string, i int) bool {
+	return i > 0 && slices.Contains(storeResources, ops[i-1]) || i+1 < len(ops) && slices.Contains(storeResources, ops[i+1])
+}
+
 // destroyAffixes make a resource-specific destroy word: delete-bucket,
 // service-instance-delete, apps:destroy.
 var destroyAffixes = []string{"delete", "destroy", "terminate", "purge"}
@@ -316,7 +335,7 @@ func remoteDestroy(args []string) (string, bool) {
 				return o, true
 			}
 		}
-		if slices.Contains(remoteDestroyWords, w) || w == "delete" && i > 0 || slices.Contains(weakDestroyWords, w) && remoteOperand(p.Operands) {
+		if slices.Contains(remoteDestroyWords, w) || w == "delete" && i > 0 || slices.Contains(weakDestroyWords, w) && (remoteOperand(p.Operands) || nextToStore(p.Operands, i)) {
 			return o, true
 		}
 		for _, d := range destroyAffixes {

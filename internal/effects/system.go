@@ -52,6 +52,9 @@ func serviceEffects(ex *shell.Exec, args []string) []Effect {
 	if ex.Name == "sysrc" {
 		return sysrcDisabled(args)
 	}
+	if ex.Name == "taskkill" {
+		return taskkilled(args)
+	}
 	for i := range serviceManagers {
 		if m := &serviceManagers[i]; slices.Contains(m.Names, ex.Name) {
 			return m.stops(args)
@@ -66,6 +69,18 @@ func stopped(out []Effect, name, verb string) []Effect {
 		return out
 	}
 	return append(out, Effect{Kind: Change, Area: Service, Name: name, Action: verb})
+}
+
+// taskkilled reads Windows' taskkill /im NAME: the process killed by its
+// image name.
+func taskkilled(args []string) []Effect {
+	var out []Effect
+	for i, a := range args {
+		if (strings.EqualFold(a, "/im") || strings.EqualFold(a, "-im")) && i+1 < len(args) {
+			out = stopped(out, args[i+1], "kill")
+		}
+	}
+	return out
 }
 
 // sysrcDisabled reads sysrc NAME_enable=NO.
@@ -198,6 +213,35 @@ var accountTools = []AccountTool{
 	{Names: []string{"visudo"}, Opts: shell.OptSpec{Short: "f:x:"}, ReadOnly: []string{"c", "check", "help", "h", "V", "version"}},
 	{Names: []string{"samba-tool"}, Changes: []string{"add", "create", "delete", "setpassword", "enable", "addmembers", "setexpiry"}},
 	{Names: []string{"ldapadd", "ldapmodify", "ldapdelete", "ldappasswd", "ldapmodrdn"}, ReadOnly: []string{"help", "h", "VV"}},
+	{Names: []string{"groupmems"}, ReadOnly: []string{"l", "list", "h", "help"}},
+	{Names: []string{"sss_override"}, Changes: []string{"user-add", "group-add", "user-del", "group-del", "user-import", "group-import"}},
+	{Names: []string{"ipa"}, Changes: []string{"user-add", "user-mod", "user-del", "user-enable", "user-unlock", "passwd", "group-add-member", "role-add-member",
+		"sudorule-add-user", "sudorule-add-member", "hbacrule-add-user", "privilege-add-member"}},
+}
+
+// kadminChanges are the kadmin queries that change principals, passwords
+// or keys (ktadd also rotates the keys it extracts).
+var kadminChanges = []string{"addprinc", "add_principal", "ank", "cpw", "change_password", "delprinc", "delete_principal", "modprinc", "modify_principal",
+	"ktadd", "xst", "ktremove", "renprinc", "rename_principal", "purgekeys"}
+
+// kadminQuery reads kadmin -q QUERY and kadmin.local -q QUERY.
+func kadminQuery(name string, args []string) (string, bool) {
+	if name != "kadmin" && name != "kadmin.local" {
+		return "", false
+	}
+	for i, a := range args {
+		q := ""
+		switch {
+		case a == "-q" && i+1 < len(args):
+			q = args[i+1]
+		case strings.HasPrefix(a, "-q") && len(a) > 2:
+			q = a[2:]
+		}
+		if f := strings.Fields(q); len(f) > 0 && slices.Contains(kadminChanges, f[0]) {
+			return f[0], true
+		}
+	}
+	return "", false
 }
 
 // noArgChanges change accounts with no arguments (chpasswd reads
@@ -207,6 +251,15 @@ var noArgChanges = []string{"vipw", "vigr", "pwconv", "grpconv", "chpasswd", "ch
 
 // accountEffects finds users, groups or passwords changed.
 func accountEffects(name string, args []string) []Effect {
+	if q, ok := kadminQuery(name, args); ok {
+		return []Effect{{Kind: Change, Area: Accounts, Name: name, Action: q}}
+	}
+	if name == "wmic" && slices.ContainsFunc(args, func(a string) bool { return strings.EqualFold(a, "useraccount") }) &&
+		slices.ContainsFunc(args, func(a string) bool {
+			return strings.EqualFold(a, "set") || strings.EqualFold(a, "create") || strings.EqualFold(a, "delete")
+		}) {
+		return []Effect{{Kind: Change, Area: Accounts, Name: name, Action: "useraccount"}}
+	}
 	for i := range accountTools {
 		t := &accountTools[i]
 		if !slices.Contains(t.Names, name) {
@@ -309,6 +362,7 @@ var deviceTools = []Switch{
 	{Names: []string{"camcontrol"}, Words: [][]string{{"sanitize"}, {"format"}, {"security"}}},
 	{Names: []string{"geli", "gbde"}, Opts: shell.OptSpec{Short: "a:b:B:e:i:J:K:l:s:V:"}, Words: [][]string{{"kill"}, {"destroy"}, {"init"}, {"onetime"}, {"setkey"}, {"delkey"}}},
 	{Names: []string{"bioctl"}, Flags: []string{"c", "d", "C"}},
+	{Names: []string{"xfs_repair"}, Opts: shell.OptSpec{Short: "m:o:l:r:c:"}, Flags: []string{"L"}},
 }
 
 // deviceEffects finds a disk written by a BSD or macOS disk tool.
@@ -363,10 +417,63 @@ var schedulers = []Switch{
 	{Names: []string{"forever"}, Words: [][]string{{"start"}}, Flags: []string{"a"}, What: "a process kept alive by forever"},
 	{Names: []string{"supervisorctl"}, Words: [][]string{{"add"}}, What: "a supervisord program"},
 	{Names: []string{"schtasks"}, Flags: []string{"create"}, What: "a Windows scheduled task"},
+	{Names: []string{"fcrontab"}, Opts: shell.OptSpec{Short: "u:c:"}, Words: [][]string{}, What: "an fcron job"},
+}
+
+// windowsHooks are what Windows runs later on its own, registered from
+// WSL or Git Bash through reg, sc, netsh, bitsadmin or wmic: the words a
+// call's arguments hold, lower-cased and without backslashes (bash removes
+// them from unquoted words).
+var windowsHooks = []struct {
+	Name  string
+	Words []string
+	What  string
+}{
+	{"reg", []string{"add", "environment", "userinitmprlogonscript"}, "a Windows logon script"},
+	{"reg", []string{"add", "commandprocessor", "autorun"}, "a command every cmd.exe runs first"},
+	{"reg", []string{"add", "shellopencommand"}, "a Windows file or protocol handler"},
+	{"reg", []string{"add", "imagefileexecutionoptions", "debugger"}, "a debugger run in place of a Windows program"},
+	{"reg", []string{"add", "winlogon"}, "a Windows logon program"},
+	{"reg", []string{"add", "currentversionrun"}, "a Windows Run key"},
+	{"reg", []string{"add", "inprocserver32"}, "a COM server (loaded by other programs)"},
+	{"sc", []string{"create", "binpath="}, "a Windows service"},
+	{"sc", []string{"config", "binpath="}, "a Windows service repointed"},
+	{"netsh", []string{"add", "helper"}, "a netsh helper DLL"},
+	{"bitsadmin", []string{"/setnotifycmdline"}, "a program run when a BITS job completes"},
+	{"wmic", []string{"__eventfilter", "create"}, "a WMI event subscription"},
+	{"wmic", []string{"commandlineeventconsumer", "create"}, "a WMI event subscription"},
+}
+
+// windowsHook finds a Windows launch hook registered: every word of an
+// entry is in one of the arguments.
+func windowsHook(name string, args []string) (string, bool) {
+	var text string
+	for _, h := range windowsHooks {
+		if h.Name != name {
+			continue
+		}
+		if text == "" {
+			text = strings.ToLower(strings.NewReplacer(`\`, "", "/", "", " ", "").Replace(strings.Join(args, "\x00")))
+		}
+		all := true
+		for _, w := range h.Words {
+			if !strings.Contains(text, strings.ReplaceAll(w, "/", "")) {
+				all = false
+				break
+			}
+		}
+		if all {
+			return h.What, true
+		}
+	}
+	return "", false
 }
 
 // jobEffects finds a job registered through a scheduler's command line.
 func jobEffects(name string, args []string) []Effect {
+	if what, ok := windowsHook(name, args); ok {
+		return []Effect{{Kind: Change, Area: Jobs, Name: what, Action: name}}
+	}
 	for i := range schedulers {
 		s := &schedulers[i]
 		if !slices.Contains(s.Names, name) {

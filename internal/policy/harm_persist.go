@@ -39,6 +39,10 @@ var harmPersistWrite = &Rule{
 		`echo '/home IN_CREATE /tmp/x' | incrontab -`,
 		`pm2 startup`,
 		`launchctl setenv DYLD_INSERT_LIBRARIES /tmp/x.dylib`,
+		`echo 'exec /tmp/.x' >> ~/.config/sway/config`,
+		`reg.exe add 'HKCU\Software\Microsoft\Command Processor' /v AutoRun /d 'C:\x.bat' /f`,
+		`sudo update-alternatives --install /usr/bin/python3 python3 /tmp/.py 100`,
+		`fcrontab jobs.fcron`,
 	},
 	Allow: []string{
 		`cat ~/.config/fish/config.fish`,
@@ -59,6 +63,10 @@ var harmPersistWrite = &Rule{
 		`incrontab -l`,
 		`pm2 start app.js`,
 		`launchctl setenv EDITOR vim`,
+		`cat ~/.config/sway/config`,
+		`fcrontab -l`,
+		`sudo update-alternatives --set editor /usr/bin/vim.basic`,
+		`reg.exe add 'HKCU\Software\MyApp' /v LogLevel /d debug /f`,
 	},
 }
 

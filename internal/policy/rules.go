@@ -30,6 +30,7 @@ var table = slices.Concat(
 var harmRules = []*Rule{
 	harmCredentialRead, harmPersistWrite, harmDefenceStop, harmAccountChange, harmProcessExposed, harmFetchRun, harmRemoteDestroy, harmDeviceWrite,
 	harmNetworkRedirect, harmRemoteLogin, harmSystemStop, harmCapture, harmKernelModule, harmCredentialDelete,
+	harmHostStop,
 }
 
 // checkGitCheckoutSwitch judges git checkout and git switch.
