@@ -1,5 +1,10 @@
 package policy
 
+import (
+	"slices"
+	"strings"
+)
+
 // secretsRules keep credentials where they are.
 var secretsRules = []*Rule{
 	{
@@ -94,4 +99,69 @@ var secretsRules = []*Rule{
 		Block: []string{`python3 -m http.server 8000 --directory ~`, `cd ~ && python3 -m http.server`, `php -S 0.0.0.0:8000 -t $HOME`, `npx http-server ~ -p 8080`, `python -m SimpleHTTPServer 80 --directory /`, `python3 -m http.server -d ~/.ssh`, `cd ~ && openssl s_server -accept 8443 -WWW -cert /tmp/c.pem -key /tmp/k.pem`, `kubectl proxy --address=0.0.0.0 --www=/`},
 		Allow: []string{`python3 -m http.server 8000`, `python3 -m http.server --directory dist`, `php -S localhost:8000 -t public`, `npx http-server ./build`, `npx serve dist`, `ruby -run -e httpd . -p 8000`, `openssl s_server -accept 8443 -WWW -cert certs/c.pem -key certs/k.pem`, `kubectl proxy --port=8001`},
 	},
+}
+
+// checkHomeServed: a web server started on home, /, or a directory that
+// holds home, serving every credential file in it (python -m http.server,
+// php -S -t, ruby -run -e httpd, http-server, serve, busybox httpd).
+func checkHomeServed(c *Call) Finding {
+	name, args := c.Ex.Name, c.Args
+	dir := ""
+	served := false
+	switch {
+	case strings.HasPrefix(name, "python") && len(args) >= 2 && args[0] == "-m" && (args[1] == "http.server" || args[1] == "SimpleHTTPServer"):
+		served, dir = true, "."
+		for i, a := range args {
+			if (a == "-d" || a == "--directory") && i+1 < len(args) {
+				dir = args[i+1]
+			} else if v, ok := strings.CutPrefix(a, "--directory="); ok {
+				dir = v
+			}
+		}
+	case name == "php" && hasArg(args, "-S"):
+		served, dir = true, "."
+		for i, a := range args {
+			if a == "-t" && i+1 < len(args) {
+				dir = args[i+1]
+			}
+		}
+	case name == "ruby" && slices.Contains(args, "httpd") && slices.Contains(args, "-run"):
+		served, dir = true, "."
+		if ops := operands(args); len(ops) > 1 && ops[len(ops)-1] != "httpd" {
+			dir = ops[len(ops)-1]
+		}
+	case name == "http-server" || name == "serve" || name == "live-server":
+		served, dir = true, "."
+		if ops := operands(args); len(ops) > 0 {
+			dir = ops[0]
+		}
+	case name == "openssl" && len(args) > 0 && args[0] == "s_server" && hasArg(args, "-WWW", "-HTTP", "-www"):
+		served, dir = true, "." // serves the files under the working directory
+	case name == "kubectl" && len(args) > 0 && args[0] == "proxy":
+		for i, a := range args {
+			if v, ok := strings.CutPrefix(a, "--www="); ok {
+				served, dir = true, v
+			} else if (a == "--www" || a == "-w") && i+1 < len(args) {
+				served, dir = true, args[i+1]
+			}
+		}
+	case name == "busybox" && len(args) > 0 && args[0] == "httpd" || name == "httpd" && hasArg(args, "-h"):
+		for i, a := range args {
+			if a == "-h" && i+1 < len(args) {
+				served, dir = true, args[i+1]
+			}
+		}
+	}
+	if !served {
+		return Finding{}
+	}
+	l := c.Loc(dir)
+	switch l.Place {
+	case Root, Home, Ancestor, OtherHome:
+		return hit(name + " serves " + l.Path + " over HTTP, with every credential file in it, to anyone who can reach the port")
+	}
+	if what, ok := c.Ctx.credential(c.Res, c.resolve(dir)); ok {
+		return hit(name + " serves " + what + " over HTTP")
+	}
+	return Finding{}
 }

@@ -107,44 +107,6 @@ func checkInputAsCode(h *shell.Hazard, _ *Context) Finding {
 	return Finding{}
 }
 
-func checkDynamicCode(h *shell.Hazard, _ *Context) Finding {
-	if h.Kind == shell.DynamicCode {
-		return maybe(h.Detail)
-	}
-	return Finding{}
-}
-
-func checkInterpreterCode(h *shell.Hazard, _ *Context) Finding {
-	if h.Kind == shell.InterpreterCode {
-		return maybe(h.Detail)
-	}
-	return Finding{}
-}
-
-func checkForkBomb(h *shell.Hazard, _ *Context) Finding {
-	if h.Kind == shell.ForkBomb {
-		return hit(h.Detail + ": a fork bomb that exhausts the machine's processes")
-	}
-	return Finding{}
-}
-
-func checkParseError(h *shell.Hazard, _ *Context) Finding {
-	if h.Kind != shell.ParseError {
-		return Finding{}
-	}
-	if h.Repaired {
-		return maybe("the command is not valid bash (" + h.Detail + ")")
-	}
-	return hit("the command is not valid bash (" + h.Detail + "), so what it would run cannot be checked")
-}
-
-func checkTooDeep(h *shell.Hazard, _ *Context) Finding {
-	if h.Kind == shell.TooDeep || h.Kind == shell.TooComplex {
-		return hit(h.Detail)
-	}
-	return Finding{}
-}
-
 // downloads returns the files a curl or wget call writes.
 func downloads(ex *shell.Exec) []string {
 	var out []string
