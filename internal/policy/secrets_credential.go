@@ -85,30 +85,62 @@ func (c *Context) credential(res *shell.Result, p string) (string, bool) {
 		if !shell.Known(base) {
 			return "", false
 		}
-		// $CODEX_HOME/auth.json: a tool's configuration directory.
-		if parts := res.Parts(p); len(parts) > 0 && parts[0].Unknown != nil && slices.Contains(toolCredNames, base) {
-			if n := parts[0].Unknown.Name; strings.HasSuffix(n, "_HOME") || strings.Contains(n, "CONFIG") {
-				return base + " in " + n, true
-			}
+		if what, ok := toolHomeCredential(res, p, base); ok {
+			return what, true
 		}
 	}
 	if strings.ContainsAny(base, globChars) && len(strings.Trim(base, "*?[]")) >= 2 {
-		// .env*, id_*: judged by the credential files the glob can match
-		// (bash's * does not match a leading dot).
-		for _, name := range globProbes {
-			if strings.HasPrefix(name, ".") && !strings.HasPrefix(base, ".") {
-				continue
-			}
-			if ok, _ := path.Match(base, name); ok {
-				if what, ok := c.credential(res, path.Join(path.Dir(p), name)); ok {
-					return what + " (matched by " + base + ")", true
-				}
+		if what, ok := c.globCredential(res, p, base); ok {
+			return what, true
+		}
+	}
+	if what, ok := credentialName(base); ok {
+		return what, true
+	}
+	if what, ok := credentialPlace(p, base); ok {
+		return what, true
+	}
+	if what, done := credentialDir(p); done {
+		return what, what != ""
+	}
+	if rel, ok := strings.CutPrefix(p, c.Home+"/"); c.Home != "" && ok && slices.Contains(credpaths.HomeFiles, rel) {
+		return "the npm token file ~/.npmrc", true
+	}
+	return "", false
+}
+
+// toolHomeCredential: $CODEX_HOME/auth.json, a tool's credentials in its
+// configuration directory named by a variable.
+func toolHomeCredential(res *shell.Result, p, base string) (string, bool) {
+	if parts := res.Parts(p); len(parts) > 0 && parts[0].Unknown != nil && slices.Contains(toolCredNames, base) {
+		if n := parts[0].Unknown.Name; strings.HasSuffix(n, "_HOME") || strings.Contains(n, "CONFIG") {
+			return base + " in " + n, true
+		}
+	}
+	return "", false
+}
+
+// globCredential judges a glob (.env*, id_*) by the credential files it
+// can match (bash's * does not match a leading dot).
+func (c *Context) globCredential(res *shell.Result, p, base string) (string, bool) {
+	for _, name := range globProbes {
+		if strings.HasPrefix(name, ".") && !strings.HasPrefix(base, ".") {
+			continue
+		}
+		if ok, _ := path.Match(base, name); ok {
+			if what, ok := c.credential(res, path.Join(path.Dir(p), name)); ok {
+				return what + " (matched by " + base + ")", true
 			}
 		}
 	}
-	// Each name regexp is tried only when a literal it needs is in base
-	// (mayBe...): this runs for every path argument of every command, and a
-	// typical command then compiles none of them.
+	return "", false
+}
+
+// credentialName judges a file by its name. Each name regexp is tried
+// only when a literal it needs is in base (mayBe...): this runs for every
+// path argument of every command, and a typical command then compiles
+// none of them.
+func credentialName(base string) (string, bool) {
 	switch {
 	case mayBeEnvFile(base) && envFileRe.MatchString(base) && !envExampleRe.MatchString(strings.TrimPrefix(base, ".env")) && !envExampleRe.MatchString(strings.TrimSuffix(base, ".env")):
 		return "the environment file " + base, true
@@ -127,47 +159,70 @@ func (c *Context) credential(res *shell.Result, p string) (string, bool) {
 	case isHistoryFile(base):
 		return "the history " + base + ", with the secrets typed in it", true
 	}
+	return "", false
+}
+
+// credentialPlace judges a file by where it is: an SSH host key, a
+// container's mounted secrets.
+func credentialPlace(p, base string) (string, bool) {
 	if strings.HasPrefix(base, "ssh_host_") && strings.HasSuffix(base, "_key") {
 		return "the SSH host private key " + base, true
 	}
 	if strings.HasPrefix(p, "/run/secrets/") || strings.HasPrefix(p, "/var/run/secrets/") {
 		return "the container secret " + p, true
 	}
+	return "", false
+}
+
+// credentialDir judges a file by the directories it is in: .ssh (whose
+// public files are no credential), and the credential directories
+// (credDirs). done is set when the path was decided, credential or not.
+func credentialDir(p string) (what string, done bool) {
 	segs := strings.Split(strings.Trim(p, "/"), "/")
 	for i, s := range segs {
 		if s == ".ssh" {
-			rest := segs[i+1:]
-			if len(rest) == 0 {
-				return "the SSH directory", true
-			}
-			last := rest[len(rest)-1]
-			if !slices.Contains(sshPublic, last) && !strings.HasSuffix(last, ".pub") {
-				return "the SSH key " + last, true
-			}
-			return "", false
+			return sshDirFile(segs[i+1:]), true
 		}
 		if !strings.HasPrefix(s, ".") {
 			continue // every credDirs entry starts with a dot directory
 		}
 		// The path from this dot directory on, compared with each entry
 		// without splitting it (this runs for every path argument).
-		tail := strings.Join(segs[i:], "/")
-		for _, cd := range credDirs {
-			dir, files := cd.Dir, cd.Files
-			if !strings.HasPrefix(tail, dir) || len(tail) > len(dir) && tail[len(dir)] != '/' {
-				continue
-			}
-			if len(tail) == len(dir) {
-				return "the credential directory " + dir, true
-			}
-			first, _, _ := strings.Cut(tail[len(dir)+1:], "/")
-			if files == nil || slices.Contains(files, first) {
-				return "the credentials in " + dir, true
-			}
+		if what, ok := inCredDir(strings.Join(segs[i:], "/")); ok {
+			return what, true
 		}
 	}
-	if rel, ok := strings.CutPrefix(p, c.Home+"/"); c.Home != "" && ok && slices.Contains(credpaths.HomeFiles, rel) {
-		return "the npm token file ~/.npmrc", true
+	return "", false
+}
+
+// sshDirFile judges the path rest inside a .ssh directory: "" for its
+// public files.
+func sshDirFile(rest []string) string {
+	if len(rest) == 0 {
+		return "the SSH directory"
+	}
+	last := rest[len(rest)-1]
+	if !slices.Contains(sshPublic, last) && !strings.HasSuffix(last, ".pub") {
+		return "the SSH key " + last
+	}
+	return ""
+}
+
+// inCredDir judges tail, a path from a dot directory on, against the
+// credential directories.
+func inCredDir(tail string) (string, bool) {
+	for _, cd := range credDirs {
+		dir, files := cd.Dir, cd.Files
+		if !strings.HasPrefix(tail, dir) || len(tail) > len(dir) && tail[len(dir)] != '/' {
+			continue
+		}
+		if len(tail) == len(dir) {
+			return "the credential directory " + dir, true
+		}
+		first, _, _ := strings.Cut(tail[len(dir)+1:], "/")
+		if files == nil || slices.Contains(files, first) {
+			return "the credentials in " + dir, true
+		}
 	}
 	return "", false
 }
@@ -266,115 +321,169 @@ func printsNamesOnly(c *Call) bool {
 // readArgs returns the words of a call that name files it reads, copies or
 // destroys (not the ones it only writes).
 func readArgs(c *Call) []string {
-	name := c.Ex.Name
-	switch name {
-	case "grep", "egrep", "fgrep", "zgrep", "ugrep", "ag", "ack", "ack-grep", "rg", "ripgrep":
-		spec := grepSpec
-		if name == "rg" || name == "ripgrep" {
-			spec = rgSpec
+	for _, r := range argReaders {
+		if slices.Contains(r.names, c.Ex.Name) {
+			return r.read(c)
 		}
-		p := shell.ParseArgs(c.Args, spec)
-		var out []string
-		files := p.Operands
-		_, hasE := p.Value("e", "regexp")
-		_, hasF := p.Value("f", "file")
-		if !hasE && !hasF && !p.Has("files") && len(files) > 0 {
-			files = files[1:] // the pattern
-		}
-		out = append(out, files...)
-		for _, o := range p.Opts {
-			if (o.Name == "f" || o.Name == "file") && o.HasValue {
-				out = append(out, o.Value)
-			}
-		}
-		return out
-	case "find":
-		starts, expr := shell.FindStart(c.Args)
-		// find ~/.ssh -name '*.pub' -exec chmod 644 {} +: the files are
-		// given to a program that only changes or shows their metadata.
-		// find ~/.ssh -exec chmod 600 {} +: the files are given to a
-		// program that only changes or shows their metadata, and either
-		// the filter leaves the credentials out (-name '*.pub') or the
-		// change only tightens (widening is perm.*'s to judge).
-		execs, metaOnly, tightens, excludesCreds := 0, true, true, false
-		shell.FindExpr(expr, func(primary, value string, cmd []string) {
-			if (primary == "-name" || primary == "-iname") && !slices.ContainsFunc(globProbes, func(p string) bool {
-				ok, _ := path.Match(value, p)
-				return ok
-			}) {
-				excludesCreds = true
-			}
-			if len(cmd) > 0 {
-				execs++
-				name := shell.CommandName(cmd[0])
-				metaOnly = metaOnly && slices.Contains([]string{"chmod", "chown", "chgrp", "chattr", "setfacl", "touch", "stat", "ls"}, name)
-				tightens = tightens && name == "chmod" && len(cmd) > 1 && tighteningMode(cmd[1])
-			}
-		})
-		if execs > 0 && metaOnly && (excludesCreds || tightens) {
-			return nil
-		}
-		return starts
-	case "cp", "mv", "install", "rsync", "scp":
-		// The last operand is written, not read.
-		ops := operands(c.Args)
-		if name == "scp" {
-			ops = sshOperands(c.Args) // scp -i key: the key is ssh's
-		}
-		if len(ops) > 1 && !hasArg(c.Args, "-t", "--target-directory") {
-			ops = ops[:len(ops)-1]
-		}
-		return ops
-	case "tee":
-		return nil // writes only; truncation is judged on its operands below
-	case "git":
-		g := parseGit(c)
-		switch g.sub {
-		case "add", "show", "diff", "blame", "cat-file", "log", "stage", "archive", "grep":
-			var out []string
-			for _, o := range operands(g.args) {
-				// HEAD:.env names the file .env in a commit.
-				if i := strings.LastIndexByte(o, ':'); i >= 0 {
-					o = o[i+1:]
-				}
-				out = append(out, o)
-			}
-			return out
-		}
-		return nil
 	}
 	if hasArg(c.Args, "--genkey") {
 		return nil // openvpn --genkey secret f writes a new key
 	}
-	if name == "openssl" {
-		// openssl req -keyout server.key writes a new key: outputs are
-		// not read; openssl req -key k, ts -inkey k use the key, and
-		// rsa -in k -pubout prints only its public half.
-		pubout := hasArg(c.Args, "-pubout")
-		var out []string
-		for i, a := range c.Args {
-			if i > 0 && (c.Args[i-1] == "-out" || c.Args[i-1] == "-keyout" || keyOption(c.Args[i-1]) || pubout && c.Args[i-1] == "-in") || strings.HasPrefix(a, "-") {
-				continue
-			}
-			out = append(out, a)
-		}
-		return out
+	switch c.Ex.Name {
+	case "openssl":
+		return opensslReadArgs(c)
+	case "node", "bun", "deno":
+		return nodeReadArgs(c)
 	}
-	if name == "node" || name == "bun" || name == "deno" {
-		// node --env-file .env loads it like dotenv does.
-		var out []string
-		for i, a := range c.Args {
-			if i > 0 && strings.HasPrefix(c.Args[i-1], "--env-file") {
-				continue
-			}
-			if !strings.HasPrefix(a, "-") {
-				out = append(out, a)
-			}
+	return plainReadArgs(c)
+}
+
+// argReader names the files a family of programs reads, in its own way.
+type argReader struct {
+	names []string
+	read  func(c *Call) []string
+}
+
+// argReaders are the programs whose read files are not simply their
+// operands and option values.
+var argReaders = []argReader{
+	{[]string{"grep", "egrep", "fgrep", "zgrep", "ugrep", "ag", "ack", "ack-grep", "rg", "ripgrep"}, grepReadArgs},
+	{[]string{"find"}, findReadArgs},
+	{[]string{"cp", "mv", "install", "rsync", "scp"}, copyReadArgs},
+	{[]string{"tee"}, func(*Call) []string { return nil }}, // writes only; truncation is judged on its operands below
+	{[]string{"git"}, gitReadArgs},
+}
+
+// grepReadArgs: the files searched, and the pattern files (-f), not the
+// pattern.
+func grepReadArgs(c *Call) []string {
+	spec := grepSpec
+	if c.Ex.Name == "rg" || c.Ex.Name == "ripgrep" {
+		spec = rgSpec
+	}
+	p := shell.ParseArgs(c.Args, spec)
+	var out []string
+	files := p.Operands
+	_, hasE := p.Value("e", "regexp")
+	_, hasF := p.Value("f", "file")
+	if !hasE && !hasF && !p.Has("files") && len(files) > 0 {
+		files = files[1:] // the pattern
+	}
+	out = append(out, files...)
+	for _, o := range p.Opts {
+		if (o.Name == "f" || o.Name == "file") && o.HasValue {
+			out = append(out, o.Value)
 		}
-		return out
+	}
+	return out
+}
+
+// metaOnlyPrograms only change or show a file's metadata.
+var metaOnlyPrograms = []string{"chmod", "chown", "chgrp", "chattr", "setfacl", "touch", "stat", "ls"}
+
+// findReadArgs: the starting points, unless every file found is given to
+// a program that only changes or shows its metadata, and either the
+// filter leaves the credentials out (find ~/.ssh -name '*.pub' -exec
+// chmod 644 {} +) or the change only tightens (find ~/.ssh -exec chmod
+// 600 {} +; widening is perm.*'s to judge).
+func findReadArgs(c *Call) []string {
+	starts, expr := shell.FindStart(c.Args)
+	execs, metaOnly, tightens, excludesCreds := 0, true, true, false
+	shell.FindExpr(expr, func(primary, value string, cmd []string) {
+		if (primary == "-name" || primary == "-iname") && !globMatchesProbe(value) {
+			excludesCreds = true
+		}
+		if len(cmd) > 0 {
+			execs++
+			name := shell.CommandName(cmd[0])
+			metaOnly = metaOnly && slices.Contains(metaOnlyPrograms, name)
+			tightens = tightens && name == "chmod" && len(cmd) > 1 && tighteningMode(cmd[1])
+		}
+	})
+	if execs > 0 && metaOnly && (excludesCreds || tightens) {
+		return nil
+	}
+	return starts
+}
+
+// globMatchesProbe reports whether glob matches one of the credential
+// names globProbes lists.
+func globMatchesProbe(glob string) bool {
+	return slices.ContainsFunc(globProbes, func(p string) bool {
+		ok, _ := path.Match(glob, p)
+		return ok
+	})
+}
+
+// copyReadArgs: the operands but the last, which is written, not read
+// (unless -t names the target).
+func copyReadArgs(c *Call) []string {
+	ops := operands(c.Args)
+	if c.Ex.Name == "scp" {
+		ops = sshOperands(c.Args) // scp -i key: the key is ssh's
+	}
+	if len(ops) > 1 && !hasArg(c.Args, "-t", "--target-directory") {
+		ops = ops[:len(ops)-1]
+	}
+	return ops
+}
+
+// gitReadShown are the git subcommands that read or show the files named.
+var gitReadShown = []string{"add", "show", "diff", "blame", "cat-file", "log", "stage", "archive", "grep"}
+
+// gitReadArgs: the files git adds or shows; HEAD:.env names the file .env
+// in a commit.
+func gitReadArgs(c *Call) []string {
+	g := parseGit(c)
+	if !slices.Contains(gitReadShown, g.sub) {
+		return nil
 	}
 	var out []string
-	consumer := !slices.Contains(keyReaders, name)
+	for _, o := range operands(g.args) {
+		if i := strings.LastIndexByte(o, ':'); i >= 0 {
+			o = o[i+1:]
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// opensslReadArgs: openssl req -keyout server.key writes a new key:
+// outputs are not read; openssl req -key k, ts -inkey k use the key, and
+// rsa -in k -pubout prints only its public half.
+func opensslReadArgs(c *Call) []string {
+	pubout := hasArg(c.Args, "-pubout")
+	var out []string
+	for i, a := range c.Args {
+		if i > 0 && (c.Args[i-1] == "-out" || c.Args[i-1] == "-keyout" || keyOption(c.Args[i-1]) || pubout && c.Args[i-1] == "-in") || strings.HasPrefix(a, "-") {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// nodeReadArgs: the operands but the value of --env-file, which node
+// loads like dotenv does.
+func nodeReadArgs(c *Call) []string {
+	var out []string
+	for i, a := range c.Args {
+		if i > 0 && strings.HasPrefix(c.Args[i-1], "--env-file") {
+			continue
+		}
+		if !strings.HasPrefix(a, "-") {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// plainReadArgs: the operands, the values of --opt=v and the files of
+// k=v words (dd if=.env), but the keys a program that is not a key
+// reader (keyReaders) uses rather than reads out.
+func plainReadArgs(c *Call) []string {
+	var out []string
+	consumer := !slices.Contains(keyReaders, c.Ex.Name)
 	for i, a := range c.Args {
 		if strings.HasPrefix(a, "-") {
 			if k, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(a, "--") && !(consumer && keyOption(k)) {
@@ -382,24 +491,34 @@ func readArgs(c *Call) []string {
 			}
 			continue
 		}
-		// wget -i f requests every line of f: its content goes to the
-		// network (and into the error messages), it is not a key used.
-		if consumer && i > 0 && strings.HasPrefix(c.Args[i-1], "-") && !strings.Contains(c.Args[i-1], "=") && keyOption(c.Args[i-1]) && !(name == "wget" && c.Args[i-1] == "-i") {
-			continue // openssl req -key k.pem, gunicorn --keyfile k.pem: used, not read out
-		}
-		if consumer && strings.HasPrefix(a, "/") && strings.Contains(a, ":") && keyOption(a[:strings.IndexByte(a, ':')]) {
-			continue // csc /keyfile:k.snk
+		if consumer && usedKey(c.Ex.Name, c.Args, i) {
+			continue
 		}
 		if k, v, ok := strings.Cut(a, "="); ok && k != "" && !strings.ContainsAny(k, "/.") {
-			if consumer && keyOption(k) {
-				continue // packer -var ssh_private_key_file=k: used, not read out
-			}
 			out = append(out, a, v) // dd if=.env
 			continue
 		}
 		out = append(out, a)
 	}
 	return out
+}
+
+// usedKey reports whether args[i] of a program that is not a key reader
+// is a key it uses rather than reads out: openssl req -key k.pem,
+// gunicorn --keyfile k.pem, csc /keyfile:k.snk, packer -var
+// ssh_private_key_file=k. wget -i f requests every line of f: its content
+// goes to the network (and into the error messages), it is not a key
+// used.
+func usedKey(program string, args []string, i int) bool {
+	a := args[i]
+	if i > 0 && strings.HasPrefix(args[i-1], "-") && !strings.Contains(args[i-1], "=") && keyOption(args[i-1]) && !(program == "wget" && args[i-1] == "-i") {
+		return true
+	}
+	if strings.HasPrefix(a, "/") && strings.Contains(a, ":") && keyOption(a[:strings.IndexByte(a, ':')]) {
+		return true
+	}
+	k, _, ok := strings.Cut(a, "=")
+	return ok && k != "" && !strings.ContainsAny(k, "/.") && keyOption(k)
 }
 
 // checkCredentialFile: reading, copying, printing or destroying credential

@@ -43,106 +43,151 @@ func (c *Call) storeFlow(what string) Finding {
 
 // storeRead says whether a command prints a secret value, and which.
 func storeRead(name string, args []string) (string, bool) {
-	ops := operands(args)
-	at := func(words ...string) bool {
-		return len(ops) >= len(words) && slices.Equal(ops[:len(words)], words)
-	}
-	switch name {
-	case "aws":
-		switch {
-		case at("secretsmanager", "get-secret-value"), at("secretsmanager", "batch-get-secret-value"):
-			return "a secret from AWS Secrets Manager", true
-		case (at("ssm", "get-parameter") || at("ssm", "get-parameters") || at("ssm", "get-parameters-by-path")) && hasArg(args, "--with-decryption"):
-			return "decrypted SSM parameters", true
-		case at("ecr", "get-login-password"), at("ecr-public", "get-login-password"):
-			return "a registry password", true
-		case at("configure", "get") && len(ops) > 2 && (strings.Contains(ops[2], "secret") || strings.Contains(ops[2], "token")):
-			return "the AWS " + ops[2], true
-		case at("configure", "export-credentials"):
-			return "the AWS credentials", true
-		}
-	case "gcloud":
-		switch {
-		case at("secrets", "versions", "access"):
-			return "a secret from Secret Manager", true
-		case at("auth", "print-access-token"), at("auth", "print-identity-token"), at("auth", "application-default", "print-access-token"):
-			return "a Google Cloud access token", true
-		}
-	case "az":
-		switch {
-		case at("keyvault", "secret", "show"), at("keyvault", "secret", "download"):
-			return "a Key Vault secret", true
-		case at("account", "get-access-token"):
-			return "an Azure access token", true
-		}
-	case "vault", "bao":
-		if at("kv", "get") || at("read") || at("kv", "read") {
-			return "a secret from Vault", true
-		}
-	case "kubectl", "oc":
-		// The verb after the global options' values (-n kube-system get).
-		if i := slices.Index(ops, "get"); i >= 0 && i+1 < len(ops) && isSecretResource(ops[i+1]) && secretValuesShown(args) {
-			return "a Kubernetes secret's values", true
-		}
-		if at("view-secret") {
-			return "a Kubernetes secret's values", true
-		}
-		if at("config", "view") && hasArg(args, "--raw", "--flatten") {
-			return "the kubeconfig with its tokens and client keys", true
-		}
-	case "terraform", "tofu", "terragrunt":
-		if at("state", "pull") {
-			return "the Terraform state, with every secret of the resources it manages", true
-		}
-	case "heroku":
-		if len(ops) > 0 && (ops[0] == "config" || ops[0] == "config:get") {
-			return "the app's config vars (its secrets)", true
-		}
-	case "railway":
-		if at("variables") && !hasArg(args, "--set", "-s") {
-			return "the service's variables (its secrets)", true
-		}
-	case "gh":
-		if at("auth", "token") || at("auth", "status") && hasArg(args, "--show-token", "-t") {
-			return "the GitHub CLI's token", true
-		}
-	case "glab":
-		if at("auth", "status") && hasArg(args, "--show-token", "-t") {
-			return "the GitLab CLI's token", true
-		}
-	case "op":
-		if at("read") || at("item", "get") && (hasArg(args, "--reveal") || hasArgPrefix(args, "--fields")) {
-			return "a 1Password secret", true
-		}
-	case "bw":
-		if len(ops) >= 2 && ops[0] == "get" && slices.Contains([]string{"password", "totp", "item", "notes"}, ops[1]) {
-			return "a Bitwarden " + ops[1], true
-		}
-	case "lpass":
-		if at("show") && !hasArg(args, "-c", "--clip") {
-			return "a LastPass entry", true
-		}
-	case "pass", "gopass":
-		if hasArg(args, "-c", "--clip") || len(ops) == 0 {
-			return "", false
-		}
-		if ops[0] == "show" || ops[0] == "cat" || !slices.Contains(passCommands, ops[0]) {
-			return "a password store entry", true
-		}
-	case "doppler":
-		if at("secrets", "get") || len(ops) == 1 && ops[0] == "secrets" && !hasArg(args, "--only-names") {
-			return "Doppler secrets", true
-		}
-	case "keyring":
-		if at("get") {
-			return "a keyring password", true
-		}
-	case "git":
-		if at("credential", "fill") {
-			return "a stored git password", true
+	for _, r := range storeReaders {
+		if slices.Contains(r.names, name) {
+			return r.read(operands(args), args)
 		}
 	}
 	return "", false
+}
+
+// storeReader judges one family of store programs: read gets the
+// operands (the words not starting with "-") and all the arguments.
+type storeReader struct {
+	names []string
+	read  func(ops, args []string) (string, bool)
+}
+
+// storeReaders are the programs that keep secrets and the command lines
+// with which they print one.
+var storeReaders = []storeReader{
+	{[]string{"aws"}, awsStoreRead},
+	{[]string{"gcloud"}, gcloudStoreRead},
+	{[]string{"az"}, azStoreRead},
+	{[]string{"vault", "bao"}, vaultStoreRead},
+	{[]string{"kubectl", "oc"}, kubectlStoreRead},
+	{[]string{"terraform", "tofu", "terragrunt"}, terraformStoreRead},
+	{[]string{"heroku"}, herokuStoreRead},
+	{[]string{"railway"}, railwayStoreRead},
+	{[]string{"gh"}, ghStoreRead},
+	{[]string{"glab"}, glabStoreRead},
+	{[]string{"op"}, opStoreRead},
+	{[]string{"bw"}, bwStoreRead},
+	{[]string{"lpass"}, lpassStoreRead},
+	{[]string{"pass", "gopass"}, passStoreRead},
+	{[]string{"doppler"}, dopplerStoreRead},
+	{[]string{"keyring"}, keyringStoreRead},
+	{[]string{"git"}, gitStoreRead},
+}
+
+// leads reports whether ops start with words.
+func leads(ops []string, words ...string) bool {
+	return len(ops) >= len(words) && slices.Equal(ops[:len(words)], words)
+}
+
+func awsStoreRead(ops, args []string) (string, bool) {
+	switch {
+	case leads(ops, "secretsmanager", "get-secret-value"), leads(ops, "secretsmanager", "batch-get-secret-value"):
+		return "a secret from AWS Secrets Manager", true
+	case (leads(ops, "ssm", "get-parameter") || leads(ops, "ssm", "get-parameters") || leads(ops, "ssm", "get-parameters-by-path")) && hasArg(args, "--with-decryption"):
+		return "decrypted SSM parameters", true
+	case leads(ops, "ecr", "get-login-password"), leads(ops, "ecr-public", "get-login-password"):
+		return "a registry password", true
+	case leads(ops, "configure", "get") && len(ops) > 2 && (strings.Contains(ops[2], "secret") || strings.Contains(ops[2], "token")):
+		return "the AWS " + ops[2], true
+	case leads(ops, "configure", "export-credentials"):
+		return "the AWS credentials", true
+	}
+	return "", false
+}
+
+func gcloudStoreRead(ops, _ []string) (string, bool) {
+	switch {
+	case leads(ops, "secrets", "versions", "access"):
+		return "a secret from Secret Manager", true
+	case leads(ops, "auth", "print-access-token"), leads(ops, "auth", "print-identity-token"), leads(ops, "auth", "application-default", "print-access-token"):
+		return "a Google Cloud access token", true
+	}
+	return "", false
+}
+
+func azStoreRead(ops, _ []string) (string, bool) {
+	switch {
+	case leads(ops, "keyvault", "secret", "show"), leads(ops, "keyvault", "secret", "download"):
+		return "a Key Vault secret", true
+	case leads(ops, "account", "get-access-token"):
+		return "an Azure access token", true
+	}
+	return "", false
+}
+
+func vaultStoreRead(ops, _ []string) (string, bool) {
+	return "a secret from Vault", leads(ops, "kv", "get") || leads(ops, "read") || leads(ops, "kv", "read")
+}
+
+func kubectlStoreRead(ops, args []string) (string, bool) {
+	// The verb after the global options' values (-n kube-system get).
+	if i := slices.Index(ops, "get"); i >= 0 && i+1 < len(ops) && isSecretResource(ops[i+1]) && secretValuesShown(args) {
+		return "a Kubernetes secret's values", true
+	}
+	if leads(ops, "view-secret") {
+		return "a Kubernetes secret's values", true
+	}
+	return "the kubeconfig with its tokens and client keys", leads(ops, "config", "view") && hasArg(args, "--raw", "--flatten")
+}
+
+func terraformStoreRead(ops, _ []string) (string, bool) {
+	return "the Terraform state, with every secret of the resources it manages", leads(ops, "state", "pull")
+}
+
+func herokuStoreRead(ops, _ []string) (string, bool) {
+	return "the app's config vars (its secrets)", len(ops) > 0 && (ops[0] == "config" || ops[0] == "config:get")
+}
+
+func railwayStoreRead(ops, args []string) (string, bool) {
+	return "the service's variables (its secrets)", leads(ops, "variables") && !hasArg(args, "--set", "-s")
+}
+
+func ghStoreRead(ops, args []string) (string, bool) {
+	return "the GitHub CLI's token", leads(ops, "auth", "token") || leads(ops, "auth", "status") && hasArg(args, "--show-token", "-t")
+}
+
+func glabStoreRead(ops, args []string) (string, bool) {
+	return "the GitLab CLI's token", leads(ops, "auth", "status") && hasArg(args, "--show-token", "-t")
+}
+
+func opStoreRead(ops, args []string) (string, bool) {
+	return "a 1Password secret", leads(ops, "read") || leads(ops, "item", "get") && (hasArg(args, "--reveal") || hasArgPrefix(args, "--fields"))
+}
+
+func bwStoreRead(ops, _ []string) (string, bool) {
+	if len(ops) >= 2 && ops[0] == "get" && slices.Contains([]string{"password", "totp", "item", "notes"}, ops[1]) {
+		return "a Bitwarden " + ops[1], true
+	}
+	return "", false
+}
+
+func lpassStoreRead(ops, args []string) (string, bool) {
+	return "a LastPass entry", leads(ops, "show") && !hasArg(args, "-c", "--clip")
+}
+
+func passStoreRead(ops, args []string) (string, bool) {
+	if hasArg(args, "-c", "--clip") || len(ops) == 0 {
+		return "", false
+	}
+	return "a password store entry", ops[0] == "show" || ops[0] == "cat" || !slices.Contains(passCommands, ops[0])
+}
+
+func dopplerStoreRead(ops, args []string) (string, bool) {
+	return "Doppler secrets", leads(ops, "secrets", "get") || len(ops) == 1 && ops[0] == "secrets" && !hasArg(args, "--only-names")
+}
+
+func keyringStoreRead(ops, _ []string) (string, bool) {
+	return "a keyring password", leads(ops, "get")
+}
+
+func gitStoreRead(ops, _ []string) (string, bool) {
+	return "a stored git password", leads(ops, "credential", "fill")
 }
 
 func isSecretResource(r string) bool {
