@@ -76,80 +76,128 @@ var platformReadOnly = []string{"--dry-run", "--dryrun", "--dry-run=client", "--
 // and platform CLIs: a destroy verb among the first few subcommand words.
 func checkPlatformDestroy(c *Call) Finding {
 	name := c.Ex.Name
-	if !slices.Contains(platformCLIs, name) {
+	if !slices.Contains(platformCLIs, name) || slices.ContainsFunc(c.Args, isPlatformReadOnly) {
 		return Finding{}
-	}
-	for _, a := range c.Args {
-		if slices.Contains(platformReadOnly, a) {
-			return Finding{}
-		}
 	}
 	if strings.HasPrefix(name, "kafka-") && hasArg(c.Args, "--delete") {
 		return hit(name + " --delete deletes a topic or its configuration, and the messages it holds")
 	}
-	// Option values are not subcommands (az --subscription delete group
-	// list lists): the CLI's spec in package effects says which options
-	// take values, for the CLIs that have one.
-	ops := subcommandWords(c.Args)
-	if p, ok := effects.Parse(name, c.Args); ok {
-		ops = p.Operands
-	}
-	var allowed []string
-	for _, a := range platformAllowed {
-		if a.cli == name {
-			allowed = a.verbs
-		}
-	}
-	if name == "doctl" && len(ops) > 0 && ops[0] == "compute" {
-		ops = ops[1:]
-	}
-	for i, o := range ops[:min(len(ops), 4)] {
-		verb := strings.ToLower(o)
-		if _, after, ok := strings.Cut(verb, ":"); ok && name != "gh" {
-			verb = after // heroku apps:destroy, dokku apps:destroy
-			if i2 := strings.LastIndexByte(verb, ':'); i2 >= 0 {
-				verb = verb[i2+1:]
-			}
-		}
-		destroy := slices.Contains(destroyVerbs, verb) || (name == "doctl" && i == 1 && verb == "d") || name == "helm" && (verb == "uninstall" || verb == "un")
-		for _, p := range destroyPrefixes {
-			if strings.HasPrefix(verb, p) || strings.HasSuffix(verb, "-"+strings.TrimRight(p, "-_")) {
-				destroy = true // delete-bucket, service-instance-delete
-			}
-		}
-		if name == "sequelize" || name == "rails" || name == "rake" {
-			destroy = strings.HasPrefix(strings.ToLower(o), "db:drop") || strings.HasPrefix(strings.ToLower(o), "db:reset") || strings.Contains(strings.ToLower(o), "undo:all") || strings.HasPrefix(strings.ToLower(o), "db:schema:load")
-		}
-		if name == "prisma" {
-			destroy = i > 0 && ops[i-1] == "migrate" && verb == "reset" || verb == "--force-reset"
-		}
-		if !destroy || slices.Contains(allowed, verb) {
-			continue
-		}
-		if name == "docker" || name == "podman" || name == "nerdctl" {
-			continue // infra.docker-prune judges these
-		}
-		if (name == "gh" || name == "glab") && i == 0 {
-			continue // gh extension remove ... is at i == 1; gh delete alone is not a command
-		}
-		if name == "gem" && verb != "yank" {
-			continue
-		}
-		if slices.Contains([]string{"npm", "pnpm", "yarn"}, name) && verb != "unpublish" {
-			continue
-		}
-		if name == "mc" && verb != "rb" && !(verb == "rm" && (hasArg(c.Args, "--recursive", "-r") || hasArg(c.Args, "--force"))) {
-			continue
-		}
-		if (name == "aws" || name == "awslocal") && verb == "rm" && !hasArg(c.Args, "--recursive") || name == "gsutil" && verb == "rm" && !hasArg(c.Args, "-r", "-R") {
-			continue // one object; infra.cloud-delete judges the recursive form
-		}
-		if name == "helm" && verb != "uninstall" && verb != "delete" && verb != "del" && verb != "un" {
+	ops := platformOperands(name, c.Args)
+	allowed := platformAllowedVerbs(name)
+	for i := range ops[:min(len(ops), 4)] {
+		verb, destroy := platformDestroyWord(name, ops, i)
+		if !destroy || slices.Contains(allowed, verb) || platformSpares(name, verb, i, c.Args) {
 			continue
 		}
 		return hit(name + " " + strings.Join(ops[:min(len(ops), i+2)], " ") + " deletes what the platform holds (servers, volumes, databases, clusters, projects or published packages)")
 	}
 	return Finding{}
+}
+
+func isPlatformReadOnly(a string) bool { return slices.Contains(platformReadOnly, a) }
+
+// platformOperands are the subcommand words of a platform CLI's call.
+// Option values are not subcommands (az --subscription delete group list
+// lists): the CLI's spec in package effects says which options take
+// values, for the CLIs that have one. doctl compute x is doctl x.
+func platformOperands(name string, args []string) []string {
+	ops := subcommandWords(args)
+	if p, ok := effects.Parse(name, args); ok {
+		ops = p.Operands
+	}
+	if name == "doctl" && len(ops) > 0 && ops[0] == "compute" {
+		ops = ops[1:]
+	}
+	return ops
+}
+
+// platformAllowedVerbs are the destroy-shaped verbs of cli that are not
+// destroys (npm uninstall), from platformAllowed.
+func platformAllowedVerbs(cli string) []string {
+	var allowed []string
+	for _, a := range platformAllowed {
+		if a.cli == cli {
+			allowed = a.verbs
+		}
+	}
+	return allowed
+}
+
+// platformVerb is the verb in a subcommand word: lower case, and after
+// the last colon but for gh (heroku apps:destroy, dokku apps:destroy).
+func platformVerb(name, o string) string {
+	verb := strings.ToLower(o)
+	if _, after, ok := strings.Cut(verb, ":"); ok && name != "gh" {
+		verb = after
+		if i := strings.LastIndexByte(verb, ':'); i >= 0 {
+			verb = verb[i+1:]
+		}
+	}
+	return verb
+}
+
+// platformDestroyWord reports the verb of ops[i] and whether it
+// destroys: a destroy verb, prefix or suffix (delete-bucket,
+// service-instance-delete), or a CLI's own spelling (doctl x d, helm un,
+// rails db:drop, prisma migrate reset).
+func platformDestroyWord(name string, ops []string, i int) (verb string, destroy bool) {
+	o := ops[i]
+	verb = platformVerb(name, o)
+	switch name {
+	case "sequelize", "rails", "rake":
+		lo := strings.ToLower(o)
+		return verb, strings.HasPrefix(lo, "db:drop") || strings.HasPrefix(lo, "db:reset") || strings.Contains(lo, "undo:all") || strings.HasPrefix(lo, "db:schema:load")
+	case "prisma":
+		return verb, i > 0 && ops[i-1] == "migrate" && verb == "reset" || verb == "--force-reset"
+	}
+	return verb, slices.Contains(destroyVerbs, verb) || name == "doctl" && i == 1 && verb == "d" ||
+		name == "helm" && (verb == "uninstall" || verb == "un") || destroyAffix(verb)
+}
+
+// destroyAffix reports whether verb starts with a destroy prefix or ends
+// with its word (delete-bucket, service-instance-delete).
+func destroyAffix(verb string) bool {
+	for _, p := range destroyPrefixes {
+		if strings.HasPrefix(verb, p) || strings.HasSuffix(verb, "-"+strings.TrimRight(p, "-_")) {
+			return true
+		}
+	}
+	return false
+}
+
+// platformSpares reports whether a destroy verb (the i-th subcommand
+// word) of cli is left to another rule or is not a destroy there
+// (platformSpared).
+func platformSpares(cli, verb string, i int, args []string) bool {
+	for _, s := range platformSpared {
+		if slices.Contains(s.clis, cli) && s.spares(verb, i, args) {
+			return true
+		}
+	}
+	return false
+}
+
+// platformSpared: the destroy verbs of some CLIs that this rule leaves
+// alone.
+var platformSpared = []struct {
+	clis   []string
+	spares func(verb string, i int, args []string) bool
+}{
+	// infra.docker-prune judges these.
+	{[]string{"docker", "podman", "nerdctl"}, func(string, int, []string) bool { return true }},
+	// gh extension remove … is at i == 1; gh delete alone is not a command.
+	{[]string{"gh", "glab"}, func(_ string, i int, _ []string) bool { return i == 0 }},
+	{[]string{"gem"}, func(verb string, _ int, _ []string) bool { return verb != "yank" }},
+	{[]string{"npm", "pnpm", "yarn"}, func(verb string, _ int, _ []string) bool { return verb != "unpublish" }},
+	{[]string{"mc"}, func(verb string, _ int, args []string) bool {
+		return verb != "rb" && !(verb == "rm" && (hasArg(args, "--recursive", "-r") || hasArg(args, "--force")))
+	}},
+	// One object; infra.cloud-delete judges the recursive form.
+	{[]string{"aws", "awslocal"}, func(verb string, _ int, args []string) bool { return verb == "rm" && !hasArg(args, "--recursive") }},
+	{[]string{"gsutil"}, func(verb string, _ int, args []string) bool { return verb == "rm" && !hasArg(args, "-r", "-R") }},
+	{[]string{"helm"}, func(verb string, _ int, _ []string) bool {
+		return verb != "uninstall" && verb != "delete" && verb != "del" && verb != "un"
+	}},
 }
 
 // subcommandWords are the words of a call that are not options nor the

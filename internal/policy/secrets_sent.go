@@ -92,72 +92,159 @@ var destinationVarRe = &lazyregexp.Regexp{Expr: `(?i)(URL|URI|ENDPOINT|HOST|HOST
 // names the variable, never its value.
 func checkSecretVarSent(c *Call) Finding {
 	name := c.Ex.Name
-	// echo "$TOKEN" > /dev/tcp/host/80: bash opens the connection, so
-	// even a data program sends what it prints.
-	socketHost := ""
-	for _, r := range c.Ex.Redirs {
-		if r.Writes() && netPathRe.MatchString(r.Target) {
-			socketHost = strings.ToLower(strings.Split(r.Target, "/")[3])
-		}
-	}
+	socketHost := socketRedirect(c.Ex)
 	if socketHost == "" && (name == "" || slices.Contains(dataCommands, name)) {
 		return Finding{}
 	}
-	web, remote, dns := slices.Contains(webClients, name), slices.Contains(remoteRunners, name), slices.Contains(dnsLookups, name)
-	var vars []string
-	var hosts []string
-	scan := func(word string) {
-		for _, u := range c.Res.Unknowns(word) {
-			switch u.Kind {
-			case shell.Variable:
-				if u.Name != "" && secretVarRe.MatchString(u.Name) && !slices.Contains(vars, u.Name) {
-					vars = append(vars, u.Name)
-				}
-			case shell.CommandOutput:
-				for _, e := range u.Execs {
-					if isEnvDump(e) {
-						vars = append(vars, "the whole environment ($("+e.Name+"))")
-					}
-					if e.Name == "cat" && len(e.Args) > 1 && strings.HasSuffix(e.Args[1], "/environ") {
-						vars = append(vars, "the whole environment ("+e.Args[1]+")")
-					}
-				}
-			}
-		}
-	}
+	sv := &secretVars{res: c.Res}
 	if socketHost != "" {
-		for _, a := range c.Args {
-			scan(a)
-		}
-		for _, r := range c.Ex.Redirs {
-			if r.Op == "<<<" {
-				scan(r.Target)
-			}
-		}
+		sv.words(c.Args)
+		sv.hereStrings(c.Ex)
 		if in := c.Ex.Stdin; in != nil && in.HasText {
-			scan(in.Text)
+			sv.scan(in.Text)
 		}
-		return sentTo(c.Ctx, cmp.Or(name, "a redirection"), vars, []string{socketHost})
+		return sentTo(c.Ctx, cmp.Or(name, "a redirection"), sv.vars, []string{socketHost})
 	}
+	web, remote, dns := slices.Contains(webClients, name), slices.Contains(remoteRunners, name), slices.Contains(dnsLookups, name)
 	if !web && !remote && !dns {
 		// Any other program: only URLs it is given are requests.
-		for _, a := range c.Args {
-			if strings.Contains(a, "://") {
-				scan(a)
-				if h := urlHost(c.Res, a); h != "" {
-					hosts = append(hosts, h)
-				}
+		return sentTo(c.Ctx, name, sv.vars, sv.urls(c.Args))
+	}
+	hosts := sv.clientArgs(c, web, remote)
+	sv.hereStrings(c.Ex)
+	sv.stdin(c.Ex.Stdin)
+	if len(sv.vars) == 0 {
+		return Finding{}
+	}
+	if dns {
+		return hit(name + " looks up a name built from " + sv.vars[0] + ", which sends it to that domain's name server")
+	}
+	if len(hosts) == 0 && slices.Contains(plainSockets, name) {
+		hosts = dottedOperand(c.Args)
+	}
+	if remote && (len(hosts) == 0 || slices.Contains(mailers, name)) {
+		hosts = []string{"?"} // a mail recipient's server is not known
+	}
+	return sentTo(c.Ctx, name, sv.vars, hosts)
+}
+
+// plainSockets connect to the host named by their first dotted operand.
+var plainSockets = []string{"nc", "ncat", "netcat", "telnet"}
+
+// dottedOperand is the first known operand holding a dot, as a host.
+func dottedOperand(args []string) []string {
+	for _, o := range operands(args) {
+		if shell.Known(o) && strings.Contains(o, ".") {
+			return []string{strings.ToLower(o)}
+		}
+	}
+	return nil
+}
+
+// socketRedirect is the host of a /dev/tcp or /dev/udp path ex writes to
+// (echo "$TOKEN" > /dev/tcp/host/80: bash opens the connection, so even a
+// data program sends what it prints), "" if none.
+func socketRedirect(ex *shell.Exec) string {
+	host := ""
+	for _, r := range ex.Redirs {
+		if r.Writes() && netPathRe.MatchString(r.Target) {
+			host = strings.ToLower(strings.Split(r.Target, "/")[3])
+		}
+	}
+	return host
+}
+
+// secretVars collects the secret-bearing variables (secretVarRe) and
+// environment dumps in the words a command sends.
+type secretVars struct {
+	res  *shell.Result
+	vars []string
+}
+
+// scan adds the secrets word expands.
+func (sv *secretVars) scan(word string) {
+	for _, u := range sv.res.Unknowns(word) {
+		switch u.Kind {
+		case shell.Variable:
+			if u.Name != "" && secretVarRe.MatchString(u.Name) && !slices.Contains(sv.vars, u.Name) {
+				sv.vars = append(sv.vars, u.Name)
+			}
+		case shell.CommandOutput:
+			sv.dumps(u.Execs)
+		}
+	}
+}
+
+// dumps adds the commands that print the whole environment.
+func (sv *secretVars) dumps(execs []*shell.Exec) {
+	for _, e := range execs {
+		if isEnvDump(e) {
+			sv.vars = append(sv.vars, "the whole environment ($("+e.Name+"))")
+		}
+		if e.Name == "cat" && len(e.Args) > 1 && strings.HasSuffix(e.Args[1], "/environ") {
+			sv.vars = append(sv.vars, "the whole environment ("+e.Args[1]+")")
+		}
+	}
+}
+
+func (sv *secretVars) words(ws []string) {
+	for _, w := range ws {
+		sv.scan(w)
+	}
+}
+
+// hereStrings scans ex's here-strings (<<<).
+func (sv *secretVars) hereStrings(ex *shell.Exec) {
+	for _, r := range ex.Redirs {
+		if r.Op == "<<<" {
+			sv.scan(r.Target)
+		}
+	}
+}
+
+// stdin scans the text on standard input and what a printer piped into it
+// writes (echo "$TOKEN" | nc host 80).
+func (sv *secretVars) stdin(in *shell.Stdin) {
+	if in == nil {
+		return
+	}
+	if in.HasText {
+		sv.scan(in.Text)
+	}
+	for _, p := range in.Producers {
+		if p.Name == "echo" || p.Name == "printf" {
+			sv.words(p.Args[1:])
+		}
+	}
+}
+
+// urls scans the URLs in args and returns their hosts.
+func (sv *secretVars) urls(args []string) []string {
+	var hosts []string
+	for _, a := range args {
+		if strings.Contains(a, "://") {
+			sv.scan(a)
+			if h := urlHost(sv.res, a); h != "" {
+				hosts = append(hosts, h)
 			}
 		}
-		return sentTo(c.Ctx, name, vars, hosts)
 	}
+	return hosts
+}
+
+// clientArgs scans the arguments of a web client, remote runner or DNS
+// lookup and returns the hosts they name: a destination variable ($URL)
+// of a web client, ssh's user@host, URLs and socket addresses (socat
+// TCP:host:port, openssl -connect host:port).
+func (sv *secretVars) clientArgs(c *Call, web, remote bool) []string {
+	var hosts []string
 	for i, a := range c.Args {
-		if parts := c.Res.Parts(a); len(parts) == 1 && parts[0].Unknown != nil && parts[0].Unknown.Kind == shell.Variable && destinationVarRe.MatchString(parts[0].Unknown.Name) && web {
-			hosts = append(hosts, "$"+parts[0].Unknown.Name)
+		if v := destinationVar(c.Res, a); v != "" && web {
+			hosts = append(hosts, "$"+v)
 			continue
 		}
-		scan(a)
-		if remote && !strings.HasPrefix(a, "-") && (i == 0 || !slices.Contains(sshValueOptions, c.Args[i-1])) && len(hosts) == 0 {
+		sv.scan(a)
+		if remote && len(hosts) == 0 && sshHostWord(c.Args, i) {
 			if h := userHost(a); h != "" {
 				hosts = append(hosts, h)
 				continue
@@ -165,46 +252,27 @@ func checkSecretVarSent(c *Call) Finding {
 		}
 		if h := urlHost(c.Res, a); h != "" {
 			hosts = append(hosts, h)
-		} else if m := socketAddrRe.FindStringSubmatch(a); m != nil && name != "curl" {
-			hosts = append(hosts, strings.ToLower(m[1])) // socat TCP:host:port, openssl -connect host:port
+		} else if m := socketAddrRe.FindStringSubmatch(a); m != nil && c.Ex.Name != "curl" {
+			hosts = append(hosts, strings.ToLower(m[1]))
 		}
 	}
-	for _, r := range c.Ex.Redirs {
-		if r.Op == "<<<" {
-			scan(r.Target)
-		}
+	return hosts
+}
+
+// destinationVar is the name of the variable a names alone when it looks
+// like a destination (URL, HOST, ENDPOINT …), "" otherwise.
+func destinationVar(res *shell.Result, a string) string {
+	parts := res.Parts(a)
+	if len(parts) == 1 && parts[0].Unknown != nil && parts[0].Unknown.Kind == shell.Variable && destinationVarRe.MatchString(parts[0].Unknown.Name) {
+		return parts[0].Unknown.Name
 	}
-	if in := c.Ex.Stdin; in != nil {
-		if in.HasText {
-			scan(in.Text)
-		}
-		// echo "$TOKEN" | nc host 80: what a printer writes is sent.
-		for _, p := range in.Producers {
-			if p.Name == "echo" || p.Name == "printf" {
-				for _, a := range p.Args[1:] {
-					scan(a)
-				}
-			}
-		}
-	}
-	if len(vars) == 0 {
-		return Finding{}
-	}
-	if dns {
-		return hit(name + " looks up a name built from " + vars[0] + ", which sends it to that domain's name server")
-	}
-	if len(hosts) == 0 && (name == "nc" || name == "ncat" || name == "netcat" || name == "telnet") {
-		for _, o := range operands(c.Args) {
-			if shell.Known(o) && strings.Contains(o, ".") {
-				hosts = append(hosts, strings.ToLower(o))
-				break
-			}
-		}
-	}
-	if remote && (len(hosts) == 0 || slices.Contains(mailers, name)) {
-		hosts = []string{"?"} // a mail recipient's server is not known
-	}
-	return sentTo(c.Ctx, name, vars, hosts)
+	return ""
+}
+
+// sshHostWord reports whether args[i] may be the host of an ssh-like
+// command: an operand, not an option's value.
+func sshHostWord(args []string, i int) bool {
+	return !strings.HasPrefix(args[i], "-") && (i == 0 || !slices.Contains(sshValueOptions, args[i-1]))
 }
 
 // sentTo judges vars sent by program name to hosts: each host must be
