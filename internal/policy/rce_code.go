@@ -109,67 +109,123 @@ func checkInputAsCode(h *shell.Hazard, _ *Context) Finding {
 
 // downloads returns the files a curl or wget call writes.
 func downloads(ex *shell.Exec) []string {
-	var out []string
+	d := &download{ex: ex, args: ex.Args[1:], dir: ex.Dir}
 	for _, r := range ex.Redirs {
 		if r.Writes() && r.Target != "" {
-			out = append(out, shell.ResolvePath(ex.Dir, r.Target))
+			d.out = append(d.out, shell.ResolvePath(ex.Dir, r.Target))
 		}
 	}
-	args := ex.Args[1:]
-	var urls []string
-	remoteName := false
-	dir := ex.Dir
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		next := func() string {
-			if i+1 < len(args) {
-				i++
-				return args[i]
-			}
-			return ""
-		}
-		switch {
-		case ex.Name == "curl" && (a == "-o" || a == "--output"):
-			out = append(out, shell.ResolvePath(ex.Dir, next()))
-		case ex.Name == "curl" && len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.HasSuffix(a, "o"): // -so, -fsSLo
-			out = append(out, shell.ResolvePath(ex.Dir, next()))
-		case ex.Name == "curl" && strings.HasPrefix(a, "-o") && len(a) > 2 && !strings.HasPrefix(a, "--"):
-			out = append(out, shell.ResolvePath(ex.Dir, a[2:]))
-		case ex.Name == "curl" && (a == "-O" || a == "--remote-name" || a == "--remote-name-all" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "O")):
-			remoteName = true
-		case ex.Name == "curl" && a == "--output-dir":
-			dir = shell.ResolvePath(ex.Dir, next())
-		case ex.Name == "wget" && (a == "-O" || a == "--output-document"):
-			out = append(out, shell.ResolvePath(ex.Dir, next()))
-		case ex.Name == "wget" && strings.HasPrefix(a, "--output-document="):
-			out = append(out, shell.ResolvePath(ex.Dir, strings.TrimPrefix(a, "--output-document=")))
-		case ex.Name == "wget" && len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.HasSuffix(a, "O"): // -qO, -nvO
-			out = append(out, shell.ResolvePath(ex.Dir, next()))
-		case ex.Name == "wget" && strings.HasPrefix(a, "-O") && len(a) > 2:
-			out = append(out, shell.ResolvePath(ex.Dir, a[2:]))
-		case ex.Name == "wget" && (a == "-P" || a == "--directory-prefix"):
-			dir = shell.ResolvePath(ex.Dir, next())
-		case strings.Contains(a, "://"):
-			urls = append(urls, a)
-		case ex.Name != "curl" && ex.Name != "wget" && (a == "-o" || a == "-O" || a == "--output" || a == "--out" || a == "--output-document" || a == "--output-file"):
-			out = append(out, shell.ResolvePath(dir, next())) // aria2c -o, xh -o, http --output
-		case ex.Name != "curl" && ex.Name != "wget" && (a == "-d" || a == "--dir" || a == "--directory") && ex.Name == "aria2c":
-			dir = shell.ResolvePath(ex.Dir, next())
-		case ex.Name != "curl" && ex.Name != "wget" && !strings.HasPrefix(a, "-") && len(urls) > 0:
-			out = append(out, shell.ResolvePath(dir, a)) // lwp-download URL FILE, fetch URL FILE
+	opt := d.otherOpt
+	switch ex.Name {
+	case "curl":
+		opt = d.curlOpt
+	case "wget":
+		opt = d.wgetOpt
+	}
+	for d.i = 0; d.i < len(d.args); d.i++ {
+		if a := d.args[d.i]; !opt(a) && strings.Contains(a, "://") {
+			d.urls = append(d.urls, a)
 		}
 	}
-	if ex.Name != "curl" && ex.Name != "wget" && len(out) == 0 {
-		remoteName = true // downloaders that keep the remote name by default
+	if ex.Name != "curl" && ex.Name != "wget" && len(d.out) == 0 {
+		d.remoteName = true // downloaders that keep the remote name by default
 	}
-	if remoteName || ex.Name == "wget" && len(out) == 0 {
-		for _, u := range urls {
+	if d.remoteName || ex.Name == "wget" && len(d.out) == 0 {
+		for _, u := range d.urls {
 			for _, name := range remoteNames(u) {
-				out = append(out, shell.ResolvePath(dir, name))
+				d.out = append(d.out, shell.ResolvePath(d.dir, name))
 			}
 		}
 	}
-	return out
+	return d.out
+}
+
+// download is a downloader's command line read word by word: the files it
+// writes, the URLs it fetches, whether it names files after them, and
+// the directory it saves into.
+type download struct {
+	ex         *shell.Exec
+	args       []string
+	i          int
+	out, urls  []string
+	remoteName bool
+	dir        string
+}
+
+// next consumes and returns the word after the current one, "" at the end.
+func (d *download) next() string {
+	if d.i+1 < len(d.args) {
+		d.i++
+		return d.args[d.i]
+	}
+	return ""
+}
+
+// file adds an output file named relative to the command's directory.
+func (d *download) file(p string) { d.out = append(d.out, shell.ResolvePath(d.ex.Dir, p)) }
+
+// curlOpt reads curl's output options (-o f, -so f, -of, -O,
+// --output-dir d); false for any other word.
+func (d *download) curlOpt(a string) bool {
+	short := len(a) > 2 && a[0] == '-' && a[1] != '-'
+	switch {
+	case a == "-o" || a == "--output":
+		d.file(d.next())
+	case short && strings.HasSuffix(a, "o"): // -so, -fsSLo
+		d.file(d.next())
+	case short && strings.HasPrefix(a, "-o"):
+		d.file(a[2:])
+	case a == "-O" || a == "--remote-name" || a == "--remote-name-all" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "O"):
+		d.remoteName = true
+	case a == "--output-dir":
+		d.dir = shell.ResolvePath(d.ex.Dir, d.next())
+	default:
+		return false
+	}
+	return true
+}
+
+// wgetOpt reads wget's output options (-O f, -qO f, -Of,
+// --output-document=f, -P d); false for any other word.
+func (d *download) wgetOpt(a string) bool {
+	switch {
+	case a == "-O" || a == "--output-document":
+		d.file(d.next())
+	case strings.HasPrefix(a, "--output-document="):
+		d.file(strings.TrimPrefix(a, "--output-document="))
+	case len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.HasSuffix(a, "O"): // -qO, -nvO
+		d.file(d.next())
+	case strings.HasPrefix(a, "-O") && len(a) > 2:
+		d.file(a[2:])
+	case a == "-P" || a == "--directory-prefix":
+		d.dir = shell.ResolvePath(d.ex.Dir, d.next())
+	default:
+		return false
+	}
+	return true
+}
+
+// downloaderOutputOpts name the output file of other downloaders (aria2c
+// -o, xh -o, http --output).
+var downloaderOutputOpts = []string{"-o", "-O", "--output", "--out", "--output-document", "--output-file"}
+
+// otherOpt reads another downloader's output options and its output
+// operand after a URL (lwp-download URL FILE, fetch URL FILE); false for
+// a URL and any other word.
+func (d *download) otherOpt(a string) bool {
+	switch {
+	case strings.Contains(a, "://"):
+		return false
+	case slices.Contains(downloaderOutputOpts, a):
+		d.out = append(d.out, shell.ResolvePath(d.dir, d.next()))
+	case d.ex.Name == "aria2c" && (a == "-d" || a == "--dir" || a == "--directory"):
+		d.dir = shell.ResolvePath(d.ex.Dir, d.next())
+	case !strings.HasPrefix(a, "-") && len(d.urls) > 0:
+		d.out = append(d.out, shell.ResolvePath(d.dir, a))
+	default:
+		return false
+	}
+	return true
 }
 
 // remoteNames returns the names a download of u may be saved under: the

@@ -3,6 +3,8 @@ package policy
 import (
 	"slices"
 	"strings"
+
+	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
 
 // Credential files sent over the network or to the clipboard.
@@ -18,105 +20,185 @@ func checkExfiltrate(c *Call) Finding {
 	if !slices.Contains(networkSenders, ex.Name) {
 		return Finding{}
 	}
-	send := func(what string) Finding {
-		return hit(ex.Name + " sends " + what + " over the network")
+	readsStdin := !slices.Contains([]string{"curl", "wget", "scp", "rsync"}, ex.Name)
+	what, ok := "", false
+	switch ex.Name {
+	case "curl":
+		var stdin bool
+		what, ok, stdin = c.curlSentFile()
+		readsStdin = readsStdin || stdin
+	case "wget":
+		what, ok = c.wgetSentFile()
 	}
-	readsStdin := ex.Name != "curl" && ex.Name != "wget" && ex.Name != "scp" && ex.Name != "rsync"
+	if !ok {
+		what, ok = c.copiedSecretFile()
+	}
+	if !ok {
+		what, ok = c.redirectedSecretFile()
+	}
+	if !ok && readsStdin && ex.Stdin != nil {
+		what, ok = c.stdinSecret()
+	}
+	if !ok {
+		return Finding{}
+	}
+	return hit(ex.Name + " sends " + what + " over the network")
+}
+
+// curlSentFile is the first credential file curl uploads (-d @f, -F
+// x=@f, -T f); stdin says whether it uploads its standard input (@-).
+func (c *Call) curlSentFile() (what string, ok, stdin bool) {
 	for i, a := range c.Args {
-		if ex.Name == "curl" {
-			v := ""
-			if slices.Contains(curlDataOpts, a) && i+1 < len(c.Args) {
-				v = c.Args[i+1]
-			} else if strings.HasPrefix(a, "--data") || strings.HasPrefix(a, "--form") || strings.HasPrefix(a, "--upload-file") {
-				_, v, _ = strings.Cut(a, "=")
-			} else if len(a) > 2 && (strings.HasPrefix(a, "-d") || strings.HasPrefix(a, "-F") || strings.HasPrefix(a, "-T")) && !strings.HasPrefix(a, "--") {
-				v = a[2:]
-			}
-			if v == "" {
-				continue
-			}
-			if _, file, ok := strings.Cut(v, "@"); ok || strings.HasPrefix(a, "-T") || a == "--upload-file" {
-				if !ok {
-					file = v
-				}
-				file = strings.TrimPrefix(file, "<")
-				if file == "-" {
-					readsStdin = true
-					continue
-				}
-				if what, ok := c.sentSecretFile(file); ok {
-					return send(what)
-				}
-			}
+		v := curlDataValue(c.Args, i)
+		if v == "" {
+			continue
 		}
-		if ex.Name == "wget" {
-			if (a == "--post-file" || a == "--body-file") && i+1 < len(c.Args) {
-				if what, ok := c.sentSecretFile(c.Args[i+1]); ok {
-					return send(what)
-				}
-			}
-			for _, pre := range []string{"--post-file=", "--body-file="} {
-				if f, ok := strings.CutPrefix(a, pre); ok {
-					if what, ok := c.sentSecretFile(f); ok {
-						return send(what)
-					}
-				}
-			}
+		_, file, at := strings.Cut(v, "@")
+		if !at && !strings.HasPrefix(a, "-T") && a != "--upload-file" {
+			continue
+		}
+		if !at {
+			file = v
+		}
+		file = strings.TrimPrefix(file, "<")
+		if file == "-" {
+			stdin = true
+			continue
+		}
+		if what, ok := c.sentSecretFile(file); ok {
+			return what, true, stdin
 		}
 	}
-	if ex.Name == "scp" || ex.Name == "rsync" || ex.Name == "sftp" || ex.Name == "rclone" {
-		ops := operands(c.Args)
-		if ex.Name == "scp" || ex.Name == "sftp" {
-			ops = sshOperands(c.Args)
+	return "", false, stdin
+}
+
+// curlDataValue is the value of curl's data, form or upload option at
+// args[i] (-d v, --data=v, -dv), "" if there is none.
+func curlDataValue(args []string, i int) string {
+	a := args[i]
+	switch {
+	case slices.Contains(curlDataOpts, a) && i+1 < len(args):
+		return args[i+1]
+	case strings.HasPrefix(a, "--data") || strings.HasPrefix(a, "--form") || strings.HasPrefix(a, "--upload-file"):
+		_, v, _ := strings.Cut(a, "=")
+		return v
+	case len(a) > 2 && (strings.HasPrefix(a, "-d") || strings.HasPrefix(a, "-F") || strings.HasPrefix(a, "-T")) && !strings.HasPrefix(a, "--"):
+		return a[2:]
+	}
+	return ""
+}
+
+// wgetSentFile is the first credential file wget posts (--post-file,
+// --body-file).
+func (c *Call) wgetSentFile() (string, bool) {
+	for i, a := range c.Args {
+		f, ok := "", false
+		if (a == "--post-file" || a == "--body-file") && i+1 < len(c.Args) {
+			f, ok = c.Args[i+1], true
+		} else if v, cut := strings.CutPrefix(a, "--post-file="); cut {
+			f, ok = v, true
+		} else if v, cut := strings.CutPrefix(a, "--body-file="); cut {
+			f, ok = v, true
 		}
-		for _, o := range ops[:max(0, len(ops)-1)] {
-			if what, ok := c.sentSecretFile(o); ok {
-				return send(what)
-			}
+		if !ok {
+			continue
+		}
+		if what, ok := c.sentSecretFile(f); ok {
+			return what, true
 		}
 	}
-	for _, r := range ex.Redirs {
+	return "", false
+}
+
+// copiedSecretFile is the first credential file a remote copy (scp,
+// rsync, sftp, rclone) sends: any operand but the last.
+func (c *Call) copiedSecretFile() (string, bool) {
+	name := c.Ex.Name
+	if name != "scp" && name != "rsync" && name != "sftp" && name != "rclone" {
+		return "", false
+	}
+	ops := operands(c.Args)
+	if name == "scp" || name == "sftp" {
+		ops = sshOperands(c.Args)
+	}
+	for _, o := range ops[:max(0, len(ops)-1)] {
+		if what, ok := c.sentSecretFile(o); ok {
+			return what, true
+		}
+	}
+	return "", false
+}
+
+// redirectedSecretFile is the first credential file redirected into the
+// sender (nc host < ~/.ssh/id_rsa).
+func (c *Call) redirectedSecretFile() (string, bool) {
+	for _, r := range c.Ex.Redirs {
 		if r.Reads() {
 			if what, ok := c.sentSecretFile(r.Target); ok {
-				return send(what)
+				return what, true
 			}
 		}
 	}
-	if readsStdin && ex.Stdin != nil {
-		for _, p := range ex.Stdin.Producers {
-			if isEnvDump(p) {
-				return send("every environment variable, secrets included (from " + p.Name + ")")
+	return "", false
+}
+
+// stdinSecret is what of a secret the commands piped into the sender
+// write: the environment, the clipboard, an sftp batch's uploads, or a
+// credential file they read.
+func (c *Call) stdinSecret() (string, bool) {
+	for _, p := range c.Ex.Stdin.Producers {
+		if isEnvDump(p) {
+			return "every environment variable, secrets included (from " + p.Name + ")", true
+		}
+		if readsClipboard(p) {
+			return "the clipboard (from " + p.Name + "), where passwords are copied to be pasted", true
+		}
+		if what, ok := c.batchUpload(p); ok {
+			return what, true
+		}
+		if what, ok := c.producerReadsSecret(p); ok {
+			return what, true
+		}
+	}
+	return "", false
+}
+
+// batchUpload is the first credential file an sftp or ftp batch printed
+// by p uploads (echo 'put ~/.ssh/id_rsa' | sftp host).
+func (c *Call) batchUpload(p *shell.Exec) (string, bool) {
+	if c.Ex.Name != "sftp" && c.Ex.Name != "ftp" || p.Name != "echo" && p.Name != "printf" {
+		return "", false
+	}
+	for _, a := range p.Args[1:] {
+		f := strings.Fields(strings.ReplaceAll(a, `\n`, "\n"))
+		for i := 1; i < len(f); i++ {
+			if f[i-1] != "put" && f[i-1] != "mput" && f[i-1] != "append" {
+				continue
 			}
-			if readsClipboard(p) {
-				return send("the clipboard (from " + p.Name + "), where passwords are copied to be pasted")
-			}
-			if (ex.Name == "sftp" || ex.Name == "ftp") && (p.Name == "echo" || p.Name == "printf") {
-				// echo 'put ~/.ssh/id_rsa' | sftp host: the batch's uploads.
-				for _, a := range p.Args[1:] {
-					f := strings.Fields(strings.ReplaceAll(a, `\n`, "\n"))
-					for i := 1; i < len(f); i++ {
-						if f[i-1] == "put" || f[i-1] == "mput" || f[i-1] == "append" {
-							if what, ok := c.sentSecretFile(f[i]); ok {
-								return send(what)
-							}
-						}
-					}
-				}
-			}
-			pc := &Call{Ex: p, Res: c.Res, Ctx: c.Ctx}
-			if len(p.Args) > 0 {
-				pc.Args = p.Args[1:]
-			}
-			if p.Name != "" && !slices.Contains(safeWithSecrets, p.Name) {
-				for _, a := range readArgs(pc) {
-					if what, ok := pc.sentSecretFile(a); ok {
-						return send(what)
-					}
-				}
+			if what, ok := c.sentSecretFile(f[i]); ok {
+				return what, true
 			}
 		}
 	}
-	return Finding{}
+	return "", false
+}
+
+// producerReadsSecret is the first credential file p, piped into the
+// sender, reads (unless p is safe with secrets).
+func (c *Call) producerReadsSecret(p *shell.Exec) (string, bool) {
+	if p.Name == "" || slices.Contains(safeWithSecrets, p.Name) {
+		return "", false
+	}
+	pc := &Call{Ex: p, Res: c.Res, Ctx: c.Ctx}
+	if len(p.Args) > 0 {
+		pc.Args = p.Args[1:]
+	}
+	for _, a := range readArgs(pc) {
+		if what, ok := pc.sentSecretFile(a); ok {
+			return what, true
+		}
+	}
+	return "", false
 }
 
 // sshOperands are scp's and sftp's operands, without the values of their
