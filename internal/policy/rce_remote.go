@@ -30,65 +30,92 @@ func isRemoteShell(word string) bool {
 // checkRemoteShell: nc/ncat -e/-c, socat joining a network address to
 // EXEC:/SYSTEM: of a shell, gotty/ttyd serving a shell.
 func checkRemoteShell(c *Call) Finding {
-	name, args := c.Ex.Name, c.Args
 	if f := checkSocketShell(c); f.Hit {
 		return f
 	}
 	if f := checkCodeRemoteShell(c.Ex); f.Hit {
 		return f
 	}
-	switch name {
+	switch c.Ex.Name {
 	case "nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "pwncat":
-		for i, a := range args {
-			var prog string
-			switch {
-			case a == "--exec" || a == "--sh-exec" || a == "--lua-exec":
-				if i+1 < len(args) {
-					prog = args[i+1]
-				}
-			case strings.HasPrefix(a, "--exec=") || strings.HasPrefix(a, "--sh-exec="):
-				_, prog, _ = strings.Cut(a, "=")
-			case len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a[len(a)-1:], "ec"):
-				if i+1 < len(args) {
-					prog = args[i+1]
-				}
-			}
-			if prog != "" && isRemoteShell(c.resolve(prog)) {
-				return hit(name + " " + a + " " + prog + " gives a shell to whoever is at the other end of the connection")
-			}
-		}
+		return c.netcatShell()
 	case "socat":
-		network, shellAddr := false, ""
-		for _, a := range operands(args) {
-			kind, rest, _ := strings.Cut(a, ":")
-			kind = strings.ToUpper(kind)
-			switch {
-			case strings.HasPrefix(kind, "TCP") || strings.HasPrefix(kind, "UDP") || strings.HasPrefix(kind, "SSL") ||
-				strings.HasPrefix(kind, "OPENSSL") || strings.HasPrefix(kind, "SCTP") || strings.HasPrefix(kind, "SOCKS") ||
-				strings.HasPrefix(kind, "PROXY") || strings.HasPrefix(kind, "VSOCK") || strings.HasPrefix(kind, "DCCP"):
-				network = true
-			case kind == "EXEC" || kind == "SYSTEM":
-				prog, _, _ := strings.Cut(rest, ",")
-				if isRemoteShell(strings.Trim(prog, `"'`)) {
-					shellAddr = a
-				}
-			}
-		}
-		if network && shellAddr != "" {
-			return hit("socat joins a network socket to " + shellAddr + ": a shell for whoever connects")
-		}
+		return socatShell(c.Args)
 	case "gotty", "ttyd", "shellinaboxd", "wetty", "tty-share", "sshx", "upterm", "tmate":
-		for _, o := range operands(args) {
-			if isRemoteShell(c.resolve(o)) {
-				return hit(name + " serves " + o + " on the network: a shell for whoever opens the page")
+		return c.terminalShared()
+	}
+	return Finding{}
+}
+
+// netcatShell: nc -e /bin/sh, ncat --sh-exec, --lua-exec.
+func (c *Call) netcatShell() Finding {
+	args := c.Args
+	for i, a := range args {
+		prog := netcatExec(args, i)
+		if prog != "" && isRemoteShell(c.resolve(prog)) {
+			return hit(c.Ex.Name + " " + a + " " + prog + " gives a shell to whoever is at the other end of the connection")
+		}
+	}
+	return Finding{}
+}
+
+// netcatExec is the program netcat's option args[i] runs on the
+// connection (-e prog, -c cmd, --exec=prog), "" if none.
+func netcatExec(args []string, i int) string {
+	a := args[i]
+	switch {
+	case a == "--exec" || a == "--sh-exec" || a == "--lua-exec",
+		len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a[len(a)-1:], "ec"):
+		if i+1 < len(args) {
+			return args[i+1]
+		}
+	case strings.HasPrefix(a, "--exec=") || strings.HasPrefix(a, "--sh-exec="):
+		_, prog, _ := strings.Cut(a, "=")
+		return prog
+	}
+	return ""
+}
+
+// socatNetworkKinds are the socat address types that are network sockets.
+var socatNetworkKinds = []string{"TCP", "UDP", "SSL", "OPENSSL", "SCTP", "SOCKS", "PROXY", "VSOCK", "DCCP"}
+
+// socatShell: socat joining a network socket to EXEC or SYSTEM of a shell.
+func socatShell(args []string) Finding {
+	network, shellAddr := false, ""
+	for _, a := range operands(args) {
+		kind, rest, _ := strings.Cut(a, ":")
+		kind = strings.ToUpper(kind)
+		switch {
+		case slices.ContainsFunc(socatNetworkKinds, func(k string) bool { return strings.HasPrefix(kind, k) }):
+			network = true
+		case kind == "EXEC" || kind == "SYSTEM":
+			prog, _, _ := strings.Cut(rest, ",")
+			if isRemoteShell(strings.Trim(prog, `"'`)) {
+				shellAddr = a
 			}
 		}
-		if name == "tmate" || name == "tty-share" || name == "sshx" || name == "upterm" {
-			ops := operands(args)
-			if len(ops) == 0 && !hasArg(args, "-V", "--version", "-h", "--help") || len(ops) > 0 && slices.Contains([]string{"host", "new-session"}, ops[0]) {
-				return hit(name + " shares this terminal's shell with whoever has the link")
-			}
+	}
+	if network && shellAddr != "" {
+		return hit("socat joins a network socket to " + shellAddr + ": a shell for whoever connects")
+	}
+	return Finding{}
+}
+
+// terminalShared: a shell served on the web (gotty bash, ttyd sh), or this
+// terminal shared through a link (tmate, tty-share, sshx, upterm).
+func (c *Call) terminalShared() Finding {
+	name, args := c.Ex.Name, c.Args
+	ops := operands(args)
+	for _, o := range ops {
+		if isRemoteShell(c.resolve(o)) {
+			return hit(name + " serves " + o + " on the network: a shell for whoever opens the page")
 		}
+	}
+	if name != "tmate" && name != "tty-share" && name != "sshx" && name != "upterm" {
+		return Finding{}
+	}
+	if len(ops) == 0 && !hasArg(args, "-V", "--version", "-h", "--help") || len(ops) > 0 && slices.Contains([]string{"host", "new-session"}, ops[0]) {
+		return hit(name + " shares this terminal's shell with whoever has the link")
 	}
 	return Finding{}
 }

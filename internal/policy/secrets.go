@@ -105,53 +105,8 @@ var secretsRules = []*Rule{
 // holds home, serving every credential file in it (python -m http.server,
 // php -S -t, ruby -run -e httpd, http-server, serve, busybox httpd).
 func checkHomeServed(c *Call) Finding {
-	name, args := c.Ex.Name, c.Args
-	dir := ""
-	served := false
-	switch {
-	case strings.HasPrefix(name, "python") && len(args) >= 2 && args[0] == "-m" && (args[1] == "http.server" || args[1] == "SimpleHTTPServer"):
-		served, dir = true, "."
-		for i, a := range args {
-			if (a == "-d" || a == "--directory") && i+1 < len(args) {
-				dir = args[i+1]
-			} else if v, ok := strings.CutPrefix(a, "--directory="); ok {
-				dir = v
-			}
-		}
-	case name == "php" && hasArg(args, "-S"):
-		served, dir = true, "."
-		for i, a := range args {
-			if a == "-t" && i+1 < len(args) {
-				dir = args[i+1]
-			}
-		}
-	case name == "ruby" && slices.Contains(args, "httpd") && slices.Contains(args, "-run"):
-		served, dir = true, "."
-		if ops := operands(args); len(ops) > 1 && ops[len(ops)-1] != "httpd" {
-			dir = ops[len(ops)-1]
-		}
-	case name == "http-server" || name == "serve" || name == "live-server":
-		served, dir = true, "."
-		if ops := operands(args); len(ops) > 0 {
-			dir = ops[0]
-		}
-	case name == "openssl" && len(args) > 0 && args[0] == "s_server" && hasArg(args, "-WWW", "-HTTP", "-www"):
-		served, dir = true, "." // serves the files under the working directory
-	case name == "kubectl" && len(args) > 0 && args[0] == "proxy":
-		for i, a := range args {
-			if v, ok := strings.CutPrefix(a, "--www="); ok {
-				served, dir = true, v
-			} else if (a == "--www" || a == "-w") && i+1 < len(args) {
-				served, dir = true, args[i+1]
-			}
-		}
-	case name == "busybox" && len(args) > 0 && args[0] == "httpd" || name == "httpd" && hasArg(args, "-h"):
-		for i, a := range args {
-			if a == "-h" && i+1 < len(args) {
-				served, dir = true, args[i+1]
-			}
-		}
-	}
+	name := c.Ex.Name
+	dir, served := servedDir(name, c.Args)
 	if !served {
 		return Finding{}
 	}
@@ -164,4 +119,117 @@ func checkHomeServed(c *Call) Finding {
 		return hit(name + " serves " + what + " over HTTP")
 	}
 	return Finding{}
+}
+
+// servedDir is the directory a command serves over HTTP, if it is a web
+// server (webServers).
+func servedDir(name string, args []string) (string, bool) {
+	for _, serve := range webServers {
+		if dir, ok := serve(name, args); ok {
+			return dir, true
+		}
+	}
+	return "", false
+}
+
+// webServers each recognise one way of serving a directory over HTTP and
+// return the directory served.
+var webServers = []func(name string, args []string) (dir string, served bool){
+	pythonServed, phpServed, rubyServed, nodeServed, opensslServed, kubectlServed, httpdServed,
+}
+
+// pythonServed: python -m http.server [-d dir].
+func pythonServed(name string, args []string) (string, bool) {
+	if !strings.HasPrefix(name, "python") || len(args) < 2 || args[0] != "-m" || args[1] != "http.server" && args[1] != "SimpleHTTPServer" {
+		return "", false
+	}
+	dir := "."
+	for i, a := range args {
+		if (a == "-d" || a == "--directory") && i+1 < len(args) {
+			dir = args[i+1]
+		} else if v, ok := strings.CutPrefix(a, "--directory="); ok {
+			dir = v
+		}
+	}
+	return dir, true
+}
+
+// phpServed: php -S addr [-t dir].
+func phpServed(name string, args []string) (string, bool) {
+	if name != "php" || !hasArg(args, "-S") {
+		return "", false
+	}
+	return optionValue(args, ".", "-t"), true
+}
+
+// rubyServed: ruby -run -e httpd [dir].
+func rubyServed(name string, args []string) (string, bool) {
+	if name != "ruby" || !slices.Contains(args, "httpd") || !slices.Contains(args, "-run") {
+		return "", false
+	}
+	if ops := operands(args); len(ops) > 1 && ops[len(ops)-1] != "httpd" {
+		return ops[len(ops)-1], true
+	}
+	return ".", true
+}
+
+// nodeServed: http-server, serve, live-server [dir].
+func nodeServed(name string, args []string) (string, bool) {
+	if name != "http-server" && name != "serve" && name != "live-server" {
+		return "", false
+	}
+	if ops := operands(args); len(ops) > 0 {
+		return ops[0], true
+	}
+	return ".", true
+}
+
+// opensslServed: openssl s_server -WWW serves the files under the working
+// directory.
+func opensslServed(name string, args []string) (string, bool) {
+	return ".", name == "openssl" && len(args) > 0 && args[0] == "s_server" && hasArg(args, "-WWW", "-HTTP", "-www")
+}
+
+// kubectlServed: kubectl proxy --www=dir.
+func kubectlServed(name string, args []string) (string, bool) {
+	if name != "kubectl" || len(args) == 0 || args[0] != "proxy" {
+		return "", false
+	}
+	dir, served := "", false
+	for i, a := range args {
+		if v, ok := strings.CutPrefix(a, "--www="); ok {
+			dir, served = v, true
+		} else if (a == "--www" || a == "-w") && i+1 < len(args) {
+			dir, served = args[i+1], true
+		}
+	}
+	return dir, served
+}
+
+// httpdServed: busybox httpd -h dir, httpd -h dir.
+func httpdServed(name string, args []string) (string, bool) {
+	if !(name == "busybox" && len(args) > 0 && args[0] == "httpd" || name == "httpd" && hasArg(args, "-h")) {
+		return "", false
+	}
+	return optionValue(args, "", "-h"), hasOptionValue(args, "-h")
+}
+
+// optionValue is the value after the last opt in args with one, or def.
+func optionValue(args []string, def, opt string) string {
+	for i, a := range args {
+		if a == opt && i+1 < len(args) {
+			def = args[i+1]
+		}
+	}
+	return def
+}
+
+// hasOptionValue reports whether some opt in args has a word after it.
+func hasOptionValue(args []string, opt string) bool {
+	for i, a := range args {
+		if a == opt && i+1 < len(args) {
+			return true
+		}
+	}
+	return false
 }
