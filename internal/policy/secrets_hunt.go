@@ -51,104 +51,146 @@ var secretFileGlobRe = &lazyregexp.Regexp{Expr: `(?i)id_(rsa|dsa|ecdsa|ed25519)|
 // checkSecretHunt: grep/rg/ag/ack/find over home, another home or / for
 // secret-looking words or files.
 func checkSecretHunt(c *Call) Finding {
-	wide := func(p string) (Loc, bool) {
-		l := c.Loc(p)
-		switch l.Place {
-		case Root, Home, Ancestor, OtherHome, CoreSystem, System:
-			return l, true
-		case InHome:
-			// ~/.config, ~/.ssh: dot directories hold the credentials.
-			rel := strings.TrimPrefix(l.Path, c.Ctx.Home+"/")
-			return l, strings.HasPrefix(rel, ".")
-		}
-		return l, false
-	}
 	switch c.Ex.Name {
-	case "find", "fd", "fdfind", "locate", "plocate", "mlocate":
-		if c.Ex.Name == "locate" || c.Ex.Name == "plocate" || c.Ex.Name == "mlocate" {
-			for _, o := range operands(c.Args) {
-				if secretFileGlobRe.MatchString(o) {
-					return hit(c.Ex.Name + " searches the whole machine for credential files (" + o + ")")
-				}
-			}
-			return Finding{}
-		}
-		var starts, patterns []string
-		if c.Ex.Name == "find" {
-			var expr []string
-			starts, expr = shell.FindStart(c.Args)
-			shell.FindExpr(expr, func(primary, value string, _ []string) {
-				switch primary {
-				case "-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-wholename", "-iwholename":
-					patterns = append(patterns, value)
-				}
-			})
-		} else {
-			ops := operands(c.Args)
-			if len(ops) > 0 {
-				patterns, starts = ops[:1], ops[1:]
-			}
-		}
-		for _, pat := range patterns {
-			if !secretFileGlobRe.MatchString(pat) {
-				continue
-			}
-			for _, s := range starts {
-				if l, ok := wide(s); ok {
-					return hit(c.Ex.Name + " searches " + l.Place.String() + " for credential files (" + pat + ")")
-				}
-			}
-		}
+	case "locate", "plocate", "mlocate":
+		return locateHunt(c)
+	case "find", "fd", "fdfind":
+		return c.fileHunt()
 	case "grep", "egrep", "fgrep", "rg", "ag", "ack", "ugrep", "git-grep":
-		recursive := c.Ex.Name == "rg" || c.Ex.Name == "ag" || c.Ex.Name == "ack" || hasArg(c.Args, "-r", "-R", "--recursive", "--dereference-recursive") || hasShortFlag(c.Args, 'r') || hasShortFlag(c.Args, 'R')
-		history := false
-		for _, o := range operands(c.Args) {
-			if isHistoryFile(o) {
-				history = true
-			}
+		return c.grepHunt()
+	}
+	return Finding{}
+}
+
+// wideSearch places p and reports whether searching it is a hunt: /, a
+// home, a directory holding one, the system, or a dot directory in home
+// (~/.config, ~/.ssh: dot directories hold the credentials).
+func (c *Call) wideSearch(p string) (Loc, bool) {
+	l := c.Loc(p)
+	switch l.Place {
+	case Root, Home, Ancestor, OtherHome, CoreSystem, System:
+		return l, true
+	case InHome:
+		rel := strings.TrimPrefix(l.Path, c.Ctx.Home+"/")
+		return l, strings.HasPrefix(rel, ".")
+	}
+	return l, false
+}
+
+// locateHunt: locate searches the whole machine's file names.
+func locateHunt(c *Call) Finding {
+	for _, o := range operands(c.Args) {
+		if secretFileGlobRe.MatchString(o) {
+			return hit(c.Ex.Name + " searches the whole machine for credential files (" + o + ")")
 		}
-		// cat ~/.bash_history | grep -i token: the history piped in.
-		if in := c.Ex.Stdin; in != nil && len(operands(c.Args)) <= 1 {
-			for _, p := range in.Producers {
-				for _, a := range p.Args[1:] {
-					if isHistoryFile(a) {
-						history = true
-					}
-				}
-			}
+	}
+	return Finding{}
+}
+
+// fileHunt: find or fd looking for credential file names from a wide
+// starting point.
+func (c *Call) fileHunt() Finding {
+	starts, patterns := c.fileSearch()
+	for _, pat := range patterns {
+		if !secretFileGlobRe.MatchString(pat) {
+			continue
 		}
-		if !recursive && !history {
-			return Finding{}
-		}
-		spec := grepSpec
-		if c.Ex.Name == "rg" {
-			spec = rgSpec
-		}
-		p := shell.ParseArgs(c.Args, spec)
-		pattern, ok := p.Value("e", "regexp")
-		files := p.Operands
-		if !ok && len(files) > 0 {
-			pattern, files = files[0], files[1:]
-		}
-		if !secretWordRe.MatchString(pattern) && !secretWordRe.MatchString(plainPattern(pattern)) && !secretShapeRe.MatchString(pattern) && !(history && passWordRe.MatchString(pattern)) {
-			return Finding{}
-		}
-		if history && len(files) == 0 {
-			return hit(c.Ex.Name + " searches the shell history piped into it for secrets (" + pattern + ")")
-		}
-		for _, f := range files {
-			if isHistoryFile(c.resolve(f)) {
-				return hit(c.Ex.Name + " searches the shell history " + c.resolve(f) + " for secrets (" + pattern + ")")
-			}
-			if l, ok := wide(f); ok {
-				if (l.Place == CoreSystem || l.Place == System) && !strongSecretWordRe.MatchString(pattern) && !secretShapeRe.MatchString(pattern) {
-					continue
-				}
-				return hit(c.Ex.Name + " searches " + l.Place.String() + " for secrets (" + pattern + ")")
+		for _, s := range starts {
+			if l, ok := c.wideSearch(s); ok {
+				return hit(c.Ex.Name + " searches " + l.Place.String() + " for credential files (" + pat + ")")
 			}
 		}
 	}
 	return Finding{}
+}
+
+// findNamePrimaries are find's tests of a file's name or path.
+var findNamePrimaries = []string{"-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-wholename", "-iwholename"}
+
+// fileSearch is where find or fd starts and the name patterns it looks
+// for (fd PATTERN DIR…).
+func (c *Call) fileSearch() (starts, patterns []string) {
+	if c.Ex.Name != "find" {
+		if ops := operands(c.Args); len(ops) > 0 {
+			return ops[1:], ops[:1]
+		}
+		return nil, nil
+	}
+	starts, expr := shell.FindStart(c.Args)
+	shell.FindExpr(expr, func(primary, value string, _ []string) {
+		if slices.Contains(findNamePrimaries, primary) {
+			patterns = append(patterns, value)
+		}
+	})
+	return starts, patterns
+}
+
+// grepHunt: a recursive search, or a search of the shell history, for
+// secret words or shapes.
+func (c *Call) grepHunt() Finding {
+	history := c.grepsHistory()
+	if !grepRecursive(c.Ex.Name, c.Args) && !history {
+		return Finding{}
+	}
+	pattern, files := grepPatternFiles(c.Ex.Name, c.Args)
+	if !secretWordRe.MatchString(pattern) && !secretWordRe.MatchString(plainPattern(pattern)) && !secretShapeRe.MatchString(pattern) && !(history && passWordRe.MatchString(pattern)) {
+		return Finding{}
+	}
+	if history && len(files) == 0 {
+		return hit(c.Ex.Name + " searches the shell history piped into it for secrets (" + pattern + ")")
+	}
+	for _, f := range files {
+		if isHistoryFile(c.resolve(f)) {
+			return hit(c.Ex.Name + " searches the shell history " + c.resolve(f) + " for secrets (" + pattern + ")")
+		}
+		if l, ok := c.wideSearch(f); ok {
+			if (l.Place == CoreSystem || l.Place == System) && !strongSecretWordRe.MatchString(pattern) && !secretShapeRe.MatchString(pattern) {
+				continue
+			}
+			return hit(c.Ex.Name + " searches " + l.Place.String() + " for secrets (" + pattern + ")")
+		}
+	}
+	return Finding{}
+}
+
+// grepRecursive reports whether a grep searches directories: rg, ag and
+// ack always do, grep with -r or -R.
+func grepRecursive(name string, args []string) bool {
+	return name == "rg" || name == "ag" || name == "ack" || hasArg(args, "-r", "-R", "--recursive", "--dereference-recursive") ||
+		hasShortFlag(args, 'r') || hasShortFlag(args, 'R')
+}
+
+// grepsHistory reports whether a grep searches a shell history file,
+// named or piped in (cat ~/.bash_history | grep -i token).
+func (c *Call) grepsHistory() bool {
+	ops := operands(c.Args)
+	if slices.ContainsFunc(ops, isHistoryFile) {
+		return true
+	}
+	if in := c.Ex.Stdin; in != nil && len(ops) <= 1 {
+		for _, p := range in.Producers {
+			if slices.ContainsFunc(p.Args[1:], isHistoryFile) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// grepPatternFiles is a grep's pattern (-e, or the first operand) and the
+// files it searches.
+func grepPatternFiles(name string, args []string) (string, []string) {
+	spec := grepSpec
+	if name == "rg" {
+		spec = rgSpec
+	}
+	p := shell.ParseArgs(args, spec)
+	pattern, ok := p.Value("e", "regexp")
+	files := p.Operands
+	if !ok && len(files) > 0 {
+		pattern, files = files[0], files[1:]
+	}
+	return pattern, files
 }
 
 // passWordRe: "pass" alone, as a search of the history for passwords
@@ -171,50 +213,72 @@ var envFilterRe = &lazyregexp.Regexp{Expr: `(?i)key|secret|token|pass|auth|cred|
 // checkEnvDump: the environment (secrets included) written to a file, piped
 // to a filter for keys, or read from /proc/*/environ.
 func checkEnvDump(c *Call) Finding {
-	ex := c.Ex
-	for _, a := range c.Args {
-		if p := c.resolve(a); strings.HasPrefix(p, "/proc/") && strings.HasSuffix(p, "/environ") {
-			return hit(ex.Name + " reads " + p + ", a process's whole environment, secrets included")
-		}
+	if f := c.procEnvironRead(); f.Hit {
+		return f
 	}
-	for _, r := range ex.Redirs {
-		if r.Reads() {
-			if p := c.resolve(r.Target); strings.HasPrefix(p, "/proc/") && strings.HasSuffix(p, "/environ") {
-				return hit("reads " + p + ", a process's whole environment, secrets included")
-			}
-		}
-	}
-	if isEnvDump(ex) {
-		for _, r := range ex.Redirs {
+	if isEnvDump(c.Ex) {
+		for _, r := range c.Ex.Redirs {
 			if r.Writes() && r.Target != "" && r.Target != "/dev/null" && r.Target != "/dev/stderr" && r.Target != "/dev/stdout" {
-				return hit(ex.Name + " writes every environment variable, secrets included, to " + c.Show(r.Target))
+				return hit(c.Ex.Name + " writes every environment variable, secrets included, to " + c.Show(r.Target))
 			}
 		}
 	}
-	if ex.Stdin == nil {
+	if c.Ex.Stdin == nil {
 		return Finding{}
 	}
-	for _, p := range ex.Stdin.Producers {
-		if p.Name == "history" && envFilterRe.MatchString(ex.Text) && slices.Contains([]string{"grep", "egrep", "fgrep", "rg", "awk", "sed", "ag"}, ex.Name) {
-			return hit("history | " + ex.Name + " picks secrets out of the shell history")
+	for _, p := range c.Ex.Stdin.Producers {
+		if f := c.pipedEnv(p); f.Hit {
+			return f
 		}
-		if !isEnvDump(p) {
-			continue
+	}
+	return Finding{}
+}
+
+// procEnvironRead: /proc/<pid>/environ read as an argument or through a
+// redirection.
+func (c *Call) procEnvironRead() Finding {
+	environ := func(p string) bool { return strings.HasPrefix(p, "/proc/") && strings.HasSuffix(p, "/environ") }
+	for _, a := range c.Args {
+		if p := c.resolve(a); environ(p) {
+			return hit(c.Ex.Name + " reads " + p + ", a process's whole environment, secrets included")
 		}
-		switch ex.Name {
-		case "grep", "egrep", "fgrep", "rg", "awk", "gawk", "mawk", "sed", "ag", "perl", "jq":
-			// awk's and sed's programs are analysed apart and blanked in
-			// Args: the source text holds them.
-			if envFilterRe.MatchString(ex.Text) {
-				return hit(p.Name + " | " + ex.Name + " picks secrets out of the environment")
-			}
-		case "tee", "base64", "xxd", "gzip", "openssl", "gpg", "xclip", "pbcopy", "wl-copy", "xsel":
-			return hit(p.Name + " | " + ex.Name + " keeps or encodes every environment variable, secrets included")
+	}
+	for _, r := range c.Ex.Redirs {
+		if p := c.resolve(r.Target); r.Reads() && environ(p) {
+			return hit("reads " + p + ", a process's whole environment, secrets included")
 		}
-		for _, r := range ex.Redirs {
-			if r.Writes() && r.Target != "" && r.Target != "/dev/null" {
-				return hit(p.Name + " output, every environment variable, is written to " + c.Show(r.Target))
-			}
+	}
+	return Finding{}
+}
+
+// envFilters pick lines out of their input; envKeepers keep or encode it.
+var (
+	historyFilters = []string{"grep", "egrep", "fgrep", "rg", "awk", "sed", "ag"}
+	envFilters     = []string{"grep", "egrep", "fgrep", "rg", "awk", "gawk", "mawk", "sed", "ag", "perl", "jq"}
+	envKeepers     = []string{"tee", "base64", "xxd", "gzip", "openssl", "gpg", "xclip", "pbcopy", "wl-copy", "xsel"}
+)
+
+// pipedEnv judges the history or an environment dump piped in by p:
+// filtered for secrets, kept, encoded, or written to a file.
+func (c *Call) pipedEnv(p *shell.Exec) Finding {
+	ex := c.Ex
+	if p.Name == "history" && envFilterRe.MatchString(ex.Text) && slices.Contains(historyFilters, ex.Name) {
+		return hit("history | " + ex.Name + " picks secrets out of the shell history")
+	}
+	if !isEnvDump(p) {
+		return Finding{}
+	}
+	// awk's and sed's programs are analysed apart and blanked in Args:
+	// the source text holds them.
+	if slices.Contains(envFilters, ex.Name) && envFilterRe.MatchString(ex.Text) {
+		return hit(p.Name + " | " + ex.Name + " picks secrets out of the environment")
+	}
+	if slices.Contains(envKeepers, ex.Name) {
+		return hit(p.Name + " | " + ex.Name + " keeps or encodes every environment variable, secrets included")
+	}
+	for _, r := range ex.Redirs {
+		if r.Writes() && r.Target != "" && r.Target != "/dev/null" {
+			return hit(p.Name + " output, every environment variable, is written to " + c.Show(r.Target))
 		}
 	}
 	return Finding{}
@@ -240,65 +304,112 @@ func systemStore(p string) (string, bool) {
 }
 
 func checkSystemStore(c *Call) Finding {
+	if f, done := c.storeTool(); done {
+		return f
+	}
+	return c.storePathRead()
+}
+
+// storeDumpers dump the system's password hashes or stored credentials.
+var storeDumpers = []string{"unshadow", "pwdump", "mimikatz", "lazagne", "secretsdump.py"}
+
+// storeInspectors only look at a store's name or metadata.
+var storeInspectors = []string{"ls", "stat", "file", "test", "[", "chmod", "chown", "echo", "printf", "which", "du", "touch", "dirname", "basename", "realpath", "readlink", "namei", "mdls"}
+
+// storeTool judges the programs made to read a credential store; done is
+// set when that decides the call.
+func (c *Call) storeTool() (f Finding, done bool) {
 	name := c.Ex.Name
-	switch name {
-	case "unshadow", "pwdump", "mimikatz", "lazagne", "secretsdump.py":
-		return hit(name + " dumps the system's password hashes or stored credentials")
-	case "getent":
+	switch {
+	case slices.Contains(storeDumpers, name):
+		return hit(name + " dumps the system's password hashes or stored credentials"), true
+	case slices.Contains(storeInspectors, name):
+		return Finding{}, true
+	case name == "getent":
 		if ops := operands(c.Args); len(ops) > 0 && (ops[0] == "shadow" || ops[0] == "gshadow") {
-			return hit("getent " + ops[0] + " prints password hashes")
+			return hit("getent " + ops[0] + " prints password hashes"), true
 		}
-	case "security":
-		ops := operands(c.Args)
-		switch {
-		case len(ops) == 0:
-		case ops[0] == "dump-keychain", strings.HasPrefix(ops[0], "find-") && strings.HasSuffix(ops[0], "-password") && hasShortFlag(c.Args, 'g'):
-			// -g prints the password on standard error, which no pipe
-			// or capture takes.
-			return hit("security " + ops[0] + " prints passwords from the keychain")
-		case strings.HasPrefix(ops[0], "find-") && strings.HasSuffix(ops[0], "-password") && hasShortFlag(c.Args, 'w'):
-			// -w: the one password on standard output, judged by where it
-			// goes, as a secret manager's (PW=$(security ... -w) uses it).
-			return c.storeFlow("a password from the keychain")
-		}
-	case "secret-tool":
+	case name == "security":
+		return c.keychainRead()
+	case name == "secret-tool":
 		if ops := operands(c.Args); len(ops) > 0 && ops[0] == "lookup" {
-			return c.storeFlow("a secret from the keyring")
+			return c.storeFlow("a secret from the keyring"), true
 		}
-	case "ls", "stat", "file", "test", "[", "chmod", "chown", "echo", "printf", "which", "du", "touch", "dirname", "basename", "realpath", "readlink", "namei", "mdls":
-		return Finding{}
 	}
-	check := func(p string) Finding {
-		if what, ok := systemStore(p); ok {
-			return hit(name + " reads " + what)
+	return Finding{}, false
+}
+
+// keychainRead judges macOS's security: dump-keychain and find-*-password
+// -g print passwords (-g on standard error, which no pipe or capture
+// takes); find-*-password -w prints the one password on standard output,
+// judged by where it goes, as a secret manager's (PW=$(security ... -w)
+// uses it).
+func (c *Call) keychainRead() (Finding, bool) {
+	ops := operands(c.Args)
+	if len(ops) == 0 {
+		return Finding{}, false
+	}
+	find := strings.HasPrefix(ops[0], "find-") && strings.HasSuffix(ops[0], "-password")
+	switch {
+	case ops[0] == "dump-keychain", find && hasShortFlag(c.Args, 'g'):
+		return hit("security " + ops[0] + " prints passwords from the keychain"), true
+	case find && hasShortFlag(c.Args, 'w'):
+		return c.storeFlow("a password from the keychain"), true
+	}
+	return Finding{}, false
+}
+
+// storeWords are in every path systemStore knows.
+var storeWords = []string{"shadow", "passwd", "key", "Login", "login", "Cookies", "spwd"}
+
+// mayNameStore reports whether a may name a credential store (storeWords).
+func mayNameStore(a string) bool {
+	for _, w := range storeWords {
+		if strings.Contains(a, w) {
+			return true
 		}
-		return Finding{}
 	}
+	return false
+}
+
+// storeRead is a finding when p is a credential store.
+func (c *Call) storeReadOf(p string) Finding {
+	if what, ok := systemStore(p); ok {
+		return hit(c.Ex.Name + " reads " + what)
+	}
+	return Finding{}
+}
+
+// storePathRead: a credential store named by an argument, by a string in
+// code given to a script engine (jrunscript -e 'cp("/etc/shadow", "s")'),
+// or read through a redirection; a data command or a message only
+// mentions it (grep -r '"/etc/shadow"', git commit -m '…').
+func (c *Call) storePathRead() Finding {
+	name := c.Ex.Name
 	for i, a := range c.Args {
-		if !strings.Contains(a, "shadow") && !strings.Contains(a, "passwd") && !strings.Contains(a, "key") && !strings.Contains(a, "Login") && !strings.Contains(a, "login") && !strings.Contains(a, "Cookies") && !strings.Contains(a, "spwd") {
+		if !mayNameStore(a) {
 			continue
 		}
-		if f := check(c.resolve(a)); f.Hit {
+		if f := c.storeReadOf(c.resolve(a)); f.Hit {
 			return f
 		}
 		if slices.Contains(dataCommands, name) || i > 0 && isMessageOption(name, c.Args[i-1]) {
-			continue // a mention: grep -r '"/etc/shadow"', git commit -m '…'
+			continue
 		}
-		// Code given to a script engine: jrunscript -e 'cp("/etc/shadow", "s")'.
 		for _, q := range quotedRe.Get().FindAllStringSubmatch(a, maxEmbedded) {
-			if f := check(q[1] + q[2]); f.Hit {
+			if f := c.storeReadOf(q[1] + q[2]); f.Hit {
 				return f
 			}
 		}
 	}
 	for _, l := range c.Ex.CodeLiterals {
-		if f := check(l); f.Hit {
+		if f := c.storeReadOf(l); f.Hit {
 			return f
 		}
 	}
 	for _, r := range c.Ex.Redirs {
 		if r.Reads() {
-			if f := check(c.resolve(r.Target)); f.Hit {
+			if f := c.storeReadOf(c.resolve(r.Target)); f.Hit {
 				return f
 			}
 		}
