@@ -372,48 +372,65 @@ func checkDownloadRun(res *shell.Result, _ *Context) (Finding, *shell.Exec) {
 			return hit("yadm clone --bootstrap runs the bootstrap script of a repository it has just cloned, without anyone reading it"), ex
 		}
 		if slices.Contains(networkFetchers, ex.Name) {
-			for _, p := range downloads(ex) {
-				if p != "" && shell.Known(p) {
-					downloaded[p] = true
-				}
-			}
+			addKnownPaths(downloaded, downloads(ex))
 			continue
 		}
-		if len(ex.CodeLiterals) > 0 && ex.CodeWrites || strings.Contains(ex.Text, "copy(") || strings.Contains(ex.Text, "urlretrieve") {
-			// php -r "copy('https://…/installer', 'setup.php');": the
-			// code downloads a URL to the files its other literals name.
-			if slices.ContainsFunc(ex.CodeLiterals, func(l string) bool { return strings.Contains(l, "://") }) {
-				for _, l := range ex.CodeLiterals {
-					if l != "" && !strings.ContainsAny(l, " \n") && !strings.Contains(l, "://") {
-						downloaded[shell.ResolvePath(ex.Dir, l)] = true
-					}
-				}
-			}
-		}
+		codeDownloads(ex, downloaded)
 		if fedByFetcher(ex) {
 			// curl … | tee f, curl … | cat > f, curl … | dd of=f: what it
 			// writes is the download.
-			for _, p := range writtenFiles(ex) {
-				if p != "" && shell.Known(p) {
-					downloaded[p] = true
-				}
-			}
+			addKnownPaths(downloaded, writtenFiles(ex))
 		}
-		if len(downloaded) == 0 || len(ex.Args) == 0 {
-			continue
-		}
-		if strings.Contains(ex.Args[0], "/") && downloaded[shell.ResolvePath(ex.Dir, ex.Args[0])] {
-			return hit("runs " + ex.Args[0] + ", a file just downloaded from the network, without anyone reading it"), ex
-		}
-		runsScripts := shell.IsShell(ex.Name) || ex.Name == "source" || ex.Name == "." || shell.Interpreter(ex.Name) != "" || installsPackageFiles(ex.Name)
-		if !runsScripts || compilesOnly(ex) {
-			continue
-		}
-		for _, a := range ex.Args[1:] {
-			if a != "" && !strings.HasPrefix(a, "-") && downloaded[shell.ResolvePath(ex.Dir, a)] {
-				return hit(ex.Name + " runs " + a + ", a file just downloaded from the network, without anyone reading it"), ex
-			}
+		if f := runsDownloaded(ex, downloaded); f.Hit {
+			return f, ex
 		}
 	}
 	return Finding{}, nil
+}
+
+// addKnownPaths adds the known, non-empty paths to set.
+func addKnownPaths(set map[string]bool, paths []string) {
+	for _, p := range paths {
+		if p != "" && shell.Known(p) {
+			set[p] = true
+		}
+	}
+}
+
+// codeDownloads adds the files interpreter code downloads a URL to: php
+// -r "copy('https://…/installer', 'setup.php');" writes to the files its
+// other literals name.
+func codeDownloads(ex *shell.Exec, downloaded map[string]bool) {
+	if !(len(ex.CodeLiterals) > 0 && ex.CodeWrites || strings.Contains(ex.Text, "copy(") || strings.Contains(ex.Text, "urlretrieve")) {
+		return
+	}
+	if !slices.ContainsFunc(ex.CodeLiterals, func(l string) bool { return strings.Contains(l, "://") }) {
+		return
+	}
+	for _, l := range ex.CodeLiterals {
+		if l != "" && !strings.ContainsAny(l, " \n") && !strings.Contains(l, "://") {
+			downloaded[shell.ResolvePath(ex.Dir, l)] = true
+		}
+	}
+}
+
+// runsDownloaded: ex runs a file just downloaded, as the program or as
+// the script of a shell, interpreter or package installer.
+func runsDownloaded(ex *shell.Exec, downloaded map[string]bool) Finding {
+	if len(downloaded) == 0 || len(ex.Args) == 0 {
+		return Finding{}
+	}
+	if strings.Contains(ex.Args[0], "/") && downloaded[shell.ResolvePath(ex.Dir, ex.Args[0])] {
+		return hit("runs " + ex.Args[0] + ", a file just downloaded from the network, without anyone reading it")
+	}
+	runsScripts := shell.IsShell(ex.Name) || ex.Name == "source" || ex.Name == "." || shell.Interpreter(ex.Name) != "" || installsPackageFiles(ex.Name)
+	if !runsScripts || compilesOnly(ex) {
+		return Finding{}
+	}
+	for _, a := range ex.Args[1:] {
+		if a != "" && !strings.HasPrefix(a, "-") && downloaded[shell.ResolvePath(ex.Dir, a)] {
+			return hit(ex.Name + " runs " + a + ", a file just downloaded from the network, without anyone reading it")
+		}
+	}
+	return Finding{}
 }

@@ -524,75 +524,129 @@ func usedKey(program string, args []string, i int) bool {
 // checkCredentialFile: reading, copying, printing or destroying credential
 // files (SSH keys, cloud credentials, .env files but not their examples).
 func checkCredentialFile(c *Call) Finding {
-	ex := c.Ex
-	for _, r := range ex.Redirs {
-		if r.Reads() || r.Truncates() {
-			p := c.resolve(r.Target)
-			if what, ok := c.Ctx.credential(c.Res, p); ok {
-				verb := "reads"
-				if !r.Reads() {
-					verb = "overwrites"
-					if envFileRe.MatchString(path.Base(p)) && !outputEmpty(c) {
-						// Writing .env/.envrc with ordinary configuration: the
-						// secrets guard scans what is written. Emptying it
-						// (> .env) destroys the secrets it holds.
-						continue
-					}
-				}
-				return hit(verb + " " + what + " (" + r.Op + " " + c.Show(r.Target) + ")")
-			}
-		}
+	if f := c.redirectedCredential(); f.Hit {
+		return f
 	}
-	if (ex.Name == "docker" || ex.Name == "podman") && len(c.Args) > 1 {
-		// docker cp web:/run/secrets/db ./pw: a secret copied out of a
-		// container.
-		if ops := operands(c.Args); len(ops) > 2 && ops[0] == "cp" {
-			if _, src, ok := strings.Cut(ops[1], ":"); ok {
-				if what, ok := c.Ctx.credential(c.Res, src); ok {
-					return hit(ex.Name + " cp copies " + what + " out of the container")
-				}
-			}
-		}
+	if f := c.containerSecretCopied(); f.Hit {
+		return f
 	}
-	if ex.Name == "" || slices.Contains(safeWithSecrets, ex.Name) {
+	if c.Ex.Name == "" || slices.Contains(safeWithSecrets, c.Ex.Name) {
 		return Finding{}
 	}
-	if ex.Name == "tee" && !hasArg(c.Args, "-a", "--append") {
-		for _, a := range operands(c.Args) {
-			if what, ok := c.Ctx.credential(c.Res, c.resolve(a)); ok {
-				return hit("tee overwrites " + what)
-			}
-		}
+	if f := c.teeOverwritesCredential(); f.Hit {
+		return f
 	}
 	if grepsNoContent(c) || printsNamesOnly(c) {
 		return Finding{}
 	}
-	for _, a := range readArgs(c) {
-		for _, u := range c.Res.Unknowns(a) {
-			for _, e := range u.Execs {
-				if u.Kind == shell.CommandOutput && isDecoder(e) {
-					return hit(ex.Name + " opens a file whose name is decoded at run time (" + c.Show(a) + "), hiding which file it is")
-				}
+	if f := c.credentialArgRead(); f.Hit {
+		return f
+	}
+	return c.codeOpensCredential()
+}
+
+// redirectedCredential: a credential file read (< f) or overwritten (> f)
+// through a redirection. Writing .env/.envrc with ordinary configuration
+// is left to the secrets guard, which scans what is written; emptying it
+// (> .env) destroys the secrets it holds.
+func (c *Call) redirectedCredential() Finding {
+	for _, r := range c.Ex.Redirs {
+		if !r.Reads() && !r.Truncates() {
+			continue
+		}
+		p := c.resolve(r.Target)
+		what, ok := c.Ctx.credential(c.Res, p)
+		if !ok {
+			continue
+		}
+		verb := "reads"
+		if !r.Reads() {
+			verb = "overwrites"
+			if envFileRe.MatchString(path.Base(p)) && !outputEmpty(c) {
+				continue
 			}
 		}
-		if what, ok := c.credentialArg(a); ok {
-			if isHistoryFile(a) && filtersOutput(c) {
-				continue // grep docker ~/.bash_history: secrets.hunt judges the pattern
+		return hit(verb + " " + what + " (" + r.Op + " " + c.Show(r.Target) + ")")
+	}
+	return Finding{}
+}
+
+// containerSecretCopied: docker cp web:/run/secrets/db ./pw, a secret
+// copied out of a container.
+func (c *Call) containerSecretCopied() Finding {
+	if c.Ex.Name != "docker" && c.Ex.Name != "podman" || len(c.Args) <= 1 {
+		return Finding{}
+	}
+	if ops := operands(c.Args); len(ops) > 2 && ops[0] == "cp" {
+		if _, src, ok := strings.Cut(ops[1], ":"); ok {
+			if what, ok := c.Ctx.credential(c.Res, src); ok {
+				return hit(c.Ex.Name + " cp copies " + what + " out of the container")
 			}
-			verb := "reads or copies"
-			switch ex.Name {
-			case "rm", "unlink", "shred", "truncate", "srm":
-				verb = "destroys"
-			}
-			return hit(ex.Name + " " + verb + " " + what)
 		}
 	}
-	for _, l := range ex.CodeLiterals {
+	return Finding{}
+}
+
+// teeOverwritesCredential: tee without -a empties the credential files
+// it is given.
+func (c *Call) teeOverwritesCredential() Finding {
+	if c.Ex.Name != "tee" || hasArg(c.Args, "-a", "--append") {
+		return Finding{}
+	}
+	for _, a := range operands(c.Args) {
+		if what, ok := c.Ctx.credential(c.Res, c.resolve(a)); ok {
+			return hit("tee overwrites " + what)
+		}
+	}
+	return Finding{}
+}
+
+// credentialDestroyers destroy the files they are given.
+var credentialDestroyers = []string{"rm", "unlink", "shred", "truncate", "srm"}
+
+// credentialArgRead: a credential file among the files the call reads,
+// copies or destroys (readArgs), or a file whose name is decoded at run
+// time. A history searched by a filter is secrets.hunt's to judge (grep
+// docker ~/.bash_history).
+func (c *Call) credentialArgRead() Finding {
+	name := c.Ex.Name
+	for _, a := range readArgs(c) {
+		if c.decodedName(a) {
+			return hit(name + " opens a file whose name is decoded at run time (" + c.Show(a) + "), hiding which file it is")
+		}
+		what, ok := c.credentialArg(a)
+		if !ok || isHistoryFile(a) && filtersOutput(c) {
+			continue
+		}
+		verb := "reads or copies"
+		if slices.Contains(credentialDestroyers, name) {
+			verb = "destroys"
+		}
+		return hit(name + " " + verb + " " + what)
+	}
+	return Finding{}
+}
+
+// decodedName reports whether the word a is made by a decoder at run time
+// (cat "$(echo LmVudg== | base64 -d)").
+func (c *Call) decodedName(a string) bool {
+	for _, u := range c.Res.Unknowns(a) {
+		if u.Kind == shell.CommandOutput && slices.ContainsFunc(u.Execs, isDecoder) {
+			return true
+		}
+	}
+	return false
+}
+
+// codeOpensCredential: a credential file named by a string literal of
+// the call's interpreter code.
+func (c *Call) codeOpensCredential() Finding {
+	for _, l := range c.Ex.CodeLiterals {
 		if strings.ContainsAny(l, "\n ") || len(l) > 4096 {
 			continue
 		}
 		if what, ok := c.Ctx.credential(c.Res, c.resolve(l)); ok {
-			return hit(ex.Name + " code opens " + what)
+			return hit(c.Ex.Name + " code opens " + what)
 		}
 	}
 	return Finding{}
