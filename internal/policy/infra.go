@@ -151,48 +151,84 @@ func checkRegistryRedirect(c *Call) Finding {
 	var urls []string
 	switch name {
 	case "npm", "pnpm", "yarn", "bun", "pip", "pip3", "uv":
-		ops := operands(args)
-		set := slices.Index(ops, "set")
-		if set < 0 || set > 1 {
-			break
-		}
-		for i, o := range ops[set+1:] {
-			key, v, hasV := strings.Cut(o, "=")
-			k := strings.ToLower(key)
-			if !strings.Contains(k, "registry") && !strings.Contains(k, "index-url") && !strings.Contains(k, "index_url") {
-				continue
-			}
-			if !hasV && set+2+i < len(ops) {
-				v = ops[set+2+i]
-			}
-			urls = append(urls, v)
-		}
+		urls = configSetRegistries(operands(args))
 	case "gem":
-		for i, a := range args {
-			if (a == "--add" || a == "-a") && i+1 < len(args) {
-				urls = append(urls, args[i+1])
-			}
-		}
+		urls = valuesAfter(args, "--add", "-a")
 	case "go":
-		if hasArg(args, "-w") {
-			for _, a := range args {
-				if v, ok := strings.CutPrefix(a, "GOPROXY="); ok {
-					urls = append(urls, strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == '|' })...)
-				}
-			}
+		urls = goproxySet(args)
+	}
+	urls = append(urls, c.writtenRegistries()...)
+	for _, u := range urls {
+		h := urlHost(c.Res, u)
+		if h == "" || localHost(h) || slices.Contains(publicRegistries, h) || u == "direct" || u == "off" {
+			continue
+		}
+		return hit(name + " points the package registry at " + h + ": every later install fetches code from there unseen")
+	}
+	return Finding{}
+}
+
+// configSetRegistries are the registry URLs a package manager's config
+// set writes (npm config set registry URL, pip config set
+// global.index-url=URL).
+func configSetRegistries(ops []string) []string {
+	set := slices.Index(ops, "set")
+	if set < 0 || set > 1 {
+		return nil
+	}
+	var urls []string
+	for i, o := range ops[set+1:] {
+		key, v, hasV := strings.Cut(o, "=")
+		k := strings.ToLower(key)
+		if !strings.Contains(k, "registry") && !strings.Contains(k, "index-url") && !strings.Contains(k, "index_url") {
+			continue
+		}
+		if !hasV && set+2+i < len(ops) {
+			v = ops[set+2+i]
+		}
+		urls = append(urls, v)
+	}
+	return urls
+}
+
+// valuesAfter are the words after each of opts in args.
+func valuesAfter(args []string, opts ...string) []string {
+	var out []string
+	for i, a := range args {
+		if slices.Contains(opts, a) && i+1 < len(args) {
+			out = append(out, args[i+1])
 		}
 	}
-	// A registry file written with known text (echo … > ~/.npmrc, tee,
-	// printf … > pip.conf).
+	return out
+}
+
+// goproxySet are the proxies go env -w GOPROXY=… sets.
+func goproxySet(args []string) []string {
+	if !hasArg(args, "-w") {
+		return nil
+	}
+	var urls []string
+	for _, a := range args {
+		if v, ok := strings.CutPrefix(a, "GOPROXY="); ok {
+			urls = append(urls, strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == '|' })...)
+		}
+	}
+	return urls
+}
+
+// writtenRegistries are the registries set in a registry file written
+// with known text (echo … > ~/.npmrc, tee, printf … > pip.conf).
+func (c *Call) writtenRegistries() []string {
 	var targets []string
 	for _, r := range c.Ex.Redirs {
 		if r.Writes() {
 			targets = append(targets, r.Target)
 		}
 	}
-	if name == "tee" {
-		targets = append(targets, operands(args)...)
+	if c.Ex.Name == "tee" {
+		targets = append(targets, operands(c.Args)...)
 	}
+	var urls []string
 	for _, t := range targets {
 		p := c.resolve(t)
 		if !slices.Contains(registryFiles, path.Base(p)) {
@@ -202,12 +238,5 @@ func checkRegistryRedirect(c *Call) Finding {
 			urls = append(urls, m[2])
 		}
 	}
-	for _, u := range urls {
-		h := urlHost(c.Res, u)
-		if h == "" || localHost(h) || slices.Contains(publicRegistries, h) || u == "direct" || u == "off" {
-			continue
-		}
-		return hit(name + " points the package registry at " + h + ": every later install fetches code from there unseen")
-	}
-	return Finding{}
+	return urls
 }

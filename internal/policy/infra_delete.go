@@ -23,22 +23,7 @@ func checkTerraform(c *Call) Finding {
 	}
 	switch c.Ex.Name {
 	case "terraform", "tofu", "terragrunt":
-		for k, v := range c.Ex.Env { // TF_CLI_ARGS=-destroy, TF_CLI_ARGS_apply=-destroy: options from the environment
-			if strings.HasPrefix(k, "TF_CLI_ARGS") && (strings.Contains(v, "-destroy") || strings.Contains(v, "-replace")) {
-				return hit(c.Ex.Name + " given " + k + "=" + v + " destroys what the configuration manages")
-			}
-		}
-		for i, o := range ops {
-			if o == "destroy" || o == "destroy-all" || o == "apply" && hasArg(c.Args, "-destroy", "--destroy") {
-				return hit(c.Ex.Name + " " + o + " destroys the infrastructure the configuration manages")
-			}
-			if o == "apply" && hasPrefixArg(c.Args, "-replace") {
-				return hit(c.Ex.Name + " apply -replace destroys the resource and creates a new one: its data is lost")
-			}
-			if i > 0 && ops[0] != "run-all" && ops[0] != "run" {
-				break
-			}
-		}
+		return terraformDestroy(c, ops)
 	case "pulumi", "cdk", "cdktf":
 		if ops[0] == "destroy" {
 			return hit(c.Ex.Name + " destroy deletes every resource of the stack")
@@ -49,6 +34,29 @@ func checkTerraform(c *Call) Finding {
 	case "serverless", "sls":
 		if ops[0] == "remove" {
 			return hit(c.Ex.Name + " remove deletes the deployed service")
+		}
+	}
+	return Finding{}
+}
+
+// terraformDestroy: terraform destroy, apply -destroy or -replace, given
+// as words (also after terragrunt run-all or run) or through TF_CLI_ARGS
+// in the environment.
+func terraformDestroy(c *Call, ops []string) Finding {
+	for k, v := range c.Ex.Env { // TF_CLI_ARGS=-destroy, TF_CLI_ARGS_apply=-destroy: options from the environment
+		if strings.HasPrefix(k, "TF_CLI_ARGS") && (strings.Contains(v, "-destroy") || strings.Contains(v, "-replace")) {
+			return hit(c.Ex.Name + " given " + k + "=" + v + " destroys what the configuration manages")
+		}
+	}
+	for i, o := range ops {
+		if o == "destroy" || o == "destroy-all" || o == "apply" && hasArg(c.Args, "-destroy", "--destroy") {
+			return hit(c.Ex.Name + " " + o + " destroys the infrastructure the configuration manages")
+		}
+		if o == "apply" && hasPrefixArg(c.Args, "-replace") {
+			return hit(c.Ex.Name + " apply -replace destroys the resource and creates a new one: its data is lost")
+		}
+		if i > 0 && ops[0] != "run-all" && ops[0] != "run" {
+			break
 		}
 	}
 	return Finding{}
@@ -129,13 +137,17 @@ func podsByName(kind, first string, rest, args []string) bool {
 	return strings.Contains(first, "/") || len(rest) > 0
 }
 
+// cloudDelete is one CLI's delete verbs, for the services listed (nil:
+// any).
+type cloudDelete struct {
+	cli             string
+	services, verbs []string
+}
+
 // cloudDeletes lists, per CLI, the first operand (a service; nil for any)
 // and the verbs among the later operands that destroy data or whole
 // projects.
-var cloudDeletes = []struct {
-	cli             string
-	services, verbs []string
-}{
+var cloudDeletes = []cloudDelete{
 	{"aws", []string{"s3", "s3api", "cloudformation", "rds", "dynamodb", "ec2", "eks", "ecr", "efs", "organizations", "lambda", "route53", "kms", "secretsmanager", "backup", "redshift", "elasticache", "opensearch", "es", "glacier"},
 		[]string{"rb", "delete-bucket", "delete-stack", "delete-db-instance", "delete-db-cluster", "delete-table", "terminate-instances", "delete-cluster", "delete-repository", "delete-file-system", "delete-organization", "close-account", "delete-function", "delete-hosted-zone", "schedule-key-deletion", "delete-secret", "delete-backup-vault", "delete-domain", "delete-vault"}},
 	{"gcloud", []string{"projects", "sql", "container", "compute", "storage", "firestore", "spanner", "bigtable", "redis", "filestore", "alloydb", "run", "functions", "kms", "secrets"},
@@ -153,29 +165,46 @@ var cloudDeletes = []struct {
 }
 
 func checkCloud(c *Call) Finding {
-	ops := operands(c.Args)
-	if hasArg(c.Args, "--help", "-h", "help") || slices.ContainsFunc(c.Args, func(a string) bool { return slices.Contains(platformReadOnly, a) }) {
+	if hasArg(c.Args, "--help", "-h", "help") || slices.ContainsFunc(c.Args, isPlatformReadOnly) {
 		return Finding{} // aws ... --dry-run checks permissions and deletes nothing
 	}
-	if c.Ex.Name == "nomad" {
+	ops := operands(c.Args)
+	switch c.Ex.Name {
+	case "nomad":
 		if len(ops) > 1 && ops[0] == "job" && ops[1] == "stop" && hasArg(c.Args, "-purge", "--purge") {
 			return hit("nomad job stop -purge stops the job and deletes it and its history")
 		}
 		return Finding{}
+	case "gsutil":
+		return gsutilDelete(ops, c.Args)
 	}
-	if c.Ex.Name == "gsutil" {
-		for i, o := range ops {
-			if o == "rb" || o == "rm" && (hasArg(c.Args, "-r", "-R", "-rf", "-fr") || i >= 0 && hasArg(c.Args, "-m") && hasArg(c.Args, "-r")) {
-				return hit("gsutil " + o + " deletes a bucket or everything in it")
-			}
+	if f := cloudTableDelete(c.Ex.Name, ops); f.Hit {
+		return f
+	}
+	if c.Ex.Name == "aws" && len(ops) > 1 && ops[0] == "s3" && ops[1] == "rm" && hasArg(c.Args, "--recursive") {
+		return hit("aws s3 rm --recursive deletes everything under that prefix")
+	}
+	if c.Ex.Name == "gcloud" && len(ops) > 1 && ops[0] == "storage" && ops[1] == "rm" && hasArg(c.Args, "-r", "--recursive") {
+		return hit("gcloud storage rm -r deletes everything under that path")
+	}
+	return Finding{}
+}
+
+// gsutilDelete: gsutil rb, or rm of everything under a path (-r, -m … -r).
+func gsutilDelete(ops, args []string) Finding {
+	for _, o := range ops {
+		if o == "rb" || o == "rm" && (hasArg(args, "-r", "-R", "-rf", "-fr") || hasArg(args, "-m") && hasArg(args, "-r")) {
+			return hit("gsutil " + o + " deletes a bucket or everything in it")
 		}
-		return Finding{}
 	}
-	i := 0
-	for i < len(cloudDeletes) && cloudDeletes[i].cli != c.Ex.Name {
-		i++
-	}
-	if i == len(cloudDeletes) || len(ops) == 0 {
+	return Finding{}
+}
+
+// cloudTableDelete: a delete verb of cli's (cloudDeletes) among the
+// operands, for a service that holds data.
+func cloudTableDelete(cli string, ops []string) Finding {
+	i := slices.IndexFunc(cloudDeletes, func(d cloudDelete) bool { return d.cli == cli })
+	if i < 0 || len(ops) == 0 {
 		return Finding{}
 	}
 	spec := cloudDeletes[i]
@@ -184,14 +213,8 @@ func checkCloud(c *Call) Finding {
 	}
 	for _, o := range ops {
 		if slices.Contains(spec.verbs, o) {
-			return hit(c.Ex.Name + " " + strings.Join(ops[:min(len(ops), 4)], " ") + " deletes cloud resources or their data")
+			return hit(cli + " " + strings.Join(ops[:min(len(ops), 4)], " ") + " deletes cloud resources or their data")
 		}
-	}
-	if c.Ex.Name == "aws" && len(ops) > 1 && ops[0] == "s3" && ops[1] == "rm" && hasArg(c.Args, "--recursive") {
-		return hit("aws s3 rm --recursive deletes everything under that prefix")
-	}
-	if c.Ex.Name == "gcloud" && len(ops) > 1 && ops[0] == "storage" && ops[1] == "rm" && hasArg(c.Args, "-r", "--recursive") {
-		return hit("gcloud storage rm -r deletes everything under that path")
 	}
 	return Finding{}
 }
@@ -465,57 +488,107 @@ func checkBackupDestroy(c *Call) Finding {
 	if hasArg(args, "--dry-run", "-n", "--help", "-h", "--list-only") && name != "tarsnap" {
 		return Finding{}
 	}
-	ops := operands(args)
-	first := func(words ...string) string {
-		for _, o := range ops[:min(len(ops), 2)] {
-			if slices.Contains(words, o) {
-				return o
-			}
+	for _, b := range backupDestroyers {
+		if slices.Contains(b.names, name) {
+			return b.judge(c, operands(args))
 		}
-		return ""
 	}
-	switch name {
-	case "tmutil": // macOS Time Machine
-		if v := first("delete", "deletelocalsnapshots", "deleteinprogress", "thinlocalsnapshots", "disable", "removedestination"); v != "" {
-			return hit("tmutil " + v + " deletes Time Machine backups or snapshots, or stops them")
+	return Finding{}
+}
+
+// backupDestroyers judge each backup tool's deleting commands, given the
+// call and its operands.
+var backupDestroyers = []struct {
+	names []string
+	judge func(c *Call, ops []string) Finding
+}{
+	{[]string{"tmutil"}, tmutilDestroy},
+	{[]string{"rclone"}, rcloneDestroy},
+	{[]string{"borg", "borg2"}, borgDestroy},
+	{[]string{"restic"}, resticDestroy},
+	{[]string{"kopia"}, kopiaDestroy},
+	{[]string{"duplicity"}, duplicityDestroy},
+	{[]string{"tarsnap"}, tarsnapDestroy},
+	{[]string{"rdiff-backup"}, rdiffDestroy},
+	{[]string{"duplicacy"}, duplicacyDestroy},
+}
+
+// leadingVerb is the first of the first two operands that is one of
+// words, "" if none.
+func leadingVerb(ops []string, words ...string) string {
+	for _, o := range ops[:min(len(ops), 2)] {
+		if slices.Contains(words, o) {
+			return o
 		}
-	case "rclone":
-		if v := first("purge", "delete", "deletefile", "rmdirs", "rmdir", "cleanup"); v != "" {
-			return hit("rclone " + v + " deletes files on a remote, a backup among them")
+	}
+	return ""
+}
+
+// tmutilDestroy: macOS Time Machine.
+func tmutilDestroy(_ *Call, ops []string) Finding {
+	if v := leadingVerb(ops, "delete", "deletelocalsnapshots", "deleteinprogress", "thinlocalsnapshots", "disable", "removedestination"); v != "" {
+		return hit("tmutil " + v + " deletes Time Machine backups or snapshots, or stops them")
+	}
+	return Finding{}
+}
+
+func rcloneDestroy(c *Call, ops []string) Finding {
+	if v := leadingVerb(ops, "purge", "delete", "deletefile", "rmdirs", "rmdir", "cleanup"); v != "" {
+		return hit("rclone " + v + " deletes files on a remote, a backup among them")
+	}
+	if v := leadingVerb(ops, "sync", "bisync"); v != "" && len(ops) >= 3 && c.emptySource(ops[len(ops)-2]) {
+		return hit("rclone " + v + " makes " + c.Show(ops[len(ops)-1]) + " a copy of an empty directory, deleting everything on it")
+	}
+	return Finding{}
+}
+
+func borgDestroy(_ *Call, ops []string) Finding {
+	if v := leadingVerb(ops, "delete", "prune", "rdelete"); v != "" {
+		return hit("borg " + v + " deletes backup archives")
+	}
+	return Finding{}
+}
+
+func resticDestroy(_ *Call, ops []string) Finding {
+	if leadingVerb(ops, "forget") != "" {
+		return hit("restic forget removes snapshots (--prune deletes their data)")
+	}
+	return Finding{}
+}
+
+func kopiaDestroy(c *Call, ops []string) Finding {
+	if len(ops) >= 2 && ops[0] == "snapshot" && ops[1] == "delete" && hasArg(c.Args, "--delete") {
+		return hit("kopia snapshot delete --delete deletes snapshots")
+	}
+	return Finding{}
+}
+
+func duplicityDestroy(c *Call, ops []string) Finding {
+	for _, o := range ops[:min(len(ops), 2)] {
+		if strings.HasPrefix(o, "remove-") && hasArg(c.Args, "--force") {
+			return hit("duplicity " + o + " --force deletes backup sets")
 		}
-		if v := first("sync", "bisync"); v != "" && len(ops) >= 3 && c.emptySource(ops[len(ops)-2]) {
-			return hit("rclone " + v + " makes " + c.Show(ops[len(ops)-1]) + " a copy of an empty directory, deleting everything on it")
-		}
-	case "borg", "borg2":
-		if v := first("delete", "prune", "rdelete"); v != "" {
-			return hit("borg " + v + " deletes backup archives")
-		}
-	case "restic":
-		if first("forget") != "" {
-			return hit("restic forget removes snapshots (--prune deletes their data)")
-		}
-	case "kopia":
-		if len(ops) >= 2 && ops[0] == "snapshot" && ops[1] == "delete" && hasArg(args, "--delete") {
-			return hit("kopia snapshot delete --delete deletes snapshots")
-		}
-	case "duplicity":
-		for _, o := range ops[:min(len(ops), 2)] {
-			if strings.HasPrefix(o, "remove-") && hasArg(args, "--force") {
-				return hit("duplicity " + o + " --force deletes backup sets")
-			}
-		}
-	case "tarsnap":
-		if hasArg(args, "-d", "--nuke") {
-			return hit("tarsnap -d deletes archives")
-		}
-	case "rdiff-backup":
-		if hasPrefixArg(args, "--remove-older-than") || first("remove") != "" {
-			return hit("rdiff-backup removes backup increments")
-		}
-	case "duplicacy":
-		if first("prune") != "" && hasArg(args, "-exclusive", "-exhaustive", "-keep") {
-			return hit("duplicacy prune deletes snapshots")
-		}
+	}
+	return Finding{}
+}
+
+func tarsnapDestroy(c *Call, _ []string) Finding {
+	if hasArg(c.Args, "-d", "--nuke") {
+		return hit("tarsnap -d deletes archives")
+	}
+	return Finding{}
+}
+
+func rdiffDestroy(c *Call, ops []string) Finding {
+	if hasPrefixArg(c.Args, "--remove-older-than") || leadingVerb(ops, "remove") != "" {
+		return hit("rdiff-backup removes backup increments")
+	}
+	return Finding{}
+}
+
+func duplicacyDestroy(c *Call, ops []string) Finding {
+	if leadingVerb(ops, "prune") != "" && hasArg(c.Args, "-exclusive", "-exhaustive", "-keep") {
+		return hit("duplicacy prune deletes snapshots")
 	}
 	return Finding{}
 }
