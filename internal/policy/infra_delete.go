@@ -353,47 +353,65 @@ func checkAppDBReset(c *Call) Finding {
 		// the container serves is the application's, not a scratch copy.
 		return checkAppDBReset(in)
 	}
-	name := strings.ToLower(c.Ex.Name)
-	args := c.Args
-	if m := ormWipe(c.Ex.Text); m != "" && runsAppCode(name, args) {
+	if m := ormWipe(c.Ex.Text); m != "" && runsAppCode(strings.ToLower(c.Ex.Name), c.Args) {
 		return hit(c.Ex.Name + " code calls " + m + ", deleting every row or table of the application's database")
 	}
-	// python manage.py flush, php artisan db:wipe, bundle exec rails db:drop,
-	// npx sequelize-cli db:drop: the program that reads the subcommand.
-	for len(args) > 0 {
-		base := strings.ToLower(path.Base(args[0]))
-		switch {
-		case (strings.HasPrefix(name, "python") || name == "php" || name == "bundle" || name == "npx" || name == "pnpm" || name == "yarn") && !strings.HasPrefix(args[0], "-"):
-			if name == "bundle" && base == "exec" {
-				args = args[1:]
-				continue
-			}
-			name, args = base, args[1:]
-			continue
-		}
-		break
-	}
-	name = strings.TrimSuffix(strings.TrimSuffix(name, "-cli"), ".exe")
+	name, args := appProgram(strings.ToLower(c.Ex.Name), c.Args)
 	if name == "rails" || name == "rake" {
 		return Finding{} // checkPlatformDestroy judges these
 	}
-	if slices.ContainsFunc(args, func(a string) bool { return slices.Contains(platformReadOnly, a) || a == "--pretend" }) {
+	if slices.ContainsFunc(args, func(a string) bool { return isPlatformReadOnly(a) || a == "--pretend" }) {
 		return Finding{}
 	}
 	if name == "prisma" && hasArg(args, "--force-reset") && slices.Contains(args, "push") {
 		return hit("prisma db push --force-reset drops the database and every row in it")
 	}
+	if sub := appDBResetSub(name, args); sub != "" {
+		return hit(c.Ex.Name + " " + sub + " drops or wipes the application's database and every row in it")
+	}
+	return Finding{}
+}
+
+// appLaunchers run the program named by their first operand (python
+// manage.py, php artisan, bundle exec rails, npx sequelize-cli).
+func appLauncher(name string) bool {
+	return strings.HasPrefix(name, "python") || name == "php" || name == "bundle" || name == "npx" || name == "pnpm" || name == "yarn"
+}
+
+// appProgram is the program that reads the subcommand and its
+// arguments: python manage.py flush is manage.py, php artisan db:wipe
+// artisan, bundle exec rails db:drop rails, npx sequelize-cli db:drop
+// sequelize.
+func appProgram(name string, args []string) (string, []string) {
+	for len(args) > 0 && appLauncher(name) && !strings.HasPrefix(args[0], "-") {
+		base := strings.ToLower(path.Base(args[0]))
+		if name == "bundle" && base == "exec" {
+			args = args[1:]
+			continue
+		}
+		name, args = base, args[1:]
+	}
+	return strings.TrimSuffix(strings.TrimSuffix(name, "-cli"), ".exe"), args
+}
+
+// appDBResetSub is the subcommand of program's (appDBResets) that args
+// run, "" if none: its first word among the first three operands, and
+// every option it needs.
+func appDBResetSub(name string, args []string) string {
 	ops := operands(args)
+	if len(ops) == 0 {
+		return ""
+	}
 	for _, sub := range appDBResets[name] {
 		f := strings.Fields(sub)
-		if len(ops) == 0 || !slices.Contains(ops[:min(len(ops), 3)], f[0]) {
+		if !slices.Contains(ops[:min(len(ops), 3)], f[0]) {
 			continue
 		}
 		if !slices.ContainsFunc(f[1:], func(w string) bool { return !hasArgPrefix(args, w) }) {
-			return hit(c.Ex.Name + " " + sub + " drops or wipes the application's database and every row in it")
+			return sub
 		}
 	}
-	return Finding{}
+	return ""
 }
 
 // ormWipe is ormWipeRe's match in text. The literals every match holds

@@ -377,18 +377,7 @@ func localHost(h string) bool {
 func urlHost(res *shell.Result, a string) string {
 	_, rest, ok := strings.Cut(a, "://")
 	if !ok {
-		if strings.HasPrefix(a, "-") || strings.HasPrefix(a, "@") || strings.Contains(a, "=") || strings.Contains(a, " ") || !strings.Contains(a, ".") || strings.Contains(a, "$") {
-			return ""
-		}
-		rest = a // curl example.com/x
-		if i := strings.IndexByte(rest, '/'); i < 0 && !strings.Contains(rest, ".") {
-			return ""
-		}
-		head := rest
-		if i := strings.IndexAny(head, "/:?#"); i >= 0 {
-			head = head[:i]
-		}
-		if !shell.Known(head) || strings.Count(head, ".") == 0 || strings.HasSuffix(head, ".json") || strings.HasSuffix(head, ".txt") {
+		if rest, ok = bareURL(a); !ok {
 			return ""
 		}
 	}
@@ -410,6 +399,23 @@ func urlHost(res *shell.Result, a string) string {
 		return "?"
 	}
 	return strings.ToLower(rest)
+}
+
+// bareURL reports whether a word without a scheme is a URL (curl
+// example.com/x): a dotted, known host that is not a file name, and not
+// an option, a @file, an assignment or a variable.
+func bareURL(a string) (string, bool) {
+	if strings.HasPrefix(a, "-") || strings.HasPrefix(a, "@") || strings.Contains(a, "=") || strings.Contains(a, " ") || !strings.Contains(a, ".") || strings.Contains(a, "$") {
+		return "", false
+	}
+	head := a
+	if i := strings.IndexAny(head, "/:?#"); i >= 0 {
+		head = head[:i]
+	}
+	if !shell.Known(head) || strings.Count(head, ".") == 0 || strings.HasSuffix(head, ".json") || strings.HasSuffix(head, ".txt") {
+		return "", false
+	}
+	return a, true
 }
 
 var (

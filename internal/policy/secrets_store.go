@@ -266,44 +266,56 @@ func (c *Call) flow(ex *shell.Exec, depth int) (flowKind, string) {
 	}
 	result, name := flowUsed, ""
 	for _, t := range takers {
-		piped := t.Stdin != nil && slices.Contains(t.Stdin.Producers, ex)
-		switch {
-		case slices.Contains(networkSenders, t.Name) && piped:
-			return flowShown, ""
-		case slices.Contains(showers, t.Name):
-			// Piped in, or in an argument: echo and printf print
-			// theirs, sed and awk put it in what they print.
-			if f, n := c.flow(t, depth+1); f == flowShown {
-				return flowShown, ""
-			} else if f == flowMaybe {
-				result, name = flowMaybe, n
-			}
-		case slices.Contains(webClients, t.Name):
-			// In a header, the body or the URL: sent, and only its
-			// own service, a local host or one the project uses or
-			// the user trusts may receive it.
-			if h := c.sentElsewhere(t); h != "" {
-				return flowShown, t.Name + " sends it to " + h
-			}
-			if verboseRequest(t) {
-				return flowShown, t.Name + " prints the request it sends, its headers included"
-			}
-		case slices.Contains(consumers, t.Name) && c.inMessage(t, ex):
-			return flowShown, t.Name + " writes it into a message (a commit, an issue, release notes) others read"
-		case slices.Contains(consumers, t.Name) && piped && !readsSecretInput(t):
-			// A consumer reading something else on its standard input
-			// (a SQL client runs it and quotes it back in an error).
-			result, name = flowMaybe, t.Name+" (on its standard input)"
-		case slices.Contains(consumers, t.Name):
-		case slices.Contains(networkSenders, t.Name), slices.Contains(remoteRunners, t.Name):
-			return flowShown, t.Name + " sends it off the machine" // in an ssh command, a mail, an rsync
-		case t.Name == "":
-			result, name = flowMaybe, "a program whose name is not known statically"
-		default:
-			result, name = flowMaybe, t.Name
+		switch f, n := c.takerFlow(ex, t, depth); f {
+		case flowShown:
+			return flowShown, n
+		case flowMaybe:
+			result, name = flowMaybe, n
 		}
 	}
 	return result, name
+}
+
+// takerFlow is where the output of ex goes through t, one of the
+// programs that take it: flowUsed when t uses it unseen.
+func (c *Call) takerFlow(ex, t *shell.Exec, depth int) (flowKind, string) {
+	piped := t.Stdin != nil && slices.Contains(t.Stdin.Producers, ex)
+	switch {
+	case slices.Contains(networkSenders, t.Name) && piped:
+		return flowShown, ""
+	case slices.Contains(showers, t.Name):
+		// Piped in, or in an argument: echo and printf print
+		// theirs, sed and awk put it in what they print.
+		if f, n := c.flow(t, depth+1); f == flowShown {
+			return flowShown, ""
+		} else if f == flowMaybe {
+			return flowMaybe, n
+		}
+	case slices.Contains(webClients, t.Name):
+		// In a header, the body or the URL: sent, and only its
+		// own service, a local host or one the project uses or
+		// the user trusts may receive it.
+		if h := c.sentElsewhere(t); h != "" {
+			return flowShown, t.Name + " sends it to " + h
+		}
+		if verboseRequest(t) {
+			return flowShown, t.Name + " prints the request it sends, its headers included"
+		}
+	case slices.Contains(consumers, t.Name) && c.inMessage(t, ex):
+		return flowShown, t.Name + " writes it into a message (a commit, an issue, release notes) others read"
+	case slices.Contains(consumers, t.Name) && piped && !readsSecretInput(t):
+		// A consumer reading something else on its standard input
+		// (a SQL client runs it and quotes it back in an error).
+		return flowMaybe, t.Name + " (on its standard input)"
+	case slices.Contains(consumers, t.Name):
+	case slices.Contains(networkSenders, t.Name), slices.Contains(remoteRunners, t.Name):
+		return flowShown, t.Name + " sends it off the machine" // in an ssh command, a mail, an rsync
+	case t.Name == "":
+		return flowMaybe, "a program whose name is not known statically"
+	default:
+		return flowMaybe, t.Name
+	}
+	return flowUsed, ""
 }
 
 // inMessage says whether t holds ex's output in the value of a message
@@ -337,23 +349,30 @@ func (c *Call) inMessage(t, ex *shell.Exec) bool {
 // (curl -v, --trace, wget -d, http/xh -v or --print with H): a secret in
 // a header then reaches the tool call's output.
 func verboseRequest(t *shell.Exec) bool {
-	for _, a := range t.Args[1:] {
-		switch t.Name {
-		case "curl":
-			if a == "--verbose" || strings.HasPrefix(a, "--trace") || len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.Contains(a, "v") && isFlagCluster(a) {
-				return true
-			}
-		case "wget", "wget2":
-			if a == "-d" || a == "--debug" {
-				return true
-			}
-		case "http", "https", "xh", "xhs":
-			if a == "-v" || a == "--verbose" || a == "--offline" || strings.HasPrefix(a, "--print=") && strings.Contains(a, "H") || strings.HasPrefix(a, "-p") && !strings.HasPrefix(a, "--") && strings.Contains(a, "H") {
-				return true
-			}
-		}
+	var verbose func(string) bool
+	switch t.Name {
+	case "curl":
+		verbose = curlVerbose
+	case "wget", "wget2":
+		verbose = func(a string) bool { return a == "-d" || a == "--debug" }
+	case "http", "https", "xh", "xhs":
+		verbose = httpieVerbose
+	default:
+		return false
 	}
-	return false
+	return slices.ContainsFunc(t.Args[1:], verbose)
+}
+
+// curlVerbose: --verbose, --trace…, or -v in a cluster of flags.
+func curlVerbose(a string) bool {
+	return a == "--verbose" || strings.HasPrefix(a, "--trace") || len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.Contains(a, "v") && isFlagCluster(a)
+}
+
+// httpieVerbose: -v, --verbose, --offline, or H (the request's headers)
+// in --print or -p.
+func httpieVerbose(a string) bool {
+	return a == "-v" || a == "--verbose" || a == "--offline" || strings.HasPrefix(a, "--print=") && strings.Contains(a, "H") ||
+		strings.HasPrefix(a, "-p") && !strings.HasPrefix(a, "--") && strings.Contains(a, "H")
 }
 
 // isFlagCluster says whether a is a cluster of short flags (-sSv): letters
