@@ -281,47 +281,60 @@ func checkGitSwitch(c *Call, p shell.Args, g gitCall) Finding {
 // checkGitRestore follows git's own defaults: the work tree is restored
 // unless --staged or an explicit --no-worktree/--no-staged says otherwise.
 func checkGitRestore(c *Call, p shell.Args, g gitCall) Finding {
-	index, worktree, patch := -1, -2, false
+	s, help := restoreScopeOf(p)
+	if help {
+		return Finding{}
+	}
+	_, fromFile := p.Value("pathspec-from-file")
+	if !s.worktree || len(p.Operands) == 0 && !fromFile && !s.patch {
+		return Finding{}
+	}
+	f := hit("git restore overwrites files in the work tree, discarding their uncommitted changes")
+	if fromFile || s.patch || p.Has("ours", "theirs", "m", "merge", "conflict", "overlay", "no-overlay") {
+		return f
+	}
+	d, ok := discardOf(c, p.Operands)
+	if !ok {
+		return f
+	}
+	// --staged puts the index back too; --source alone leaves it.
+	d.Index = s.index
+	return ownDiscard(c, d, f)
+}
+
+// restoreScope is what git restore puts back: the index (--staged), the
+// work tree (--worktree, the default when neither is given), by hunks
+// (--patch).
+type restoreScope struct {
+	index, worktree, patch bool
+}
+
+// restoreScopeOf reads git restore's options, the last of each pair
+// winning; help is set for -h, --help and --version.
+func restoreScopeOf(p shell.Args) (s restoreScope, help bool) {
+	index, worktree := -1, -1
 	for _, o := range p.Opts {
 		switch o.Name {
 		case "h", "help", "version":
-			return Finding{}
-		case "S", "staged":
-			index = 1
-		case "no-staged":
-			index = 0
-		case "W", "worktree":
-			worktree = 1
-		case "no-worktree":
-			worktree = 0
-		case "p", "patch":
-			patch = true
-		case "no-patch":
-			patch = false
+			return s, true
+		case "S", "staged", "no-staged":
+			index = boolInt(o.Name != "no-staged")
+		case "W", "worktree", "no-worktree":
+			worktree = boolInt(o.Name != "no-worktree")
+		case "p", "patch", "no-patch":
+			s.patch = o.Name != "no-patch"
 		}
 	}
-	if index >= 0 || worktree >= 0 {
-		if worktree < 0 {
-			worktree = 0
-		}
-	} else {
-		worktree = 1
+	s.index = index == 1
+	s.worktree = worktree == 1 || index < 0 && worktree < 0
+	return s, false
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
 	}
-	_, fromFile := p.Value("pathspec-from-file")
-	if worktree == 1 && (len(p.Operands) > 0 || fromFile || patch) {
-		f := hit("git restore overwrites files in the work tree, discarding their uncommitted changes")
-		if fromFile || patch || p.Has("ours", "theirs", "m", "merge", "conflict", "overlay", "no-overlay") {
-			return f
-		}
-		d, ok := discardOf(c, p.Operands)
-		if !ok {
-			return f
-		}
-		// --staged puts the index back too; --source alone leaves it.
-		d.Index = index == 1
-		return ownDiscard(c, d, f)
-	}
-	return Finding{}
+	return 0
 }
 
 func checkGitBranch(c *Call, p shell.Args, g gitCall) Finding {
@@ -431,6 +444,33 @@ func checkGitShellAlias(c *Call) Finding {
 func checkGitCodeRunners(c *Call) Finding {
 	g := parseGit(c)
 	cfg := shell.GitConfig(c.Args, c.Ex.Env)
+	if f := extTransport(c, g, cfg); f.Hit {
+		return f
+	}
+	hooks, ok := cfg["core.hookspath"]
+	if !ok && g.sub == "config" {
+		for i, a := range g.args {
+			if strings.EqualFold(a, "core.hooksPath") && i+1 < len(g.args) {
+				hooks, ok = g.args[i+1], true
+			}
+		}
+	}
+	if ok && hooks != "" && shell.Known(hooks) && !c.inWorkspace(shell.ResolvePath(c.Ex.Dir, hooks)) {
+		return hit("core.hooksPath points git at hooks outside the workspace (" + hooks + "), which git then runs on commit, checkout and merge")
+	}
+	return Finding{}
+}
+
+// inWorkspace reports whether dir is the workspace or inside it (false
+// when the workspace is not known).
+func (c *Call) inWorkspace(dir string) bool {
+	return c.Ctx.Workspace != "" && (dir == c.Ctx.Workspace || strings.HasPrefix(dir, c.Ctx.Workspace+"/"))
+}
+
+// extTransport: ext:: remotes, which run any command as git's transport,
+// named or enabled (protocol.ext.allow, protocol.allow=always,
+// GIT_ALLOW_PROTOCOL).
+func extTransport(c *Call, g gitCall, cfg map[string]string) Finding {
 	if v, ok := cfg["protocol.ext.allow"]; ok && v != "never" {
 		return hit("git -c protocol.ext.allow enables ext:: remotes, which run any command as the transport")
 	}
@@ -445,20 +485,6 @@ func checkGitCodeRunners(c *Call) Finding {
 			return hit("an ext:: remote runs the command it names as git's transport")
 		}
 	}
-	hooks, ok := cfg["core.hookspath"]
-	if !ok && g.sub == "config" {
-		for i, a := range g.args {
-			if strings.EqualFold(a, "core.hooksPath") && i+1 < len(g.args) {
-				hooks, ok = g.args[i+1], true
-			}
-		}
-	}
-	if ok && hooks != "" && shell.Known(hooks) {
-		dir := shell.ResolvePath(c.Ex.Dir, hooks)
-		if c.Ctx.Workspace == "" || dir != c.Ctx.Workspace && !strings.HasPrefix(dir, c.Ctx.Workspace+"/") {
-			return hit("core.hooksPath points git at hooks outside the workspace (" + hooks + "), which git then runs on commit, checkout and merge")
-		}
-	}
 	return Finding{}
 }
 
@@ -466,39 +492,33 @@ func checkGitCodeRunners(c *Call) Finding {
 // -u --reset, update-ref -d or moved backwards, symbolic-ref HEAD moved.
 func checkGitRefs(c *Call) Finding {
 	g := parseGit(c)
-	has := func(opts ...string) bool {
-		for _, a := range g.args {
-			if slices.Contains(opts, a) {
-				return true
-			}
-		}
-		return false
-	}
-	var ops []string
-	for _, a := range g.args {
-		if !strings.HasPrefix(a, "-") {
-			ops = append(ops, a)
-		}
-	}
+	has := func(opts ...string) bool { return hasArg(g.args, opts...) }
 	switch g.sub {
 	case "read-tree":
 		if has("-u") && has("--reset", "-m") {
 			return hit("git read-tree -u --reset overwrites the work tree and index, discarding uncommitted changes")
 		}
 	case "update-ref":
-		if has("-d", "--delete") {
-			return hit("git update-ref -d deletes a ref without the checks git branch -d makes")
-		}
-		if has("--stdin") {
-			return hit("git update-ref --stdin rewrites refs from input that cannot be reviewed")
-		}
-		if len(ops) >= 2 && strings.ContainsAny(ops[1], "~^@") {
-			return hit("git update-ref moves " + ops[0] + " back in history, dropping the commits after it")
-		}
+		return updateRefDestroy(g.args)
 	case "symbolic-ref":
-		if has("HEAD") && (has("-d", "--delete") || len(ops) >= 2) {
+		if has("HEAD") && (has("-d", "--delete") || len(operands(g.args)) >= 2) {
 			return hit("git symbolic-ref moves or deletes HEAD without checking out: the next commit starts a history of its own")
 		}
+	}
+	return Finding{}
+}
+
+// updateRefDestroy: git update-ref deleting a ref, rewriting refs from
+// input, or moving one back in history.
+func updateRefDestroy(args []string) Finding {
+	if hasArg(args, "-d", "--delete") {
+		return hit("git update-ref -d deletes a ref without the checks git branch -d makes")
+	}
+	if hasArg(args, "--stdin") {
+		return hit("git update-ref --stdin rewrites refs from input that cannot be reviewed")
+	}
+	if ops := operands(args); len(ops) >= 2 && strings.ContainsAny(ops[1], "~^@") {
+		return hit("git update-ref moves " + ops[0] + " back in history, dropping the commits after it")
 	}
 	return Finding{}
 }
@@ -520,24 +540,31 @@ func plainSSH(v string) bool {
 
 func checkGitSSH(c *Call) Finding {
 	g := parseGit(c)
-	network := slices.Contains(gitNetworkSubs, g.sub)
-	switch g.sub {
-	case "remote":
-		for _, a := range g.args {
-			if a == "update" || a == "prune" || a == "show" {
-				network = true
-			}
-		}
-	case "archive":
-		for _, a := range g.args {
-			if strings.HasPrefix(a, "--remote") {
-				network = true
-			}
-		}
-	}
-	if !network && !g.unknownSub {
+	if !gitUsesNetwork(g) && !g.unknownSub {
 		return Finding{}
 	}
+	set := sshOverrides(c)
+	if len(set) == 0 {
+		return Finding{}
+	}
+	return hit("git " + g.sub + " with " + strings.Join(set, ", ") + " runs a program of the command's choosing as its ssh transport")
+}
+
+// gitUsesNetwork reports whether the git subcommand talks to a remote
+// (fetch, push, remote update, archive --remote …).
+func gitUsesNetwork(g gitCall) bool {
+	switch g.sub {
+	case "remote":
+		return hasArg(g.args, "update", "prune", "show")
+	case "archive":
+		return hasPrefixArg(g.args, "--remote")
+	}
+	return slices.Contains(gitNetworkSubs, g.sub)
+}
+
+// sshOverrides are the variables and settings that replace git's ssh
+// (or proxy) command with one that is not plain ssh.
+func sshOverrides(c *Call) []string {
 	var set []string
 	for _, k := range []string{"GIT_SSH", "GIT_SSH_COMMAND", "GIT_SSH_VARIANT", "GIT_PROXY_COMMAND"} {
 		if v, ok := c.Ex.Env[k]; ok && !(k != "GIT_PROXY_COMMAND" && plainSSH(v)) {
@@ -550,8 +577,5 @@ func checkGitSSH(c *Call) Finding {
 			set = append(set, k)
 		}
 	}
-	if len(set) == 0 {
-		return Finding{}
-	}
-	return hit("git " + g.sub + " with " + strings.Join(set, ", ") + " runs a program of the command's choosing as its ssh transport")
+	return set
 }
