@@ -405,7 +405,7 @@ func (cs *candidates) shapes(w string) {
 	if first, rest, ok := strings.Cut(trimLead(w), " "); ok && (strings.HasPrefix(first, ".") || len(first) <= 6) {
 		cs.add(rest) // sqlite3 .system cmd, sed 1e cmd, expect spawn cmd, mysql system cmd
 	}
-	splitArgv(w, cs.add)
+	cs.splitArgv(w)
 	if strings.Contains(head, ",") {
 		cs.commaArgv(w)
 	}
@@ -446,16 +446,16 @@ func (cs *candidates) codeBodies(w string) {
 	}
 	for _, q := range quotedRe.Get().FindAllStringSubmatch(w, maxEmbedded) {
 		cs.add(trimLead(q[1] + q[2]))
-		splitArgv(q[1]+q[2], cs.add)
+		cs.splitArgv(q[1] + q[2])
 	}
 }
 
 // splitArgv offers a shell command line as Java's Runtime.exec(String)
 // runs it, split on spaces without quoting: exec("sh -c $@|sh _ echo rm
 // -rf ~") is sh -c '$@|sh' _ echo rm -rf ~.
-func splitArgv(s string, add func(string)) {
+func (cs *candidates) splitArgv(s string) {
 	if f := strings.Fields(trimLead(s)); len(f) > 3 && shell.IsShell(shell.CommandName(f[0])) && f[1] == "-c" {
-		add(quoteArgs(f))
+		cs.add(quoteArgs(f))
 	}
 }
 

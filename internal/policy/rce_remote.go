@@ -139,9 +139,8 @@ func checkSocketShell(c *Call) Finding {
 	if !isRemoteShell(ex.Name) {
 		return Finding{}
 	}
-	netFds := networkFds(c.Res, ex)
 	for _, r := range ex.Redirs {
-		if netPathRe.MatchString(r.Target) || (r.Op == "<&" || r.Op == ">&" || r.Op == "<>") && netFds[r.Target] {
+		if netPathRe.MatchString(r.Target) || (r.Op == "<&" || r.Op == ">&" || r.Op == "<>") && networkFd(c.Res, ex, r.Target) {
 			return hit(ex.Name + " is joined to a network connection (" + r.Op + " " + c.Show(r.Target) + "): a shell for whoever is at the other end")
 		}
 	}
@@ -162,21 +161,24 @@ func shellPipedToSocket(ex *shell.Exec) Finding {
 	return Finding{}
 }
 
-// networkFds are the descriptors opened on the network earlier in the
-// command line (exec 5<>/dev/tcp/h/p), and by ex's own redirections.
-func networkFds(res *shell.Result, ex *shell.Exec) map[string]bool {
-	netFds := map[string]bool{}
+// networkFd reports whether descriptor fd was opened on the network
+// earlier in the command line (exec 5<>/dev/tcp/h/p), or by ex's own
+// redirections.
+func networkFd(res *shell.Result, ex *shell.Exec, fd string) bool {
+	if fd == "" {
+		return false
+	}
 	for _, e := range res.Execs {
 		if e != ex && e.Name != "exec" && e.Name != "" {
 			continue
 		}
 		for _, r := range e.Redirs {
-			if netPathRe.MatchString(r.Target) && r.Fd != "" {
-				netFds[r.Fd] = true
+			if r.Fd == fd && netPathRe.MatchString(r.Target) {
+				return true
 			}
 		}
 	}
-	return netFds
+	return false
 }
 
 // readsCommandsFromStdin reports whether a shell or interpreter runs what

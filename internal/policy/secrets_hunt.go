@@ -244,7 +244,10 @@ func (c *Call) procEnvironRead() Finding {
 		}
 	}
 	for _, r := range c.Ex.Redirs {
-		if p := c.resolve(r.Target); r.Reads() && environ(p) {
+		if !r.Reads() {
+			continue
+		}
+		if p := c.resolve(r.Target); environ(p) {
 			return hit("reads " + p + ", a process's whole environment, secrets included")
 		}
 	}
