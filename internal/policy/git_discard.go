@@ -147,8 +147,7 @@ func discardAlone(c *Call) bool {
 // command on the line that changes files.
 func discardOf(c *Call, ops []string) (Discard, bool) {
 	d := Discard{Dir: c.Ex.Dir}
-	ws := c.Ctx.Workspace
-	if ws == "" || d.Dir != ws && !strings.HasPrefix(d.Dir, ws+"/") || !discardAlone(c) {
+	if !c.inWorkspace(d.Dir) || !discardAlone(c) {
 		return d, false
 	}
 	if i := shell.GitSubcommand(c.Args); i != 0 {
@@ -160,16 +159,28 @@ func discardOf(c *Call, ops []string) (Discard, bool) {
 		}
 	}
 	for _, o := range ops {
-		if o == "" || !shell.Known(o) || strings.HasPrefix(o, ":") || strings.ContainsAny(o, "*?[\\") {
-			return d, false
-		}
-		p := c.resolve(o)
-		if !strings.HasPrefix(p, "/") || p != c.Ctx.Workspace && !strings.HasPrefix(p, c.Ctx.Workspace+"/") || p == c.Ctx.Workspace+"/.git" || strings.HasPrefix(p, c.Ctx.Workspace+"/.git/") {
+		p, ok := c.discardPath(o)
+		if !ok {
 			return d, false
 		}
 		d.Paths = append(d.Paths, p)
 	}
 	return d, true
+}
+
+// discardPath is the absolute path of a pathspec a discard names, if it
+// is a plain path in the workspace outside .git (not a glob, a magic
+// :(…) pathspec or a word unknown statically).
+func (c *Call) discardPath(o string) (string, bool) {
+	if o == "" || !shell.Known(o) || strings.HasPrefix(o, ":") || strings.ContainsAny(o, "*?[\\") {
+		return "", false
+	}
+	p := c.resolve(o)
+	git := c.Ctx.Workspace + "/.git"
+	if !strings.HasPrefix(p, "/") || !c.inWorkspace(p) || p == git || strings.HasPrefix(p, git+"/") {
+		return "", false
+	}
+	return p, true
 }
 
 // ownDiscard judges d with the facts in c.Ctx.Own: every change d loses
