@@ -9,6 +9,9 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
 
+// The git rules' checks, one per subcommand family, over a gitCall; whose
+// changes a discard loses is git_discard.go's.
+
 // gitCall is a git command line split at its subcommand.
 type gitCall struct {
 	sub  string   // lower-cased: case-insensitive file systems find git-CHECKOUT

@@ -10,6 +10,11 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
 
+// Infrastructure and data deleted by the tools that manage them:
+// infrastructure as code, kubectl, cloud CLIs, SQL and Redis clients,
+// docker and compose, search indexes, backup tools, and application
+// frameworks resetting their database.
+
 func checkTerraform(c *Call) Finding {
 	// Option values are not subcommands: terraform plan -out destroy
 	// plans (the spec in package effects says which options take values).

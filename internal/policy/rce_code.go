@@ -10,6 +10,11 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
 
+// Code nobody has read, run from the network: piped into a shell
+// (rce.pipe-to-shell), decoded on the way (rce.decode-to-shell), read from
+// input (rce.input-as-code), or downloaded by one command and run by a
+// later one (rce.download-then-run).
+
 // networkFetchers print data from the network on their standard output (or
 // into files).
 var networkFetchers = []string{

@@ -10,8 +10,8 @@ import (
 
 // The machine handed to whoever connects: a shell or interpreter bound to
 // a network socket (a bind or reverse shell, a terminal served on the
-// web), or the home directory served over HTTP with every credential in
-// it.
+// web). The home directory served over HTTP is secrets.home-served's
+// (checkHomeServed, secrets.go).
 
 // isRemoteShell reports whether a program word (or the first word of a
 // command line) is a shell or an interpreter: fed from a socket, it runs

@@ -62,6 +62,8 @@ func checkInterpreterCode(h *shell.Hazard, _ *Context) Finding {
 	return Finding{}
 }
 
+// checkForkBomb is proc.fork-bomb's check (proc.go): a hazard the shell
+// analysis reports, like the others in this file.
 func checkForkBomb(h *shell.Hazard, _ *Context) Finding {
 	if h.Kind == shell.ForkBomb {
 		return hit(h.Detail + ": a fork bomb that exhausts the machine's processes")
