@@ -191,10 +191,19 @@ func checkCloud(c *Call) Finding {
 	if f := cloudTableDelete(c.Ex.Name, ops); f.Hit {
 		return f
 	}
-	if c.Ex.Name == "aws" && len(ops) > 1 && ops[0] == "s3" && ops[1] == "rm" && hasArg(c.Args, "--recursive") {
+	return storageRecursiveRemove(c.Ex.Name, ops, c.Args)
+}
+
+// storageRecursiveRemove: aws s3 rm --recursive, gcloud storage rm -r,
+// deleting everything under a prefix.
+func storageRecursiveRemove(cli string, ops, args []string) Finding {
+	if len(ops) < 2 || ops[1] != "rm" {
+		return Finding{}
+	}
+	if cli == "aws" && ops[0] == "s3" && hasArg(args, "--recursive") {
 		return hit("aws s3 rm --recursive deletes everything under that prefix")
 	}
-	if c.Ex.Name == "gcloud" && len(ops) > 1 && ops[0] == "storage" && ops[1] == "rm" && hasArg(c.Args, "-r", "--recursive") {
+	if cli == "gcloud" && ops[0] == "storage" && hasArg(args, "-r", "--recursive") {
 		return hit("gcloud storage rm -r deletes everything under that path")
 	}
 	return Finding{}
