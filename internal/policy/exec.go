@@ -1,5 +1,10 @@
 package policy
 
+import (
+	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
+	"github.com/gemini-guard/gemini-guard/internal/shell"
+)
+
 // execRules judge commands run through other programs and code fetched and evaluated in one interpreter (docs/threat-model.md, section 3).
 var execRules = []*Rule{
 	{
@@ -8,7 +13,7 @@ var execRules = []*Rule{
 		What:     "hands a dangerous command to another program to run",
 		Safer:    "run the inner command directly, so that it is judged for what it is",
 		Unknown:  noUnknownStory,
-		Commands: allCommands, // exec: checkEmbeddedCommand, attached in init (check_exec.go)
+		Commands: allCommands, exec: checkEmbeddedCommand,
 		Block: []string{
 			`tar -cf /dev/null x --checkpoint=1 --checkpoint-action=exec='rm -rf ~'`,
 			`ssh -o ProxyCommand=';rm -rf ~' x`,
@@ -54,4 +59,28 @@ var execRules = []*Rule{
 			`node -e "fetch('https://example.com').then(r=>console.log(r.status))"`,
 		},
 	},
+}
+
+var (
+	// fetchRe and evalRe find interpreter code that downloads code and
+	// evaluates it (issue 12 item 3): urlopen/requests/fetch/open-uri/LWP/
+	// file_get_contents of a URL, then exec/eval/Function/load.
+	fetchRe = &lazyregexp.Regexp{Expr: `(?i)(urlopen|urlretrieve|requests\.get|httpx\.get|urllib|fetch\s*\(|https?\.get\s*\(|axios|open-uri|URI\.open|Net::HTTP|LWP|HTTP::Tiny|\bget\s*\(\s*["']https?:|file_get_contents\s*\(\s*["']https?:|Invoke-WebRequest|Invoke-RestMethod|\biwr\b|\birm\b|DownloadString|curl|wget)`}
+	evalRe  = &lazyregexp.Regexp{Expr: `(\bexec\s*\(|\beval\b|new\s+Function|\bFunction\s*\(|instance_eval|(?:^|[^.\w])load\s*\(|Invoke-Expression|(?i:\biex\b)|\brunpy\b|vm\.run)`}
+	urlRe   = &lazyregexp.Regexp{Expr: `https?://`}
+	// runsCommandsRe finds the calls through which interpreter code runs
+	// a command.
+	runsCommandsRe = &lazyregexp.Regexp{Expr: `(?i)(system|exec|spawn|popen|execute|shell|passthru|proc_open|Command|callCommand|getline|\|\s*["'](ba|z|da)?sh\b)`}
+)
+
+// checkFetchEval finds interpreter code that fetches code from the network
+// and evaluates it, whatever the language's spelling.
+func checkFetchEval(h *shell.Hazard, _ *Context) Finding {
+	if h.Kind != shell.InterpreterCode || !urlRe.MatchString(h.Text) {
+		return Finding{}
+	}
+	if fetchRe.MatchString(h.Text) && evalRe.MatchString(h.Text) {
+		return hit(h.Interpreter + " code downloads code from the network and evaluates it without anyone reading it")
+	}
+	return Finding{}
 }

@@ -1,5 +1,13 @@
 package policy
 
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
+)
+
 // infraRules judge destroying infrastructure: clusters, clouds, databases, registries, backups.
 var infraRules = []*Rule{
 	{
@@ -112,4 +120,123 @@ var infraRules = []*Rule{
 		Block: []string{`python manage.py flush --noinput`, `./manage.py reset_db`, `php artisan migrate:fresh --seed`, `php artisan db:wipe --force`, `mix ecto.reset`, `npx sequelize-cli db:drop`, `knex migrate:rollback --all`, `alembic downgrade base`, `flask db downgrade base`, `npx prisma db push --force-reset`, `flyway clean`, `goose postgres "$DB" reset`, `diesel database reset`, `supabase db reset --linked`, `bin/console doctrine:database:drop --force`, `docker compose exec web python manage.py flush --no-input`, `python -c "from app import db; db.drop_all()"`, `bin/rails runner 'User.delete_all'`},
 		Allow: []string{`python manage.py migrate`, `python manage.py sqlflush`, `php artisan migrate`, `php artisan migrate:status`, `mix ecto.migrate`, `npx sequelize-cli db:migrate`, `knex migrate:rollback`, `alembic downgrade -1`, `alembic upgrade head`, `npx prisma db push`, `flyway migrate`, `supabase db reset`, `diesel migration run`, `php artisan migrate:fresh --pretend`, `docker compose exec web python manage.py migrate`, `bin/rails runner 'User.where(active: false).delete_all'`, `python -c "from app import db; db.create_all()"`},
 	},
+}
+
+// Package registries redirected: every later install of the user (or of
+// the project) fetches its packages from a host the command chose. A
+// registry given for one install (npm install --registry=…, pip install
+// -i …) is seen and used once; a setting persists unseen.
+
+// publicRegistries are the package managers' own registries and the
+// proxies their tools name by default.
+var publicRegistries = []string{
+	"registry.npmjs.org", "registry.npmjs.com", "registry.yarnpkg.com", "npm.pkg.github.com", "registry.npmmirror.com",
+	"pypi.org", "pypi.python.org", "files.pythonhosted.org", "test.pypi.org", "download.pytorch.org",
+	"rubygems.org", "proxy.golang.org", "goproxy.io", "goproxy.cn", "crates.io", "index.crates.io", "repo.maven.apache.org",
+	"jsr.io", "npm.jsr.io",
+}
+
+// registryFiles configure where a package manager fetches from.
+var registryFiles = []string{".npmrc", "npmrc", ".yarnrc", ".yarnrc.yml", "pip.conf", "pip.ini", ".pydistutils.cfg", "bunfig.toml", ".gemrc", "uv.toml"}
+
+// registrySettingRe finds a registry URL in a configuration file's text.
+var registrySettingRe = &lazyregexp.Regexp{Expr: `(?im)^\s*(?:@[\w.-]+:)?(registry|index-url|extra-index-url|index_url|npmRegistryServer|url|:sources)\s*[=:]\s*(?:-\s*)?["']?([a-z][a-z0-9+.-]*://[^\s"']+)`}
+
+// checkRegistryRedirect: npm/pnpm/yarn/bun config set registry, pip config
+// set global.index-url, gem sources --add, go env -w GOPROXY=, or a
+// registry configuration file written, naming a host that is neither a
+// public registry nor local.
+func checkRegistryRedirect(c *Call) Finding {
+	name, args := c.Ex.Name, c.Args
+	var urls []string
+	switch name {
+	case "npm", "pnpm", "yarn", "bun", "pip", "pip3", "uv":
+		urls = configSetRegistries(operands(args))
+	case "gem":
+		urls = valuesAfter(args, "--add", "-a")
+	case "go":
+		urls = goproxySet(args)
+	}
+	urls = append(urls, c.writtenRegistries()...)
+	for _, u := range urls {
+		h := urlHost(c.Res, u)
+		if h == "" || localHost(h) || slices.Contains(publicRegistries, h) || u == "direct" || u == "off" {
+			continue
+		}
+		return hit(name + " points the package registry at " + h + ": every later install fetches code from there unseen")
+	}
+	return Finding{}
+}
+
+// configSetRegistries are the registry URLs a package manager's config
+// set writes (npm config set registry URL, pip config set
+// global.index-url=URL).
+func configSetRegistries(ops []string) []string {
+	set := slices.Index(ops, "set")
+	if set < 0 || set > 1 {
+		return nil
+	}
+	var urls []string
+	for i, o := range ops[set+1:] {
+		key, v, hasV := strings.Cut(o, "=")
+		k := strings.ToLower(key)
+		if !strings.Contains(k, "registry") && !strings.Contains(k, "index-url") && !strings.Contains(k, "index_url") {
+			continue
+		}
+		if !hasV && set+2+i < len(ops) {
+			v = ops[set+2+i]
+		}
+		urls = append(urls, v)
+	}
+	return urls
+}
+
+// valuesAfter are the words after each of opts in args.
+func valuesAfter(args []string, opts ...string) []string {
+	var out []string
+	for i, a := range args {
+		if slices.Contains(opts, a) && i+1 < len(args) {
+			out = append(out, args[i+1])
+		}
+	}
+	return out
+}
+
+// goproxySet are the proxies go env -w GOPROXY=… sets.
+func goproxySet(args []string) []string {
+	if !hasArg(args, "-w") {
+		return nil
+	}
+	var urls []string
+	for _, a := range args {
+		if v, ok := strings.CutPrefix(a, "GOPROXY="); ok {
+			urls = append(urls, strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == '|' })...)
+		}
+	}
+	return urls
+}
+
+// writtenRegistries are the registries set in a registry file written
+// with known text (echo … > ~/.npmrc, tee, printf … > pip.conf).
+func (c *Call) writtenRegistries() []string {
+	var targets []string
+	for _, r := range c.Ex.Redirs {
+		if r.Writes() {
+			targets = append(targets, r.Target)
+		}
+	}
+	if c.Ex.Name == "tee" {
+		targets = append(targets, operands(c.Args)...)
+	}
+	var urls []string
+	for _, t := range targets {
+		p := c.resolve(t)
+		if !slices.Contains(registryFiles, path.Base(p)) {
+			continue
+		}
+		for _, m := range registrySettingRe.Get().FindAllStringSubmatch(c.Res.Written[p], 8) {
+			urls = append(urls, m[2])
+		}
+	}
+	return urls
 }

@@ -59,7 +59,7 @@ type Context struct {
 	Own *Own
 
 	// embeddedSpent counts the bytes exec.embedded-command analysed for
-	// this decision, against maxEmbeddedBytes (check_exec.go).
+	// this decision, against maxEmbeddedBytes (exec_embedded.go).
 	embeddedSpent int
 }
 
@@ -222,6 +222,12 @@ type Call struct {
 	// eff caches effects.Of for the harm rules (effectsOf).
 	eff     []effects.Effect
 	effDone bool
+
+	// rules is the policy the call is judged by, handed down by the
+	// engine: exec.embedded-command judges the commands a program would
+	// run with it. A field rather than the package table, which the rule
+	// literals cannot name without an initialisation cycle.
+	rules []*Rule
 }
 
 // Loc places a path argument of the call.
@@ -258,6 +264,11 @@ func (c *Context) fs() bounded.FS { return bounded.Or(c.FS) }
 // findings that do not deny (for explanations) and does not stop at the
 // first denial.
 func Evaluate(res *shell.Result, ctx *Context, all bool) []Finding {
+	return evaluate(table, res, ctx, all)
+}
+
+// evaluate is Evaluate with the rules to try, in order.
+func evaluate(rules []*Rule, res *shell.Result, ctx *Context, all bool) []Finding {
 	var out []Finding
 	add := func(f Finding) bool {
 		if !f.Hit && !f.Maybe {
@@ -274,12 +285,12 @@ func Evaluate(res *shell.Result, ctx *Context, all bool) []Finding {
 	}
 	for _, ex := range res.Execs {
 		var c *Call
-		for _, r := range table {
+		for _, r := range rules {
 			if ctx.Disabled[r.ID] || !r.judges(ex.Name) {
 				continue
 			}
 			if c == nil {
-				c = &Call{Ex: ex, Res: res, Ctx: ctx}
+				c = &Call{Ex: ex, Res: res, Ctx: ctx, rules: rules}
 				if len(ex.Args) > 0 {
 					c.Args = ex.Args[1:]
 				}
@@ -291,7 +302,7 @@ func Evaluate(res *shell.Result, ctx *Context, all bool) []Finding {
 			}
 		}
 	}
-	for _, r := range table {
+	for _, r := range rules {
 		if r.result == nil || ctx.Disabled[r.ID] {
 			continue
 		}
@@ -303,7 +314,7 @@ func Evaluate(res *shell.Result, ctx *Context, all bool) []Finding {
 	}
 	for i := range res.Hazards {
 		h := &res.Hazards[i]
-		for _, r := range table {
+		for _, r := range rules {
 			if r.hazard == nil || ctx.Disabled[r.ID] {
 				continue
 			}

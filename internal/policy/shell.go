@@ -1,5 +1,7 @@
 package policy
 
+import "github.com/gemini-guard/gemini-guard/internal/shell"
+
 // shellRules judge what cannot be read: parse errors, too complex, code made at run time.
 var shellRules = []*Rule{
 	{
@@ -44,4 +46,44 @@ var shellRules = []*Rule{
 		Block:          []string{`$(cat cmd.txt) --version`, `eval "$CMD"`, `make -s print-cmd | sh`},
 		Allow:          []string{`$EDITOR file.txt`, `eval "$(ssh-agent -s)"`, `cat script.sh | bash`},
 	},
+}
+
+func checkDynamicCode(h *shell.Hazard, _ *Context) Finding {
+	if h.Kind == shell.DynamicCode {
+		return maybe(h.Detail)
+	}
+	return Finding{}
+}
+
+func checkInterpreterCode(h *shell.Hazard, _ *Context) Finding {
+	if h.Kind == shell.InterpreterCode {
+		return maybe(h.Detail)
+	}
+	return Finding{}
+}
+
+// checkForkBomb is proc.fork-bomb's check (proc.go): a hazard the shell
+// analysis reports, like the others in this file.
+func checkForkBomb(h *shell.Hazard, _ *Context) Finding {
+	if h.Kind == shell.ForkBomb {
+		return hit(h.Detail + ": a fork bomb that exhausts the machine's processes")
+	}
+	return Finding{}
+}
+
+func checkParseError(h *shell.Hazard, _ *Context) Finding {
+	if h.Kind != shell.ParseError {
+		return Finding{}
+	}
+	if h.Repaired {
+		return maybe("the command is not valid bash (" + h.Detail + ")")
+	}
+	return hit("the command is not valid bash (" + h.Detail + "), so what it would run cannot be checked")
+}
+
+func checkTooDeep(h *shell.Hazard, _ *Context) Finding {
+	if h.Kind == shell.TooDeep || h.Kind == shell.TooComplex {
+		return hit(h.Detail)
+	}
+	return Finding{}
 }

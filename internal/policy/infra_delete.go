@@ -10,6 +10,11 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
 
+// Infrastructure and data deleted by the tools that manage them:
+// infrastructure as code, kubectl, cloud CLIs, SQL and Redis clients,
+// docker and compose, search indexes, backup tools, and application
+// frameworks resetting their database.
+
 func checkTerraform(c *Call) Finding {
 	// Option values are not subcommands: terraform plan -out destroy
 	// plans (the spec in package effects says which options take values).
@@ -23,22 +28,7 @@ func checkTerraform(c *Call) Finding {
 	}
 	switch c.Ex.Name {
 	case "terraform", "tofu", "terragrunt":
-		for k, v := range c.Ex.Env { // TF_CLI_ARGS=-destroy, TF_CLI_ARGS_apply=-destroy: options from the environment
-			if strings.HasPrefix(k, "TF_CLI_ARGS") && (strings.Contains(v, "-destroy") || strings.Contains(v, "-replace")) {
-				return hit(c.Ex.Name + " given " + k + "=" + v + " destroys what the configuration manages")
-			}
-		}
-		for i, o := range ops {
-			if o == "destroy" || o == "destroy-all" || o == "apply" && hasArg(c.Args, "-destroy", "--destroy") {
-				return hit(c.Ex.Name + " " + o + " destroys the infrastructure the configuration manages")
-			}
-			if o == "apply" && hasPrefixArg(c.Args, "-replace") {
-				return hit(c.Ex.Name + " apply -replace destroys the resource and creates a new one: its data is lost")
-			}
-			if i > 0 && ops[0] != "run-all" && ops[0] != "run" {
-				break
-			}
-		}
+		return terraformDestroy(c, ops)
 	case "pulumi", "cdk", "cdktf":
 		if ops[0] == "destroy" {
 			return hit(c.Ex.Name + " destroy deletes every resource of the stack")
@@ -49,6 +39,29 @@ func checkTerraform(c *Call) Finding {
 	case "serverless", "sls":
 		if ops[0] == "remove" {
 			return hit(c.Ex.Name + " remove deletes the deployed service")
+		}
+	}
+	return Finding{}
+}
+
+// terraformDestroy: terraform destroy, apply -destroy or -replace, given
+// as words (also after terragrunt run-all or run) or through TF_CLI_ARGS
+// in the environment.
+func terraformDestroy(c *Call, ops []string) Finding {
+	for k, v := range c.Ex.Env { // TF_CLI_ARGS=-destroy, TF_CLI_ARGS_apply=-destroy: options from the environment
+		if strings.HasPrefix(k, "TF_CLI_ARGS") && (strings.Contains(v, "-destroy") || strings.Contains(v, "-replace")) {
+			return hit(c.Ex.Name + " given " + k + "=" + v + " destroys what the configuration manages")
+		}
+	}
+	for i, o := range ops {
+		if o == "destroy" || o == "destroy-all" || o == "apply" && hasArg(c.Args, "-destroy", "--destroy") {
+			return hit(c.Ex.Name + " " + o + " destroys the infrastructure the configuration manages")
+		}
+		if o == "apply" && hasPrefixArg(c.Args, "-replace") {
+			return hit(c.Ex.Name + " apply -replace destroys the resource and creates a new one: its data is lost")
+		}
+		if i > 0 && ops[0] != "run-all" && ops[0] != "run" {
+			break
 		}
 	}
 	return Finding{}
@@ -76,24 +89,9 @@ func checkKubectl(c *Call) Finding {
 	if len(ops) > 0 && slices.Contains(kubectlOther, ops[0]) {
 		return Finding{}
 	}
-	i := -1
-	for j, o := range ops[:min(len(ops), 3)] {
-		switch o {
-		case "delete":
-			i = j
-		case "drain":
-			return hit(c.Ex.Name + " drain evicts every pod from the node")
-		case "replace":
-			if hasArg(c.Args, "--force") {
-				return hit(c.Ex.Name + " replace --force deletes and recreates the resources")
-			}
-		}
-		if i >= 0 {
-			break
-		}
-	}
+	i, f := kubectlVerb(c, ops)
 	if i < 0 {
-		return Finding{}
+		return f
 	}
 	if hasArg(c.Args, "--all", "-A", "--all-namespaces") {
 		return hit(c.Ex.Name + " delete --all deletes every resource of that kind")
@@ -105,14 +103,34 @@ func checkKubectl(c *Call) Finding {
 		if podsByName(kind, o, ops[i+2:], c.Args) {
 			return Finding{}
 		}
-		for _, k := range strings.Split(kind, ",") {
-			switch k {
-			case "namespace", "namespaces", "ns", "all", "pv", "persistentvolume", "persistentvolumes", "pvc", "persistentvolumeclaim", "persistentvolumeclaims", "crd", "crds", "customresourcedefinition", "customresourcedefinitions", "node", "nodes":
-				return hit(c.Ex.Name + " delete " + o + " deletes everything in it or stored by it")
-			}
+		if slices.ContainsFunc(strings.Split(kind, ","), func(k string) bool { return slices.Contains(kubectlHoldingKinds, k) }) {
+			return hit(c.Ex.Name + " delete " + o + " deletes everything in it or stored by it")
 		}
 	}
 	return hit(c.Ex.Name + " delete " + strings.Join(ops[i+1:min(len(ops), i+3)], " ") + " deletes cluster resources")
+}
+
+// kubectlHoldingKinds are the kinds whose deletion takes everything in
+// them or stored by them.
+var kubectlHoldingKinds = []string{"namespace", "namespaces", "ns", "all", "pv", "persistentvolume", "persistentvolumes", "pvc", "persistentvolumeclaim",
+	"persistentvolumeclaims", "crd", "crds", "customresourcedefinition", "customresourcedefinitions", "node", "nodes"}
+
+// kubectlVerb finds the verb among the first three operands: the index
+// of delete, or -1 with the finding of drain or replace --force.
+func kubectlVerb(c *Call, ops []string) (int, Finding) {
+	for j, o := range ops[:min(len(ops), 3)] {
+		switch o {
+		case "delete":
+			return j, Finding{}
+		case "drain":
+			return -1, hit(c.Ex.Name + " drain evicts every pod from the node")
+		case "replace":
+			if hasArg(c.Args, "--force") {
+				return -1, hit(c.Ex.Name + " replace --force deletes and recreates the resources")
+			}
+		}
+	}
+	return -1, Finding{}
 }
 
 // podsByName reports kubectl delete pod NAME… (or pod/NAME): pods named
@@ -129,13 +147,17 @@ func podsByName(kind, first string, rest, args []string) bool {
 	return strings.Contains(first, "/") || len(rest) > 0
 }
 
+// cloudDelete is one CLI's delete verbs, for the services listed (nil:
+// any).
+type cloudDelete struct {
+	cli             string
+	services, verbs []string
+}
+
 // cloudDeletes lists, per CLI, the first operand (a service; nil for any)
 // and the verbs among the later operands that destroy data or whole
 // projects.
-var cloudDeletes = []struct {
-	cli             string
-	services, verbs []string
-}{
+var cloudDeletes = []cloudDelete{
 	{"aws", []string{"s3", "s3api", "cloudformation", "rds", "dynamodb", "ec2", "eks", "ecr", "efs", "organizations", "lambda", "route53", "kms", "secretsmanager", "backup", "redshift", "elasticache", "opensearch", "es", "glacier"},
 		[]string{"rb", "delete-bucket", "delete-stack", "delete-db-instance", "delete-db-cluster", "delete-table", "terminate-instances", "delete-cluster", "delete-repository", "delete-file-system", "delete-organization", "close-account", "delete-function", "delete-hosted-zone", "schedule-key-deletion", "delete-secret", "delete-backup-vault", "delete-domain", "delete-vault"}},
 	{"gcloud", []string{"projects", "sql", "container", "compute", "storage", "firestore", "spanner", "bigtable", "redis", "filestore", "alloydb", "run", "functions", "kms", "secrets"},
@@ -153,29 +175,55 @@ var cloudDeletes = []struct {
 }
 
 func checkCloud(c *Call) Finding {
-	ops := operands(c.Args)
-	if hasArg(c.Args, "--help", "-h", "help") || slices.ContainsFunc(c.Args, func(a string) bool { return slices.Contains(platformReadOnly, a) }) {
+	if hasArg(c.Args, "--help", "-h", "help") || slices.ContainsFunc(c.Args, isPlatformReadOnly) {
 		return Finding{} // aws ... --dry-run checks permissions and deletes nothing
 	}
-	if c.Ex.Name == "nomad" {
+	ops := operands(c.Args)
+	switch c.Ex.Name {
+	case "nomad":
 		if len(ops) > 1 && ops[0] == "job" && ops[1] == "stop" && hasArg(c.Args, "-purge", "--purge") {
 			return hit("nomad job stop -purge stops the job and deletes it and its history")
 		}
 		return Finding{}
+	case "gsutil":
+		return gsutilDelete(ops, c.Args)
 	}
-	if c.Ex.Name == "gsutil" {
-		for i, o := range ops {
-			if o == "rb" || o == "rm" && (hasArg(c.Args, "-r", "-R", "-rf", "-fr") || i >= 0 && hasArg(c.Args, "-m") && hasArg(c.Args, "-r")) {
-				return hit("gsutil " + o + " deletes a bucket or everything in it")
-			}
-		}
+	if f := cloudTableDelete(c.Ex.Name, ops); f.Hit {
+		return f
+	}
+	return storageRecursiveRemove(c.Ex.Name, ops, c.Args)
+}
+
+// storageRecursiveRemove: aws s3 rm --recursive, gcloud storage rm -r,
+// deleting everything under a prefix.
+func storageRecursiveRemove(cli string, ops, args []string) Finding {
+	if len(ops) < 2 || ops[1] != "rm" {
 		return Finding{}
 	}
-	i := 0
-	for i < len(cloudDeletes) && cloudDeletes[i].cli != c.Ex.Name {
-		i++
+	if cli == "aws" && ops[0] == "s3" && hasArg(args, "--recursive") {
+		return hit("aws s3 rm --recursive deletes everything under that prefix")
 	}
-	if i == len(cloudDeletes) || len(ops) == 0 {
+	if cli == "gcloud" && ops[0] == "storage" && hasArg(args, "-r", "--recursive") {
+		return hit("gcloud storage rm -r deletes everything under that path")
+	}
+	return Finding{}
+}
+
+// gsutilDelete: gsutil rb, or rm of everything under a path (-r, -m … -r).
+func gsutilDelete(ops, args []string) Finding {
+	for _, o := range ops {
+		if o == "rb" || o == "rm" && (hasArg(args, "-r", "-R", "-rf", "-fr") || hasArg(args, "-m") && hasArg(args, "-r")) {
+			return hit("gsutil " + o + " deletes a bucket or everything in it")
+		}
+	}
+	return Finding{}
+}
+
+// cloudTableDelete: a delete verb of cli's (cloudDeletes) among the
+// operands, for a service that holds data.
+func cloudTableDelete(cli string, ops []string) Finding {
+	i := slices.IndexFunc(cloudDeletes, func(d cloudDelete) bool { return d.cli == cli })
+	if i < 0 || len(ops) == 0 {
 		return Finding{}
 	}
 	spec := cloudDeletes[i]
@@ -184,14 +232,8 @@ func checkCloud(c *Call) Finding {
 	}
 	for _, o := range ops {
 		if slices.Contains(spec.verbs, o) {
-			return hit(c.Ex.Name + " " + strings.Join(ops[:min(len(ops), 4)], " ") + " deletes cloud resources or their data")
+			return hit(cli + " " + strings.Join(ops[:min(len(ops), 4)], " ") + " deletes cloud resources or their data")
 		}
-	}
-	if c.Ex.Name == "aws" && len(ops) > 1 && ops[0] == "s3" && ops[1] == "rm" && hasArg(c.Args, "--recursive") {
-		return hit("aws s3 rm --recursive deletes everything under that prefix")
-	}
-	if c.Ex.Name == "gcloud" && len(ops) > 1 && ops[0] == "storage" && ops[1] == "rm" && hasArg(c.Args, "-r", "--recursive") {
-		return hit("gcloud storage rm -r deletes everything under that path")
 	}
 	return Finding{}
 }
@@ -330,47 +372,65 @@ func checkAppDBReset(c *Call) Finding {
 		// the container serves is the application's, not a scratch copy.
 		return checkAppDBReset(in)
 	}
-	name := strings.ToLower(c.Ex.Name)
-	args := c.Args
-	if m := ormWipe(c.Ex.Text); m != "" && runsAppCode(name, args) {
+	if m := ormWipe(c.Ex.Text); m != "" && runsAppCode(strings.ToLower(c.Ex.Name), c.Args) {
 		return hit(c.Ex.Name + " code calls " + m + ", deleting every row or table of the application's database")
 	}
-	// python manage.py flush, php artisan db:wipe, bundle exec rails db:drop,
-	// npx sequelize-cli db:drop: the program that reads the subcommand.
-	for len(args) > 0 {
-		base := strings.ToLower(path.Base(args[0]))
-		switch {
-		case (strings.HasPrefix(name, "python") || name == "php" || name == "bundle" || name == "npx" || name == "pnpm" || name == "yarn") && !strings.HasPrefix(args[0], "-"):
-			if name == "bundle" && base == "exec" {
-				args = args[1:]
-				continue
-			}
-			name, args = base, args[1:]
-			continue
-		}
-		break
-	}
-	name = strings.TrimSuffix(strings.TrimSuffix(name, "-cli"), ".exe")
+	name, args := appProgram(strings.ToLower(c.Ex.Name), c.Args)
 	if name == "rails" || name == "rake" {
 		return Finding{} // checkPlatformDestroy judges these
 	}
-	if slices.ContainsFunc(args, func(a string) bool { return slices.Contains(platformReadOnly, a) || a == "--pretend" }) {
+	if slices.ContainsFunc(args, func(a string) bool { return isPlatformReadOnly(a) || a == "--pretend" }) {
 		return Finding{}
 	}
 	if name == "prisma" && hasArg(args, "--force-reset") && slices.Contains(args, "push") {
 		return hit("prisma db push --force-reset drops the database and every row in it")
 	}
+	if sub := appDBResetSub(name, args); sub != "" {
+		return hit(c.Ex.Name + " " + sub + " drops or wipes the application's database and every row in it")
+	}
+	return Finding{}
+}
+
+// appLaunchers run the program named by their first operand (python
+// manage.py, php artisan, bundle exec rails, npx sequelize-cli).
+func appLauncher(name string) bool {
+	return strings.HasPrefix(name, "python") || name == "php" || name == "bundle" || name == "npx" || name == "pnpm" || name == "yarn"
+}
+
+// appProgram is the program that reads the subcommand and its
+// arguments: python manage.py flush is manage.py, php artisan db:wipe
+// artisan, bundle exec rails db:drop rails, npx sequelize-cli db:drop
+// sequelize.
+func appProgram(name string, args []string) (string, []string) {
+	for len(args) > 0 && appLauncher(name) && !strings.HasPrefix(args[0], "-") {
+		base := strings.ToLower(path.Base(args[0]))
+		if name == "bundle" && base == "exec" {
+			args = args[1:]
+			continue
+		}
+		name, args = base, args[1:]
+	}
+	return strings.TrimSuffix(strings.TrimSuffix(name, "-cli"), ".exe"), args
+}
+
+// appDBResetSub is the subcommand of program's (appDBResets) that args
+// run, "" if none: its first word among the first three operands, and
+// every option it needs.
+func appDBResetSub(name string, args []string) string {
 	ops := operands(args)
+	if len(ops) == 0 {
+		return ""
+	}
 	for _, sub := range appDBResets[name] {
 		f := strings.Fields(sub)
-		if len(ops) == 0 || !slices.Contains(ops[:min(len(ops), 3)], f[0]) {
+		if !slices.Contains(ops[:min(len(ops), 3)], f[0]) {
 			continue
 		}
 		if !slices.ContainsFunc(f[1:], func(w string) bool { return !hasArgPrefix(args, w) }) {
-			return hit(c.Ex.Name + " " + sub + " drops or wipes the application's database and every row in it")
+			return sub
 		}
 	}
-	return Finding{}
+	return ""
 }
 
 // ormWipe is ormWipeRe's match in text. The literals every match holds
@@ -406,11 +466,25 @@ func containerExec(c *Call) *Call {
 	if !slices.Contains(containerCommands, c.Ex.Name) && c.Ex.Name != "docker-compose" && c.Ex.Name != "podman-compose" {
 		return nil
 	}
-	args := c.Args
+	args := containerSubcommand(c.Args)
+	if len(args) == 0 || args[0] != "exec" && args[0] != "run" {
+		return nil
+	}
+	args = containerCommand(args[1:])
+	if len(args) == 0 {
+		return nil
+	}
+	ex := *c.Ex
+	ex.Name, ex.Args = shell.CommandName(args[0]), args
+	return &Call{Ex: &ex, Res: c.Res, Ctx: c.Ctx, Args: args[1:]}
+}
+
+// containerSubcommand is args from the subcommand on: past compose and
+// the options before it (docker -H h, compose -f f -p p).
+func containerSubcommand(args []string) []string {
 	if len(args) > 0 && args[0] == "compose" {
 		args = args[1:]
 	}
-	// Options before the subcommand (docker -H h, compose -f f -p p).
 	for len(args) > 1 && strings.HasPrefix(args[0], "-") {
 		if strings.Contains(args[0], "=") {
 			args = args[1:]
@@ -418,31 +492,30 @@ func containerExec(c *Call) *Call {
 			args = args[2:]
 		}
 	}
-	if len(args) == 0 || args[0] != "exec" && args[0] != "run" {
-		return nil
-	}
-	args = args[1:]
+	return args
+}
+
+// containerValueOpts are exec's and run's options that take a value.
+var containerValueOpts = []string{"-e", "--env", "-u", "--user", "-w", "--workdir", "-v", "--volume", "--name", "--network", "-p", "--publish",
+	"--entrypoint", "--env-file", "-c", "--container", "-n", "--namespace", "--index", "--mount", "-l", "--label"}
+
+// containerCommand is the command line exec or run runs, given the
+// arguments after it: after --, or after the options and the container,
+// service or image; nil if there is none.
+func containerCommand(args []string) []string {
 	if i := slices.Index(args, "--"); i >= 0 {
-		args = args[i+1:] // kubectl exec pod -- cmd
-	} else {
-		valueOpts := []string{"-e", "--env", "-u", "--user", "-w", "--workdir", "-v", "--volume", "--name", "--network", "-p", "--publish", "--entrypoint", "--env-file", "-c", "--container", "-n", "--namespace", "--index", "--mount", "-l", "--label"}
-		for len(args) > 0 && strings.HasPrefix(args[0], "-") {
-			if slices.Contains(valueOpts, args[0]) {
-				args = args[1:]
-			}
+		return args[i+1:] // kubectl exec pod -- cmd
+	}
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		if slices.Contains(containerValueOpts, args[0]) {
 			args = args[1:]
 		}
-		if len(args) < 2 {
-			return nil
-		}
-		args = args[1:] // the container, service or image
+		args = args[1:]
 	}
-	if len(args) == 0 {
+	if len(args) < 2 {
 		return nil
 	}
-	ex := *c.Ex
-	ex.Name, ex.Args = shell.CommandName(args[0]), args
-	return &Call{Ex: &ex, Res: c.Res, Ctx: c.Ctx, Args: args[1:]}
+	return args[1:]
 }
 
 // hasArgPrefix reports whether an argument is opt or opt=value.
@@ -465,57 +538,107 @@ func checkBackupDestroy(c *Call) Finding {
 	if hasArg(args, "--dry-run", "-n", "--help", "-h", "--list-only") && name != "tarsnap" {
 		return Finding{}
 	}
-	ops := operands(args)
-	first := func(words ...string) string {
-		for _, o := range ops[:min(len(ops), 2)] {
-			if slices.Contains(words, o) {
-				return o
-			}
+	for _, b := range backupDestroyers {
+		if slices.Contains(b.names, name) {
+			return b.judge(c, operands(args))
 		}
-		return ""
 	}
-	switch name {
-	case "tmutil": // macOS Time Machine
-		if v := first("delete", "deletelocalsnapshots", "deleteinprogress", "thinlocalsnapshots", "disable", "removedestination"); v != "" {
-			return hit("tmutil " + v + " deletes Time Machine backups or snapshots, or stops them")
+	return Finding{}
+}
+
+// backupDestroyers judge each backup tool's deleting commands, given the
+// call and its operands.
+var backupDestroyers = []struct {
+	names []string
+	judge func(c *Call, ops []string) Finding
+}{
+	{[]string{"tmutil"}, tmutilDestroy},
+	{[]string{"rclone"}, rcloneDestroy},
+	{[]string{"borg", "borg2"}, borgDestroy},
+	{[]string{"restic"}, resticDestroy},
+	{[]string{"kopia"}, kopiaDestroy},
+	{[]string{"duplicity"}, duplicityDestroy},
+	{[]string{"tarsnap"}, tarsnapDestroy},
+	{[]string{"rdiff-backup"}, rdiffDestroy},
+	{[]string{"duplicacy"}, duplicacyDestroy},
+}
+
+// leadingVerb is the first of the first two operands that is one of
+// words, "" if none.
+func leadingVerb(ops []string, words ...string) string {
+	for _, o := range ops[:min(len(ops), 2)] {
+		if slices.Contains(words, o) {
+			return o
 		}
-	case "rclone":
-		if v := first("purge", "delete", "deletefile", "rmdirs", "rmdir", "cleanup"); v != "" {
-			return hit("rclone " + v + " deletes files on a remote, a backup among them")
+	}
+	return ""
+}
+
+// tmutilDestroy: macOS Time Machine.
+func tmutilDestroy(_ *Call, ops []string) Finding {
+	if v := leadingVerb(ops, "delete", "deletelocalsnapshots", "deleteinprogress", "thinlocalsnapshots", "disable", "removedestination"); v != "" {
+		return hit("tmutil " + v + " deletes Time Machine backups or snapshots, or stops them")
+	}
+	return Finding{}
+}
+
+func rcloneDestroy(c *Call, ops []string) Finding {
+	if v := leadingVerb(ops, "purge", "delete", "deletefile", "rmdirs", "rmdir", "cleanup"); v != "" {
+		return hit("rclone " + v + " deletes files on a remote, a backup among them")
+	}
+	if v := leadingVerb(ops, "sync", "bisync"); v != "" && len(ops) >= 3 && c.emptySource(ops[len(ops)-2]) {
+		return hit("rclone " + v + " makes " + c.Show(ops[len(ops)-1]) + " a copy of an empty directory, deleting everything on it")
+	}
+	return Finding{}
+}
+
+func borgDestroy(_ *Call, ops []string) Finding {
+	if v := leadingVerb(ops, "delete", "prune", "rdelete"); v != "" {
+		return hit("borg " + v + " deletes backup archives")
+	}
+	return Finding{}
+}
+
+func resticDestroy(_ *Call, ops []string) Finding {
+	if leadingVerb(ops, "forget") != "" {
+		return hit("restic forget removes snapshots (--prune deletes their data)")
+	}
+	return Finding{}
+}
+
+func kopiaDestroy(c *Call, ops []string) Finding {
+	if len(ops) >= 2 && ops[0] == "snapshot" && ops[1] == "delete" && hasArg(c.Args, "--delete") {
+		return hit("kopia snapshot delete --delete deletes snapshots")
+	}
+	return Finding{}
+}
+
+func duplicityDestroy(c *Call, ops []string) Finding {
+	for _, o := range ops[:min(len(ops), 2)] {
+		if strings.HasPrefix(o, "remove-") && hasArg(c.Args, "--force") {
+			return hit("duplicity " + o + " --force deletes backup sets")
 		}
-		if v := first("sync", "bisync"); v != "" && len(ops) >= 3 && c.emptySource(ops[len(ops)-2]) {
-			return hit("rclone " + v + " makes " + c.Show(ops[len(ops)-1]) + " a copy of an empty directory, deleting everything on it")
-		}
-	case "borg", "borg2":
-		if v := first("delete", "prune", "rdelete"); v != "" {
-			return hit("borg " + v + " deletes backup archives")
-		}
-	case "restic":
-		if first("forget") != "" {
-			return hit("restic forget removes snapshots (--prune deletes their data)")
-		}
-	case "kopia":
-		if len(ops) >= 2 && ops[0] == "snapshot" && ops[1] == "delete" && hasArg(args, "--delete") {
-			return hit("kopia snapshot delete --delete deletes snapshots")
-		}
-	case "duplicity":
-		for _, o := range ops[:min(len(ops), 2)] {
-			if strings.HasPrefix(o, "remove-") && hasArg(args, "--force") {
-				return hit("duplicity " + o + " --force deletes backup sets")
-			}
-		}
-	case "tarsnap":
-		if hasArg(args, "-d", "--nuke") {
-			return hit("tarsnap -d deletes archives")
-		}
-	case "rdiff-backup":
-		if hasPrefixArg(args, "--remove-older-than") || first("remove") != "" {
-			return hit("rdiff-backup removes backup increments")
-		}
-	case "duplicacy":
-		if first("prune") != "" && hasArg(args, "-exclusive", "-exhaustive", "-keep") {
-			return hit("duplicacy prune deletes snapshots")
-		}
+	}
+	return Finding{}
+}
+
+func tarsnapDestroy(c *Call, _ []string) Finding {
+	if hasArg(c.Args, "-d", "--nuke") {
+		return hit("tarsnap -d deletes archives")
+	}
+	return Finding{}
+}
+
+func rdiffDestroy(c *Call, ops []string) Finding {
+	if hasPrefixArg(c.Args, "--remove-older-than") || leadingVerb(ops, "remove") != "" {
+		return hit("rdiff-backup removes backup increments")
+	}
+	return Finding{}
+}
+
+func duplicacyDestroy(c *Call, ops []string) Finding {
+	if leadingVerb(ops, "prune") != "" && hasArg(c.Args, "-exclusive", "-exhaustive", "-keep") {
+		return hit("duplicacy prune deletes snapshots")
 	}
 	return Finding{}
 }
@@ -572,36 +695,44 @@ func checkKubectlScale(c *Call) Finding {
 // store (Elasticsearch, OpenSearch: DELETE /_all, DELETE /logs-*,
 // DELETE /*). One document or one named index is routine.
 func checkIndexDelete(c *Call) Finding {
-	del := false
 	ops := operands(c.Args)
-	for i, a := range c.Args {
-		u := strings.ToUpper(a)
-		if u == "-XDELETE" || u == "--REQUEST=DELETE" || u == "--METHOD=DELETE" || (a == "-X" || a == "--request" || a == "--method") && i+1 < len(c.Args) && strings.EqualFold(c.Args[i+1], "DELETE") {
-			del = true
-		}
-	}
-	if len(ops) > 0 && ops[0] == "DELETE" { // httpie, xh: http DELETE url
-		del = true
-	}
-	if !del {
+	if !httpDelete(c.Args, ops) {
 		return Finding{}
 	}
 	for _, o := range ops {
-		rest := o
-		if _, after, ok := strings.Cut(o, "://"); ok {
-			rest = after
-		} else if !strings.Contains(o, ":") && !strings.HasPrefix(o, ":") {
-			continue
-		}
-		_, p, ok := strings.Cut(rest, "/")
-		if !ok {
-			continue
-		}
-		seg, _, _ := strings.Cut(p, "/")
-		seg, _, _ = strings.Cut(seg, "?")
-		if seg == "_all" || strings.Contains(seg, "*") {
+		if seg, ok := firstPathSegment(o); ok && (seg == "_all" || strings.Contains(seg, "*")) {
 			return hit(c.Ex.Name + " DELETE /" + seg + " deletes every index it matches, and their data")
 		}
 	}
 	return Finding{}
+}
+
+// httpDelete reports whether an HTTP client sends a DELETE request
+// (curl -X DELETE, --request=DELETE, http DELETE url).
+func httpDelete(args, ops []string) bool {
+	for i, a := range args {
+		u := strings.ToUpper(a)
+		if u == "-XDELETE" || u == "--REQUEST=DELETE" || u == "--METHOD=DELETE" || (a == "-X" || a == "--request" || a == "--method") && i+1 < len(args) && strings.EqualFold(args[i+1], "DELETE") {
+			return true
+		}
+	}
+	return len(ops) > 0 && ops[0] == "DELETE" // httpie, xh
+}
+
+// firstPathSegment is the first segment of a URL's path (scheme://host/
+// seg/…, host:port/seg, :9200/seg, without the query), if o is a URL.
+func firstPathSegment(o string) (string, bool) {
+	rest := o
+	if _, after, ok := strings.Cut(o, "://"); ok {
+		rest = after
+	} else if !strings.Contains(o, ":") {
+		return "", false
+	}
+	_, p, ok := strings.Cut(rest, "/")
+	if !ok {
+		return "", false
+	}
+	seg, _, _ := strings.Cut(p, "/")
+	seg, _, _ = strings.Cut(seg, "?")
+	return seg, true
 }

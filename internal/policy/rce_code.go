@@ -10,6 +10,11 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
 
+// Code nobody has read, run from the network: piped into a shell
+// (rce.pipe-to-shell), decoded on the way (rce.decode-to-shell), read from
+// input (rce.input-as-code), or downloaded by one command and run by a
+// later one (rce.download-then-run).
+
 // networkFetchers print data from the network on their standard output (or
 // into files).
 var networkFetchers = []string{
@@ -107,107 +112,125 @@ func checkInputAsCode(h *shell.Hazard, _ *Context) Finding {
 	return Finding{}
 }
 
-func checkDynamicCode(h *shell.Hazard, _ *Context) Finding {
-	if h.Kind == shell.DynamicCode {
-		return maybe(h.Detail)
-	}
-	return Finding{}
-}
-
-func checkInterpreterCode(h *shell.Hazard, _ *Context) Finding {
-	if h.Kind == shell.InterpreterCode {
-		return maybe(h.Detail)
-	}
-	return Finding{}
-}
-
-func checkForkBomb(h *shell.Hazard, _ *Context) Finding {
-	if h.Kind == shell.ForkBomb {
-		return hit(h.Detail + ": a fork bomb that exhausts the machine's processes")
-	}
-	return Finding{}
-}
-
-func checkParseError(h *shell.Hazard, _ *Context) Finding {
-	if h.Kind != shell.ParseError {
-		return Finding{}
-	}
-	if h.Repaired {
-		return maybe("the command is not valid bash (" + h.Detail + ")")
-	}
-	return hit("the command is not valid bash (" + h.Detail + "), so what it would run cannot be checked")
-}
-
-func checkTooDeep(h *shell.Hazard, _ *Context) Finding {
-	if h.Kind == shell.TooDeep || h.Kind == shell.TooComplex {
-		return hit(h.Detail)
-	}
-	return Finding{}
-}
-
 // downloads returns the files a curl or wget call writes.
 func downloads(ex *shell.Exec) []string {
-	var out []string
+	d := &download{ex: ex, args: ex.Args[1:], dir: ex.Dir}
 	for _, r := range ex.Redirs {
 		if r.Writes() && r.Target != "" {
-			out = append(out, shell.ResolvePath(ex.Dir, r.Target))
+			d.out = append(d.out, shell.ResolvePath(ex.Dir, r.Target))
 		}
 	}
-	args := ex.Args[1:]
-	var urls []string
-	remoteName := false
-	dir := ex.Dir
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		next := func() string {
-			if i+1 < len(args) {
-				i++
-				return args[i]
-			}
-			return ""
-		}
-		switch {
-		case ex.Name == "curl" && (a == "-o" || a == "--output"):
-			out = append(out, shell.ResolvePath(ex.Dir, next()))
-		case ex.Name == "curl" && len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.HasSuffix(a, "o"): // -so, -fsSLo
-			out = append(out, shell.ResolvePath(ex.Dir, next()))
-		case ex.Name == "curl" && strings.HasPrefix(a, "-o") && len(a) > 2 && !strings.HasPrefix(a, "--"):
-			out = append(out, shell.ResolvePath(ex.Dir, a[2:]))
-		case ex.Name == "curl" && (a == "-O" || a == "--remote-name" || a == "--remote-name-all" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "O")):
-			remoteName = true
-		case ex.Name == "curl" && a == "--output-dir":
-			dir = shell.ResolvePath(ex.Dir, next())
-		case ex.Name == "wget" && (a == "-O" || a == "--output-document"):
-			out = append(out, shell.ResolvePath(ex.Dir, next()))
-		case ex.Name == "wget" && strings.HasPrefix(a, "--output-document="):
-			out = append(out, shell.ResolvePath(ex.Dir, strings.TrimPrefix(a, "--output-document=")))
-		case ex.Name == "wget" && len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.HasSuffix(a, "O"): // -qO, -nvO
-			out = append(out, shell.ResolvePath(ex.Dir, next()))
-		case ex.Name == "wget" && strings.HasPrefix(a, "-O") && len(a) > 2:
-			out = append(out, shell.ResolvePath(ex.Dir, a[2:]))
-		case ex.Name == "wget" && (a == "-P" || a == "--directory-prefix"):
-			dir = shell.ResolvePath(ex.Dir, next())
-		case strings.Contains(a, "://"):
-			urls = append(urls, a)
-		case ex.Name != "curl" && ex.Name != "wget" && (a == "-o" || a == "-O" || a == "--output" || a == "--out" || a == "--output-document" || a == "--output-file"):
-			out = append(out, shell.ResolvePath(dir, next())) // aria2c -o, xh -o, http --output
-		case ex.Name != "curl" && ex.Name != "wget" && (a == "-d" || a == "--dir" || a == "--directory") && ex.Name == "aria2c":
-			dir = shell.ResolvePath(ex.Dir, next())
-		case ex.Name != "curl" && ex.Name != "wget" && !strings.HasPrefix(a, "-") && len(urls) > 0:
-			out = append(out, shell.ResolvePath(dir, a)) // lwp-download URL FILE, fetch URL FILE
+	opt := d.otherOpt
+	switch ex.Name {
+	case "curl":
+		opt = d.curlOpt
+	case "wget":
+		opt = d.wgetOpt
+	}
+	for d.i = 0; d.i < len(d.args); d.i++ {
+		if a := d.args[d.i]; !opt(a) && strings.Contains(a, "://") {
+			d.urls = append(d.urls, a)
 		}
 	}
-	if ex.Name != "curl" && ex.Name != "wget" && len(out) == 0 {
-		remoteName = true // downloaders that keep the remote name by default
+	if ex.Name != "curl" && ex.Name != "wget" && len(d.out) == 0 {
+		d.remoteName = true // downloaders that keep the remote name by default
 	}
-	if remoteName || ex.Name == "wget" && len(out) == 0 {
-		for _, u := range urls {
+	if d.remoteName || ex.Name == "wget" && len(d.out) == 0 {
+		for _, u := range d.urls {
 			for _, name := range remoteNames(u) {
-				out = append(out, shell.ResolvePath(dir, name))
+				d.out = append(d.out, shell.ResolvePath(d.dir, name))
 			}
 		}
 	}
-	return out
+	return d.out
+}
+
+// download is a downloader's command line read word by word: the files it
+// writes, the URLs it fetches, whether it names files after them, and
+// the directory it saves into.
+type download struct {
+	ex         *shell.Exec
+	args       []string
+	i          int
+	out, urls  []string
+	remoteName bool
+	dir        string
+}
+
+// next consumes and returns the word after the current one, "" at the end.
+func (d *download) next() string {
+	if d.i+1 < len(d.args) {
+		d.i++
+		return d.args[d.i]
+	}
+	return ""
+}
+
+// file adds an output file named relative to the command's directory.
+func (d *download) file(p string) { d.out = append(d.out, shell.ResolvePath(d.ex.Dir, p)) }
+
+// curlOpt reads curl's output options (-o f, -so f, -of, -O,
+// --output-dir d); false for any other word.
+func (d *download) curlOpt(a string) bool {
+	short := len(a) > 2 && a[0] == '-' && a[1] != '-'
+	switch {
+	case a == "-o" || a == "--output":
+		d.file(d.next())
+	case short && strings.HasSuffix(a, "o"): // -so, -fsSLo
+		d.file(d.next())
+	case short && strings.HasPrefix(a, "-o"):
+		d.file(a[2:])
+	case a == "-O" || a == "--remote-name" || a == "--remote-name-all" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "O"):
+		d.remoteName = true
+	case a == "--output-dir":
+		d.dir = shell.ResolvePath(d.ex.Dir, d.next())
+	default:
+		return false
+	}
+	return true
+}
+
+// wgetOpt reads wget's output options (-O f, -qO f, -Of,
+// --output-document=f, -P d); false for any other word.
+func (d *download) wgetOpt(a string) bool {
+	switch {
+	case a == "-O" || a == "--output-document":
+		d.file(d.next())
+	case strings.HasPrefix(a, "--output-document="):
+		d.file(strings.TrimPrefix(a, "--output-document="))
+	case len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.HasSuffix(a, "O"): // -qO, -nvO
+		d.file(d.next())
+	case strings.HasPrefix(a, "-O") && len(a) > 2:
+		d.file(a[2:])
+	case a == "-P" || a == "--directory-prefix":
+		d.dir = shell.ResolvePath(d.ex.Dir, d.next())
+	default:
+		return false
+	}
+	return true
+}
+
+// downloaderOutputOpts name the output file of other downloaders (aria2c
+// -o, xh -o, http --output).
+var downloaderOutputOpts = []string{"-o", "-O", "--output", "--out", "--output-document", "--output-file"}
+
+// otherOpt reads another downloader's output options and its output
+// operand after a URL (lwp-download URL FILE, fetch URL FILE); false for
+// a URL and any other word.
+func (d *download) otherOpt(a string) bool {
+	switch {
+	case strings.Contains(a, "://"):
+		return false
+	case slices.Contains(downloaderOutputOpts, a):
+		d.out = append(d.out, shell.ResolvePath(d.dir, d.next()))
+	case d.ex.Name == "aria2c" && (a == "-d" || a == "--dir" || a == "--directory"):
+		d.dir = shell.ResolvePath(d.ex.Dir, d.next())
+	case !strings.HasPrefix(a, "-") && len(d.urls) > 0:
+		d.out = append(d.out, shell.ResolvePath(d.dir, a))
+	default:
+		return false
+	}
+	return true
 }
 
 // remoteNames returns the names a download of u may be saved under: the
@@ -354,48 +377,65 @@ func checkDownloadRun(res *shell.Result, _ *Context) (Finding, *shell.Exec) {
 			return hit("yadm clone --bootstrap runs the bootstrap script of a repository it has just cloned, without anyone reading it"), ex
 		}
 		if slices.Contains(networkFetchers, ex.Name) {
-			for _, p := range downloads(ex) {
-				if p != "" && shell.Known(p) {
-					downloaded[p] = true
-				}
-			}
+			addKnownPaths(downloaded, downloads(ex))
 			continue
 		}
-		if len(ex.CodeLiterals) > 0 && ex.CodeWrites || strings.Contains(ex.Text, "copy(") || strings.Contains(ex.Text, "urlretrieve") {
-			// php -r "copy('https://…/installer', 'setup.php');": the
-			// code downloads a URL to the files its other literals name.
-			if slices.ContainsFunc(ex.CodeLiterals, func(l string) bool { return strings.Contains(l, "://") }) {
-				for _, l := range ex.CodeLiterals {
-					if l != "" && !strings.ContainsAny(l, " \n") && !strings.Contains(l, "://") {
-						downloaded[shell.ResolvePath(ex.Dir, l)] = true
-					}
-				}
-			}
-		}
+		codeDownloads(ex, downloaded)
 		if fedByFetcher(ex) {
 			// curl … | tee f, curl … | cat > f, curl … | dd of=f: what it
 			// writes is the download.
-			for _, p := range writtenFiles(ex) {
-				if p != "" && shell.Known(p) {
-					downloaded[p] = true
-				}
-			}
+			addKnownPaths(downloaded, writtenFiles(ex))
 		}
-		if len(downloaded) == 0 || len(ex.Args) == 0 {
-			continue
-		}
-		if strings.Contains(ex.Args[0], "/") && downloaded[shell.ResolvePath(ex.Dir, ex.Args[0])] {
-			return hit("runs " + ex.Args[0] + ", a file just downloaded from the network, without anyone reading it"), ex
-		}
-		runsScripts := shell.IsShell(ex.Name) || ex.Name == "source" || ex.Name == "." || shell.Interpreter(ex.Name) != "" || installsPackageFiles(ex.Name)
-		if !runsScripts || compilesOnly(ex) {
-			continue
-		}
-		for _, a := range ex.Args[1:] {
-			if a != "" && !strings.HasPrefix(a, "-") && downloaded[shell.ResolvePath(ex.Dir, a)] {
-				return hit(ex.Name + " runs " + a + ", a file just downloaded from the network, without anyone reading it"), ex
-			}
+		if f := runsDownloaded(ex, downloaded); f.Hit {
+			return f, ex
 		}
 	}
 	return Finding{}, nil
+}
+
+// addKnownPaths adds the known, non-empty paths to set.
+func addKnownPaths(set map[string]bool, paths []string) {
+	for _, p := range paths {
+		if p != "" && shell.Known(p) {
+			set[p] = true
+		}
+	}
+}
+
+// codeDownloads adds the files interpreter code downloads a URL to: php
+// -r "copy('https://…/installer', 'setup.php');" writes to the files its
+// other literals name.
+func codeDownloads(ex *shell.Exec, downloaded map[string]bool) {
+	if !(len(ex.CodeLiterals) > 0 && ex.CodeWrites || strings.Contains(ex.Text, "copy(") || strings.Contains(ex.Text, "urlretrieve")) {
+		return
+	}
+	if !slices.ContainsFunc(ex.CodeLiterals, func(l string) bool { return strings.Contains(l, "://") }) {
+		return
+	}
+	for _, l := range ex.CodeLiterals {
+		if l != "" && !strings.ContainsAny(l, " \n") && !strings.Contains(l, "://") {
+			downloaded[shell.ResolvePath(ex.Dir, l)] = true
+		}
+	}
+}
+
+// runsDownloaded: ex runs a file just downloaded, as the program or as
+// the script of a shell, interpreter or package installer.
+func runsDownloaded(ex *shell.Exec, downloaded map[string]bool) Finding {
+	if len(downloaded) == 0 || len(ex.Args) == 0 {
+		return Finding{}
+	}
+	if strings.Contains(ex.Args[0], "/") && downloaded[shell.ResolvePath(ex.Dir, ex.Args[0])] {
+		return hit("runs " + ex.Args[0] + ", a file just downloaded from the network, without anyone reading it")
+	}
+	runsScripts := shell.IsShell(ex.Name) || ex.Name == "source" || ex.Name == "." || shell.Interpreter(ex.Name) != "" || installsPackageFiles(ex.Name)
+	if !runsScripts || compilesOnly(ex) {
+		return Finding{}
+	}
+	for _, a := range ex.Args[1:] {
+		if a != "" && !strings.HasPrefix(a, "-") && downloaded[shell.ResolvePath(ex.Dir, a)] {
+			return hit(ex.Name + " runs " + a + ", a file just downloaded from the network, without anyone reading it")
+		}
+	}
+	return Finding{}
 }

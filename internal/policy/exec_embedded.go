@@ -85,17 +85,6 @@ var (
 	groupRe = &lazyregexp.Regexp{Expr: `\{([^{}]*)\}|\(([^()]*)\)|` + "`([^`]*)`"}
 )
 
-// init attaches checkEmbeddedCommand to its rule: the check judges with
-// the whole table, so the table literal cannot name it (an initialisation
-// cycle).
-func init() {
-	for _, r := range table {
-		if r.ID == "exec.embedded-command" {
-			r.exec = checkEmbeddedCommand
-		}
-	}
-}
-
 // checkEmbeddedCommand judges the commands another program would run for
 // c: see the comment at the top of this file.
 func checkEmbeddedCommand(c *Call) Finding {
@@ -105,38 +94,14 @@ func checkEmbeddedCommand(c *Call) Finding {
 	}
 	var cands []string
 	if slices.Contains(dataCommands, ex.Name) {
-		// Its arguments are data, but its environment is not: LESSOPEN,
-		// PAGER and friends are run.
-		add := func(s string) {
-			if s = strings.TrimSpace(s); len(cands) < maxEmbedded && shell.Known(s) && !strings.HasPrefix(s, "-") && !slices.Contains(cands, s) {
-				cands = append(cands, s)
-			}
-		}
-		for _, v := range ex.Env {
-			codeShapes(v, add)
-		}
-		// A pager's start-up command (less +'!cmd', more +'!cmd') runs
-		// its shell escape before the file is shown.
-		for _, a := range ex.Args[1:] {
-			if rest, ok := strings.CutPrefix(a, "+"); ok && strings.Contains(rest, "!") {
-				codeShapes(rest, add)
-			}
-		}
+		cands = dataCandidates(ex, c.rules)
 	} else {
-		cands = embeddedCandidates(ex, c.Res)
+		cands = embeddedCandidates(ex, c.Res, c.rules)
 	}
 	if len(cands) == 0 {
 		return Finding{}
 	}
-	inner := *c.Ctx
-	inner.Disabled = map[string]bool{
-		"exec.embedded-command": true, "shell.parse-error": true, "shell.too-complex": true,
-		"shell.dynamic-code": true, "shell.interpreter-code": true,
-	}
-	for id := range c.Ctx.Disabled {
-		inner.Disabled[id] = true
-	}
-	inner.Strict = false
+	inner := innerContext(c.Ctx)
 	for _, cand := range cands {
 		if c.Ctx.embeddedSpent += len(cand); c.Ctx.embeddedSpent > maxEmbeddedBytes {
 			// Bounded like the analysis itself: past the budget, deny
@@ -147,43 +112,114 @@ func checkEmbeddedCommand(c *Call) Finding {
 		// No program is named "-i": in ssh_command=ssh -i k, read as
 		// shell, the words after an assignment are ssh's options.
 		res.Execs = slices.DeleteFunc(slices.Clone(res.Execs), func(e *shell.Exec) bool { return strings.HasPrefix(e.Name, "-") })
-		for _, f := range Evaluate(res, &inner, false) {
+		for _, f := range evaluate(c.rules, res, &inner, false) {
 			return hit(ex.Name + " runs a command given to it as data, and that command " + f.Describe() + " (" + f.Rule.ID + ")")
 		}
 	}
 	return Finding{}
 }
 
-// embeddedCandidates lists the texts in ex's arguments and environment
-// that ex may run as commands, at most maxEmbedded.
-func embeddedCandidates(ex *shell.Exec, res *shell.Result) []string {
-	var out []string
-	add := func(s string) {
-		s = strings.TrimSpace(s)
-		// A command never starts with "-": "-i ~/.ssh/k -p 2222" is the
-		// rest of an ssh command line (mosh --ssh='ssh -i k'), options
-		// handed to ssh, not a command.
-		if len(out) >= maxEmbedded || len(s) < 3 || len(s) > 8192 || strings.HasPrefix(s, "-") || !shell.Known(s) || slices.Contains(out, s) {
-			return
-		}
-		out = append(out, s)
+// innerRulesOff are the rules an embedded command is not judged by: this
+// one (no recursion), and those about the shape of shell text, which a
+// command handed over as data need not have.
+var innerRulesOff = []string{"exec.embedded-command", "shell.parse-error", "shell.too-complex", "shell.dynamic-code", "shell.interpreter-code"}
+
+// innerContext is ctx for judging an embedded command: standard mode, with
+// innerRulesOff and the user's disabled rules off.
+func innerContext(ctx *Context) Context {
+	inner := *ctx
+	inner.Disabled = map[string]bool{}
+	for _, id := range innerRulesOff {
+		inner.Disabled[id] = true
 	}
+	for id := range ctx.Disabled {
+		inner.Disabled[id] = true
+	}
+	inner.Strict = false
+	return inner
+}
+
+// candidates collects the texts a program may run as commands: at most
+// maxEmbedded, each once, none starting with "-".
+type candidates struct {
+	// rules is the policy, which names the commands it judges
+	// (payloadName).
+	rules []*Rule
+	// anyLength takes texts of any length (a data command's environment
+	// and pager escapes); otherwise 3 to 8192 bytes.
+	anyLength bool
+	out       []string
+}
+
+// add offers s. A command never starts with "-": "-i ~/.ssh/k -p 2222" is
+// the rest of an ssh command line (mosh --ssh='ssh -i k'), options handed
+// to ssh, not a command.
+func (cs *candidates) add(s string) {
+	s = strings.TrimSpace(s)
+	if len(cs.out) >= maxEmbedded || !cs.anyLength && (len(s) < 3 || len(s) > 8192) ||
+		strings.HasPrefix(s, "-") || !shell.Known(s) || slices.Contains(cs.out, s) {
+		return
+	}
+	cs.out = append(cs.out, s)
+}
+
+// lines offers the code shapes of every line of text.
+func (cs *candidates) lines(text string) {
+	for _, line := range strings.Split(text, "\n") {
+		cs.shapes(line)
+	}
+}
+
+// env offers the code shapes of the command's own variables.
+func (cs *candidates) env(ex *shell.Exec) {
+	for _, v := range ex.Env {
+		cs.shapes(v)
+	}
+}
+
+// dataCandidates are what a data command (dataCommands) runs: its
+// arguments are data, but its environment is not (LESSOPEN, PAGER and
+// friends are run), nor a pager's start-up command (less +'!cmd', more
+// +'!cmd'), which runs its shell escape before the file is shown.
+func dataCandidates(ex *shell.Exec, rules []*Rule) []string {
+	cs := &candidates{rules: rules, anyLength: true}
+	cs.env(ex)
+	for _, a := range ex.Args[1:] {
+		if rest, ok := strings.CutPrefix(a, "+"); ok && strings.Contains(rest, "!") {
+			cs.shapes(rest)
+		}
+	}
+	return cs.out
+}
+
+// embeddedCandidates lists the texts in ex's arguments, environment,
+// input and the files it is handed that ex may run as commands, at most
+// maxEmbedded.
+func embeddedCandidates(ex *shell.Exec, res *shell.Result, rules []*Rule) []string {
+	cs := &candidates{rules: rules}
 	args := ex.Args[1:]
-	container := slices.Contains(containerCommands, ex.Name)
-	// The rest of the argument list, from the first word that names a
-	// command the policy judges: strace -f git push --force, setarch x -R
-	// rm -rf ~, bundle exec …, docker run --privileged img dd of=/dev/sda.
-	for i, w := range args {
-		if container && !privilegedContainer(args) {
-			break // the command runs inside an isolated container
-		}
-		if strings.HasPrefix(w, "-") || !payloadName(shell.CommandName(w)) || len(args)-i < 2 {
-			continue
-		}
-		if i == 0 && !firstWordRuns(ex.Name, w) {
-			continue // a subcommand: git rm, npm rm, brew install
-		}
-		if i > 0 && isMessageOption(ex.Name, args[i-1]) {
+	cs.restOfArgs(ex.Name, args)
+	cs.argShapes(ex.Name, args)
+	cs.env(ex)
+	cs.processFiles(res, args)
+	cs.stdin(ex, args)
+	cs.writtenConfigs(ex, res, args)
+	cs.codeLiterals(ex)
+	return cs.out
+}
+
+// restOfArgs offers the rest of the argument list, from the first word
+// that names a command the policy judges: strace -f git push --force,
+// setarch x -R rm -rf ~, bundle exec …, docker run --privileged img dd
+// of=/dev/sda. A container's command runs isolated unless it is
+// privileged or binds the host's /, whose paths are then the host's.
+func (cs *candidates) restOfArgs(program string, args []string) {
+	container := slices.Contains(containerCommands, program)
+	if container && !privilegedContainer(args) {
+		return
+	}
+	for i := range args {
+		if !cs.startsCommand(program, args, i) {
 			continue
 		}
 		rest := quoteArgs(args[i:])
@@ -191,28 +227,49 @@ func embeddedCandidates(ex *shell.Exec, res *shell.Result) []string {
 			rest = hostPaths(rest, hostRootMounts(args))
 		}
 		if shell.Known(rest) {
-			out = append(out, rest)
+			cs.out = append(cs.out, rest)
 		}
-		break
+		return
 	}
+}
+
+// startsCommand reports whether args[i] of program starts a command it
+// runs: a command the policy judges with arguments after it, not an
+// option, not a subcommand of program's own (git rm, npm rm, brew
+// install), not a message (git commit -m 'rm -rf x').
+func (cs *candidates) startsCommand(program string, args []string, i int) bool {
+	w := args[i]
+	switch {
+	case strings.HasPrefix(w, "-") || !payloadName(cs.rules, shell.CommandName(w)) || len(args)-i < 2:
+		return false
+	case i == 0:
+		return firstWordRuns(program, w)
+	}
+	return !isMessageOption(program, args[i-1])
+}
+
+// argShapes offers the code shapes of every argument and option value but
+// messages (-m 'text', --body=text).
+func (cs *candidates) argShapes(program string, args []string) {
 	for i, w := range args {
-		if i > 0 && isMessageOption(ex.Name, args[i-1]) {
+		if i > 0 && isMessageOption(program, args[i-1]) {
 			continue
 		}
 		if strings.HasPrefix(w, "--") {
-			if k, v, ok := strings.Cut(w, "="); ok && isMessageOption(ex.Name, k) {
+			if k, v, ok := strings.Cut(w, "="); ok && isMessageOption(program, k) {
 				continue
 			} else if ok {
 				w = v
 			}
 		}
-		codeShapes(w, add)
+		cs.shapes(w)
 	}
-	for _, v := range ex.Env {
-		codeShapes(v, add)
-	}
-	// A file handed over as <(echo 'code'): nmap --script, a config, a
-	// script; what the substitution prints is what the program reads.
+}
+
+// processFiles offers what a file handed over as <(echo 'code') holds:
+// nmap --script, a config, a script; what the substitution prints is what
+// the program reads.
+func (cs *candidates) processFiles(res *shell.Result, args []string) {
 	for _, a := range args {
 		for _, u := range res.Unknowns(a) {
 			if u.Kind != shell.ProcessFile {
@@ -220,151 +277,185 @@ func embeddedCandidates(ex *shell.Exec, res *shell.Result) []string {
 			}
 			for _, p := range u.Execs {
 				if text, ok := shell.ProducedText(p); ok {
-					for _, line := range strings.Split(text, "\n") {
-						codeShapes(line, add)
-					}
+					cs.lines(text)
 				}
 			}
 		}
 	}
-	if in := ex.Stdin; in != nil && in.HasText {
-		// ed, mysql, gdb and friends read commands on standard input and
-		// run a line starting with ! in a shell; tclsh, jshell, expect run
-		// exec/system calls written in it.
-		for _, line := range strings.Split(in.Text, "\n") {
-			codeShapes(line, add)
+}
+
+// stdin offers the commands in the program's standard input. ed, mysql,
+// gdb and friends read commands there and run a line starting with ! in
+// a shell; tclsh, jshell, expect run exec/system calls written in it.
+func (cs *candidates) stdin(ex *shell.Exec, args []string) {
+	in := ex.Stdin
+	if in == nil {
+		return
+	}
+	if in.HasText {
+		cs.lines(in.Text)
+	}
+	filters := filtersToShell(args)
+	for _, p := range in.Producers {
+		if text, ok := shell.ProducedText(p); ok {
+			cs.piped(ex.Name, text, filters)
 		}
 	}
-	if in := ex.Stdin; in != nil {
-		// split --filter=sh, or any option naming a bare shell: the
-		// program hands its input to that shell.
-		filtersToShell := slices.ContainsFunc(args, func(a string) bool {
-			_, v, ok := strings.Cut(a, "=")
-			return ok && strings.HasPrefix(a, "-") && shell.IsShell(shell.CommandName(v))
-		})
-		for _, p := range in.Producers {
-			text, ok := shell.ProducedText(p)
-			if !ok {
-				continue
-			}
-			if filtersToShell {
-				add(text)
-			}
-			for _, line := range strings.Split(text, "\n") {
-				switch {
-				case strings.HasPrefix(strings.TrimSpace(line), "!"):
-					add(trimLead(line))
-					codeShapes(line, add) // cpan's ! runs perl: ! system("cmd")
-				case shell.RunsStdin(ex.Name):
-					// tclsh, expect, jshell: exec/system calls in the code
-					// piped in (echo 'exec rm -rf ~' | tclsh).
-					codeShapes(line, add)
-				}
-			}
+}
+
+// filtersToShell reports whether an option names a bare shell (split
+// --filter=sh): the program hands its input to that shell.
+func filtersToShell(args []string) bool {
+	return slices.ContainsFunc(args, func(a string) bool {
+		_, v, ok := strings.Cut(a, "=")
+		return ok && strings.HasPrefix(a, "-") && shell.IsShell(shell.CommandName(v))
+	})
+}
+
+// piped offers the commands in text piped into program: all of it when
+// the program filters it through a shell, a line starting with !, and the
+// exec/system calls of code piped into a stdin runner (echo 'exec rm -rf
+// ~' | tclsh).
+func (cs *candidates) piped(program, text string, filters bool) {
+	if filters {
+		cs.add(text)
+	}
+	for _, line := range strings.Split(text, "\n") {
+		switch {
+		case strings.HasPrefix(strings.TrimSpace(line), "!"):
+			cs.add(trimLead(line))
+			cs.shapes(line) // cpan's ! runs perl: ! system("cmd")
+		case shell.RunsStdin(program):
+			cs.shapes(line)
 		}
 	}
-	if len(res.Written) > 0 && !slices.Contains(inertCommands, ex.Name) {
-		// A file this command line wrote, handed to this program as a
-		// config, script, hook or search directory: judge what it holds.
-		vals := slices.Clone(args)
-		for _, v := range ex.Env {
-			vals = append(vals, v)
-		}
-		for _, v := range args {
-			if _, val, ok := strings.Cut(v, "="); ok {
-				vals = append(vals, val)
-			} else if _, val, ok := strings.Cut(v, ":"); ok && strings.HasPrefix(v, "-") {
-				vals = append(vals, val) // tshark -Xlua_script:f
-			}
-		}
-		// Project runners read their files from the working directory
-		// (Makefile, package.json, .git/hooks): make, npm run, git commit.
-		vals = append(vals, ex.Dir, ex.Dir+"/.git/hooks")
-		for _, v := range vals {
-			for _, text := range writtenUnder(res.Written, shell.ResolvePath(ex.Dir, v)) {
-				add(text)
-				for _, line := range strings.Split(text, "\n") {
-					codeShapes(line, add)
-				}
-			}
+}
+
+// writtenConfigs offers what a file this command line wrote holds when it
+// is handed to this program as a config, script, hook or search
+// directory. Project runners read their files from the working directory
+// (Makefile, package.json, .git/hooks): make, npm run, git commit.
+func (cs *candidates) writtenConfigs(ex *shell.Exec, res *shell.Result, args []string) {
+	if len(res.Written) == 0 || slices.Contains(inertCommands, ex.Name) {
+		return
+	}
+	vals := slices.Clone(args)
+	for _, v := range ex.Env {
+		vals = append(vals, v)
+	}
+	vals = append(vals, optionValues(args)...)
+	vals = append(vals, ex.Dir, ex.Dir+"/.git/hooks")
+	for _, v := range vals {
+		for _, text := range writtenUnder(res.Written, shell.ResolvePath(ex.Dir, v)) {
+			cs.add(text)
+			cs.lines(text)
 		}
 	}
-	// The string literals of interpreter code count as commands only when
-	// the code runs commands (system, exec, spawn, popen, | "sh"): a
-	// string it only prints is not one.
-	if len(ex.CodeLiterals) > 0 && runsCommandsRe.MatchString(ex.Text) {
-		for i, l := range ex.CodeLiterals {
-			codeShapes(l, add)
-			if payloadName(shell.CommandName(l)) && i+1 < len(ex.CodeLiterals) {
-				// An argument vector: Deno.Command("rm", {args: ["-rf", …]}).
-				add(quoteArgs(ex.CodeLiterals[i:min(len(ex.CodeLiterals), i+8)]))
-			}
+}
+
+// optionValues are the values glued to options: --config=f, and after a
+// colon (tshark -Xlua_script:f).
+func optionValues(args []string) []string {
+	var out []string
+	for _, v := range args {
+		if _, val, ok := strings.Cut(v, "="); ok {
+			out = append(out, val)
+		} else if _, val, ok := strings.Cut(v, ":"); ok && strings.HasPrefix(v, "-") {
+			out = append(out, val)
 		}
 	}
 	return out
 }
 
-// codeShapes offers the ways a word may hold a command: itself, after a
-// key= or scheme: prefix, after leading punctuation (!cmd, ;cmd, |cmd,
-// }; cmd), after a short option glued to it (-Hcmd), the pieces of a
+// codeLiterals offers the string literals of interpreter code, which
+// count as commands only when the code runs commands (system, exec,
+// spawn, popen, | "sh"): a string it only prints is not one.
+func (cs *candidates) codeLiterals(ex *shell.Exec) {
+	if len(ex.CodeLiterals) == 0 || !runsCommandsRe.MatchString(ex.Text) {
+		return
+	}
+	for i, l := range ex.CodeLiterals {
+		cs.shapes(l)
+		if payloadName(cs.rules, shell.CommandName(l)) && i+1 < len(ex.CodeLiterals) {
+			// An argument vector: Deno.Command("rm", {args: ["-rf", …]}).
+			cs.add(quoteArgs(ex.CodeLiterals[i:min(len(ex.CodeLiterals), i+8)]))
+		}
+	}
+}
+
+// shapes offers the ways a word may hold a command: itself, after a key=
+// or scheme: prefix, after leading punctuation (!cmd, ;cmd, |cmd, }; cmd),
+// after a short option glued to it (-Hcmd), the pieces of a
 // comma-separated argv (sh,-c,cmd), and the string literals and bracketed
 // bodies of code (system("cmd"), \write18{cmd}, %(cmd)).
-func codeShapes(w string, add func(string)) {
+func (cs *candidates) shapes(w string) {
 	if !strings.ContainsAny(w, " \t\n") {
 		return // a command that can do harm has arguments
 	}
-	add(trimLead(w))
+	cs.add(trimLead(w))
 	head, _, _ := strings.Cut(w, " ")
 	for i, r := range head {
 		if r == '=' || r == ':' {
-			add(trimLead(w[i+1:]))
+			cs.add(trimLead(w[i+1:]))
 		}
 	}
 	if len(head) > 2 && head[0] == '-' && head[1] != '-' {
-		add(trimLead(w[2:]))
+		cs.add(trimLead(w[2:]))
 	}
 	if first, rest, ok := strings.Cut(trimLead(w), " "); ok && (strings.HasPrefix(first, ".") || len(first) <= 6) {
-		add(rest) // sqlite3 .system cmd, sed 1e cmd, expect spawn cmd, mysql system cmd
+		cs.add(rest) // sqlite3 .system cmd, sed 1e cmd, expect spawn cmd, mysql system cmd
 	}
-	splitArgv(w, add)
+	cs.splitArgv(w)
 	if strings.Contains(head, ",") {
-		for _, p := range strings.Split(w, ",") {
-			if _, v, ok := strings.Cut(p, "="); ok && !strings.Contains(p[:strings.Index(p, "=")], " ") {
-				p = v
-			}
-			if strings.Contains(p, " ") {
-				add(trimLead(p))
-			}
-		}
+		cs.commaArgv(w)
 	}
 	if strings.ContainsAny(w, "\"'{(`") {
-		for _, m := range groupRe.Get().FindAllStringSubmatch(w, maxEmbedded) {
-			body := m[1] + m[2] + m[3]
-			add(trimLead(strings.TrimPrefix(body, "shell ")))
-			var lits []string
-			for _, q := range quotedRe.Get().FindAllStringSubmatch(body, maxEmbedded) {
-				add(trimLead(q[1] + q[2]))
-				lits = append(lits, q[1]+q[2])
-			}
-			if len(lits) > 1 && payloadName(shell.CommandName(lits[0])) {
-				// An argument vector in any language: System.cmd("rm",
-				// ["-rf", "/etc"]), ProcessBuilder("rm", "-rf", "/").
-				add(quoteArgs(lits[:min(len(lits), 8)]))
-			}
+		cs.codeBodies(w)
+	}
+}
+
+// commaArgv offers the pieces of a comma-separated argv (sh,-c,cmd), each
+// after a key= of its own.
+func (cs *candidates) commaArgv(w string) {
+	for _, p := range strings.Split(w, ",") {
+		if _, v, ok := strings.Cut(p, "="); ok && !strings.Contains(p[:strings.Index(p, "=")], " ") {
+			p = v
 		}
-		for _, q := range quotedRe.Get().FindAllStringSubmatch(w, maxEmbedded) {
-			add(trimLead(q[1] + q[2]))
-			splitArgv(q[1]+q[2], add)
+		if strings.Contains(p, " ") {
+			cs.add(trimLead(p))
 		}
+	}
+}
+
+// codeBodies offers the bracketed bodies of code and the string literals
+// in them and in w.
+func (cs *candidates) codeBodies(w string) {
+	for _, m := range groupRe.Get().FindAllStringSubmatch(w, maxEmbedded) {
+		body := m[1] + m[2] + m[3]
+		cs.add(trimLead(strings.TrimPrefix(body, "shell ")))
+		var lits []string
+		for _, q := range quotedRe.Get().FindAllStringSubmatch(body, maxEmbedded) {
+			cs.add(trimLead(q[1] + q[2]))
+			lits = append(lits, q[1]+q[2])
+		}
+		if len(lits) > 1 && payloadName(cs.rules, shell.CommandName(lits[0])) {
+			// An argument vector in any language: System.cmd("rm",
+			// ["-rf", "/etc"]), ProcessBuilder("rm", "-rf", "/").
+			cs.add(quoteArgs(lits[:min(len(lits), 8)]))
+		}
+	}
+	for _, q := range quotedRe.Get().FindAllStringSubmatch(w, maxEmbedded) {
+		cs.add(trimLead(q[1] + q[2]))
+		cs.splitArgv(q[1] + q[2])
 	}
 }
 
 // splitArgv offers a shell command line as Java's Runtime.exec(String)
 // runs it, split on spaces without quoting: exec("sh -c $@|sh _ echo rm
 // -rf ~") is sh -c '$@|sh' _ echo rm -rf ~.
-func splitArgv(s string, add func(string)) {
+func (cs *candidates) splitArgv(s string) {
 	if f := strings.Fields(trimLead(s)); len(f) > 3 && shell.IsShell(shell.CommandName(f[0])) && f[1] == "-c" {
-		add(quoteArgs(f))
+		cs.add(quoteArgs(f))
 	}
 }
 
@@ -386,15 +477,15 @@ func shortOption(s string) bool {
 	return len(s) >= 2 && s[0] == '-' && s[1] != '-' && (len(s) == 2 || s[2] == ' ' || s[2] == '=')
 }
 
-// payloadName reports whether name is a command the policy judges.
-func payloadName(name string) bool {
+// payloadName reports whether name is a command rules judge.
+func payloadName(rules []*Rule, name string) bool {
 	if name == "" {
 		return false
 	}
 	if shell.IsShell(name) || shell.Interpreter(name) != "" || slices.Contains(harmVerbs, name) {
 		return true
 	}
-	for _, r := range table {
+	for _, r := range rules {
 		if r.exec != nil && !slices.Contains(r.Commands, "*") && r.judges(name) {
 			return true
 		}
@@ -480,24 +571,41 @@ func privilegedContainer(args []string) bool {
 // (-v /:/host, --volume=/:/mnt:rw, --mount type=bind,source=/,target=/h).
 func hostRootMounts(args []string) []string {
 	var out []string
-	for i, a := range args {
-		v := a
-		if (a == "-v" || a == "--volume" || a == "--mount") && i+1 < len(args) {
-			v = args[i+1]
-		} else if k, val, ok := strings.Cut(a, "="); ok && (k == "--volume" || k == "--mount") {
-			v = val
-		}
+	for i := range args {
+		v := mountValue(args, i)
 		if rest, ok := strings.CutPrefix(v, "/:"); ok {
 			t, _, _ := strings.Cut(rest, ":")
 			out = append(out, t)
 			continue
 		}
-		if strings.Contains(v, "source=/,") || strings.Contains(v, "src=/,") || strings.HasSuffix(v, "source=/") || strings.HasSuffix(v, "src=/") {
-			for _, f := range strings.Split(v, ",") {
-				if k, t, ok := strings.Cut(f, "="); ok && (k == "target" || k == "dst" || k == "destination") {
-					out = append(out, t)
-				}
-			}
+		out = append(out, rootBindTargets(v)...)
+	}
+	return out
+}
+
+// mountValue is the value of a volume or mount option at args[i] (-v v,
+// --volume=v), or args[i] itself.
+func mountValue(args []string, i int) string {
+	a := args[i]
+	if (a == "-v" || a == "--volume" || a == "--mount") && i+1 < len(args) {
+		return args[i+1]
+	}
+	if k, val, ok := strings.Cut(a, "="); ok && (k == "--volume" || k == "--mount") {
+		return val
+	}
+	return a
+}
+
+// rootBindTargets are the targets of a --mount binding the host's /
+// (type=bind,source=/,target=/h).
+func rootBindTargets(v string) []string {
+	if !strings.Contains(v, "source=/,") && !strings.Contains(v, "src=/,") && !strings.HasSuffix(v, "source=/") && !strings.HasSuffix(v, "src=/") {
+		return nil
+	}
+	var out []string
+	for _, f := range strings.Split(v, ",") {
+		if k, t, ok := strings.Cut(f, "="); ok && (k == "target" || k == "dst" || k == "destination") {
+			out = append(out, t)
 		}
 	}
 	return out
@@ -530,28 +638,4 @@ func quoteArgs(args []string) string {
 		b.WriteString("'" + strings.ReplaceAll(a, "'", `'\''`) + "'")
 	}
 	return b.String()
-}
-
-var (
-	// fetchRe and evalRe find interpreter code that downloads code and
-	// evaluates it (issue 12 item 3): urlopen/requests/fetch/open-uri/LWP/
-	// file_get_contents of a URL, then exec/eval/Function/load.
-	fetchRe = &lazyregexp.Regexp{Expr: `(?i)(urlopen|urlretrieve|requests\.get|httpx\.get|urllib|fetch\s*\(|https?\.get\s*\(|axios|open-uri|URI\.open|Net::HTTP|LWP|HTTP::Tiny|\bget\s*\(\s*["']https?:|file_get_contents\s*\(\s*["']https?:|Invoke-WebRequest|Invoke-RestMethod|\biwr\b|\birm\b|DownloadString|curl|wget)`}
-	evalRe  = &lazyregexp.Regexp{Expr: `(\bexec\s*\(|\beval\b|new\s+Function|\bFunction\s*\(|instance_eval|(?:^|[^.\w])load\s*\(|Invoke-Expression|(?i:\biex\b)|\brunpy\b|vm\.run)`}
-	urlRe   = &lazyregexp.Regexp{Expr: `https?://`}
-	// runsCommandsRe finds the calls through which interpreter code runs
-	// a command.
-	runsCommandsRe = &lazyregexp.Regexp{Expr: `(?i)(system|exec|spawn|popen|execute|shell|passthru|proc_open|Command|callCommand|getline|\|\s*["'](ba|z|da)?sh\b)`}
-)
-
-// checkFetchEval finds interpreter code that fetches code from the network
-// and evaluates it, whatever the language's spelling.
-func checkFetchEval(h *shell.Hazard, _ *Context) Finding {
-	if h.Kind != shell.InterpreterCode || !urlRe.MatchString(h.Text) {
-		return Finding{}
-	}
-	if fetchRe.MatchString(h.Text) && evalRe.MatchString(h.Text) {
-		return hit(h.Interpreter + " code downloads code from the network and evaluates it without anyone reading it")
-	}
-	return Finding{}
 }

@@ -85,30 +85,62 @@ func (c *Context) credential(res *shell.Result, p string) (string, bool) {
 		if !shell.Known(base) {
 			return "", false
 		}
-		// $CODEX_HOME/auth.json: a tool's configuration directory.
-		if parts := res.Parts(p); len(parts) > 0 && parts[0].Unknown != nil && slices.Contains(toolCredNames, base) {
-			if n := parts[0].Unknown.Name; strings.HasSuffix(n, "_HOME") || strings.Contains(n, "CONFIG") {
-				return base + " in " + n, true
-			}
+		if what, ok := toolHomeCredential(res, p, base); ok {
+			return what, true
 		}
 	}
 	if strings.ContainsAny(base, globChars) && len(strings.Trim(base, "*?[]")) >= 2 {
-		// .env*, id_*: judged by the credential files the glob can match
-		// (bash's * does not match a leading dot).
-		for _, name := range globProbes {
-			if strings.HasPrefix(name, ".") && !strings.HasPrefix(base, ".") {
-				continue
-			}
-			if ok, _ := path.Match(base, name); ok {
-				if what, ok := c.credential(res, path.Join(path.Dir(p), name)); ok {
-					return what + " (matched by " + base + ")", true
-				}
+		if what, ok := c.globCredential(res, p, base); ok {
+			return what, true
+		}
+	}
+	if what, ok := credentialName(base); ok {
+		return what, true
+	}
+	if what, ok := credentialPlace(p, base); ok {
+		return what, true
+	}
+	if what, done := credentialDir(p); done {
+		return what, what != ""
+	}
+	if rel, ok := strings.CutPrefix(p, c.Home+"/"); c.Home != "" && ok && slices.Contains(credpaths.HomeFiles, rel) {
+		return "the npm token file ~/.npmrc", true
+	}
+	return "", false
+}
+
+// toolHomeCredential: $CODEX_HOME/auth.json, a tool's credentials in its
+// configuration directory named by a variable.
+func toolHomeCredential(res *shell.Result, p, base string) (string, bool) {
+	if parts := res.Parts(p); len(parts) > 0 && parts[0].Unknown != nil && slices.Contains(toolCredNames, base) {
+		if n := parts[0].Unknown.Name; strings.HasSuffix(n, "_HOME") || strings.Contains(n, "CONFIG") {
+			return base + " in " + n, true
+		}
+	}
+	return "", false
+}
+
+// globCredential judges a glob (.env*, id_*) by the credential files it
+// can match (bash's * does not match a leading dot).
+func (c *Context) globCredential(res *shell.Result, p, base string) (string, bool) {
+	for _, name := range globProbes {
+		if strings.HasPrefix(name, ".") && !strings.HasPrefix(base, ".") {
+			continue
+		}
+		if ok, _ := path.Match(base, name); ok {
+			if what, ok := c.credential(res, path.Join(path.Dir(p), name)); ok {
+				return what + " (matched by " + base + ")", true
 			}
 		}
 	}
-	// Each name regexp is tried only when a literal it needs is in base
-	// (mayBe...): this runs for every path argument of every command, and a
-	// typical command then compiles none of them.
+	return "", false
+}
+
+// credentialName judges a file by its name. Each name regexp is tried
+// only when a literal it needs is in base (mayBe...): this runs for every
+// path argument of every command, and a typical command then compiles
+// none of them.
+func credentialName(base string) (string, bool) {
 	switch {
 	case mayBeEnvFile(base) && envFileRe.MatchString(base) && !envExampleRe.MatchString(strings.TrimPrefix(base, ".env")) && !envExampleRe.MatchString(strings.TrimSuffix(base, ".env")):
 		return "the environment file " + base, true
@@ -127,47 +159,70 @@ func (c *Context) credential(res *shell.Result, p string) (string, bool) {
 	case isHistoryFile(base):
 		return "the history " + base + ", with the secrets typed in it", true
 	}
+	return "", false
+}
+
+// credentialPlace judges a file by where it is: an SSH host key, a
+// container's mounted secrets.
+func credentialPlace(p, base string) (string, bool) {
 	if strings.HasPrefix(base, "ssh_host_") && strings.HasSuffix(base, "_key") {
 		return "the SSH host private key " + base, true
 	}
 	if strings.HasPrefix(p, "/run/secrets/") || strings.HasPrefix(p, "/var/run/secrets/") {
 		return "the container secret " + p, true
 	}
+	return "", false
+}
+
+// credentialDir judges a file by the directories it is in: .ssh (whose
+// public files are no credential), and the credential directories
+// (credDirs). done is set when the path was decided, credential or not.
+func credentialDir(p string) (what string, done bool) {
 	segs := strings.Split(strings.Trim(p, "/"), "/")
 	for i, s := range segs {
 		if s == ".ssh" {
-			rest := segs[i+1:]
-			if len(rest) == 0 {
-				return "the SSH directory", true
-			}
-			last := rest[len(rest)-1]
-			if !slices.Contains(sshPublic, last) && !strings.HasSuffix(last, ".pub") {
-				return "the SSH key " + last, true
-			}
-			return "", false
+			return sshDirFile(segs[i+1:]), true
 		}
 		if !strings.HasPrefix(s, ".") {
 			continue // every credDirs entry starts with a dot directory
 		}
 		// The path from this dot directory on, compared with each entry
 		// without splitting it (this runs for every path argument).
-		tail := strings.Join(segs[i:], "/")
-		for _, cd := range credDirs {
-			dir, files := cd.Dir, cd.Files
-			if !strings.HasPrefix(tail, dir) || len(tail) > len(dir) && tail[len(dir)] != '/' {
-				continue
-			}
-			if len(tail) == len(dir) {
-				return "the credential directory " + dir, true
-			}
-			first, _, _ := strings.Cut(tail[len(dir)+1:], "/")
-			if files == nil || slices.Contains(files, first) {
-				return "the credentials in " + dir, true
-			}
+		if what, ok := inCredDir(strings.Join(segs[i:], "/")); ok {
+			return what, true
 		}
 	}
-	if rel, ok := strings.CutPrefix(p, c.Home+"/"); c.Home != "" && ok && slices.Contains(credpaths.HomeFiles, rel) {
-		return "the npm token file ~/.npmrc", true
+	return "", false
+}
+
+// sshDirFile judges the path rest inside a .ssh directory: "" for its
+// public files.
+func sshDirFile(rest []string) string {
+	if len(rest) == 0 {
+		return "the SSH directory"
+	}
+	last := rest[len(rest)-1]
+	if !slices.Contains(sshPublic, last) && !strings.HasSuffix(last, ".pub") {
+		return "the SSH key " + last
+	}
+	return ""
+}
+
+// inCredDir judges tail, a path from a dot directory on, against the
+// credential directories.
+func inCredDir(tail string) (string, bool) {
+	for _, cd := range credDirs {
+		dir, files := cd.Dir, cd.Files
+		if !strings.HasPrefix(tail, dir) || len(tail) > len(dir) && tail[len(dir)] != '/' {
+			continue
+		}
+		if len(tail) == len(dir) {
+			return "the credential directory " + dir, true
+		}
+		first, _, _ := strings.Cut(tail[len(dir)+1:], "/")
+		if files == nil || slices.Contains(files, first) {
+			return "the credentials in " + dir, true
+		}
 	}
 	return "", false
 }
@@ -266,115 +321,169 @@ func printsNamesOnly(c *Call) bool {
 // readArgs returns the words of a call that name files it reads, copies or
 // destroys (not the ones it only writes).
 func readArgs(c *Call) []string {
-	name := c.Ex.Name
-	switch name {
-	case "grep", "egrep", "fgrep", "zgrep", "ugrep", "ag", "ack", "ack-grep", "rg", "ripgrep":
-		spec := grepSpec
-		if name == "rg" || name == "ripgrep" {
-			spec = rgSpec
+	for _, r := range argReaders {
+		if slices.Contains(r.names, c.Ex.Name) {
+			return r.read(c)
 		}
-		p := shell.ParseArgs(c.Args, spec)
-		var out []string
-		files := p.Operands
-		_, hasE := p.Value("e", "regexp")
-		_, hasF := p.Value("f", "file")
-		if !hasE && !hasF && !p.Has("files") && len(files) > 0 {
-			files = files[1:] // the pattern
-		}
-		out = append(out, files...)
-		for _, o := range p.Opts {
-			if (o.Name == "f" || o.Name == "file") && o.HasValue {
-				out = append(out, o.Value)
-			}
-		}
-		return out
-	case "find":
-		starts, expr := shell.FindStart(c.Args)
-		// find ~/.ssh -name '*.pub' -exec chmod 644 {} +: the files are
-		// given to a program that only changes or shows their metadata.
-		// find ~/.ssh -exec chmod 600 {} +: the files are given to a
-		// program that only changes or shows their metadata, and either
-		// the filter leaves the credentials out (-name '*.pub') or the
-		// change only tightens (widening is perm.*'s to judge).
-		execs, metaOnly, tightens, excludesCreds := 0, true, true, false
-		shell.FindExpr(expr, func(primary, value string, cmd []string) {
-			if (primary == "-name" || primary == "-iname") && !slices.ContainsFunc(globProbes, func(p string) bool {
-				ok, _ := path.Match(value, p)
-				return ok
-			}) {
-				excludesCreds = true
-			}
-			if len(cmd) > 0 {
-				execs++
-				name := shell.CommandName(cmd[0])
-				metaOnly = metaOnly && slices.Contains([]string{"chmod", "chown", "chgrp", "chattr", "setfacl", "touch", "stat", "ls"}, name)
-				tightens = tightens && name == "chmod" && len(cmd) > 1 && tighteningMode(cmd[1])
-			}
-		})
-		if execs > 0 && metaOnly && (excludesCreds || tightens) {
-			return nil
-		}
-		return starts
-	case "cp", "mv", "install", "rsync", "scp":
-		// The last operand is written, not read.
-		ops := operands(c.Args)
-		if name == "scp" {
-			ops = sshOperands(c.Args) // scp -i key: the key is ssh's
-		}
-		if len(ops) > 1 && !hasArg(c.Args, "-t", "--target-directory") {
-			ops = ops[:len(ops)-1]
-		}
-		return ops
-	case "tee":
-		return nil // writes only; truncation is judged on its operands below
-	case "git":
-		g := parseGit(c)
-		switch g.sub {
-		case "add", "show", "diff", "blame", "cat-file", "log", "stage", "archive", "grep":
-			var out []string
-			for _, o := range operands(g.args) {
-				// HEAD:.env names the file .env in a commit.
-				if i := strings.LastIndexByte(o, ':'); i >= 0 {
-					o = o[i+1:]
-				}
-				out = append(out, o)
-			}
-			return out
-		}
-		return nil
 	}
 	if hasArg(c.Args, "--genkey") {
 		return nil // openvpn --genkey secret f writes a new key
 	}
-	if name == "openssl" {
-		// openssl req -keyout server.key writes a new key: outputs are
-		// not read; openssl req -key k, ts -inkey k use the key, and
-		// rsa -in k -pubout prints only its public half.
-		pubout := hasArg(c.Args, "-pubout")
-		var out []string
-		for i, a := range c.Args {
-			if i > 0 && (c.Args[i-1] == "-out" || c.Args[i-1] == "-keyout" || keyOption(c.Args[i-1]) || pubout && c.Args[i-1] == "-in") || strings.HasPrefix(a, "-") {
-				continue
-			}
-			out = append(out, a)
-		}
-		return out
+	switch c.Ex.Name {
+	case "openssl":
+		return opensslReadArgs(c)
+	case "node", "bun", "deno":
+		return nodeReadArgs(c)
 	}
-	if name == "node" || name == "bun" || name == "deno" {
-		// node --env-file .env loads it like dotenv does.
-		var out []string
-		for i, a := range c.Args {
-			if i > 0 && strings.HasPrefix(c.Args[i-1], "--env-file") {
-				continue
-			}
-			if !strings.HasPrefix(a, "-") {
-				out = append(out, a)
-			}
+	return plainReadArgs(c)
+}
+
+// argReader names the files a family of programs reads, in its own way.
+type argReader struct {
+	names []string
+	read  func(c *Call) []string
+}
+
+// argReaders are the programs whose read files are not simply their
+// operands and option values.
+var argReaders = []argReader{
+	{[]string{"grep", "egrep", "fgrep", "zgrep", "ugrep", "ag", "ack", "ack-grep", "rg", "ripgrep"}, grepReadArgs},
+	{[]string{"find"}, findReadArgs},
+	{[]string{"cp", "mv", "install", "rsync", "scp"}, copyReadArgs},
+	{[]string{"tee"}, func(*Call) []string { return nil }}, // writes only; truncation is judged on its operands below
+	{[]string{"git"}, gitReadArgs},
+}
+
+// grepReadArgs: the files searched, and the pattern files (-f), not the
+// pattern.
+func grepReadArgs(c *Call) []string {
+	spec := grepSpec
+	if c.Ex.Name == "rg" || c.Ex.Name == "ripgrep" {
+		spec = rgSpec
+	}
+	p := shell.ParseArgs(c.Args, spec)
+	var out []string
+	files := p.Operands
+	_, hasE := p.Value("e", "regexp")
+	_, hasF := p.Value("f", "file")
+	if !hasE && !hasF && !p.Has("files") && len(files) > 0 {
+		files = files[1:] // the pattern
+	}
+	out = append(out, files...)
+	for _, o := range p.Opts {
+		if (o.Name == "f" || o.Name == "file") && o.HasValue {
+			out = append(out, o.Value)
 		}
-		return out
+	}
+	return out
+}
+
+// metaOnlyPrograms only change or show a file's metadata.
+var metaOnlyPrograms = []string{"chmod", "chown", "chgrp", "chattr", "setfacl", "touch", "stat", "ls"}
+
+// findReadArgs: the starting points, unless every file found is given to
+// a program that only changes or shows its metadata, and either the
+// filter leaves the credentials out (find ~/.ssh -name '*.pub' -exec
+// chmod 644 {} +) or the change only tightens (find ~/.ssh -exec chmod
+// 600 {} +; widening is perm.*'s to judge).
+func findReadArgs(c *Call) []string {
+	starts, expr := shell.FindStart(c.Args)
+	execs, metaOnly, tightens, excludesCreds := 0, true, true, false
+	shell.FindExpr(expr, func(primary, value string, cmd []string) {
+		if (primary == "-name" || primary == "-iname") && !globMatchesProbe(value) {
+			excludesCreds = true
+		}
+		if len(cmd) > 0 {
+			execs++
+			name := shell.CommandName(cmd[0])
+			metaOnly = metaOnly && slices.Contains(metaOnlyPrograms, name)
+			tightens = tightens && name == "chmod" && len(cmd) > 1 && tighteningMode(cmd[1])
+		}
+	})
+	if execs > 0 && metaOnly && (excludesCreds || tightens) {
+		return nil
+	}
+	return starts
+}
+
+// globMatchesProbe reports whether glob matches one of the credential
+// names globProbes lists.
+func globMatchesProbe(glob string) bool {
+	return slices.ContainsFunc(globProbes, func(p string) bool {
+		ok, _ := path.Match(glob, p)
+		return ok
+	})
+}
+
+// copyReadArgs: the operands but the last, which is written, not read
+// (unless -t names the target).
+func copyReadArgs(c *Call) []string {
+	ops := operands(c.Args)
+	if c.Ex.Name == "scp" {
+		ops = sshOperands(c.Args) // scp -i key: the key is ssh's
+	}
+	if len(ops) > 1 && !hasArg(c.Args, "-t", "--target-directory") {
+		ops = ops[:len(ops)-1]
+	}
+	return ops
+}
+
+// gitReadShown are the git subcommands that read or show the files named.
+var gitReadShown = []string{"add", "show", "diff", "blame", "cat-file", "log", "stage", "archive", "grep"}
+
+// gitReadArgs: the files git adds or shows; HEAD:.env names the file .env
+// in a commit.
+func gitReadArgs(c *Call) []string {
+	g := parseGit(c)
+	if !slices.Contains(gitReadShown, g.sub) {
+		return nil
 	}
 	var out []string
-	consumer := !slices.Contains(keyReaders, name)
+	for _, o := range operands(g.args) {
+		if i := strings.LastIndexByte(o, ':'); i >= 0 {
+			o = o[i+1:]
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// opensslReadArgs: openssl req -keyout server.key writes a new key:
+// outputs are not read; openssl req -key k, ts -inkey k use the key, and
+// rsa -in k -pubout prints only its public half.
+func opensslReadArgs(c *Call) []string {
+	pubout := hasArg(c.Args, "-pubout")
+	var out []string
+	for i, a := range c.Args {
+		if i > 0 && (c.Args[i-1] == "-out" || c.Args[i-1] == "-keyout" || keyOption(c.Args[i-1]) || pubout && c.Args[i-1] == "-in") || strings.HasPrefix(a, "-") {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// nodeReadArgs: the operands but the value of --env-file, which node
+// loads like dotenv does.
+func nodeReadArgs(c *Call) []string {
+	var out []string
+	for i, a := range c.Args {
+		if i > 0 && strings.HasPrefix(c.Args[i-1], "--env-file") {
+			continue
+		}
+		if !strings.HasPrefix(a, "-") {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// plainReadArgs: the operands, the values of --opt=v and the files of
+// k=v words (dd if=.env), but the keys a program that is not a key
+// reader (keyReaders) uses rather than reads out.
+func plainReadArgs(c *Call) []string {
+	var out []string
+	consumer := !slices.Contains(keyReaders, c.Ex.Name)
 	for i, a := range c.Args {
 		if strings.HasPrefix(a, "-") {
 			if k, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(a, "--") && !(consumer && keyOption(k)) {
@@ -382,18 +491,10 @@ func readArgs(c *Call) []string {
 			}
 			continue
 		}
-		// wget -i f requests every line of f: its content goes to the
-		// network (and into the error messages), it is not a key used.
-		if consumer && i > 0 && strings.HasPrefix(c.Args[i-1], "-") && !strings.Contains(c.Args[i-1], "=") && keyOption(c.Args[i-1]) && !(name == "wget" && c.Args[i-1] == "-i") {
-			continue // openssl req -key k.pem, gunicorn --keyfile k.pem: used, not read out
-		}
-		if consumer && strings.HasPrefix(a, "/") && strings.Contains(a, ":") && keyOption(a[:strings.IndexByte(a, ':')]) {
-			continue // csc /keyfile:k.snk
+		if consumer && usedKey(c.Ex.Name, c.Args, i) {
+			continue
 		}
 		if k, v, ok := strings.Cut(a, "="); ok && k != "" && !strings.ContainsAny(k, "/.") {
-			if consumer && keyOption(k) {
-				continue // packer -var ssh_private_key_file=k: used, not read out
-			}
 			out = append(out, a, v) // dd if=.env
 			continue
 		}
@@ -402,78 +503,150 @@ func readArgs(c *Call) []string {
 	return out
 }
 
+// usedKey reports whether args[i] of a program that is not a key reader
+// is a key it uses rather than reads out: openssl req -key k.pem,
+// gunicorn --keyfile k.pem, csc /keyfile:k.snk, packer -var
+// ssh_private_key_file=k. wget -i f requests every line of f: its content
+// goes to the network (and into the error messages), it is not a key
+// used.
+func usedKey(program string, args []string, i int) bool {
+	a := args[i]
+	if i > 0 && strings.HasPrefix(args[i-1], "-") && !strings.Contains(args[i-1], "=") && keyOption(args[i-1]) && !(program == "wget" && args[i-1] == "-i") {
+		return true
+	}
+	if strings.HasPrefix(a, "/") && strings.Contains(a, ":") && keyOption(a[:strings.IndexByte(a, ':')]) {
+		return true
+	}
+	k, _, ok := strings.Cut(a, "=")
+	return ok && k != "" && !strings.ContainsAny(k, "/.") && keyOption(k)
+}
+
 // checkCredentialFile: reading, copying, printing or destroying credential
 // files (SSH keys, cloud credentials, .env files but not their examples).
 func checkCredentialFile(c *Call) Finding {
-	ex := c.Ex
-	for _, r := range ex.Redirs {
-		if r.Reads() || r.Truncates() {
-			p := c.resolve(r.Target)
-			if what, ok := c.Ctx.credential(c.Res, p); ok {
-				verb := "reads"
-				if !r.Reads() {
-					verb = "overwrites"
-					if envFileRe.MatchString(path.Base(p)) && !outputEmpty(c) {
-						// Writing .env/.envrc with ordinary configuration: the
-						// secrets guard scans what is written. Emptying it
-						// (> .env) destroys the secrets it holds.
-						continue
-					}
-				}
-				return hit(verb + " " + what + " (" + r.Op + " " + c.Show(r.Target) + ")")
-			}
-		}
+	if f := c.redirectedCredential(); f.Hit {
+		return f
 	}
-	if (ex.Name == "docker" || ex.Name == "podman") && len(c.Args) > 1 {
-		// docker cp web:/run/secrets/db ./pw: a secret copied out of a
-		// container.
-		if ops := operands(c.Args); len(ops) > 2 && ops[0] == "cp" {
-			if _, src, ok := strings.Cut(ops[1], ":"); ok {
-				if what, ok := c.Ctx.credential(c.Res, src); ok {
-					return hit(ex.Name + " cp copies " + what + " out of the container")
-				}
-			}
-		}
+	if f := c.containerSecretCopied(); f.Hit {
+		return f
 	}
-	if ex.Name == "" || slices.Contains(safeWithSecrets, ex.Name) {
+	if c.Ex.Name == "" || slices.Contains(safeWithSecrets, c.Ex.Name) {
 		return Finding{}
 	}
-	if ex.Name == "tee" && !hasArg(c.Args, "-a", "--append") {
-		for _, a := range operands(c.Args) {
-			if what, ok := c.Ctx.credential(c.Res, c.resolve(a)); ok {
-				return hit("tee overwrites " + what)
-			}
-		}
+	if f := c.teeOverwritesCredential(); f.Hit {
+		return f
 	}
 	if grepsNoContent(c) || printsNamesOnly(c) {
 		return Finding{}
 	}
-	for _, a := range readArgs(c) {
-		for _, u := range c.Res.Unknowns(a) {
-			for _, e := range u.Execs {
-				if u.Kind == shell.CommandOutput && isDecoder(e) {
-					return hit(ex.Name + " opens a file whose name is decoded at run time (" + c.Show(a) + "), hiding which file it is")
-				}
+	if f := c.credentialArgRead(); f.Hit {
+		return f
+	}
+	return c.codeOpensCredential()
+}
+
+// redirectedCredential: a credential file read (< f) or overwritten (> f)
+// through a redirection. Writing .env/.envrc with ordinary configuration
+// is left to the secrets guard, which scans what is written; emptying it
+// (> .env) destroys the secrets it holds.
+func (c *Call) redirectedCredential() Finding {
+	for _, r := range c.Ex.Redirs {
+		if !r.Reads() && !r.Truncates() {
+			continue
+		}
+		p := c.resolve(r.Target)
+		what, ok := c.Ctx.credential(c.Res, p)
+		if !ok {
+			continue
+		}
+		verb := "reads"
+		if !r.Reads() {
+			verb = "overwrites"
+			if envFileRe.MatchString(path.Base(p)) && !outputEmpty(c) {
+				continue
 			}
 		}
-		if what, ok := c.credentialArg(a); ok {
-			if isHistoryFile(a) && filtersOutput(c) {
-				continue // grep docker ~/.bash_history: secrets.hunt judges the pattern
+		return hit(verb + " " + what + " (" + r.Op + " " + c.Show(r.Target) + ")")
+	}
+	return Finding{}
+}
+
+// containerSecretCopied: docker cp web:/run/secrets/db ./pw, a secret
+// copied out of a container.
+func (c *Call) containerSecretCopied() Finding {
+	if c.Ex.Name != "docker" && c.Ex.Name != "podman" || len(c.Args) <= 1 {
+		return Finding{}
+	}
+	if ops := operands(c.Args); len(ops) > 2 && ops[0] == "cp" {
+		if _, src, ok := strings.Cut(ops[1], ":"); ok {
+			if what, ok := c.Ctx.credential(c.Res, src); ok {
+				return hit(c.Ex.Name + " cp copies " + what + " out of the container")
 			}
-			verb := "reads or copies"
-			switch ex.Name {
-			case "rm", "unlink", "shred", "truncate", "srm":
-				verb = "destroys"
-			}
-			return hit(ex.Name + " " + verb + " " + what)
 		}
 	}
-	for _, l := range ex.CodeLiterals {
+	return Finding{}
+}
+
+// teeOverwritesCredential: tee without -a empties the credential files
+// it is given.
+func (c *Call) teeOverwritesCredential() Finding {
+	if c.Ex.Name != "tee" || hasArg(c.Args, "-a", "--append") {
+		return Finding{}
+	}
+	for _, a := range operands(c.Args) {
+		if what, ok := c.Ctx.credential(c.Res, c.resolve(a)); ok {
+			return hit("tee overwrites " + what)
+		}
+	}
+	return Finding{}
+}
+
+// credentialDestroyers destroy the files they are given.
+var credentialDestroyers = []string{"rm", "unlink", "shred", "truncate", "srm"}
+
+// credentialArgRead: a credential file among the files the call reads,
+// copies or destroys (readArgs), or a file whose name is decoded at run
+// time. A history searched by a filter is secrets.hunt's to judge (grep
+// docker ~/.bash_history).
+func (c *Call) credentialArgRead() Finding {
+	name := c.Ex.Name
+	for _, a := range readArgs(c) {
+		if c.decodedName(a) {
+			return hit(name + " opens a file whose name is decoded at run time (" + c.Show(a) + "), hiding which file it is")
+		}
+		what, ok := c.credentialArg(a)
+		if !ok || isHistoryFile(a) && filtersOutput(c) {
+			continue
+		}
+		verb := "reads or copies"
+		if slices.Contains(credentialDestroyers, name) {
+			verb = "destroys"
+		}
+		return hit(name + " " + verb + " " + what)
+	}
+	return Finding{}
+}
+
+// decodedName reports whether the word a is made by a decoder at run time
+// (cat "$(echo LmVudg== | base64 -d)").
+func (c *Call) decodedName(a string) bool {
+	for _, u := range c.Res.Unknowns(a) {
+		if u.Kind == shell.CommandOutput && slices.ContainsFunc(u.Execs, isDecoder) {
+			return true
+		}
+	}
+	return false
+}
+
+// codeOpensCredential: a credential file named by a string literal of
+// the call's interpreter code.
+func (c *Call) codeOpensCredential() Finding {
+	for _, l := range c.Ex.CodeLiterals {
 		if strings.ContainsAny(l, "\n ") || len(l) > 4096 {
 			continue
 		}
 		if what, ok := c.Ctx.credential(c.Res, c.resolve(l)); ok {
-			return hit(ex.Name + " code opens " + what)
+			return hit(c.Ex.Name + " code opens " + what)
 		}
 	}
 	return Finding{}
@@ -600,135 +773,6 @@ func isEnvDump(ex *shell.Exec) bool {
 		return len(ex.Args) == 1 || hasArg(ex.Args[1:], "-p", "-x", "-v")
 	}
 	return false
-}
-
-var networkSenders = []string{"curl", "wget", "nc", "ncat", "netcat", "socat", "telnet",
-	"scp", "sftp", "rsync", "ftp", "http", "https", "xh", "ssh", "rclone",
-	"aws", "gsutil", "s3cmd", "mail", "sendmail", "mutt"}
-
-// checkExfiltrate: credential files or the whole environment sent to the
-// network.
-func checkExfiltrate(c *Call) Finding {
-	ex := c.Ex
-	if !slices.Contains(networkSenders, ex.Name) {
-		return Finding{}
-	}
-	send := func(what string) Finding {
-		return hit(ex.Name + " sends " + what + " over the network")
-	}
-	readsStdin := ex.Name != "curl" && ex.Name != "wget" && ex.Name != "scp" && ex.Name != "rsync"
-	for i, a := range c.Args {
-		if ex.Name == "curl" {
-			v := ""
-			if slices.Contains(curlDataOpts, a) && i+1 < len(c.Args) {
-				v = c.Args[i+1]
-			} else if strings.HasPrefix(a, "--data") || strings.HasPrefix(a, "--form") || strings.HasPrefix(a, "--upload-file") {
-				_, v, _ = strings.Cut(a, "=")
-			} else if len(a) > 2 && (strings.HasPrefix(a, "-d") || strings.HasPrefix(a, "-F") || strings.HasPrefix(a, "-T")) && !strings.HasPrefix(a, "--") {
-				v = a[2:]
-			}
-			if v == "" {
-				continue
-			}
-			if _, file, ok := strings.Cut(v, "@"); ok || strings.HasPrefix(a, "-T") || a == "--upload-file" {
-				if !ok {
-					file = v
-				}
-				file = strings.TrimPrefix(file, "<")
-				if file == "-" {
-					readsStdin = true
-					continue
-				}
-				if what, ok := c.sentSecretFile(file); ok {
-					return send(what)
-				}
-			}
-		}
-		if ex.Name == "wget" {
-			if (a == "--post-file" || a == "--body-file") && i+1 < len(c.Args) {
-				if what, ok := c.sentSecretFile(c.Args[i+1]); ok {
-					return send(what)
-				}
-			}
-			for _, pre := range []string{"--post-file=", "--body-file="} {
-				if f, ok := strings.CutPrefix(a, pre); ok {
-					if what, ok := c.sentSecretFile(f); ok {
-						return send(what)
-					}
-				}
-			}
-		}
-	}
-	if ex.Name == "scp" || ex.Name == "rsync" || ex.Name == "sftp" || ex.Name == "rclone" {
-		ops := operands(c.Args)
-		if ex.Name == "scp" || ex.Name == "sftp" {
-			ops = sshOperands(c.Args)
-		}
-		for _, o := range ops[:max(0, len(ops)-1)] {
-			if what, ok := c.sentSecretFile(o); ok {
-				return send(what)
-			}
-		}
-	}
-	for _, r := range ex.Redirs {
-		if r.Reads() {
-			if what, ok := c.sentSecretFile(r.Target); ok {
-				return send(what)
-			}
-		}
-	}
-	if readsStdin && ex.Stdin != nil {
-		for _, p := range ex.Stdin.Producers {
-			if isEnvDump(p) {
-				return send("every environment variable, secrets included (from " + p.Name + ")")
-			}
-			if readsClipboard(p) {
-				return send("the clipboard (from " + p.Name + "), where passwords are copied to be pasted")
-			}
-			if (ex.Name == "sftp" || ex.Name == "ftp") && (p.Name == "echo" || p.Name == "printf") {
-				// echo 'put ~/.ssh/id_rsa' | sftp host: the batch's uploads.
-				for _, a := range p.Args[1:] {
-					f := strings.Fields(strings.ReplaceAll(a, `\n`, "\n"))
-					for i := 1; i < len(f); i++ {
-						if f[i-1] == "put" || f[i-1] == "mput" || f[i-1] == "append" {
-							if what, ok := c.sentSecretFile(f[i]); ok {
-								return send(what)
-							}
-						}
-					}
-				}
-			}
-			pc := &Call{Ex: p, Res: c.Res, Ctx: c.Ctx}
-			if len(p.Args) > 0 {
-				pc.Args = p.Args[1:]
-			}
-			if p.Name != "" && !slices.Contains(safeWithSecrets, p.Name) {
-				for _, a := range readArgs(pc) {
-					if what, ok := pc.sentSecretFile(a); ok {
-						return send(what)
-					}
-				}
-			}
-		}
-	}
-	return Finding{}
-}
-
-// sshOperands are scp's and sftp's operands, without the values of their
-// options (-i key, -F config, -o setting, -P port, -J jump host …).
-func sshOperands(args []string) []string {
-	var out []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if len(a) == 2 && a[0] == '-' && strings.ContainsRune("BbcDFiJlLoPRSsX", rune(a[1])) {
-			i++
-			continue
-		}
-		if !strings.HasPrefix(a, "-") {
-			out = append(out, a)
-		}
-	}
-	return out
 }
 
 // tighteningMode reports a chmod mode that grants nothing to group and

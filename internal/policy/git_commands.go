@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -9,6 +8,9 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
+
+// The git rules' checks, one per subcommand family, over a gitCall; whose
+// changes a discard loses is git_discard.go's.
 
 // gitCall is a git command line split at its subcommand.
 type gitCall struct {
@@ -282,47 +284,60 @@ func checkGitSwitch(c *Call, p shell.Args, g gitCall) Finding {
 // checkGitRestore follows git's own defaults: the work tree is restored
 // unless --staged or an explicit --no-worktree/--no-staged says otherwise.
 func checkGitRestore(c *Call, p shell.Args, g gitCall) Finding {
-	index, worktree, patch := -1, -2, false
+	s, help := restoreScopeOf(p)
+	if help {
+		return Finding{}
+	}
+	_, fromFile := p.Value("pathspec-from-file")
+	if !s.worktree || len(p.Operands) == 0 && !fromFile && !s.patch {
+		return Finding{}
+	}
+	f := hit("git restore overwrites files in the work tree, discarding their uncommitted changes")
+	if fromFile || s.patch || p.Has("ours", "theirs", "m", "merge", "conflict", "overlay", "no-overlay") {
+		return f
+	}
+	d, ok := discardOf(c, p.Operands)
+	if !ok {
+		return f
+	}
+	// --staged puts the index back too; --source alone leaves it.
+	d.Index = s.index
+	return ownDiscard(c, d, f)
+}
+
+// restoreScope is what git restore puts back: the index (--staged), the
+// work tree (--worktree, the default when neither is given), by hunks
+// (--patch).
+type restoreScope struct {
+	index, worktree, patch bool
+}
+
+// restoreScopeOf reads git restore's options, the last of each pair
+// winning; help is set for -h, --help and --version.
+func restoreScopeOf(p shell.Args) (s restoreScope, help bool) {
+	index, worktree := -1, -1
 	for _, o := range p.Opts {
 		switch o.Name {
 		case "h", "help", "version":
-			return Finding{}
-		case "S", "staged":
-			index = 1
-		case "no-staged":
-			index = 0
-		case "W", "worktree":
-			worktree = 1
-		case "no-worktree":
-			worktree = 0
-		case "p", "patch":
-			patch = true
-		case "no-patch":
-			patch = false
+			return s, true
+		case "S", "staged", "no-staged":
+			index = boolInt(o.Name != "no-staged")
+		case "W", "worktree", "no-worktree":
+			worktree = boolInt(o.Name != "no-worktree")
+		case "p", "patch", "no-patch":
+			s.patch = o.Name != "no-patch"
 		}
 	}
-	if index >= 0 || worktree >= 0 {
-		if worktree < 0 {
-			worktree = 0
-		}
-	} else {
-		worktree = 1
+	s.index = index == 1
+	s.worktree = worktree == 1 || index < 0 && worktree < 0
+	return s, false
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
 	}
-	_, fromFile := p.Value("pathspec-from-file")
-	if worktree == 1 && (len(p.Operands) > 0 || fromFile || patch) {
-		f := hit("git restore overwrites files in the work tree, discarding their uncommitted changes")
-		if fromFile || patch || p.Has("ours", "theirs", "m", "merge", "conflict", "overlay", "no-overlay") {
-			return f
-		}
-		d, ok := discardOf(c, p.Operands)
-		if !ok {
-			return f
-		}
-		// --staged puts the index back too; --source alone leaves it.
-		d.Index = index == 1
-		return ownDiscard(c, d, f)
-	}
-	return Finding{}
+	return 0
 }
 
 func checkGitBranch(c *Call, p shell.Args, g gitCall) Finding {
@@ -432,6 +447,33 @@ func checkGitShellAlias(c *Call) Finding {
 func checkGitCodeRunners(c *Call) Finding {
 	g := parseGit(c)
 	cfg := shell.GitConfig(c.Args, c.Ex.Env)
+	if f := extTransport(c, g, cfg); f.Hit {
+		return f
+	}
+	hooks, ok := cfg["core.hookspath"]
+	if !ok && g.sub == "config" {
+		for i, a := range g.args {
+			if strings.EqualFold(a, "core.hooksPath") && i+1 < len(g.args) {
+				hooks, ok = g.args[i+1], true
+			}
+		}
+	}
+	if ok && hooks != "" && shell.Known(hooks) && !c.inWorkspace(shell.ResolvePath(c.Ex.Dir, hooks)) {
+		return hit("core.hooksPath points git at hooks outside the workspace (" + hooks + "), which git then runs on commit, checkout and merge")
+	}
+	return Finding{}
+}
+
+// inWorkspace reports whether dir is the workspace or inside it (false
+// when the workspace is not known).
+func (c *Call) inWorkspace(dir string) bool {
+	return c.Ctx.Workspace != "" && (dir == c.Ctx.Workspace || strings.HasPrefix(dir, c.Ctx.Workspace+"/"))
+}
+
+// extTransport: ext:: remotes, which run any command as git's transport,
+// named or enabled (protocol.ext.allow, protocol.allow=always,
+// GIT_ALLOW_PROTOCOL).
+func extTransport(c *Call, g gitCall, cfg map[string]string) Finding {
 	if v, ok := cfg["protocol.ext.allow"]; ok && v != "never" {
 		return hit("git -c protocol.ext.allow enables ext:: remotes, which run any command as the transport")
 	}
@@ -446,20 +488,6 @@ func checkGitCodeRunners(c *Call) Finding {
 			return hit("an ext:: remote runs the command it names as git's transport")
 		}
 	}
-	hooks, ok := cfg["core.hookspath"]
-	if !ok && g.sub == "config" {
-		for i, a := range g.args {
-			if strings.EqualFold(a, "core.hooksPath") && i+1 < len(g.args) {
-				hooks, ok = g.args[i+1], true
-			}
-		}
-	}
-	if ok && hooks != "" && shell.Known(hooks) {
-		dir := shell.ResolvePath(c.Ex.Dir, hooks)
-		if c.Ctx.Workspace == "" || dir != c.Ctx.Workspace && !strings.HasPrefix(dir, c.Ctx.Workspace+"/") {
-			return hit("core.hooksPath points git at hooks outside the workspace (" + hooks + "), which git then runs on commit, checkout and merge")
-		}
-	}
 	return Finding{}
 }
 
@@ -467,39 +495,33 @@ func checkGitCodeRunners(c *Call) Finding {
 // -u --reset, update-ref -d or moved backwards, symbolic-ref HEAD moved.
 func checkGitRefs(c *Call) Finding {
 	g := parseGit(c)
-	has := func(opts ...string) bool {
-		for _, a := range g.args {
-			if slices.Contains(opts, a) {
-				return true
-			}
-		}
-		return false
-	}
-	var ops []string
-	for _, a := range g.args {
-		if !strings.HasPrefix(a, "-") {
-			ops = append(ops, a)
-		}
-	}
+	has := func(opts ...string) bool { return hasArg(g.args, opts...) }
 	switch g.sub {
 	case "read-tree":
 		if has("-u") && has("--reset", "-m") {
 			return hit("git read-tree -u --reset overwrites the work tree and index, discarding uncommitted changes")
 		}
 	case "update-ref":
-		if has("-d", "--delete") {
-			return hit("git update-ref -d deletes a ref without the checks git branch -d makes")
-		}
-		if has("--stdin") {
-			return hit("git update-ref --stdin rewrites refs from input that cannot be reviewed")
-		}
-		if len(ops) >= 2 && strings.ContainsAny(ops[1], "~^@") {
-			return hit("git update-ref moves " + ops[0] + " back in history, dropping the commits after it")
-		}
+		return updateRefDestroy(g.args)
 	case "symbolic-ref":
-		if has("HEAD") && (has("-d", "--delete") || len(ops) >= 2) {
+		if has("HEAD") && (has("-d", "--delete") || len(operands(g.args)) >= 2) {
 			return hit("git symbolic-ref moves or deletes HEAD without checking out: the next commit starts a history of its own")
 		}
+	}
+	return Finding{}
+}
+
+// updateRefDestroy: git update-ref deleting a ref, rewriting refs from
+// input, or moving one back in history.
+func updateRefDestroy(args []string) Finding {
+	if hasArg(args, "-d", "--delete") {
+		return hit("git update-ref -d deletes a ref without the checks git branch -d makes")
+	}
+	if hasArg(args, "--stdin") {
+		return hit("git update-ref --stdin rewrites refs from input that cannot be reviewed")
+	}
+	if ops := operands(args); len(ops) >= 2 && strings.ContainsAny(ops[1], "~^@") {
+		return hit("git update-ref moves " + ops[0] + " back in history, dropping the commits after it")
 	}
 	return Finding{}
 }
@@ -521,24 +543,31 @@ func plainSSH(v string) bool {
 
 func checkGitSSH(c *Call) Finding {
 	g := parseGit(c)
-	network := slices.Contains(gitNetworkSubs, g.sub)
-	switch g.sub {
-	case "remote":
-		for _, a := range g.args {
-			if a == "update" || a == "prune" || a == "show" {
-				network = true
-			}
-		}
-	case "archive":
-		for _, a := range g.args {
-			if strings.HasPrefix(a, "--remote") {
-				network = true
-			}
-		}
-	}
-	if !network && !g.unknownSub {
+	if !gitUsesNetwork(g) && !g.unknownSub {
 		return Finding{}
 	}
+	set := sshOverrides(c)
+	if len(set) == 0 {
+		return Finding{}
+	}
+	return hit("git " + g.sub + " with " + strings.Join(set, ", ") + " runs a program of the command's choosing as its ssh transport")
+}
+
+// gitUsesNetwork reports whether the git subcommand talks to a remote
+// (fetch, push, remote update, archive --remote …).
+func gitUsesNetwork(g gitCall) bool {
+	switch g.sub {
+	case "remote":
+		return hasArg(g.args, "update", "prune", "show")
+	case "archive":
+		return hasPrefixArg(g.args, "--remote")
+	}
+	return slices.Contains(gitNetworkSubs, g.sub)
+}
+
+// sshOverrides are the variables and settings that replace git's ssh
+// (or proxy) command with one that is not plain ssh.
+func sshOverrides(c *Call) []string {
 	var set []string
 	for _, k := range []string{"GIT_SSH", "GIT_SSH_COMMAND", "GIT_SSH_VARIANT", "GIT_PROXY_COMMAND"} {
 		if v, ok := c.Ex.Env[k]; ok && !(k != "GIT_PROXY_COMMAND" && plainSSH(v)) {
@@ -551,248 +580,5 @@ func checkGitSSH(c *Call) Finding {
 			set = append(set, k)
 		}
 	}
-	if len(set) == 0 {
-		return Finding{}
-	}
-	return hit("git " + g.sub + " with " + strings.Join(set, ", ") + " runs a program of the command's choosing as its ssh transport")
-}
-
-// Discard is what one git command would discard, for the shell guard to
-// find out whose the changes are before the decision: the paths it names
-// (or the whole work tree) and whether staged changes go too. The shell
-// guard lists the changed files in that scope and looks them up in the
-// session's record of the agent's own edits (Own); the rule then passes
-// when every change lost is the agent's.
-type Discard struct {
-	// Dir is where git runs (absolute).
-	Dir string
-	// Paths are the named paths, absolute; empty with All.
-	Paths []string
-	// All is the whole work tree (git reset --hard).
-	All bool
-	// Index: staged changes are discarded too (a checkout from a commit,
-	// restore --staged, reset --hard), not only the work tree's.
-	Index bool
-	// Untracked: Paths are untracked files deleted whole (git clean).
-	Untracked bool
-
-	// Stash is the stash entry dropped (stash@{N}); its changes are
-	// what is lost.
-	Stash string
-}
-
-// Key names the discard in Own.Scopes.
-func (d Discard) Key() string {
-	return fmt.Sprintf("%s\x00%t%t%t\x00%s\x00%s", d.Dir, d.All, d.Index, d.Untracked, d.Stash, strings.Join(d.Paths, "\x00"))
-}
-
-var stashRefRe = &lazyregexp.Regexp{Expr: `^(?:stash@\{)?([0-9]{1,4})\}?$`}
-
-// ownStashDrop passes git stash drop [stash@{N}] when the entry holds only
-// changes the agent made in this session (Own lists them as a scope).
-func ownStashDrop(c *Call, p shell.Args, f Finding) Finding {
-	for _, o := range p.Opts {
-		if o.Name != "q" && o.Name != "quiet" {
-			return f
-		}
-	}
-	ref := "stash@{0}"
-	switch ops := p.Operands[1:]; {
-	case len(ops) > 1:
-		return f
-	case len(ops) == 1:
-		m := stashRefRe.Get().FindStringSubmatch(ops[0])
-		if m == nil || strings.HasPrefix(ops[0], "stash@{") != strings.HasSuffix(ops[0], "}") {
-			return f
-		}
-		ref = "stash@{" + m[1] + "}"
-	}
-	d, ok := discardOf(c, nil)
-	if !ok {
-		return f
-	}
-	d.Stash = ref
-	return ownDiscard(c, d, f)
-}
-
-// Own is what the shell guard found out before the decision about the
-// files discards would lose: the session's record of the agent's edits and
-// each file's content now. The decision stays pure: these facts come in
-// with the input (Context.Own). Nil, or a scope missing from Scopes, means
-// nothing is known: the discard is judged as today, as the user's work.
-type Own struct {
-	// Scopes maps Discard.Key to the files git status lists as changed
-	// in that scope (for an Untracked discard: the named files that exist;
-	// for a stash entry: the files it changes, Y 'M').
-	Scopes map[string][]Changed
-	// Files maps an absolute path to what is known of it.
-	Files map[string]OwnFile
-}
-
-// Changed is one file git status lists: X is the index against HEAD, Y
-// the work tree against the index, as in git status --porcelain.
-type Changed struct {
-	Path string
-	X, Y byte
-}
-
-// OwnFile is what is known of one file: the record of the agent's touches
-// in this session, and the file now.
-type OwnFile struct {
-	// Recorded: the session's record holds the file (a record that could
-	// not be read is no record).
-	Recorded bool
-	// Created: the file did not exist at the agent's first touch.
-	Created bool
-	// Clean: at the agent's first touch the file was tracked and its
-	// content matched the index.
-	Clean bool
-	// Staged: at the first touch its index entry differed from HEAD.
-	Staged bool
-	// Foreign: someone else changed it between two of the agent's touches.
-	Foreign bool
-	// Left is the hash of the content the agent last left; "" when its
-	// last write was not seen to finish.
-	Left string
-	// Now is the hash of the content the discard loses: the file now, or
-	// its version in the stash entry dropped; "" when it could not be read.
-	Now string
-	// Unsafe says why the file is not judged at all: a symbolic link, a
-	// submodule, outside the workspace.
-	Unsafe string
-}
-
-// discardReadOnly are the commands that may run beside an owned discard in
-// one command line: the facts were gathered before the line runs, so any
-// other command that changes files (git stash pop && git checkout .) could
-// bring the user's work back into the scope first.
-var discardReadOnly = []string{"cd", "pwd", "echo", "printf", "true", "ls", "cat", "head", "tail", "wc"}
-
-// discardAlone reports whether c's discard is the only command of its line
-// that may change files (git status, diff, log and show may run beside it).
-func discardAlone(c *Call) bool {
-	for _, ex := range c.Res.Execs {
-		if ex == c.Ex || slices.Contains(discardReadOnly, ex.Name) && len(ex.Redirs) == 0 {
-			continue
-		}
-		if ex.Name == "git" && len(ex.Redirs) == 0 {
-			if i := shell.GitSubcommand(ex.Args[1:]); i >= 0 && slices.Contains([]string{"status", "diff", "log", "show"}, ex.Args[i+1]) {
-				continue
-			}
-		}
-		return false
-	}
-	return true
-}
-
-// discardOf builds c's Discard for the named operands, or false when the
-// command is beyond what the shell guard can check: git pointed elsewhere
-// (-C, --git-dir, --work-tree, GIT_DIR, ...), a pathspec with magic or a
-// glob, a path outside the workspace or unknown statically, another
-// command on the line that changes files.
-func discardOf(c *Call, ops []string) (Discard, bool) {
-	d := Discard{Dir: c.Ex.Dir}
-	ws := c.Ctx.Workspace
-	if ws == "" || d.Dir != ws && !strings.HasPrefix(d.Dir, ws+"/") || !discardAlone(c) {
-		return d, false
-	}
-	if i := shell.GitSubcommand(c.Args); i != 0 {
-		return d, false // global options before the subcommand
-	}
-	for k := range c.Ex.Env {
-		if strings.HasPrefix(k, "GIT_") {
-			return d, false
-		}
-	}
-	for _, o := range ops {
-		if o == "" || !shell.Known(o) || strings.HasPrefix(o, ":") || strings.ContainsAny(o, "*?[\\") {
-			return d, false
-		}
-		p := c.resolve(o)
-		if !strings.HasPrefix(p, "/") || p != c.Ctx.Workspace && !strings.HasPrefix(p, c.Ctx.Workspace+"/") || p == c.Ctx.Workspace+"/.git" || strings.HasPrefix(p, c.Ctx.Workspace+"/.git/") {
-			return d, false
-		}
-		d.Paths = append(d.Paths, p)
-	}
-	return d, true
-}
-
-// ownDiscard judges d with the facts in c.Ctx.Own: every change d loses
-// must be the agent's own. It returns the finding to give: none when all
-// is the agent's, else f with the path whose changes are not the agent's
-// named.
-func ownDiscard(c *Call, d Discard, f Finding) Finding {
-	f.Discard = &d
-	own := c.Ctx.Own
-	if own == nil {
-		return f
-	}
-	changed, ok := own.Scopes[d.Key()]
-	if !ok {
-		return f
-	}
-	for _, ch := range changed {
-		if !d.Untracked && (ch.X == '?' || ch.X == '!' || !d.Index && ch.Y == ' ') {
-			continue // untracked and ignored files stay; staged changes stay unless d.Index
-		}
-		if why := notOwn(own.Files[ch.Path], d); why != "" {
-			f.What += "; " + c.relative(ch.Path) + " " + why
-			return f
-		}
-	}
-	return Finding{}
-}
-
-// notOwn says why the changes to one file are not known to be the agent's
-// own, "" when they are.
-func notOwn(f OwnFile, d Discard) string {
-	switch {
-	case f.Unsafe != "":
-		return f.Unsafe
-	case !f.Recorded:
-		return "holds changes the agent did not make in this session"
-	case f.Foreign:
-		return "was changed by someone else after the agent's edit"
-	case f.Left == "":
-		return "holds changes the agent's last write is not known to have left"
-	case f.Now != f.Left:
-		return "was changed by someone else after the agent last wrote it"
-	case d.Untracked && !f.Created:
-		return "was not created by the agent in this session"
-	case f.Created:
-		return ""
-	case !f.Clean:
-		return "held uncommitted changes before the agent first touched it"
-	case d.Index && f.Staged:
-		return "held staged changes before the agent first touched it, which this discards too"
-	}
-	return ""
-}
-
-// relative shows p relative to the workspace when it is inside.
-func (c *Call) relative(p string) string {
-	if r, ok := strings.CutPrefix(p, c.Ctx.Workspace+"/"); ok {
-		return r
-	}
-	return p
-}
-
-// Changes lists the paths (absolute when known) that the commands in res
-// write, create or delete, as the protected-path checks read them: the
-// shell guard records an allowed command's as the agent's touches.
-func Changes(res *shell.Result, ctx *Context) []string {
-	var out []string
-	for _, ex := range res.Execs {
-		c := &Call{Ex: ex, Res: res, Ctx: ctx}
-		if len(ex.Args) > 0 {
-			c.Args = ex.Args[1:]
-		}
-		w, d := changes(c)
-		for _, p := range append(w, d...) {
-			if shell.Known(p) && strings.HasPrefix(p, "/") && !slices.Contains(out, p) {
-				out = append(out, p)
-			}
-		}
-	}
-	return out
+	return set
 }

@@ -52,51 +52,62 @@ func remoteCodeCall(code string) (string, bool) {
 // checkRemotePackage: a runtime given a script by URL with the
 // permissions to act on it, or R/Julia code sourcing one.
 func checkRemotePackage(c *Call) Finding {
-	name, args := c.Ex.Name, c.Args
-	switch name { // every command comes here: leave the others at once
+	switch c.Ex.Name { // every command comes here: leave the others at once
 	case "deno":
-		if len(args) == 0 {
-			return Finding{}
-		}
-		switch args[0] {
-		case "run", "install", "x", "compile":
-		default:
-			return Finding{}
-		}
-		allowed := false
-		for _, a := range args[1:] {
-			flag, _, _ := strings.Cut(a, "=")
-			if slices.Contains(harmfulPermission, flag) || strings.ContainsAny(shortFlags(flag), harmfulShort) {
-				allowed = true
-			}
-			if webURL(a) {
-				if !allowed {
-					return Finding{} // sandboxed: no permission beyond the network
-				}
-				return hit("deno " + args[0] + " runs " + a + " straight from the network with permission to act on this machine: its code runs without anyone reading it")
-			}
-		}
+		return denoRemote(c.Args)
 	case "uv", "pipx":
-		// uv run URL / pipx run URL: a Python script fetched and run at
-		// once, with the user's rights (a package spec is a package).
-		if len(args) > 1 && args[0] == "run" {
-			for _, a := range args[1:] {
-				if strings.HasPrefix(a, "-") {
-					continue
-				}
-				if webURL(a) && strings.HasSuffix(a, ".py") {
-					return hit(name + " run runs " + a + " straight from the network: its code runs without anyone reading it")
-				}
-				break
-			}
-		}
+		return scriptRunRemote(c.Ex.Name, c.Args)
 	case "r", "rscript", "julia":
 		// R's source("https://…"), Julia's include(download("https://…")).
-		for _, a := range args {
+		for _, a := range c.Args {
 			if call, ok := remoteCodeCall(a); ok {
-				return hit(name + " code calls " + call + " on code from the network: it runs without anyone reading it")
+				return hit(c.Ex.Name + " code calls " + call + " on code from the network: it runs without anyone reading it")
 			}
 		}
+	}
+	return Finding{}
+}
+
+// denoRunners are deno's subcommands that run the module they are given.
+var denoRunners = []string{"run", "install", "x", "compile"}
+
+// denoRemote: deno running a module from a URL with a permission beyond
+// the network given before it; without one it is sandboxed.
+func denoRemote(args []string) Finding {
+	if len(args) == 0 || !slices.Contains(denoRunners, args[0]) {
+		return Finding{}
+	}
+	allowed := false
+	for _, a := range args[1:] {
+		flag, _, _ := strings.Cut(a, "=")
+		if slices.Contains(harmfulPermission, flag) || strings.ContainsAny(shortFlags(flag), harmfulShort) {
+			allowed = true
+		}
+		if !webURL(a) {
+			continue
+		}
+		if !allowed {
+			return Finding{} // sandboxed: no permission beyond the network
+		}
+		return hit("deno " + args[0] + " runs " + a + " straight from the network with permission to act on this machine: its code runs without anyone reading it")
+	}
+	return Finding{}
+}
+
+// scriptRunRemote: uv run URL / pipx run URL, a Python script fetched and
+// run at once, with the user's rights (a package spec is a package).
+func scriptRunRemote(name string, args []string) Finding {
+	if len(args) <= 1 || args[0] != "run" {
+		return Finding{}
+	}
+	for _, a := range args[1:] {
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		if webURL(a) && strings.HasSuffix(a, ".py") {
+			return hit(name + " run runs " + a + " straight from the network: its code runs without anyone reading it")
+		}
+		break
 	}
 	return Finding{}
 }
