@@ -93,6 +93,7 @@ test: build lint
 	@# corpus and the development sets (go test hides the output of passing
 	@# packages).
 	@$(GO) test -count=1 -run '^(TestScorecard|TestOwnCorpus|TestDevSets|TestBlindRound8)$$' -v ./internal/shellguard | grep '^scorecard' || true
+	@$(GO) test -count=1 -run '^TestPolicyComplexity$$' -v ./internal/policy | grep '^scorecard' || true
 	@# The secrets guard's scorecards: its own corpus, the TruffleHog dev set,
 	@# false blocks on real source files.
 	@$(GO) test -count=1 -run '^TestScorecard' -v ./internal/secrets/detector | grep '^scorecard' || true

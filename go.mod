@@ -3,6 +3,7 @@ module github.com/gemini-guard/gemini-guard
 go 1.26.0
 
 require (
+	github.com/fzipp/gocyclo v0.6.0
 	github.com/pelletier/go-toml/v2 v2.2.3
 	github.com/rs/zerolog v1.33.0
 	github.com/spf13/viper v1.19.0

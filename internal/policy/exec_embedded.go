@@ -343,7 +343,7 @@ func (cs *candidates) writtenConfigs(ex *shell.Exec, res *shell.Result, args []s
 	for _, v := range ex.Env {
 		vals = append(vals, v)
 	}
-	vals = append(vals, optionValues(args)...)
+	vals = append(vals, gluedOptionValues(args)...)
 	vals = append(vals, ex.Dir, ex.Dir+"/.git/hooks")
 	for _, v := range vals {
 		for _, text := range writtenUnder(res.Written, shell.ResolvePath(ex.Dir, v)) {
@@ -353,9 +353,9 @@ func (cs *candidates) writtenConfigs(ex *shell.Exec, res *shell.Result, args []s
 	}
 }
 
-// optionValues are the values glued to options: --config=f, and after a
+// gluedOptionValues are the values glued to options: --config=f, and after a
 // colon (tshark -Xlua_script:f).
-func optionValues(args []string) []string {
+func gluedOptionValues(args []string) []string {
 	var out []string
 	for _, v := range args {
 		if _, val, ok := strings.Cut(v, "="); ok {
