@@ -28,6 +28,8 @@ func shortFlags(a string) string {
 	return ""
 }
 
+// hasPrefixArg reports whether a word of args starts with prefix
+// (hasArgPrefix: whether one is the option opt, or opt=value).
 func hasPrefixArg(args []string, prefix string) bool {
 	for _, a := range args {
 		if strings.HasPrefix(a, prefix) {

@@ -153,7 +153,7 @@ func checkRegistryRedirect(c *Call) Finding {
 	case "npm", "pnpm", "yarn", "bun", "pip", "pip3", "uv":
 		urls = configSetRegistries(operands(args))
 	case "gem":
-		urls = valuesAfter(args, "--add", "-a")
+		urls = optionValues(args, "--add", "-a")
 	case "go":
 		urls = goproxySet(args)
 	}
@@ -189,17 +189,6 @@ func configSetRegistries(ops []string) []string {
 		urls = append(urls, v)
 	}
 	return urls
-}
-
-// valuesAfter are the words after each of opts in args.
-func valuesAfter(args []string, opts ...string) []string {
-	var out []string
-	for i, a := range args {
-		if slices.Contains(opts, a) && i+1 < len(args) {
-			out = append(out, args[i+1])
-		}
-	}
-	return out
 }
 
 // goproxySet are the proxies go env -w GOPROXY=… sets.
