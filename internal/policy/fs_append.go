@@ -1,0 +1,121 @@
+package policy
+
+// fs.system-write's exception: a known line appended to a system file
+// whose appended lines of that shape change nothing the threat model
+// protects (a local test name mapped to loopback in /etc/hosts, a tuning
+// knob in sysctl.conf).
+
+import (
+	"net/netip"
+	"slices"
+	"strings"
+
+	"github.com/gemini-guard/gemini-guard/internal/shell"
+)
+
+// harmlessAppend is a system file (or folder, ending in /) and the lines
+// that may be appended to it.
+type harmlessAppend struct {
+	path string
+	line func(string) bool
+}
+
+// harmlessAppends are the system files where an appended line of a known
+// shape is ordinary development setup.
+var harmlessAppends = []harmlessAppend{
+	{"/etc/hosts", loopbackHostsLine},
+	{"/private/etc/hosts", loopbackHostsLine},
+	{"/etc/sysctl.conf", tuningSysctlLine},
+	{"/etc/sysctl.d/", tuningSysctlLine},
+}
+
+// appendIsHarmless reports whether every way the call writes p is an
+// append of text the command line shows, to one of harmlessAppends, and
+// every line of that text is of the harmless shape.
+func appendIsHarmless(c *Call, p string) bool {
+	i := slices.IndexFunc(harmlessAppends, func(h harmlessAppend) bool {
+		return p == h.path || strings.HasSuffix(h.path, "/") && strings.HasPrefix(p, h.path) && path0(p[len(h.path):])
+	})
+	if i < 0 {
+		return false
+	}
+	text, ok := appendedText(c, p)
+	if !ok || !shell.Known(text) || strings.TrimSpace(text) == "" {
+		return false
+	}
+	for _, l := range strings.Split(text, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") && !harmlessAppends[i].line(l) {
+			return false
+		}
+	}
+	return true
+}
+
+// path0 reports whether rest is a single file name (no folder below).
+func path0(rest string) bool { return rest != "" && !strings.Contains(rest, "/") }
+
+// appendedText is what the call appends to p, when the command line shows
+// it: echo or printf >> p, or tee -a p fed a here-string, a heredoc or
+// echo/printf through a pipe. Any other write of p (a truncating
+// redirection, another program) gives false.
+func appendedText(c *Call, p string) (string, bool) {
+	redirected := false
+	for _, r := range c.Ex.Redirs {
+		if !r.Writes() || c.resolve(r.Target) != p {
+			continue
+		}
+		if r.Op != ">>" || r.Fd != "" && r.Fd != "1" {
+			return "", false
+		}
+		redirected = true
+	}
+	switch {
+	case redirected && (c.Ex.Name == "echo" || c.Ex.Name == "printf"):
+		return shell.ProducedText(c.Ex)
+	case redirected || c.Ex.Name != "tee" || !hasArg(c.Args, "-a", "--append") && !hasShortFlag(c.Args, 'a'):
+		return "", false
+	}
+	in := c.Ex.Stdin
+	switch {
+	case in == nil || in.File != "":
+		return "", false
+	case in.HasText:
+		return in.Text, true
+	case len(in.Producers) == 1:
+		return shell.ProducedText(in.Producers[0])
+	}
+	return "", false
+}
+
+// localNameSuffixes are the name suffixes that never reach the public DNS
+// (RFC 2606, RFC 6761, RFC 6762, ICANN's .internal, home.arpa).
+var localNameSuffixes = []string{".test", ".localhost", ".local", ".example", ".invalid", ".internal", ".lan", ".home.arpa"}
+
+// loopbackHostsLine: an /etc/hosts line mapping local-only names (one
+// label, or a reserved suffix) to a loopback address. A public name sent
+// to loopback is not: it can cut the machine off an update or a security
+// vendor's service.
+func loopbackHostsLine(l string) bool {
+	l, _, _ = strings.Cut(l, "#")
+	f := strings.Fields(l)
+	if len(f) < 2 {
+		return false
+	}
+	if a, err := netip.ParseAddr(f[0]); err != nil || !a.IsLoopback() {
+		return false
+	}
+	for _, name := range f[1:] {
+		n := strings.ToLower(strings.TrimSuffix(name, "."))
+		if strings.Contains(n, ".") && !slices.ContainsFunc(localNameSuffixes, func(s string) bool { return strings.HasSuffix(n, s) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// tuningSysctlLine: a sysctl.conf line setting a knob that guards nothing
+// (sysctlGuardedKey). A leading - only tells sysctl to ignore errors.
+func tuningSysctlLine(l string) bool {
+	key, _, ok := strings.Cut(strings.TrimPrefix(l, "-"), "=")
+	return ok && strings.TrimSpace(key) != "" && !sysctlGuardedKey(key)
+}
