@@ -164,13 +164,17 @@ func checkKernelControl(c *Call) Finding {
 	return Finding{}
 }
 
-// kernelFileWritten: a write to /proc/sysrq-trigger, /proc/sys or /sys
-// (but the tracing marker).
+// kernelFileWritten: a write to /proc/sysrq-trigger, to a knob under
+// /proc/sys that guards the machine (the file of a sysctl key: the same
+// table as sysctl's), or under /sys (but the tracing marker).
 func kernelFileWritten(c *Call) Finding {
 	writes, _ := changes(c)
 	for _, p := range writes {
 		if p == "/proc/sysrq-trigger" {
 			return hit("writes /proc/sysrq-trigger, which can crash, reboot or power off the machine at once")
+		}
+		if key, ok := strings.CutPrefix(p, "/proc/sys/"); ok && key != "" && shell.Known(p) && !sysctlGuardedKey(key) {
+			continue // a tuning knob, as sysctl -w sets it
 		}
 		if under(p, "/proc/sys") || under(p, "/sys") && !strings.HasPrefix(p, "/sys/kernel/debug/tracing/trace_marker") {
 			return hit("writes the kernel setting " + p)
@@ -224,13 +228,13 @@ var sysctlGuarded = []string{
 	// macOS and the BSDs
 	"security.", "kern.securelevel", "kern.allowkmem", "kern.veriexec", "kern.elf", "kern.module_path",
 	"kern.corefile", "kern.nosuidcoredump", "kern.geom.debugflags", "kern.randompid", "kern.wxabort",
-	"machdep.allowaperture", "debug.", "ddb.", "net.pf.", "net.link.ether.ipfw",
+	"machdep.allowaperture", "debug.kdb.", "ddb.", "net.pf.", "net.link.ether.ipfw",
 }
 
 // sysctlGuardedWords guard a knob wherever they appear in its name (the
 // panic switches, IP forwarding and redirects on every interface, the
 // ipfw and ipfilter knobs of each family).
-var sysctlGuardedWords = []string{"panic", "aslr", "forward", "redirect", "source_route", "rp_filter", ".fw.", "ipfilter"}
+var sysctlGuardedWords = []string{"panic", "aslr", "forward", "redirect", "source_route", "rp_filter", "route_localnet", ".fw.", "ipfilter"}
 
 // sysctlGuardedKey reports whether the sysctl key (dots or slashes)
 // guards the machine.
