@@ -87,14 +87,16 @@ func appendedText(c *Call, p string) (string, bool) {
 	return "", false
 }
 
-// localNameSuffixes are the name suffixes that never reach the public DNS
-// (RFC 2606, RFC 6761, RFC 6762, ICANN's .internal, home.arpa).
-var localNameSuffixes = []string{".test", ".localhost", ".local", ".example", ".invalid", ".internal", ".lan", ".home.arpa"}
+// localNameSuffixes are the names reserved never to reach a real service
+// (RFC 2606, RFC 6761): .test, .localhost, .example, .invalid.
+var localNameSuffixes = []string{".test", ".localhost", ".example", ".invalid"}
 
-// loopbackHostsLine: an /etc/hosts line mapping local-only names (one
-// label, or a reserved suffix) to a loopback address. A public name sent
-// to loopback is not: it can cut the machine off an update or a security
-// vendor's service.
+// loopbackHostsLine: an /etc/hosts line mapping reserved names (or
+// localhost itself) to a loopback address. Any other name is not: sent to
+// loopback, a public name can cut the machine off an update or a security
+// vendor's service, and an intranet name (one label, .local, .lan,
+// .internal) hands what the user's tools send that server to whatever
+// listens on loopback.
 func loopbackHostsLine(l string) bool {
 	l, _, _ = strings.Cut(l, "#")
 	f := strings.Fields(l)
@@ -106,7 +108,7 @@ func loopbackHostsLine(l string) bool {
 	}
 	for _, name := range f[1:] {
 		n := strings.ToLower(strings.TrimSuffix(name, "."))
-		if strings.Contains(n, ".") && !slices.ContainsFunc(localNameSuffixes, func(s string) bool { return strings.HasSuffix(n, s) }) {
+		if n != "localhost" && !slices.ContainsFunc(localNameSuffixes, func(s string) bool { return strings.HasSuffix(n, s) }) {
 			return false
 		}
 	}
