@@ -6,8 +6,8 @@ package policy
 // knob in sysctl.conf).
 
 import (
-	"net/netip"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/shell"
@@ -103,12 +103,30 @@ func loopbackHostsLine(l string) bool {
 	if len(f) < 2 {
 		return false
 	}
-	if a, err := netip.ParseAddr(f[0]); err != nil || !a.IsLoopback() {
+	if !loopbackAddr(f[0]) {
 		return false
 	}
 	for _, name := range f[1:] {
 		n := strings.ToLower(strings.TrimSuffix(name, "."))
 		if n != "localhost" && !slices.ContainsFunc(localNameSuffixes, func(s string) bool { return strings.HasSuffix(n, s) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// loopbackAddr reports whether a is a loopback address: IPv4 127.x.y.z
+// or IPv6 ::1 (parsed by hand: the hook does not link the net package).
+func loopbackAddr(a string) bool {
+	if a == "::1" || a == "0:0:0:0:0:0:0:1" {
+		return true
+	}
+	parts := strings.Split(a, ".")
+	if len(parts) != 4 || parts[0] != "127" {
+		return false
+	}
+	for _, p := range parts {
+		if n, err := strconv.Atoi(p); err != nil || strings.Trim(p, "0123456789") != "" || n > 255 || len(p) > 1 && p[0] == '0' {
 			return false
 		}
 	}
