@@ -68,8 +68,8 @@ var diskRules = []*Rule{
 		Safer:    "write to an image file in the workspace; list devices with lsblk",
 		Unknown:  noUnknownStory,
 		Commands: allCommands, exec: checkDeviceTarget,
-		Block: []string{`bmaptool copy img.img /dev/sdb`, `sudo grub-install /dev/sda`, `ventoy -i /dev/sdb`, `cryptsetup luksFormat /dev/sdb1`, `mdadm --zero-superblock /dev/sdb1`, `nvme format /dev/nvme0n1`, `hdparm --security-erase p /dev/sda`, `badblocks -w /dev/sdb`, `zpool create tank mirror sda sdb`, `ddrescue -f /dev/sdb /dev/sdc log`, `pvcreate /dev/sdb`},
-		Allow: []string{`lsblk /dev/sda`, `blkid /dev/sdb1`, `dumpe2fs -h /dev/sdb1`, `cryptsetup luksDump /dev/sdb1`, `mdadm --detail /dev/md0`, `nvme list`, `hdparm -I /dev/sda`, `badblocks -v /dev/sdb`, `zpool status`, `mount /dev/sdb1 /mnt`, `smartctl -a /dev/nvme0n1`, `hdiutil detach /dev/disk4`},
+		Block: []string{`bmaptool copy img.img /dev/sdb`, `sudo grub-install /dev/sda`, `ventoy -i /dev/sdb`, `cryptsetup luksFormat /dev/sdb1`, `mdadm --zero-superblock /dev/sdb1`, `nvme format /dev/nvme0n1`, `hdparm --security-erase p /dev/sda`, `badblocks -w /dev/sdb`, `zpool create tank mirror sda sdb`, `ddrescue -f /dev/sdb /dev/sdc log`, `pvcreate /dev/sdb`, `sudo zpool remove tank mirror-1`, `zpool destroy tank`, `zfs destroy -r tank/data`, `zfs destroy -v tank/data@daily`},
+		Allow: []string{`lsblk /dev/sda`, `blkid /dev/sdb1`, `dumpe2fs -h /dev/sdb1`, `cryptsetup luksDump /dev/sdb1`, `mdadm --detail /dev/md0`, `nvme list`, `hdparm -I /dev/sda`, `badblocks -v /dev/sdb`, `zpool status`, `mount /dev/sdb1 /mnt`, `smartctl -a /dev/nvme0n1`, `hdiutil detach /dev/disk4`, `zfs destroy -nv tank/data@daily`, `zpool destroy 2>&1 | head -3`, `zpool remove -n tank sdb`, `zpool remove -s tank`, `zpool create -n tank mirror sda sdb`},
 	},
 	{
 		ID: "disk.volume-destroy", Category: "disk",
@@ -78,8 +78,8 @@ var diskRules = []*Rule{
 		Safer:    "ask the user",
 		Unknown:  noUnknownStory,
 		Commands: []string{"diskutil", "asr", "gpart", "lvremove", "vgremove", "pvremove", "lvreduce", "stratis", "ceph", "rbd", "virsh", "qm", "pct", "vboxmanage", "qmrestore", "btrfs"}, exec: checkVolumeVerb,
-		Block: []string{`sudo lvremove vg0/lv0`, `vgremove -f vg0`, `stratis pool destroy tank`, `ceph osd pool delete tank`, `virsh undefine vm --remove-all-storage`, `VBoxManage unregistervm vm --delete`, `qm destroy 100`, `btrfs subvolume delete /mnt/data`, `diskutil eraseDisk JHFS+ Untitled /dev/disk2`, `diskutil apfs deleteContainer disk3`, `sudo asr restore --source img.dmg --target /Volumes/Data --erase`, `sudo gpart destroy -F ada0`, `sudo diskutil partitionDisk /dev/disk4 GPT APFS X 0b`},
-		Allow: []string{`lvs`, `stratis pool list`, `ceph status`, `virsh list --all`, `virsh undefine vm`, `VBoxManage list vms`, `btrfs subvolume list /mnt`, `diskutil list`, `diskutil info disk2`, `gpart show ada0`, `diskutil unmountDisk /dev/disk4`, `diskutil eject /dev/disk4`, `diskutil info /dev/disk2`},
+		Block: []string{`sudo lvremove vg0/lv0`, `vgremove -f vg0`, `stratis pool destroy tank`, `ceph osd pool delete tank`, `virsh undefine vm --remove-all-storage`, `VBoxManage unregistervm vm --delete`, `qm destroy 100`, `btrfs subvolume delete /mnt/data`, `diskutil eraseDisk JHFS+ Untitled /dev/disk2`, `diskutil apfs deleteContainer disk3`, `sudo asr restore --source img.dmg --target /Volumes/Data --erase`, `sudo gpart destroy -F ada0`, `sudo diskutil partitionDisk /dev/disk4 GPT APFS X 0b`, `diskutil eraseVolume APFS Scratch disk3s1`},
+		Allow: []string{`lvs`, `stratis pool list`, `ceph status`, `virsh list --all`, `virsh undefine vm`, `VBoxManage list vms`, `btrfs subvolume list /mnt`, `diskutil list`, `diskutil info disk2`, `gpart show ada0`, `diskutil unmountDisk /dev/disk4`, `diskutil eject /dev/disk4`, `diskutil info /dev/disk2`, `diskutil eraseVolume`, `diskutil apfs deleteContainer`},
 	},
 	{
 		ID: "disk.factory-reset", Category: "disk",

@@ -171,17 +171,35 @@ func deviceBadblocks(d deviceCall) Finding {
 	return d.destroysIf(hasArg(d.c.Args, "-w", "-n") || hasShortFlag(d.c.Args, 'w'), "overwrites")
 }
 
-// deviceZpool judges zpool.
+// zpoolWriters are zpool's verbs that write pool labels over disks or
+// destroy or shrink a pool; zpoolDryRun are those of them whose -n only
+// prints what would be done (zpool(8)).
+var (
+	zpoolWriters = []string{"create", "add", "attach", "replace", "destroy", "labelclear", "split", "initialize", "remove"}
+	zpoolDryRun  = []string{"create", "add", "split", "remove"}
+)
+
+// deviceZpool judges zpool: a writing verb given a pool (alone it prints
+// its usage), unless a dry run; zpool remove -s cancels a removal.
 func deviceZpool(d deviceCall) Finding {
-	if d.verbIn("create", "add", "attach", "replace", "destroy", "labelclear", "split", "initialize") {
-		return hit("zpool " + d.ops[0] + " writes pool labels over disks or destroys a pool and its data")
+	if !d.verbIn(zpoolWriters...) || len(d.ops) < 2 {
+		return Finding{}
 	}
-	return Finding{}
+	verb := d.ops[0]
+	if slices.Contains(zpoolDryRun, verb) && hasShortFlag(d.c.Args, 'n') || verb == "remove" && hasShortFlag(d.c.Args, 's') {
+		return Finding{}
+	}
+	return hit("zpool " + verb + " writes pool labels over disks, or destroys or shrinks a pool and its data")
 }
 
-// deviceZfs judges zfs.
+// deviceZfs judges zfs: destroy given a dataset (alone it prints its
+// usage), unless -n (a dry run, zfs-destroy(8)); rollback -r/-R, which
+// destroys the later snapshots.
 func deviceZfs(d deviceCall) Finding {
-	if len(d.ops) > 0 && (d.ops[0] == "destroy" || d.ops[0] == "rollback" && hasArg(d.c.Args, "-r", "-R")) {
+	if len(d.ops) < 2 {
+		return Finding{}
+	}
+	if d.ops[0] == "destroy" && !hasShortFlag(d.c.Args, 'n') || d.ops[0] == "rollback" && hasArg(d.c.Args, "-r", "-R") {
 		return hit("zfs " + d.ops[0] + " destroys datasets or snapshots and their data")
 	}
 	return Finding{}

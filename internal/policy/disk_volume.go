@@ -130,10 +130,11 @@ var diskutilVerbs = []string{"erasedisk", "erasevolume", "partitiondisk", "zerod
 	"deletepartition", "splitpartition", "mergepartitions", "erasecd", "eraseoptical", "deleteplaceholder", "deletesnapshot", "delete",
 	"resizecontainer", "resizevolume", "convert", "revert", "create", "createraid", "createset", "addmember", "removemember"}
 
-// diskutilErases: one of diskutilVerbs among the first three operands.
+// diskutilErases: one of diskutilVerbs among the first three operands,
+// given what to act on (a verb with nothing after it prints its usage).
 func diskutilErases(_ *Call, ops []string) Finding {
-	for _, o := range ops[:min(len(ops), 3)] {
-		if slices.Contains(diskutilVerbs, strings.ToLower(o)) {
+	for i, o := range ops[:min(len(ops), 3)] {
+		if slices.Contains(diskutilVerbs, strings.ToLower(o)) && i < len(ops)-1 {
 			return hit("diskutil " + o + " erases, repartitions or deletes a disk, volume or container")
 		}
 	}

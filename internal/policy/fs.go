@@ -105,8 +105,8 @@ var fsRules = []*Rule{
 		Safer:    "write inside the workspace; tell the user what to change in system files",
 		Unknown:  noUnknownStory,
 		Commands: allCommands, exec: checkSystemWrite,
-		Block: []string{`> /etc/hosts`, `: > /etc/passwd`, `truncate -s 0 /etc/fstab`, `cp /dev/null /etc/resolv.conf`, `tee /etc/hostname < /dev/null`, `echo x >> /usr/share/dict/words`, `sed -i 's/a/b/' /etc/nginx/nginx.conf`, `tar -czf /etc/passwd notes`, `cd / && cpio -idmu < /tmp/root.cpio`, `sudo fallocate -p -o 0 -l 4096 /etc/fstab`},
-		Allow: []string{`cat /etc/hosts`, `echo x > /tmp/hosts`, `cp /etc/hosts hosts.bak`, `echo ok > /dev/null`, `grep x /etc/hosts > out.txt`, `vim -R /etc/fstab`, `tar -czf /tmp/backup.tgz .`, `cpio -idmu < ./initrd.cpio`, `fallocate -l 1G /tmp/swapfile`, `sudo fallocate -d /var/lib/libvirt/images/vm.qcow2`, `tar -C /etc -czf ./etc-backup.tgz .`},
+		Block: []string{`> /etc/hosts`, `: > /etc/passwd`, `truncate -s 0 /etc/fstab`, `cp /dev/null /etc/resolv.conf`, `tee /etc/hostname < /dev/null`, `echo x >> /usr/share/dict/words`, `sed -i 's/a/b/' /etc/nginx/nginx.conf`, `tar -czf /etc/passwd notes`, `cd / && cpio -idmu < /tmp/root.cpio`, `sudo fallocate -p -o 0 -l 4096 /etc/fstab`, `echo '127.0.0.1 github.com' | sudo tee -a /etc/hosts`, `echo '10.0.0.5 myapp.test' | sudo tee -a /etc/hosts`, `echo '127.0.0.1 gitlab' | sudo tee -a /etc/hosts`, `echo '127.0.0.1 dc.corp.local' >> /etc/hosts`, `echo '127.0.0.1 myapp.test' | sudo tee /etc/hosts`, `echo 'kern.securelevel=-1' | sudo tee -a /etc/sysctl.conf`, `echo "$LINE" | sudo tee -a /etc/hosts`},
+		Allow: []string{`cat /etc/hosts`, `echo x > /tmp/hosts`, `cp /etc/hosts hosts.bak`, `echo ok > /dev/null`, `grep x /etc/hosts > out.txt`, `vim -R /etc/fstab`, `tar -czf /tmp/backup.tgz .`, `cpio -idmu < ./initrd.cpio`, `fallocate -l 1G /tmp/swapfile`, `sudo fallocate -d /var/lib/libvirt/images/vm.qcow2`, `tar -C /etc -czf ./etc-backup.tgz .`, `echo '127.0.0.1 myapp.test' | sudo tee -a /etc/hosts`, `echo '::1 api.localhost' >> /etc/hosts`, `echo 'kern.ipc.somaxconn=4096' | sudo tee -a /etc/sysctl.conf`, `sudo tee -a /etc/sysctl.d/99-dev.conf <<< 'fs.inotify.max_user_watches=524288'`},
 	},
 	{
 		ID: "fs.home-emptied", Category: "fs",
@@ -184,6 +184,9 @@ func checkSystemWrite(c *Call) Finding {
 		l := c.Ctx.placeKnown(p)
 		switch l.Place {
 		case Root, CoreSystem, Protected:
+			if appendIsHarmless(c, p) {
+				continue
+			}
 			return hit(c.Ex.Name + " overwrites or changes the system file " + p)
 		}
 	}

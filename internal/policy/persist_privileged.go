@@ -92,13 +92,38 @@ func persistScrontab(c *Call) Finding {
 	return Finding{}
 }
 
-// persistLaunchctl judges launchctl.
+// persistLaunchctl judges launchctl: load, bootstrap, submit and enable
+// install a job that starts on its own, but for a job whose plist is the
+// project's own (launchJobsInProject).
 func persistLaunchctl(c *Call) Finding {
 	ops := operands(c.Args)
-	if len(ops) > 0 && slices.Contains([]string{"load", "bootstrap", "submit", "enable"}, ops[0]) {
+	if len(ops) > 0 && slices.Contains([]string{"load", "bootstrap", "submit", "enable"}, ops[0]) && !launchJobsInProject(c, ops) {
 		return hit("launchctl " + ops[0] + " installs a job that starts on its own")
 	}
 	return Finding{}
+}
+
+// launchJobsInProject reports whether a launchctl load or bootstrap names
+// only plists inside the project: the developer's own agent under
+// development, loaded for this session from where it is written (a plist
+// outside the launchd folders is not loaded again at the next login). A
+// plist in /tmp or home is not the project's. ops are the operands: load
+// [-S session] [-D domain] PATHS, bootstrap DOMAIN PATHS.
+func launchJobsInProject(c *Call, ops []string) bool {
+	paths := ops[1:]
+	switch ops[0] {
+	case "load":
+		paths = slices.DeleteFunc(slices.Clone(paths), func(o string) bool {
+			return slices.Contains(optionValues(c.Args, "-S", "-D"), o)
+		})
+	case "bootstrap":
+		if len(paths) > 0 {
+			paths = paths[1:]
+		}
+	default:
+		return false
+	}
+	return len(paths) > 0 && !slices.ContainsFunc(paths, func(p string) bool { return c.Loc(p).Place != InWorkspace })
 }
 
 // persistDseditgroup judges dseditgroup.

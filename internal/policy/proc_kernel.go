@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
+	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
 
 // kernelTool judges the programs named names: a hit when the call
@@ -23,7 +24,9 @@ var kernelTools = []kernelTool{
 	{[]string{"kexec"}, kernelKexec},
 	{[]string{"sysctl"}, sysctlWrites},
 	{[]string{"efibootmgr"}, efibootmgrChanges},
-	{[]string{"kextunload", "kextload", "kldunload", "kldload"}, kernelKextunload},
+	{[]string{"kextunload", "kextload"}, kernelKextunload},
+	{[]string{"kldload"}, kernelKldload},
+	{[]string{"kldunload"}, kernelKldunload},
 	{[]string{"kmutil"}, kernelKmutil},
 	{[]string{"nvram"}, nvramChanges},
 	{[]string{"swapoff"}, kernelSwapoff},
@@ -48,6 +51,41 @@ func kernelKexec(c *Call) Finding {
 func kernelKextunload(c *Call) Finding {
 	if len(c.Args) > 0 && !hasArg(c.Args, "--help", "-h") {
 		return hit(c.Ex.Name + " changes the modules of the running kernel")
+	}
+	return Finding{}
+}
+
+// kldloadActs are FreeBSD modules that change the machine the moment they
+// load: ipfw's default rule denies every packet, cutting the machine off
+// the network.
+var kldloadActs = []string{"ipfw", "ipfw.ko", "ipl", "ipl.ko"}
+
+// kernelKldload judges FreeBSD's kldload: a bare name loads a module
+// already installed in the module path (/boot/kernel, /boot/modules, which
+// only root writes), as the handbook does for vmm, linux64 or fusefs; a
+// path loads a file anyone may have written.
+func kernelKldload(c *Call) Finding {
+	for _, o := range operands(c.Args) {
+		if strings.Contains(o, "/") || !shell.Known(o) {
+			return hit("kldload " + o + " loads a kernel module from a file rather than the system's module path")
+		}
+		if slices.Contains(kldloadActs, o) {
+			return hit("kldload " + o + " loads a firewall whose default rule denies every packet")
+		}
+	}
+	return Finding{}
+}
+
+// kernelKldunload judges FreeBSD's kldunload: unloading the module built
+// in the project (named by its path there) is the developer's own; a
+// module named otherwise may be a defence (pf, a MAC policy) or a driver
+// the machine runs on.
+func kernelKldunload(c *Call) Finding {
+	ops := operands(c.Args)
+	for _, o := range ops {
+		if !strings.Contains(o, "/") || c.Loc(o).Place != InWorkspace {
+			return hit("kldunload " + o + " changes the modules of the running kernel")
+		}
 	}
 	return Finding{}
 }
@@ -126,13 +164,17 @@ func checkKernelControl(c *Call) Finding {
 	return Finding{}
 }
 
-// kernelFileWritten: a write to /proc/sysrq-trigger, /proc/sys or /sys
-// (but the tracing marker).
+// kernelFileWritten: a write to /proc/sysrq-trigger, to a knob under
+// /proc/sys that guards the machine (the file of a sysctl key: the same
+// table as sysctl's), or under /sys (but the tracing marker).
 func kernelFileWritten(c *Call) Finding {
 	writes, _ := changes(c)
 	for _, p := range writes {
 		if p == "/proc/sysrq-trigger" {
 			return hit("writes /proc/sysrq-trigger, which can crash, reboot or power off the machine at once")
+		}
+		if key, ok := strings.CutPrefix(p, "/proc/sys/"); ok && key != "" && shell.Known(p) && !sysctlGuardedKey(key) {
+			continue // a tuning knob, as sysctl -w sets it
 		}
 		if under(p, "/proc/sys") || under(p, "/sys") && !strings.HasPrefix(p, "/sys/kernel/debug/tracing/trace_marker") {
 			return hit("writes the kernel setting " + p)
@@ -141,13 +183,65 @@ func kernelFileWritten(c *Call) Finding {
 	return Finding{}
 }
 
+// sysctlWrites: sysctl loading a file of settings (-p, -f, --load,
+// --system: what it sets cannot be read here), or setting a knob that
+// guards the machine (sysctlGuarded). Ordinary tuning (open files, the
+// listen backlog, TCP timers, inotify watches) is what a developer does
+// for a benchmark or a dev server and changes nothing the threat model
+// protects.
 func sysctlWrites(c *Call) Finding {
 	for _, a := range c.Args {
-		if a == "-w" || a == "--write" || a == "-p" || a == "--load" || a == "--system" || !strings.HasPrefix(a, "-") && strings.Contains(a, "=") {
-			return hit("sysctl changes kernel settings of the running system")
+		if a == "--load" || strings.HasPrefix(a, "--load=") || a == "--system" || strings.ContainsAny(shortFlags(a), "pf") {
+			return hit("sysctl loads kernel settings from a file into the running system")
+		}
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		key, _, set := strings.Cut(a, "=")
+		if !set {
+			continue
+		}
+		if !shell.Known(key) {
+			return hit("sysctl sets a kernel setting the command line does not show")
+		}
+		if sysctlGuardedKey(key) {
+			return hit("sysctl sets " + key + ", a kernel setting that guards the machine (its defences, the code the kernel runs, or whether it keeps running)")
 		}
 	}
 	return Finding{}
+}
+
+// sysctlGuarded are the prefixes (Linux, macOS and the BSDs) of kernel
+// settings whose change weakens a defence (ASLR, ptrace and kernel-memory
+// restrictions, securelevel, MAC policies, firewalls, veriexec), makes the
+// kernel run a program (core_pattern, modprobe, hotplug), turns the
+// machine into a router, or stops or panics it. Anything else is tuning.
+var sysctlGuarded = []string{
+	// Linux
+	"kernel.randomize_va_space", "kernel.yama", "kernel.kptr_restrict", "kernel.dmesg_restrict",
+	"kernel.modules_disabled", "kernel.kexec_load_disabled", "kernel.unprivileged_bpf_disabled",
+	"kernel.unprivileged_userns_clone", "kernel.perf_event_paranoid", "kernel.sysrq", "kernel.core_pattern",
+	"kernel.modprobe", "kernel.hotplug", "kernel.poweroff_cmd", "kernel.usermodehelper", "kernel.io_uring_disabled",
+	"kernel.ctrl-alt-del", "user.max_user_namespaces",
+	"fs.protected_", "fs.suid_dumpable", "vm.mmap_min_addr", "vm.overcommit_memory", "vm.unprivileged_userfaultfd",
+	"net.core.bpf_jit", "net.ipv4.tcp_syncookies", "net.bridge.bridge-nf-call", "dev.tty.ldisc_autoload",
+	// macOS and the BSDs
+	"security.", "kern.securelevel", "kern.allowkmem", "kern.veriexec", "kern.elf", "kern.module_path",
+	"kern.corefile", "kern.nosuidcoredump", "kern.geom.debugflags", "kern.randompid", "kern.wxabort",
+	"machdep.allowaperture", "debug.kdb.", "ddb.", "net.pf.", "net.link.ether.ipfw",
+}
+
+// sysctlGuardedWords guard a knob wherever they appear in its name (the
+// panic switches, IP forwarding and redirects on every interface, the
+// ipfw and ipfilter knobs of each family).
+var sysctlGuardedWords = []string{"panic", "aslr", "forward", "redirect", "source_route", "rp_filter", "route_localnet", ".fw.", "ipfilter"}
+
+// sysctlGuardedKey reports whether the sysctl key (dots or slashes)
+// guards the machine.
+func sysctlGuardedKey(key string) bool {
+	k := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(key)), "/", ".")
+	return slices.ContainsFunc(sysctlGuarded, func(p string) bool { return strings.HasPrefix(k, p) }) ||
+		slices.ContainsFunc(sysctlGuardedWords, func(w string) bool { return strings.Contains(k, w) })
 }
 
 func efibootmgrChanges(c *Call) Finding {
