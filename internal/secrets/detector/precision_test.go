@@ -267,6 +267,15 @@ func realSourceCases() []precisionCase {
 		{"private key with short lines", secrettest.PrivateKey(r, "EC", 12, 16), "private-key"},
 		{"placeholder block before a real key", pem("RSA PRIVATE"+" KEY", "...") + "\n" + secrettest.PrivateKey(r, "RSA", 6, 64), "private-key"},
 
+		// Classes the look-alike generator showed (lookalike_test.go).
+		{"vault transit and ejson ciphertext", "DB_PASSWORD=vault:v1:" + b64(56) + "==\n" + `"stripe_secret": "EJ[1:` + b64(43) + `=:` + b64(32) + `:` + b64(60) + `]"`, ""},
+		{"vault token is not ciphertext", "VAULT_TOKEN=hvs." + an(90), "vault-service-token|keyword-assigned-secret|generic-api-key"},
+		{"cache key with a lock file digest", "          key: npm-linux-" + hx(64) + "\n", ""},
+		{"hex key with a word prefix under a secret name", "ACME_SECRET=live-" + hx(64), "keyword-assigned-secret|generic-api-key|keyword-assigned-hex"},
+		{"object keys, arns and secret names", `{"s3Key": "uploads/2025/` + hx(8) + `-` + hx(4) + `.png", "kmsKeyId": "arn:aws:kms:eu-west-1:123456789012:key/` + hx(8) + `"}` + "\nsecret_arn = \"arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/db-" + an(6) + "\"", ""},
+		{"base64 key with slashes under a key name", "ACME_API_KEY=" + b64(20) + "/" + b64(19) + "9Q", "keyword-assigned-secret|generic-api-key"},
+		{"token placeholder in a clone url", "git clone https://username:token@github.com/owner/repo.git", ""},
+
 		// curl placeholders and minified code.
 		{"curl placeholder bearer", `curl https://api.acme-shop.io -H "Authorization: Bearer sk-abc123xyz"`, ""},
 		{"curl real bearer", `curl https://api.acme-shop.io -H "Authorization: Bearer ` + key(40) + `"`, "curl-auth-header|authorization-header-token"},
