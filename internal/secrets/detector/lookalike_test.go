@@ -317,6 +317,14 @@ func lookalikeTemplates() []lookalikeTemplate {
 			return g.pick("normalizeUrl('https://user:password@example.com');", "git clone https://username:token@github.com/owner/repo.git", "ftp://anonymous:anonymous@ftp.example.org/pub", "https://REDACTED:REDACTED@www."+g.word()+".com/", "curl -H \"Authorization: Bearer <token>\" https://api."+g.word()+".example/v1")
 		}},
 
+		{"placeholder", "basic auth of a documentation pair", func(g lookalikeGen) string {
+			pair := g.pick("user:password", "admin:admin", "username:password", "foo:bar", "user:secret", "admin:changeme")
+			return `curl -H "Authorization: Basic ` + g.b64of(pair) + `" https://api.` + g.word() + `.acme-shop.io/v1/status`
+		}},
+		{"placeholder", "counting test keys", func(g lookalikeGen) string {
+			return g.pick(`var testKey = []byte("0123456789abcdef0123456789abcdef")`, `const encryptionKey = "00112233445566778899aabbccddeeff";`,
+				`AES_KEY=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f`, `secret_key = "0123456789ABCDEF"`)
+		}},
 		// References to secrets held elsewhere.
 		{"reference", "shell variables", func(g lookalikeGen) string {
 			return g.pick("export GITHUB_TOKEN=$GH_TOKEN", `curl -H "Authorization: Bearer $API_TOKEN" https://api.acme-shop.io/v1/`+g.word(),

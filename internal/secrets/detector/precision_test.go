@@ -1,6 +1,7 @@
 package detector_test
 
 import (
+	"encoding/base64"
 	"fmt"
 	"slices"
 	"strings"
@@ -275,6 +276,11 @@ func realSourceCases() []precisionCase {
 		{"object keys, arns and secret names", `{"s3Key": "uploads/2025/` + hx(8) + `-` + hx(4) + `.png", "kmsKeyId": "arn:aws:kms:eu-west-1:123456789012:key/` + hx(8) + `"}` + "\nsecret_arn = \"arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/db-" + an(6) + "\"", ""},
 		{"base64 key with slashes under a key name", "ACME_API_KEY=" + b64(20) + "/" + b64(19) + "9Q", "keyword-assigned-secret|generic-api-key"},
 		{"token placeholder in a clone url", "git clone https://username:token@github.com/owner/repo.git", ""},
+
+		{"basic auth of user:password", `curl -H "Authorization: Basic ` + base64.StdEncoding.EncodeToString([]byte("user:password")) + `" https://api.acme-shop.io/v1`, ""},
+		{"basic auth of a real pair", `curl -H "Authorization: Basic ` + base64.StdEncoding.EncodeToString([]byte("deploy:"+key(18))) + `" https://api.acme-shop.io/v1`, "authorization-header-token|curl-auth-header"},
+		{"counting test keys", `var testKey = []byte("0123456789abcdef0123456789abcdef")` + "\n" + `const encryptionKey = "00112233445566778899aabbccddeeff";`, ""},
+		{"random hex encryption key", `const encryptionKey = "` + hx(32) + `";`, "keyword-assigned-secret|generic-api-key|keyword-assigned-hex"},
 
 		// curl placeholders and minified code.
 		{"curl placeholder bearer", `curl https://api.acme-shop.io -H "Authorization: Bearer sk-abc123xyz"`, ""},
