@@ -325,6 +325,10 @@ func lookalikeTemplates() []lookalikeTemplate {
 			return g.pick(`var testKey = []byte("0123456789abcdef0123456789abcdef")`, `const encryptionKey = "00112233445566778899aabbccddeeff";`,
 				`AES_KEY=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f`, `secret_key = "0123456789ABCDEF"`)
 		}},
+		{"placeholder", "default logins in commands", func(g lookalikeGen) string {
+			return g.pick("curl -u admin:admin http://localhost:8080/api/health", "mysql -u root -ppassword123 "+g.word()+" < dump.sql",
+				"curl -u guest:guest http://rabbitmq:15672/api/overview", "docker run -e POSTGRES_PASSWORD=postgres -p 5432:5432 postgres:16")
+		}},
 		// References to secrets held elsewhere.
 		{"reference", "shell variables", func(g lookalikeGen) string {
 			return g.pick("export GITHUB_TOKEN=$GH_TOKEN", `curl -H "Authorization: Bearer $API_TOKEN" https://api.acme-shop.io/v1/`+g.word(),
@@ -347,6 +351,15 @@ func lookalikeTemplates() []lookalikeTemplate {
 			return "DATABASE_URL=postgres://app:${DB_PASSWORD}@db." + g.word() + ".internal:5432/app\nREDIS_URL=redis://:$REDIS_PASSWORD@cache:6379/0\n"
 		}},
 
+		{"ciphertext", "chef encrypted data bag", func(g lookalikeGen) string {
+			return `{"id": "` + g.word() + `", "password": {"encrypted_data": "` + g.b64(44) + `==", "iv": "` + g.b64(16) + `", "auth_tag": "` + g.b64(22) + `==", "version": 3, "cipher": "aes-256-gcm"}}`
+		}},
+		{"ciphertext", "hiera eyaml", func(g lookalikeGen) string {
+			return "db_password: ENC[PKCS7,MIIBiQYJKoZIhvcNAQcDoIIBejCCAXYCAQAxggEhMIIBHQIBADAFMAACAQEw" + g.b64(300) + "]\n"
+		}},
+		{"hash", "password salts and hashes", func(g lookalikeGen) string {
+			return "PASSWORD_SALT=" + g.hex(32) + "\nhashed_password = \"pbkdf2_sha256$600000$" + g.b64(22) + "$" + g.sha256b64() + "\"\n"
+		}},
 		// Ciphertext meant to be committed.
 		{"ciphertext", "sops yaml", func(g lookalikeGen) string {
 			return "db_password: ENC[AES256_GCM,data:" + g.b64(24) + "=,iv:" + g.b64(43) + "=,tag:" + g.b64(22) + "==,type:str]\napi_key: ENC[AES256_GCM,data:" + g.b64(44) + ",iv:" + g.b64(43) + "=,tag:" + g.b64(22) + "==,type:str]\n"

@@ -282,6 +282,11 @@ func realSourceCases() []precisionCase {
 		{"counting test keys", `var testKey = []byte("0123456789abcdef0123456789abcdef")` + "\n" + `const encryptionKey = "00112233445566778899aabbccddeeff";`, ""},
 		{"random hex encryption key", `const encryptionKey = "` + hx(32) + `";`, "keyword-assigned-secret|generic-api-key|keyword-assigned-hex"},
 
+		{"default logins in commands", "curl -u admin:admin http://localhost:8080/api\nmysql -u root -ppassword123 shop < dump.sql", ""},
+		{"real login in a command", "curl -u deploy:" + key(16) + " https://ci.acme-shop.io/api\nmysql -u root -p" + key(14) + " shop", "curl-auth-user|cli-password-flag"},
+		{"gcm tag and salt", `{"encrypted_data": "` + b64(44) + `==", "iv": "` + b64(16) + `", "auth_tag": "` + b64(22) + `=="}` + "\nPASSWORD_SALT=" + hx(32), ""},
+		{"password pepper", "PASSWORD_PEPPER=" + hx(32), "keyword-assigned-hex|keyword-assigned-secret|generic-api-key"},
+
 		// curl placeholders and minified code.
 		{"curl placeholder bearer", `curl https://api.acme-shop.io -H "Authorization: Bearer sk-abc123xyz"`, ""},
 		{"curl real bearer", `curl https://api.acme-shop.io -H "Authorization: Bearer ` + key(40) + `"`, "curl-auth-header|authorization-header-token"},
