@@ -164,6 +164,9 @@ func lookalikeTemplates() []lookalikeTemplate {
 		{"uuid", "names with key that hold ids", func(g lookalikeGen) string {
 			return `{"kmsKeyId": "arn:aws:kms:eu-west-1:` + g.dig(12) + `:key/` + g.uuid() + `", "s3Key": "uploads/2025/` + g.uuid() + `.png", "partitionKey": "` + g.uuid() + `", "sortKey": "ORDER#` + g.dig(10) + `"}`
 		}},
+		{"uuid", "hashes and keys of tables", func(g lookalikeGen) string {
+			return `{"TableName": "` + g.word() + `", "hashKey": "` + g.hex(64) + `", "rangeKey": "` + g.uuid() + `"}` + "\nbuild_token_hash: \"" + g.hex(64) + "\"\n"
+		}},
 		{"uuid", "secret and key names that hold names", func(g lookalikeGen) string {
 			return "secretName: " + g.word() + "-db-credentials\nsecret_arn = \"arn:aws:secretsmanager:us-east-1:" + g.dig(12) + ":secret:prod/" + g.word() + "-" + g.an(6) + "\"\nkey_name = \"" + g.word() + "-deploy-2025\"\ntokenUrl: https://auth.acme-shop.io/oauth/token\n"
 		}},

@@ -287,6 +287,9 @@ func realSourceCases() []precisionCase {
 		{"gcm tag and salt", `{"encrypted_data": "` + b64(44) + `==", "iv": "` + b64(16) + `", "auth_tag": "` + b64(22) + `=="}` + "\nPASSWORD_SALT=" + hx(32), ""},
 		{"password pepper", "PASSWORD_PEPPER=" + hx(32), "keyword-assigned-hex|keyword-assigned-secret|generic-api-key"},
 
+		{"table keys and credential hashes", `{"hashKey": "` + hx(64) + `", "rangeKey": "` + an(20) + `7q"}` + "\nbuild_token_hash: \"" + hx(64) + "\"", ""},
+		{"build token", "build_token: \"" + key(40) + "\"", "keyword-assigned-secret|generic-api-key"},
+
 		// curl placeholders and minified code.
 		{"curl placeholder bearer", `curl https://api.acme-shop.io -H "Authorization: Bearer sk-abc123xyz"`, ""},
 		{"curl real bearer", `curl https://api.acme-shop.io -H "Authorization: Bearer ` + key(40) + `"`, "curl-auth-header|authorization-header-token"},
