@@ -1,6 +1,8 @@
 package detector_test
 
 import (
+	"encoding/base64"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -203,6 +205,110 @@ func precisionCases() []precisionCase {
 		{"hex key given to a client constructor", `const loops = new LoopsClient("` + hx(32) + `");`, "client-constructor-key"},
 		{"names and ids given to client constructors", `new HttpClient("orders-service-v2"); new ApiClient("` + uuid() + `"); new S3Client("eu-west-1"); NewClient("my_app_2024_prod")`, ""},
 		{"anonymous ftp on a documentation host", "ftp://anonymous:anonymous@ftp.example.org/", ""},
+	}
+}
+
+// realSourceCases are the examples of the classes that blocked files of the
+// real-sources scorecard (issue 26): documentation and test placeholders,
+// numbers, resource paths, hashes under hash names, fixture and ciphertext
+// names, empty JWTs, key blocks without key material, badge tokens. Each
+// class has the credential beside it that must still be found.
+func realSourceCases() []precisionCase {
+	r := secrettest.NewRand(2611)
+	an := func(n int) string { return r.From(secrettest.Alnum, n) }
+	hx := func(n int) string { return r.From(secrettest.Hex, n) }
+	b64 := func(n int) string { return r.From(secrettest.Alnum+"+/", n) }
+	b64u := func(n int) string { return r.From(secrettest.Base64URL, n) }
+	key := func(n int) string { return "a7" + an(n-4) + "9Q" }
+	words := func(n int) string {
+		var b []string
+		for i := range n {
+			b = append(b, fmt.Sprintf("  %dfoo", i), "  bar")
+		}
+		return strings.Join(b, "\n")
+	}
+	return []precisionCase{
+		// URL passwords: masks, placeholder words, documentation hosts, anonymous logins.
+		{"url password redacted", "the value SHOULD be `https://REDACTED:REDACTED@www.acme-shop.io/`.", ""},
+		{"url password of x's", "execSync.mockReturnValue('https://oauth2:gho_xxxxxxxxxxxx@github.com/owner/repo.git')", ""},
+		{"url user:password words", "normalizeUrl('https://user:password@acme-shop.io', {stripAuthentication: false})", ""},
+		{"url user:pass words", "const u = 'https://user:pass@xn--tst-qla.com:8080/path?q=1#hash';", ""},
+		{"url on a documentation host", "const options = new URL('http://abc:" + key(12) + "@example.com');\nfetch('https://ci:" + key(14) + "@git.acme.test/x')", ""},
+		{"anonymous url login", "ftp://anonymous:guest2024@mirror.acme-shop.io/pub/", ""},
+		{"url password on a host that only starts like a documentation host", "https://ci:" + key(14) + "@example.com.acme-shop.io/", "url-password"},
+		{"url password with a placeholder user", "https://user:" + key(14) + "@git.acme-shop.io/", "url-password"},
+
+		// Keyword values: fixtures, member chains, percent escapes, badges, key ids.
+		{"fixture values named for what they are", "refreshToken: 'refresh_token_456',\naccessToken: 'access_token_123',\nconst t = 'mock-id-token-123';\nSECRET_KEY: 'intentional-secret-123',", ""},
+		{"passphrase of words and a number", "ADMIN_PASSWORD=correct-horse-battery-staple-42", "keyword-assigned-secret|generic-api-key"},
+		{"member chain with a number", "type PrivateKey = ed25519.PrivateKey\nvar signKey = x25519.Key", ""},
+		{"percent escapes are not digits", "t.equal(reparsed.query, 'key=value%23still-query')", ""},
+		{"random key with a percent escape", "API_KEY=" + key(20) + "%2F" + an(10), "keyword-assigned-secret|generic-api-key"},
+		{"badge image token", `<img src="https://badges.acme.dev/js/rating/pkg.svg?token=` + b64(43) + `=" alt="rating"/>`, ""},
+		{"token in an API URL", `fetch("https://api.acme-shop.io/v1/items?token=` + key(32) + `")`, "url-query-credential|keyword-assigned-secret|generic-api-key"},
+		{"gpg key fingerprint", "  - Release GPG key: " + strings.ToUpper(hx(40)) + "\n", ""},
+		{"hex key under a bare key name", "[DEBUG] using key = " + hx(64), "keyword-assigned-secret|generic-api-key"},
+
+		// Numbers, paths and hashes.
+		{"numeric literals", `{token.NUMBER, "-0x123456789abcDEF"}, {token.FLOAT, "01234567890.98e-10"}, {token.FLOAT, "-42.54e+10"}`, ""},
+		{"resource paths", "Example: - `tagKeys=\"123456789/env\"` - `tagValues:\"123456789/env/prod*\"`", ""},
+		{"key pins", "Public key pin-sha256: " + b64(43) + "=\nheaders: pin-sha256=\"" + b64(43) + "=\"", ""},
+
+		// Names that say test data or ciphertext.
+		{"expected and encrypted keys", "const expectedKeyHex = \"" + hx(64) + "\"\nencryptedKeyHex := \"" + hx(96) + "\"", ""},
+		{"signing key in hex", "const signingKeyHex = \"" + hx(64) + "\"", "generic-api-key|keyword-assigned-secret|keyword-assigned-hex"},
+
+		// JWTs with empty claims.
+		{"jwt with empty claims", "JWT_TOKEN: 'eyJhbGciOiJIUzI1NiJ9.e30." + b64u(22) + "',", ""},
+		{"jwt with claims", "JWT_TOKEN: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ" + b64u(30) + "." + b64u(43) + "',", "jwt|keyword-assigned-secret|generic-api-key"},
+
+		// Private key blocks.
+		{"private key placeholder lines", "[long]\nlong_rsa_private_key = " + pem("RSA PRIVATE"+" KEY", words(12)) + "\n", ""},
+		{"private key with material", "PRIVATE_KEY=\"" + secrettest.PrivateKey(r, "RSA", 6, 64) + "\"", "private-key"},
+		{"private key with short lines", secrettest.PrivateKey(r, "EC", 12, 16), "private-key"},
+		{"placeholder block before a real key", pem("RSA PRIVATE"+" KEY", "...") + "\n" + secrettest.PrivateKey(r, "RSA", 6, 64), "private-key"},
+
+		// Classes the look-alike generator showed (lookalike_test.go).
+		{"vault transit and ejson ciphertext", "DB_PASSWORD=vault:v1:" + b64(56) + "==\n" + `"stripe_secret": "EJ[1:` + b64(43) + `=:` + b64(32) + `:` + b64(60) + `]"`, ""},
+		{"vault token is not ciphertext", "VAULT_TOKEN=hvs." + an(90), "vault-service-token|keyword-assigned-secret|generic-api-key"},
+		{"cache key with a lock file digest", "          key: npm-linux-" + hx(64) + "\n", ""},
+		{"hex key with a word prefix under a secret name", "ACME_SECRET=live-" + hx(64), "keyword-assigned-secret|generic-api-key|keyword-assigned-hex"},
+		{"object keys, arns and secret names", `{"s3Key": "uploads/2025/` + hx(8) + `-` + hx(4) + `.png", "kmsKeyId": "arn:aws:kms:eu-west-1:123456789012:key/` + hx(8) + `"}` + "\nsecret_arn = \"arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/db-" + an(6) + "\"", ""},
+		{"base64 key with slashes under a key name", "ACME_API_KEY=" + b64(20) + "/" + b64(19) + "9Q", "keyword-assigned-secret|generic-api-key"},
+		{"token placeholder in a clone url", "git clone https://username:token@github.com/owner/repo.git", ""},
+
+		{"basic auth of user:password", `curl -H "Authorization: Basic ` + base64.StdEncoding.EncodeToString([]byte("user:password")) + `" https://api.acme-shop.io/v1`, ""},
+		{"basic auth of a real pair", `curl -H "Authorization: Basic ` + base64.StdEncoding.EncodeToString([]byte("deploy:"+key(18))) + `" https://api.acme-shop.io/v1`, "authorization-header-token|curl-auth-header"},
+		{"counting test keys", `var testKey = []byte("0123456789abcdef0123456789abcdef")` + "\n" + `const encryptionKey = "00112233445566778899aabbccddeeff";`, ""},
+		{"random hex encryption key", `const encryptionKey = "` + hx(32) + `";`, "keyword-assigned-secret|generic-api-key|keyword-assigned-hex"},
+
+		{"default logins in commands", "curl -u admin:admin http://localhost:8080/api\nmysql -u root -ppassword123 shop < dump.sql", ""},
+		{"real login in a command", "curl -u deploy:" + key(16) + " https://ci.acme-shop.io/api\nmysql -u root -p" + key(14) + " shop", "curl-auth-user|cli-password-flag"},
+		{"gcm tag and salt", `{"encrypted_data": "` + b64(44) + `==", "iv": "` + b64(16) + `", "auth_tag": "` + b64(22) + `=="}` + "\nPASSWORD_SALT=" + hx(32), ""},
+		{"password pepper", "PASSWORD_PEPPER=" + hx(32), "keyword-assigned-hex|keyword-assigned-secret|generic-api-key"},
+
+		{"table keys and credential hashes", `{"hashKey": "` + hx(64) + `", "rangeKey": "` + an(20) + `7q"}` + "\nbuild_token_hash: \"" + hx(64) + "\"", ""},
+		{"build token", "build_token: \"" + key(40) + "\"", "keyword-assigned-secret|generic-api-key"},
+
+		// curl placeholders and minified code.
+		{"curl placeholder bearer", `curl https://api.acme-shop.io -H "Authorization: Bearer sk-abc123xyz"`, ""},
+		{"curl real bearer", `curl https://api.acme-shop.io -H "Authorization: Bearer ` + key(40) + `"`, "curl-auth-header|authorization-header-token"},
+		{"minified booleans", "const t={date:!0,email:!0,number:!0,password:!0,range:!0,search:!0};", ""},
+	}
+}
+
+func TestPrecisionRealSources(t *testing.T) {
+	s := secrettest.Builtin()
+	for _, c := range realSourceCases() {
+		t.Run(c.name, func(t *testing.T) {
+			ids := ruleIDs(s.MustScan(c.text))
+			if c.rule == "" {
+				assert.Empty(t, ids, "nothing may be found")
+			} else {
+				assert.True(t, slices.ContainsFunc(strings.Split(c.rule, "|"), func(id string) bool { return slices.Contains(ids, id) }),
+					"want one of %s, found %v", c.rule, ids)
+			}
+		})
 	}
 }
 

@@ -178,7 +178,8 @@ const realSourceMaxFile = 512 << 10
 // TestScorecardRealSources: false blocks on source files other people
 // wrote, the Go module cache and the node_modules trees of the pinned and
 // the floor Gemini CLI the end-to-end tests install. Every finding is printed with its rule; the test
-// fails when more than 0.2% of files would be blocked.
+// fails when more than 0.03% of files would be blocked (issue 26's goal:
+// about 16 of 55,000 files).
 func TestScorecardRealSources(t *testing.T) {
 	if testing.Short() {
 		t.Skip("SKIPPED in -short: scans thousands of files")
@@ -236,7 +237,7 @@ func TestScorecardRealSources(t *testing.T) {
 	}
 	rate := float64(blocked) / float64(len(files))
 	scorecard("%-16s files blocked %.4f (%d/%d)  by rule: %s", "real-sources", rate, blocked, len(files), strings.Join(parts, ", "))
-	require.LessOrEqual(t, rate, 0.002, "real source files blocked")
+	require.LessOrEqual(t, rate, 0.0003, "real source files blocked")
 }
 
 func dirExists(path string) bool {
