@@ -311,15 +311,28 @@ func CallOf(tool string, input json.RawMessage, cwd string) string {
 	}
 	switch tool {
 	case "run_shell_command":
-		if args.Command != "" {
-			return state.Key("shell", args.Command)
-		}
+		return ShellCall(args.Command)
 	case "write_file", "replace":
-		if p := FilePath(args.FilePath, cwd); p != "" {
-			return state.Key("file", p)
-		}
+		return FileCall(FilePath(args.FilePath, cwd))
 	}
 	return ""
+}
+
+// ShellCall is CallOf a run_shell_command of command, for a hook that has
+// the command decoded already ("" for none).
+func ShellCall(command string) string {
+	if command == "" {
+		return ""
+	}
+	return state.Key("shell", command)
+}
+
+// FileCall is CallOf a write_file or replace of the absolute path p.
+func FileCall(p string) string {
+	if p == "" {
+		return ""
+	}
+	return state.Key("file", p)
 }
 
 // FilePath is a write_file or replace file_path made absolute (relative

@@ -138,6 +138,6 @@ func recordTouch(in hook.BeforeToolInput, getenv func(string) string) {
 		return
 	}
 	if p := provenance.FilePath(args.FilePath, in.Cwd); p != "" {
-		_ = provenance.Touch(provenance.Dir(getenv), in.SessionID, in.Cwd, provenance.CallOf(in.ToolName, in.ToolInput, in.Cwd), []string{p})
+		_ = provenance.Touch(provenance.Dir(getenv), in.SessionID, in.Cwd, provenance.FileCall(p), []string{p})
 	}
 }

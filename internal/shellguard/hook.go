@@ -115,7 +115,11 @@ func answer(in hook.BeforeToolInput, e Env) (hook.Output, error) {
 		// A failure to record only means no record (today's deny later).
 		// (An MCP tool's command is not recorded: AfterTool could not
 		// name its call.)
-		_ = provenance.Touch(dir, in.SessionID, in.Cwd, provenance.CallOf(in.ToolName, in.ToolInput, in.Cwd), policy.Changes(res, ctx))
+		// Named only when it writes: most commands write nothing, and
+		// the call's name costs a digest.
+		if changes := policy.Changes(res, ctx); len(changes) > 0 {
+			_ = provenance.Touch(dir, in.SessionID, in.Cwd, provenance.ShellCall(command), changes)
+		}
 	}
 	if v.Action != verdict.Allow {
 		call.Record(audit.FromVerdict(call.Entry(in.ToolName), v, call.WarnOnly()))

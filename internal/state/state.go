@@ -71,8 +71,13 @@ func Key(parts ...string) string {
 	// not chosen against us, and crypto/sha256 would cost every hook
 	// process its package initialisation.
 	h := fnv.New128a()
+	var b []byte
 	for _, p := range parts {
-		fmt.Fprintf(h, "%d:%s;", len(p), p)
+		// "len:part;", written without fmt: every hook call names a
+		// record, and fmt's first use is the dearer part of that.
+		b = strconv.AppendInt(b[:0], int64(len(p)), 10)
+		b = append(append(append(b, ':'), p...), ';')
+		h.Write(b)
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
