@@ -1,0 +1,100 @@
+package detector_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/gemini-guard/gemini-guard/internal/secrets/secrettest"
+)
+
+// familyRuleCases are the examples of the rules added for issue #26's
+// missed families (rules.toml, "Families of issue #26"): each rule has at
+// least two texts it must find and two it must not.
+func familyRuleCases() []precisionCase {
+	r := secrettest.NewRand(2626)
+	an := func(n int) string { return r.From(secrettest.Alnum, n) }
+	lan := func(n int) string { return r.From(secrettest.LowerAlnum, n) }
+	hx := func(n int) string { return r.From(secrettest.Hex, n) }
+	uuid := func() string { return hx(8) + "-" + hx(4) + "-" + hx(4) + "-" + hx(4) + "-" + hx(12) }
+	pw := func() string { return "Vq" + an(8) + "7#k" }
+	django := func(n int) string { return r.From("abcdefghijklmnopqrstuvwxyz0123456789!@#$%^&*(-_=+)", n) }
+	ibm := func() string { return "k" + r.From(secrettest.Base64URL, 41) + "7Q" }
+	bootstrap := func() string { return lan(5) + "7." + lan(14) + "4q" }
+	return []precisionCase{
+		// Legacy Microsoft Teams webhooks.
+		{"teams legacy webhook", "TEAMS_WEBHOOK=https://outlook.office.com/webhook/" + uuid() + "@" + uuid() + "/IncomingWebhook/" + hx(32) + "/" + uuid(), "teams-legacy-webhook"},
+		{"teams legacy webhook, office365 host", `url: "https://outlook.office365.com/webhook/` + uuid() + "@" + uuid() + "/IncomingWebhook/" + hx(32) + "/" + uuid() + `"`, "teams-legacy-webhook"},
+		{"outlook webhook documentation path", "See https://outlook.office.com/webhook/ for the connector settings.", ""},
+		{"outlook mail url", "https://outlook.office.com/mail/inbox/id/" + an(40), ""},
+
+		// Passwords on Windows and PowerShell command lines.
+		{"psexec -p", `psexec \\10.0.0.7 -u ACME\deploy -p ` + pw() + ` cmd /c ipconfig`, "windows-cli-password"},
+		{"connect-viserver -password", "Connect-VIServer -Server vc01.acme.io -User administrator@vsphere.local -Password '" + pw() + "'", "windows-cli-password"},
+		{"convertto-securestring asplaintext", `$pw = ConvertTo-SecureString "` + pw() + `" -AsPlainText -Force`, "windows-cli-password"},
+		{"new-localuser -password", "New-LocalUser -Name svc -Password " + pw(), "windows-cli-password"},
+		{"psexec without a password", `psexec \\10.0.0.7 -s -i cmd.exe`, ""},
+		{"-password from a variable", "Connect-VIServer -Server vc01 -User admin -Password $VcPassword", ""},
+		{"-password from a prompt", "New-LocalUser -Name svc -Password (Read-Host -AsSecureString)", ""},
+		{"convertto-securestring of an encrypted string", "$s = ConvertTo-SecureString " + hx(60) + "\n", ""},
+
+		// Secrets bundled into browser code.
+		{"react app password", "REACT_APP_ADMIN_PASSWORD=" + pw(), "frontend-bundled-secret"},
+		{"vite secret", `VITE_API_SECRET="` + an(24) + `"`, "frontend-bundled-secret|keyword-assigned-secret"},
+		{"react app secret from the environment", "const s = process.env.REACT_APP_CLIENT_SECRET;", ""},
+		{"react app password placeholder", "REACT_APP_PASSWORD=your-password-here", ""},
+		{"react app password flag", "REACT_APP_SHOW_PASSWORD=true", ""},
+
+		// Django secret keys.
+		{"django insecure key", "SECRET_KEY = 'django-insecure-" + django(50) + "'", "django-secret-key"},
+		{"django key, startproject alphabet", `SECRET_KEY = "` + "k7" + django(46) + "q2" + `"`, "django-secret-key|keyword-assigned-secret|generic-api-key"},
+		{"django key from the environment", "SECRET_KEY = os.environ['DJANGO_SECRET_KEY']", ""},
+		{"django insecure prefix in prose", "startproject writes a key that starts with django-insecure- on purpose.", ""},
+
+		// PHPMailer and other PHP objects.
+		{"phpmailer password", "$mail->Username = 'noreply@acme.io';\n$mail->Password = '" + pw() + "';", "php-object-password"},
+		{"smtp password property", `$smtp->Password = "` + an(14) + `4k";`, "php-object-password|password-assigned|keyword-assigned-secret"},
+		{"phpmailer password from env", "$mail->Password = getenv('SMTP_PASSWORD');", ""},
+		{"phpmailer password placeholder", "$mail->Password = 'your-smtp-password';", ""},
+
+		// Kubernetes bootstrap tokens.
+		{"kubeadm join token", "kubeadm join 10.0.0.10:6443 --token " + bootstrap() + " --discovery-token-ca-cert-hash sha256:" + hx(64), "kubernetes-bootstrap-token"},
+		{"kubeadm config bootstrap token", "apiVersion: kubeadm.k8s.io/v1beta3\nkind: InitConfiguration\nbootstrapTokens:\n- groups:\n  - system:bootstrappers:kubeadm:default-node-token\n  token: " + bootstrap() + "\n  ttl: 24h0m0s\n", "kubernetes-bootstrap-token"},
+		{"bootstrap token secret", "apiVersion: v1\nkind: Secret\nmetadata:\n  name: bootstrap-token-" + lan(6) + "\ntype: bootstrap.kubernetes.io/token\nstringData:\n  token-id: " + lan(6) + "\n  token-secret: " + lan(14) + "5x\n", "kubernetes-bootstrap-token"},
+		{"kubeadm documentation token", "kubeadm join --token abcdef.0123456789abcdef 10.0.0.10:6443", ""},
+		{"kubeadm join from a variable", `kubeadm join 10.0.0.10:6443 --token "$JOIN_TOKEN" --discovery-token-unsafe-skip-ca-verification`, ""},
+		{"bootstrap css file", `<link href="bootstrap.min.css" rel="stylesheet"> token: main.bootstrapcssfile`, ""},
+
+		// IBM Cloud and SoftLayer.
+		{"ibm cloud api key", "IBMCLOUD_API_KEY=" + ibm(), "ibm-cloud-api-key"},
+		{"ibmcloud login --apikey", "ibmcloud login --apikey " + ibm() + " -r us-south", "ibm-cloud-api-key"},
+		{"softlayer api key", "softlayer_api_key: " + hx(62) + "9a", "ibm-cloud-api-key|keyword-assigned-hex"},
+		{"ibmcloud login with sso", "ibmcloud login --sso -r us-south", ""},
+		{"ibm api key from a file", "ibmcloud login --apikey @~/.bluemix/apikey.json", ""},
+
+		// Services only their name identifies.
+		{"service named alone", `cloudsmith: "` + hx(40) + `"`, "service-named-credential|keyword-assigned-hex|generic-api-key"},
+		{"service key of 14 characters", "mailjet_key = '" + an(12) + "4k'", "service-named-credential"},
+		{"service with mixed case, no digit", `codemagic_token: "` + r.From("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", 40) + `"`, "service-named-credential|keyword-assigned-secret|generic-api-key"},
+		{"service name holding a version", "bugsnag: 7.22.3", ""},
+		{"service name holding a package", `"todoist": "todoist-api-typescript/v3"`, ""},
+		{"service ids and urls", "cloudsmith_org: acme-corp-2024\nmailjet_url: https://api.mailjet.com/v3.1/send\ncircleci_project_id: " + uuid(), ""},
+	}
+}
+
+func TestPrecisionFamilyRules(t *testing.T) {
+	s := secrettest.Builtin()
+	for _, c := range familyRuleCases() {
+		t.Run(c.name, func(t *testing.T) {
+			ids := ruleIDs(s.MustScan(c.text))
+			if c.rule == "" {
+				assert.Empty(t, ids, "nothing may be found")
+			} else {
+				assert.True(t, slices.ContainsFunc(strings.Split(c.rule, "|"), func(id string) bool { return slices.Contains(ids, id) }),
+					"want one of %s, found %v", c.rule, ids)
+			}
+		})
+	}
+}
