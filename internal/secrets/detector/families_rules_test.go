@@ -81,6 +81,51 @@ func familyRuleCases() []precisionCase {
 		{"service name holding a version", "bugsnag: 7.22.3", ""},
 		{"service name holding a package", `"todoist": "todoist-api-typescript/v3"`, ""},
 		{"service ids and urls", "cloudsmith_org: acme-corp-2024\nmailjet_url: https://api.mailjet.com/v3.1/send\ncircleci_project_id: " + uuid(), ""},
+
+		// Prefixed tokens gitleaks' defaults find only next to a vendor name.
+		{"groq key", `client = Groq(api_key="gsk_` + an(52) + `")`, "prefixed-token-extra"},
+		{"openrouter key", "OPENROUTER_KEY=sk-or-v1-" + hx(64), "prefixed-token-extra"},
+		{"new relic user key alone", "NRAK-" + r.From("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", 27), "prefixed-token-extra"},
+		{"stripe webhook secret", `endpointSecret = "whsec_` + an(32) + `"`, "prefixed-token-extra|keyword-assigned-secret"},
+		{"prefix words in prose", "Groq keys start with gsk_ and Figma tokens with figd_; see the docs.", ""},
+		{"prefix with a short body", "rnd_" + an(12) + " tvly-" + an(10), ""},
+		{"repeated body", "r8_" + strings.Repeat("a", 37), ""},
+
+		// Google OAuth refresh tokens.
+		{"google refresh token", `{"refresh_token": "1//0` + r.From(secrettest.Base64URL, 90) + `"}`, "google-oauth-refresh-token|keyword-assigned-secret|generic-api-key"},
+		{"google refresh token alone", "1//0" + r.From(secrettest.Base64URL, 80), "google-oauth-refresh-token"},
+		{"fraction and url", "ratio 1//0 and https://host//0path", ""},
+		{"short refresh-like", "1//0" + an(20), ""},
+
+		// Passwords on other tools' command lines.
+		{"gpg passphrase", "gpg --batch --passphrase '" + pw() + "' -d backup.gpg", "tool-password-flag"},
+		{"keytool storepass", "keytool -list -keystore app.jks -storepass " + pw(), "tool-password-flag"},
+		{"openssl passout", "openssl pkcs12 -export -in c.pem -out c.p12 -passout pass:" + pw(), "tool-password-flag"},
+		{"PGPASSWORD before psql", "PGPASSWORD=" + pw() + " psql -h db -U app", "tool-password-flag"},
+		{"gpg passphrase from a file", "gpg --batch --passphrase-file /run/secrets/gpg -d backup.gpg", ""},
+		{"keytool storepass from a variable", `keytool -list -keystore app.jks -storepass "$STOREPASS"`, ""},
+		{"openssl passin env", "openssl rsa -in key.pem -passin env:KEY_PASS", ""},
+
+		// Azure service keys.
+		{"apim subscription key header", `-H "Ocp-Apim-Subscription-Key: ` + hx(32) + `"`, "azure-service-key"},
+		{"functions key in a url", "curl https://orders-fn.azurewebsites.net/api/orders?code=" + r.From(secrettest.Base64URL, 54) + "==", "azure-service-key|url-query-credential"},
+		{"apim git credential", "git&202612310000&" + r.From(secrettest.Alnum+"+/", 86) + "==", "azure-service-key"},
+		{"apim header name alone", "Send the Ocp-Apim-Subscription-Key header with your key.", ""},
+		{"functions url with an anonymous trigger", "https://orders-fn.azurewebsites.net/api/health?code=", ""},
+
+		// Kubeconfig client keys.
+		{"kubeconfig client key", "    client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQo" + r.From(secrettest.Alnum+"+/", 200) + "=", "kubeconfig-client-key"},
+		{"kubeconfig client key, json", `"client-key-data": "LS0tLS1CRUdJTiBFQyBQUklWQVRFIEtFWS0tLS0tCk` + r.From(secrettest.Alnum+"+/", 160) + `"`, "kubeconfig-client-key"},
+		{"kubeconfig client certificate", "    client-certificate-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk" + r.From(secrettest.Alnum+"+/", 200), ""},
+		{"kubeconfig client key file", "    client-key: /etc/kubernetes/pki/admin.key", ""},
+
+		// Secrets written as the fallback of an environment lookup.
+		{"js env fallback", "const token = process.env.API_TOKEN || '" + an(30) + "7q';", "env-default-secret|keyword-assigned-secret|generic-api-key"},
+		{"python getenv fallback", `key = os.getenv("STRIPE_KEY", "` + "Q7" + an(24) + `4z")`, "env-default-secret|keyword-assigned-secret|generic-api-key"},
+		{"shell default", `curl -u "ci:${DEPLOY_TOKEN:-` + "a9" + an(20) + `Z3}" https://ci.acme.io`, "env-default-secret"},
+		{"fallback to a placeholder", "const token = process.env.API_TOKEN || 'changeme-in-production';", ""},
+		{"fallback to another variable", `key = os.getenv("API_KEY", DEFAULT_API_KEY)`, ""},
+		{"fallback to an empty value", "${DB_PASSWORD:-}", ""},
 	}
 }
 
