@@ -108,8 +108,9 @@ func scanAll(texts []string) [][]string {
 // TestScorecardTruffleHog: the TruffleHog development set (its detectors'
 // test strings, one service each). A service is caught when its positive
 // texts are found (as the issue measured it: one credential per service
-// written to a file, so any of its positives); the target is 0.90 of
-// services. How many services have every positive found is printed too. Negatives
+// written to a file, so any of its positives); the target is 0.95 of
+// services (issue 26). How many services have every positive found is
+// printed too. Negatives
 // are reported, not judged: they are often still secret-shaped.
 func TestScorecardTruffleHog(t *testing.T) {
 	cases := readTruffle(t)
@@ -157,7 +158,7 @@ func TestScorecardTruffleHog(t *testing.T) {
 	scorecard("%-16s services caught %.3f (%d/%d; every positive of the service: %d)  positives %.3f (%d/%d)  negatives blocked %d/%d",
 		"trufflehog-dev", float64(any)/float64(services), any, services, all,
 		float64(posCaught)/float64(pos), posCaught, pos, negBlocked, negs)
-	require.GreaterOrEqual(t, float64(any)/float64(services), 0.90, "TruffleHog services caught")
+	require.GreaterOrEqual(t, float64(any)/float64(services), 0.95, "TruffleHog services caught")
 }
 
 // realSourceSample is how many files of the Go module cache
