@@ -43,6 +43,7 @@ var dataCommands = []string{
 	"sha256sum", "md5sum", "base64", "xxd", "od", "hexdump", "strings", "file", "stat", "ls",
 	"touch", "mkdir", "read", "cat", "tee", "less", "more", "bat", "nl", "rev", "tac", "look",
 	"zsh-history", "shellcheck", "shfmt", "bashate", "explainshell", "dirname", "basename", "realpath", "readlink", "du",
+	"mdls", "mdfind", "xattr", "getfileinfo", "wslpath", "cygpath", // a file's attributes, a search, a path converted
 }
 
 // messageOptions carry human text (a commit message, an issue body).
@@ -55,10 +56,15 @@ var messageOptions = []string{
 // elsewhere -b and -t are ordinary options (gimp -b runs a batch script).
 var shortBodyTools = []string{"gh", "glab", "hub", "tea", "jira", "git", "hg", "svn", "notify-send", "mail", "mailx", "mutt", "osascript", "terminal-notifier", "gitea", "lab", "bitbucket"}
 
-// isMessageOption reports whether opt of program carries human text.
+// isMessageOption reports whether opt of program carries human text: a
+// message option, or a cluster of git's or hg's short flags ending in m
+// (git commit -am 'msg').
 func isMessageOption(program, opt string) bool {
 	if opt == "-b" || opt == "-t" {
 		return slices.Contains(shortBodyTools, program)
+	}
+	if (program == "git" || program == "hg") && len(opt) > 2 && opt[0] == '-' && opt[1] != '-' && strings.HasSuffix(opt, "m") && isFlagCluster(opt) {
+		return true
 	}
 	return slices.Contains(messageOptions, opt)
 }
@@ -236,7 +242,9 @@ func (cs *candidates) restOfArgs(program string, args []string) {
 // startsCommand reports whether args[i] of program starts a command it
 // runs: a command the policy judges with arguments after it, not an
 // option, not a subcommand of program's own (git rm, npm rm, brew
-// install), not a message (git commit -m 'rm -rf x').
+// install) or of the tool it runs (xcrun simctl shutdown), not an entry
+// name (pass generate web/new-service), not a message (git commit -m 'rm
+// -rf x').
 func (cs *candidates) startsCommand(program string, args []string, i int) bool {
 	w := args[i]
 	switch {
@@ -244,9 +252,17 @@ func (cs *candidates) startsCommand(program string, args []string, i int) bool {
 		return false
 	case i == 0:
 		return firstWordRuns(program, w)
+	case slices.Contains(entryNameTools, program), slices.Contains(subcommandTools, args[i-1]):
+		// pass generate web/new-service: an entry's name; xcrun simctl
+		// shutdown all: simctl's own verb.
+		return false
 	}
 	return !isMessageOption(program, args[i-1])
 }
+
+// entryNameTools take the names of their entries after their subcommand,
+// never a command (pass git … runs git: its first word, judged above).
+var entryNameTools = []string{"pass", "gopass"}
 
 // argShapes offers the code shapes of every argument and option value but
 // messages (-m 'text', --body=text).
