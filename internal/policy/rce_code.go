@@ -45,7 +45,7 @@ func isDecoder(ex *shell.Exec) bool {
 		return has("-r", "-revert")
 	case "openssl":
 		return has("-d", "-base64", "-a", "base64", "enc")
-	case "uudecode", "gunzip", "zcat", "bunzip2", "bzcat", "unxz", "xzcat", "unzstd", "zstdcat", "lzcat", "unlzma":
+	case "b64decode", "uudecode", "gunzip", "zcat", "bunzip2", "bzcat", "unxz", "xzcat", "unzstd", "zstdcat", "lzcat", "unlzma":
 		return true
 	case "gzip", "bzip2", "xz", "zstd", "lzma", "brotli", "lz4":
 		return has("-d", "--decompress", "--uncompress")
@@ -108,6 +108,10 @@ func checkDecodedCode(h *shell.Hazard, _ *Context) Finding {
 func checkInputAsCode(h *shell.Hazard, _ *Context) Finding {
 	if h.Kind == shell.DynamicCode && h.FromInput {
 		return hit("runs data read at run time as shell code (" + h.Detail + "): a file name or line like $(rm -rf ~) would execute")
+	}
+	if h.Kind == shell.DynamicCode && slices.ContainsFunc(sourcesOf(h), readsClipboard) {
+		// Whatever was last copied, from a web page or a message, runs.
+		return hit("runs the clipboard's content as code (" + h.Detail + "), which nobody on this command line wrote or read")
 	}
 	return Finding{}
 }
