@@ -72,7 +72,7 @@ var secretsRules = []*Rule{
 			`sudo cat /etc/ssh/ssh_host_ed25519_key`, `docker cp web:/run/secrets/db_password ./pw`,
 			`wget -i .env`, `date -f ~/.ssh/id_rsa`, `ssh-keyscan -f ~/.ssh/id_rsa`, `xargs cat <<< ~/.aws/credentials`,
 			`keepassxc-cli show -s ~/Passwords.kdbx GitHub`, `find ~/.ssh -name id_rsa -delete`, `git log -p -- ~/.gemini/`,
-			`htpasswd -b .htpasswd ann pw`, `wg genkey | tee ~/.config/wg.key`, `cat ~/.azure/msal_token_cache.json`,
+			`htpasswd -b .htpasswd ann pw`, `cp ~/.ssh/id_ed25519 /tmp/.k`, `cp ~/.ssh/id_ed25519 ./keys/`, `wg genkey | tee ~/.config/wg.key`, `cat ~/.azure/msal_token_cache.json`,
 		},
 		Allow: []string{
 			`grep -c API_KEY .env`,
@@ -98,7 +98,7 @@ var secretsRules = []*Rule{
 			`keepassxc-cli ls ~/Passwords.kdbx`, `keepassxc-cli show ~/Passwords.kdbx GitHub`, `wslpath -w C:/Users/ann/.aws/credentials`,
 			`cat ~/.config/rclone/rclone.conf.example`, `git log -- .gemini/`, `wg genkey | tee ./test/wg.key | wg pubkey > ./test/wg.pub`,
 			`htpasswd -v .htpasswd ann`, `find ~/.ssh -maxdepth 1 -name '*.pub'`, `security import ./certs/dev.p12 -k build.keychain`,
-			`cat ~/.azure/azureProfile.json`,
+			`cat ~/.azure/azureProfile.json`, `cp /mnt/c/Users/ann/.ssh/id_ed25519 ~/.ssh/id_ed25519`,
 		},
 	},
 	{

@@ -436,16 +436,31 @@ func globMatchesProbe(glob string) bool {
 }
 
 // copyReadArgs: the operands but the last, which is written, not read
-// (unless -t names the target).
+// (unless -t names the target). A local copy into a credential place in
+// home (cp /mnt/c/Users/ann/.ssh/id_ed25519 ~/.ssh/) reads nothing out:
+// the key lands where this rule guards it again.
 func copyReadArgs(c *Call) []string {
 	ops := operands(c.Args)
 	if c.Ex.Name == "scp" {
 		ops = sshOperands(c.Args) // scp -i key: the key is ssh's
 	}
 	if len(ops) > 1 && !hasArg(c.Args, "-t", "--target-directory") {
+		if (c.Ex.Name == "cp" || c.Ex.Name == "install") && c.intoHomeCredentialPlace(ops[len(ops)-1]) {
+			return nil
+		}
 		ops = ops[:len(ops)-1]
 	}
 	return ops
+}
+
+// intoHomeCredentialPlace says whether dst is a credential file or
+// directory in home (~/.ssh, ~/.ssh/id_ed25519, ~/.aws/credentials).
+func (c *Call) intoHomeCredentialPlace(dst string) bool {
+	if c.Loc(dst).Place != InHome {
+		return false
+	}
+	_, ok := c.Ctx.credential(c.Res, c.resolve(dst))
+	return ok
 }
 
 // gitReadShown are the git subcommands that read or show the files named.
