@@ -30,6 +30,7 @@ var execRules = []*Rule{
 			`nmap --script <(echo 'os.execute("rm -rf ~")')`,
 			`pass git push --force origin main`,
 			`xcrun strace -f git push --force origin main`,
+			`pnpm sst remove --stage prod`,
 		},
 		Allow: []string{
 			`tar -I zstd -cf out.tar.zst src`,
@@ -45,6 +46,7 @@ var execRules = []*Rule{
 			`git commit -am 'remove the delete-everything button'`,
 			`pass generate -n web/new-service 24`,
 			`xcrun simctl shutdown all`,
+			`pnpm rm lodash`, `yarn remove left-pad`, `pnpm sst deploy --stage dev`,
 			`mdls -name kMDItemFSSize "$HOME/Library/Application Support/Google/Chrome/Default/Cookies"`,
 		},
 	},

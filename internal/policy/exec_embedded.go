@@ -517,8 +517,21 @@ func firstWordRuns(program, w string) bool {
 	name := shell.CommandName(w)
 	return strings.Contains(w, "/") || shell.IsShell(name) || shell.Interpreter(name) != "" ||
 		name == "dd" || name == "git" && program != "git" ||
-		!slices.Contains(subcommandTools, program) && !slices.Contains(platformCLIs, program)
+		!slices.Contains(subcommandTools, program) && !slices.Contains(platformCLIs, program) ||
+		slices.Contains(binRunners, program) && !slices.Contains(binRunnerCommands, name)
 }
+
+// binRunners run a project's installed binary when their first word is
+// not one of their own commands (pnpm sst remove, yarn prisma migrate
+// reset): the word is a command they run.
+var binRunners = []string{"pnpm", "yarn"}
+
+// binRunnerCommands are pnpm's and yarn's own commands.
+var binRunnerCommands = []string{"add", "install", "i", "remove", "rm", "uninstall", "un", "update", "up", "upgrade", "upgrade-interactive",
+	"run", "exec", "dlx", "create", "init", "publish", "pack", "link", "unlink", "list", "ls", "outdated", "audit", "why", "store",
+	"prune", "rebuild", "rb", "test", "t", "start", "config", "set", "cache", "info", "view", "import", "patch", "patch-commit",
+	"deploy", "env", "setup", "bin", "root", "licenses", "workspace", "workspaces", "global", "version", "login", "logout",
+	"whoami", "dedupe", "fetch", "node", "plugin", "constraints", "tag", "npm", "explain", "stage", "unplug", "help", "self-update"}
 
 // subcommandTools name their own subcommands after commands (git rm, npm
 // rm, docker cp, brew install): their first word is not a command they
