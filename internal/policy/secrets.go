@@ -210,6 +210,16 @@ var secretsRules = []*Rule{
 		Allow: []string{`gpg --export -a me`, `gpg --list-secret-keys`, `charm id`, `security export -k SystemRootCertificates.keychain -t certs -f pemseq -o roots.pem`},
 	},
 	{
+		ID: "secrets.sniff", Category: "secrets",
+		Protects: "passwords that cross the network in clear text (FTP, telnet, POP3, IMAP, LDAP, rlogin), from a packet capture filtered to those protocols or a tool made to pick them out (dsniff, mailsnarf)",
+		What:     "captures network traffic to pick out clear-text passwords",
+		Safer:    "capture only the project's own traffic (the dev server's port on lo), or read a capture file the project keeps",
+		Unknown:  noUnknownStory,
+		Commands: append(slices.Clone(sniffers), passwordSniffers...), exec: checkSniff,
+		Block: []string{`sudo tcpdump -i en0 -w /tmp/.cap port 80 or port 21`, `sudo tcpdump -i en0 -A 'tcp port 110 or tcp port 143'`, `doas tcpdump -i em0 -w /tmp/.cap port 23`, `tshark -f 'tcp port ftp'`, `sudo dsniff -i eth0`},
+		Allow: []string{`sudo tcpdump -i lo0 -c 20 port 8080`, `tcpdump -r ./captures/test.pcap port 21`, `sudo tcpdump -i eth0 -w capture.pcap -c 100`, `tshark -f 'udp port 53'`, `ngrep -d eth0 port 22`},
+	},
+	{
 		ID: "secrets.variable-sent", Category: "secrets",
 		Protects: "secret-bearing variables ($GITHUB_TOKEN, $AWS_SECRET_ACCESS_KEY, $*_TOKEN, $*_API_KEY, ...), from being sent to a host that is not their own service",
 		What:     "sends a secret-bearing variable to a host that is not its service",
