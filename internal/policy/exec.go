@@ -31,6 +31,7 @@ var execRules = []*Rule{
 			`pass git push --force origin main`,
 			`xcrun strace -f git push --force origin main`,
 			`pnpm sst remove --stage prod`,
+			`docker run --rm -v ~/.ssh:/k alpine cat /k/id_rsa`,
 		},
 		Allow: []string{
 			`tar -I zstd -cf out.tar.zst src`,
@@ -46,6 +47,7 @@ var execRules = []*Rule{
 			`git commit -am 'remove the delete-everything button'`,
 			`pass generate -n web/new-service 24`,
 			`xcrun simctl shutdown all`,
+			`docker run --rm -v ~/.ssh:/root/.ssh:ro alpine/git clone git@github.com:o/r.git`,
 			`pnpm rm lodash`, `yarn remove left-pad`, `pnpm sst deploy --stage dev`,
 			`mdls -name kMDItemFSSize "$HOME/Library/Application Support/Google/Chrome/Default/Cookies"`,
 		},

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -102,7 +103,7 @@ func checkEmbeddedCommand(c *Call) Finding {
 	if slices.Contains(dataCommands, ex.Name) {
 		cands = dataCandidates(ex, c.rules)
 	} else {
-		cands = embeddedCandidates(ex, c.Res, c.rules)
+		cands = embeddedCandidates(ex, c.Res, c.rules, c.Ctx.Home)
 	}
 	if len(cands) == 0 {
 		return Finding{}
@@ -154,7 +155,10 @@ type candidates struct {
 	// anyLength takes texts of any length (a data command's environment
 	// and pager escapes); otherwise 3 to 8192 bytes.
 	anyLength bool
-	out       []string
+	// home is the session's home directory, for the host credentials a
+	// container is given.
+	home string
+	out  []string
 }
 
 // add offers s. A command never starts with "-": "-i ~/.ssh/k -p 2222" is
@@ -201,8 +205,8 @@ func dataCandidates(ex *shell.Exec, rules []*Rule) []string {
 // embeddedCandidates lists the texts in ex's arguments, environment,
 // input and the files it is handed that ex may run as commands, at most
 // maxEmbedded.
-func embeddedCandidates(ex *shell.Exec, res *shell.Result, rules []*Rule) []string {
-	cs := &candidates{rules: rules}
+func embeddedCandidates(ex *shell.Exec, res *shell.Result, rules []*Rule, home string) []string {
+	cs := &candidates{rules: rules, home: home}
 	args := ex.Args[1:]
 	cs.restOfArgs(ex.Name, args)
 	cs.argShapes(ex.Name, args)
@@ -221,8 +225,12 @@ func embeddedCandidates(ex *shell.Exec, res *shell.Result, rules []*Rule) []stri
 // privileged or binds the host's /, whose paths are then the host's.
 func (cs *candidates) restOfArgs(program string, args []string) {
 	container := slices.Contains(containerCommands, program)
+	mounts := hostRootMounts(args)
 	if container && !privilegedContainer(args) {
-		return
+		mounts = credentialBinds(args, cs.home)
+		if len(mounts) == 0 {
+			return
+		}
 	}
 	for i := range args {
 		if !cs.startsCommand(program, args, i) {
@@ -230,7 +238,7 @@ func (cs *candidates) restOfArgs(program string, args []string) {
 		}
 		rest := quoteArgs(args[i:])
 		if container {
-			rest = hostPaths(rest, hostRootMounts(args))
+			rest = hostPaths(rest, mounts)
 		}
 		if shell.Known(rest) {
 			cs.out = append(cs.out, rest)
@@ -598,16 +606,18 @@ func privilegedContainer(args []string) bool {
 
 // hostRootMounts returns where a container command mounts the host's /
 // (-v /:/host, --volume=/:/mnt:rw, --mount type=bind,source=/,target=/h).
-func hostRootMounts(args []string) []string {
-	var out []string
+func hostRootMounts(args []string) []bind {
+	var out []bind
 	for i := range args {
 		v := mountValue(args, i)
 		if rest, ok := strings.CutPrefix(v, "/:"); ok {
 			t, _, _ := strings.Cut(rest, ":")
-			out = append(out, t)
+			out = append(out, bind{dst: t})
 			continue
 		}
-		out = append(out, rootBindTargets(v)...)
+		for _, t := range rootBindTargets(v) {
+			out = append(out, bind{dst: t})
+		}
 	}
 	return out
 }
@@ -640,21 +650,43 @@ func rootBindTargets(v string) []string {
 	return out
 }
 
-// hostPaths rewrites paths under the mount points of the host's / in a
-// command run inside the container as the host paths they are: rm -rf
-// /host/etc is rm -rf /etc.
-func hostPaths(cmd string, mounts []string) string {
+// hostPaths rewrites paths under the mount points in a command run
+// inside the container as the host paths they are: rm -rf /host/etc is
+// rm -rf /etc (the host's / at /host), cat /k/id_rsa is cat
+// ~/.ssh/id_rsa (~/.ssh at /k).
+func hostPaths(cmd string, mounts []bind) string {
 	for _, m := range mounts {
-		m = strings.TrimSuffix(m, "/")
-		if m == "" || !strings.HasPrefix(m, "/") {
+		dst, src := strings.TrimSuffix(m.dst, "/"), strings.TrimSuffix(m.src, "/")
+		if dst == "" || !strings.HasPrefix(dst, "/") {
 			continue
 		}
-		cmd = strings.ReplaceAll(cmd, m+"/", "/")
+		cmd = strings.ReplaceAll(cmd, dst+"/", src+"/")
 		for _, end := range []string{"'", " ", "\"", ";"} {
-			cmd = strings.ReplaceAll(cmd, m+end, "/"+end)
+			cmd = strings.ReplaceAll(cmd, dst+end, cmp.Or(src, "/")+end)
 		}
 	}
 	return cmd
+}
+
+// bind is a host path (src, "" for /) seen inside a container at dst.
+type bind struct{ src, dst string }
+
+// credentialBinds are the host credential files and directories bound
+// into a container (-v ~/.ssh:/k, --mount type=bind,src=…,dst=…): a
+// command inside that reads them reads the host's.
+func credentialBinds(args []string, home string) []bind {
+	var out []bind
+	for i := range args {
+		src, rest, ok := strings.Cut(mountValue(args, i), ":")
+		if !ok || !strings.HasPrefix(src, "/") {
+			continue
+		}
+		dst, _, _ := strings.Cut(rest, ":")
+		if _, cred := CredentialFile(src, home); cred && strings.HasPrefix(dst, "/") {
+			out = append(out, bind{src: src, dst: dst})
+		}
+	}
+	return out
 }
 
 // quoteArgs renders resolved words as shell text for a new analysis.
