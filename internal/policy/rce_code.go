@@ -380,7 +380,7 @@ func checkDownloadRun(res *shell.Result, _ *Context) (Finding, *shell.Exec) {
 		if ex.Name == "yadm" && hasArg(ex.Args, "clone") && hasArg(ex.Args, "--bootstrap", "-b") {
 			return hit("yadm clone --bootstrap runs the bootstrap script of a repository it has just cloned, without anyone reading it"), ex
 		}
-		if slices.Contains(networkFetchers, ex.Name) {
+		if slices.Contains(networkFetchers, ex.Name) || windowsDownloader(ex) {
 			addKnownPaths(downloaded, downloads(ex))
 			continue
 		}
@@ -395,6 +395,19 @@ func checkDownloadRun(res *shell.Result, _ *Context) (Finding, *shell.Exec) {
 		}
 	}
 	return Finding{}, nil
+}
+
+// windowsDownloader reports Windows' own downloaders, reached from WSL
+// or Git Bash: certutil -urlcache … URL FILE, bitsadmin /transfer … URL
+// FILE. They save the URL to the file named after it.
+func windowsDownloader(ex *shell.Exec) bool {
+	switch ex.Name {
+	case "certutil":
+		return slices.ContainsFunc(ex.Args[1:], func(a string) bool { return strings.EqualFold(strings.TrimLeft(a, "-/"), "urlcache") })
+	case "bitsadmin":
+		return slices.ContainsFunc(ex.Args[1:], func(a string) bool { return strings.EqualFold(a, "/transfer") || strings.EqualFold(a, "/download") })
+	}
+	return false
 }
 
 // addKnownPaths adds the known, non-empty paths to set.
