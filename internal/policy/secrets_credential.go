@@ -803,6 +803,11 @@ func readsClipboard(ex *shell.Exec) bool {
 		return hasArg(ex.Args[1:], "-o", "-out")
 	case "xsel":
 		return !hasArg(ex.Args[1:], "-i", "--input", "-a", "--append", "-c", "--clear", "-d", "--delete")
+	case "osascript":
+		// AppleScript's "the clipboard" read, not set ("set the clipboard to").
+		return slices.ContainsFunc(ex.Args[1:], func(a string) bool {
+			return strings.Contains(a, "the clipboard") && !strings.Contains(a, "set the clipboard")
+		})
 	}
 	return false
 }

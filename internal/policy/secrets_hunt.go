@@ -54,6 +54,8 @@ func checkSecretHunt(c *Call) Finding {
 	switch c.Ex.Name {
 	case "locate", "plocate", "mlocate":
 		return locateHunt(c)
+	case "mdfind":
+		return c.spotlightHunt()
 	case "find", "fd", "fdfind":
 		return c.fileHunt()
 	case "grep", "egrep", "fgrep", "rg", "ag", "ack", "ugrep", "git-grep":
@@ -86,6 +88,28 @@ func locateHunt(c *Call) Finding {
 	}
 	return Finding{}
 }
+
+// spotlightHunt: mdfind asking the whole machine's Spotlight index
+// (no -onlyin) for credential file names (kMDItemFSName == '*.pem', -name
+// id_rsa) or for files whose text holds a secret's shape or word
+// (kMDItemTextContent == "AKIA*").
+func (c *Call) spotlightHunt() Finding {
+	if hasArg(c.Args, "-onlyin") {
+		return Finding{}
+	}
+	for _, q := range operands(c.Args) {
+		names := secretFileGlobRe.MatchString(q) && !strings.Contains(q, "kMDItemTextContent")
+		content := strings.Contains(q, "kMDItemTextContent") && (secretWordRe.MatchString(q) || secretShapeInQueryRe.MatchString(q))
+		if names || content {
+			return hit("mdfind searches the whole machine's index for credentials (" + q + ")")
+		}
+	}
+	return Finding{}
+}
+
+// secretShapeInQueryRe finds a token's shape inside a Spotlight query
+// ("AKIA*", 'ghp_*').
+var secretShapeInQueryRe = &lazyregexp.Regexp{Expr: `["'](AKIA|ASIA|ghp_|gho_|github_pat_|glpat-|xox[abpr]-|sk-|sk_live_|AIza|-----BEGIN)`}
 
 // fileHunt: find or fd looking for credential file names from a wide
 // starting point: home, another home, a dot directory of home or / (not
