@@ -385,6 +385,9 @@ func checkDownloadRun(res *shell.Result, _ *Context) (Finding, *shell.Exec) {
 			continue
 		}
 		codeDownloads(ex, downloaded)
+		if f := runsFetchedCode(ex, res); f.Hit {
+			return f, ex
+		}
 		if fedByFetcher(ex) {
 			// curl … | tee f, curl … | cat > f, curl … | dd of=f: what it
 			// writes is the download.
@@ -395,6 +398,43 @@ func checkDownloadRun(res *shell.Result, _ *Context) (Finding, *shell.Exec) {
 		}
 	}
 	return Finding{}, nil
+}
+
+// scriptOptions are the options through which a program is handed a
+// file of code it runs: a makefile's recipes, an awk or sed program, gdb
+// commands, a vim script.
+var scriptOptions = map[string][]string{
+	"make": {"-f", "--file", "--makefile"}, "gmake": {"-f", "--file", "--makefile"}, "bmake": {"-f"},
+	"just": {"-f", "--justfile"}, "rake": {"-f", "--rakefile"}, "awk": {"-f"}, "gawk": {"-f"}, "mawk": {"-f"},
+	"sed": {"-f"}, "gdb": {"-x"}, "vim": {"-S"}, "nvim": {"-S"},
+}
+
+// runsFetchedCode: code a network fetcher prints run by a program the
+// analysis does not read as a shell: a file of code handed as
+// <(curl …) (make -f <(curl -s URL)), or a privileged container's shell
+// reading it on its standard input (curl URL | docker run -i --privileged
+// -v /:/host alpine sh).
+func runsFetchedCode(ex *shell.Exec, res *shell.Result) Finding {
+	opts := scriptOptions[ex.Name]
+	for i := 1; i+1 < len(ex.Args); i++ {
+		if slices.Contains(opts, ex.Args[i]) && fetchedFile(res, ex.Args[i+1]) {
+			return hit(ex.Name + " " + ex.Args[i] + " runs code fetched from the network, without anyone reading it")
+		}
+	}
+	if slices.Contains(containerCommands, ex.Name) && privilegedContainer(ex.Args[1:]) && fedByFetcher(ex) {
+		if ops := operands(ex.Args[1:]); len(ops) > 0 && shell.IsShell(shell.CommandName(ops[len(ops)-1])) {
+			return hit(ex.Name + " runs a shell with the host's privileges on code fetched from the network, without anyone reading it")
+		}
+	}
+	return Finding{}
+}
+
+// fetchedFile reports a word that is the /dev/fd file of a process
+// substitution run by a network fetcher (<(curl -s URL)).
+func fetchedFile(res *shell.Result, a string) bool {
+	return slices.ContainsFunc(res.Unknowns(a), func(u *shell.Unknown) bool {
+		return u.Kind == shell.ProcessFile && slices.ContainsFunc(u.Execs, func(p *shell.Exec) bool { return slices.Contains(networkFetchers, p.Name) })
+	})
 }
 
 // windowsDownloader reports Windows' own downloaders, reached from WSL
