@@ -366,12 +366,17 @@ func (c *collector) code() {
 // of a program nobody listed.
 func (c *collector) files(args []string) {
 	if s := specFor(c.ex.Name); s != nil {
+		var effs []Effect
 		for _, e := range s.fileEffects(args) {
 			if p := Resolve(c.ex.Dir, c.home, e.Path); p != "" {
 				e.Path = p
-				c.out = append(c.out, e)
+				effs = append(effs, e)
 			}
 		}
+		if slices.Contains(localCopiers, c.ex.Name) && intoOwnCredential(effs, c.home) {
+			effs = readsAsUses(effs)
+		}
+		c.out = append(c.out, effs...)
 		return
 	}
 	if known(c.ex.Name) {
@@ -394,6 +399,37 @@ func (c *collector) files(args []string) {
 	if verb, ok := remoteDestroy(args); ok {
 		c.out = append(c.out, Effect{Kind: Delete, Area: Remote, Name: c.ex.Name, Action: verb, Generic: true})
 	}
+}
+
+// localCopiers copy files on this machine.
+var localCopiers = []string{"cp", "install", "gcp", "ditto"}
+
+// intoOwnCredential says whether every file a copy writes is a credential
+// in the session's home (cp /mnt/c/Users/ann/.ssh/id_ed25519
+// ~/.ssh/id_ed25519): the copied key lands where the credential rules
+// guard it again, nothing of it is shown or sent.
+func intoOwnCredential(effs []Effect, home string) bool {
+	writes := 0
+	for _, e := range effs {
+		if e.Kind != Write {
+			continue
+		}
+		writes++
+		if home == "" || !strings.HasPrefix(e.Path, home+"/") || LookupClass(e.Path, home, Credential) == nil {
+			return false
+		}
+	}
+	return writes > 0
+}
+
+// readsAsUses turns the reads of effs into uses.
+func readsAsUses(effs []Effect) []Effect {
+	for i := range effs {
+		if effs[i].Kind == Read {
+			effs[i].Kind = Use
+		}
+	}
+	return effs
 }
 
 // Resolve makes p absolute: ~ is home, a relative path is under dir. It

@@ -150,6 +150,9 @@ func TestOf(t *testing.T) {
 		{`frobnicate --private-key ~/.ssh/id_rsa up`, Read, "/home/u/.ssh/id_rsa", false},
 		{`scp -i ~/.ssh/id_rsa a.tgz host:`, Use, "/home/u/.ssh/id_rsa", true},
 		{`openssl rsa -in ~/.ssh/id_rsa`, Read, "/home/u/.ssh/id_rsa", true},
+		{`cp /mnt/c/Users/ann/.ssh/id_rsa ~/.ssh/id_rsa`, Read, "/mnt/c/Users/ann/.ssh/id_rsa", false}, // into the own key store
+		{`cp /mnt/c/Users/ann/.ssh/id_rsa ~/.ssh/id_rsa`, Use, "/mnt/c/Users/ann/.ssh/id_rsa", true},
+		{`cp ~/.ssh/id_rsa ~/Desktop/k`, Read, "/home/u/.ssh/id_rsa", true},
 		{`sudo systemctl stop auditd`, Change, "auditd", true},
 		{`systemctl status auditd`, Change, "auditd", false},
 		{`service osqueryd stop`, Change, "osqueryd", true},

@@ -28,6 +28,10 @@ var execRules = []*Rule{
 			`docker run --rm -v /:/host alpine sh -c ': > /host/etc/passwd'`,
 			`mosh --ssh='sh -c "rm -rf ~"' host`,
 			`nmap --script <(echo 'os.execute("rm -rf ~")')`,
+			`pass git push --force origin main`,
+			`xcrun strace -f git push --force origin main`,
+			`pnpm sst remove --stage prod`,
+			`docker run --rm -v ~/.ssh:/k alpine cat /k/id_rsa`,
 		},
 		Allow: []string{
 			`tar -I zstd -cf out.tar.zst src`,
@@ -40,6 +44,12 @@ var execRules = []*Rule{
 			`rsync -e 'ssh -i ~/.ssh/deploy_key -p 2222' -av dist/ web:/srv/app/`,
 			`docker run --rm -v "$PWD":/src -w /src golang go build ./...`,
 			`paste <(echo 'a b') <(echo 'c d')`,
+			`git commit -am 'remove the delete-everything button'`,
+			`pass generate -n web/new-service 24`,
+			`xcrun simctl shutdown all`,
+			`docker run --rm -v ~/.ssh:/root/.ssh:ro alpine/git clone git@github.com:o/r.git`,
+			`pnpm rm lodash`, `yarn remove left-pad`, `pnpm sst deploy --stage dev`,
+			`mdls -name kMDItemFSSize "$HOME/Library/Application Support/Google/Chrome/Default/Cookies"`,
 		},
 	},
 	{

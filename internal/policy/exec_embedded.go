@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -43,6 +44,7 @@ var dataCommands = []string{
 	"sha256sum", "md5sum", "base64", "xxd", "od", "hexdump", "strings", "file", "stat", "ls",
 	"touch", "mkdir", "read", "cat", "tee", "less", "more", "bat", "nl", "rev", "tac", "look",
 	"zsh-history", "shellcheck", "shfmt", "bashate", "explainshell", "dirname", "basename", "realpath", "readlink", "du",
+	"mdls", "mdfind", "xattr", "getfileinfo", "wslpath", "cygpath", // a file's attributes, a search, a path converted
 }
 
 // messageOptions carry human text (a commit message, an issue body).
@@ -55,10 +57,15 @@ var messageOptions = []string{
 // elsewhere -b and -t are ordinary options (gimp -b runs a batch script).
 var shortBodyTools = []string{"gh", "glab", "hub", "tea", "jira", "git", "hg", "svn", "notify-send", "mail", "mailx", "mutt", "osascript", "terminal-notifier", "gitea", "lab", "bitbucket"}
 
-// isMessageOption reports whether opt of program carries human text.
+// isMessageOption reports whether opt of program carries human text: a
+// message option, or a cluster of git's or hg's short flags ending in m
+// (git commit -am 'msg').
 func isMessageOption(program, opt string) bool {
 	if opt == "-b" || opt == "-t" {
 		return slices.Contains(shortBodyTools, program)
+	}
+	if (program == "git" || program == "hg") && len(opt) > 2 && opt[0] == '-' && opt[1] != '-' && strings.HasSuffix(opt, "m") && isFlagCluster(opt) {
+		return true
 	}
 	return slices.Contains(messageOptions, opt)
 }
@@ -96,7 +103,7 @@ func checkEmbeddedCommand(c *Call) Finding {
 	if slices.Contains(dataCommands, ex.Name) {
 		cands = dataCandidates(ex, c.rules)
 	} else {
-		cands = embeddedCandidates(ex, c.Res, c.rules)
+		cands = embeddedCandidates(ex, c.Res, c.rules, c.Ctx.Home)
 	}
 	if len(cands) == 0 {
 		return Finding{}
@@ -148,7 +155,10 @@ type candidates struct {
 	// anyLength takes texts of any length (a data command's environment
 	// and pager escapes); otherwise 3 to 8192 bytes.
 	anyLength bool
-	out       []string
+	// home is the session's home directory, for the host credentials a
+	// container is given.
+	home string
+	out  []string
 }
 
 // add offers s. A command never starts with "-": "-i ~/.ssh/k -p 2222" is
@@ -195,8 +205,8 @@ func dataCandidates(ex *shell.Exec, rules []*Rule) []string {
 // embeddedCandidates lists the texts in ex's arguments, environment,
 // input and the files it is handed that ex may run as commands, at most
 // maxEmbedded.
-func embeddedCandidates(ex *shell.Exec, res *shell.Result, rules []*Rule) []string {
-	cs := &candidates{rules: rules}
+func embeddedCandidates(ex *shell.Exec, res *shell.Result, rules []*Rule, home string) []string {
+	cs := &candidates{rules: rules, home: home}
 	args := ex.Args[1:]
 	cs.restOfArgs(ex.Name, args)
 	cs.argShapes(ex.Name, args)
@@ -215,8 +225,12 @@ func embeddedCandidates(ex *shell.Exec, res *shell.Result, rules []*Rule) []stri
 // privileged or binds the host's /, whose paths are then the host's.
 func (cs *candidates) restOfArgs(program string, args []string) {
 	container := slices.Contains(containerCommands, program)
+	mounts := hostRootMounts(args)
 	if container && !privilegedContainer(args) {
-		return
+		mounts = credentialBinds(args, cs.home)
+		if len(mounts) == 0 {
+			return
+		}
 	}
 	for i := range args {
 		if !cs.startsCommand(program, args, i) {
@@ -224,7 +238,7 @@ func (cs *candidates) restOfArgs(program string, args []string) {
 		}
 		rest := quoteArgs(args[i:])
 		if container {
-			rest = hostPaths(rest, hostRootMounts(args))
+			rest = hostPaths(rest, mounts)
 		}
 		if shell.Known(rest) {
 			cs.out = append(cs.out, rest)
@@ -236,7 +250,9 @@ func (cs *candidates) restOfArgs(program string, args []string) {
 // startsCommand reports whether args[i] of program starts a command it
 // runs: a command the policy judges with arguments after it, not an
 // option, not a subcommand of program's own (git rm, npm rm, brew
-// install), not a message (git commit -m 'rm -rf x').
+// install) or of the tool it runs (xcrun simctl shutdown), not an entry
+// name (pass generate web/new-service), not a message (git commit -m 'rm
+// -rf x').
 func (cs *candidates) startsCommand(program string, args []string, i int) bool {
 	w := args[i]
 	switch {
@@ -244,9 +260,17 @@ func (cs *candidates) startsCommand(program string, args []string, i int) bool {
 		return false
 	case i == 0:
 		return firstWordRuns(program, w)
+	case slices.Contains(entryNameTools, program), slices.Contains(subcommandTools, args[i-1]):
+		// pass generate web/new-service: an entry's name; xcrun simctl
+		// shutdown all: simctl's own verb.
+		return false
 	}
 	return !isMessageOption(program, args[i-1])
 }
+
+// entryNameTools take the names of their entries after their subcommand,
+// never a command (pass git … runs git: its first word, judged above).
+var entryNameTools = []string{"pass", "gopass"}
 
 // argShapes offers the code shapes of every argument and option value but
 // messages (-m 'text', --body=text).
@@ -501,8 +525,21 @@ func firstWordRuns(program, w string) bool {
 	name := shell.CommandName(w)
 	return strings.Contains(w, "/") || shell.IsShell(name) || shell.Interpreter(name) != "" ||
 		name == "dd" || name == "git" && program != "git" ||
-		!slices.Contains(subcommandTools, program) && !slices.Contains(platformCLIs, program)
+		!slices.Contains(subcommandTools, program) && !slices.Contains(platformCLIs, program) ||
+		slices.Contains(binRunners, program) && !slices.Contains(binRunnerCommands, name)
 }
+
+// binRunners run a project's installed binary when their first word is
+// not one of their own commands (pnpm sst remove, yarn prisma migrate
+// reset): the word is a command they run.
+var binRunners = []string{"pnpm", "yarn"}
+
+// binRunnerCommands are pnpm's and yarn's own commands.
+var binRunnerCommands = []string{"add", "install", "i", "remove", "rm", "uninstall", "un", "update", "up", "upgrade", "upgrade-interactive",
+	"run", "exec", "dlx", "create", "init", "publish", "pack", "link", "unlink", "list", "ls", "outdated", "audit", "why", "store",
+	"prune", "rebuild", "rb", "test", "t", "start", "config", "set", "cache", "info", "view", "import", "patch", "patch-commit",
+	"deploy", "env", "setup", "bin", "root", "licenses", "workspace", "workspaces", "global", "version", "login", "logout",
+	"whoami", "dedupe", "fetch", "node", "plugin", "constraints", "tag", "npm", "explain", "stage", "unplug", "help", "self-update"}
 
 // subcommandTools name their own subcommands after commands (git rm, npm
 // rm, docker cp, brew install): their first word is not a command they
@@ -569,16 +606,18 @@ func privilegedContainer(args []string) bool {
 
 // hostRootMounts returns where a container command mounts the host's /
 // (-v /:/host, --volume=/:/mnt:rw, --mount type=bind,source=/,target=/h).
-func hostRootMounts(args []string) []string {
-	var out []string
+func hostRootMounts(args []string) []bind {
+	var out []bind
 	for i := range args {
 		v := mountValue(args, i)
 		if rest, ok := strings.CutPrefix(v, "/:"); ok {
 			t, _, _ := strings.Cut(rest, ":")
-			out = append(out, t)
+			out = append(out, bind{dst: t})
 			continue
 		}
-		out = append(out, rootBindTargets(v)...)
+		for _, t := range rootBindTargets(v) {
+			out = append(out, bind{dst: t})
+		}
 	}
 	return out
 }
@@ -611,21 +650,43 @@ func rootBindTargets(v string) []string {
 	return out
 }
 
-// hostPaths rewrites paths under the mount points of the host's / in a
-// command run inside the container as the host paths they are: rm -rf
-// /host/etc is rm -rf /etc.
-func hostPaths(cmd string, mounts []string) string {
+// hostPaths rewrites paths under the mount points in a command run
+// inside the container as the host paths they are: rm -rf /host/etc is
+// rm -rf /etc (the host's / at /host), cat /k/id_rsa is cat
+// ~/.ssh/id_rsa (~/.ssh at /k).
+func hostPaths(cmd string, mounts []bind) string {
 	for _, m := range mounts {
-		m = strings.TrimSuffix(m, "/")
-		if m == "" || !strings.HasPrefix(m, "/") {
+		dst, src := strings.TrimSuffix(m.dst, "/"), strings.TrimSuffix(m.src, "/")
+		if dst == "" || !strings.HasPrefix(dst, "/") {
 			continue
 		}
-		cmd = strings.ReplaceAll(cmd, m+"/", "/")
+		cmd = strings.ReplaceAll(cmd, dst+"/", src+"/")
 		for _, end := range []string{"'", " ", "\"", ";"} {
-			cmd = strings.ReplaceAll(cmd, m+end, "/"+end)
+			cmd = strings.ReplaceAll(cmd, dst+end, cmp.Or(src, "/")+end)
 		}
 	}
 	return cmd
+}
+
+// bind is a host path (src, "" for /) seen inside a container at dst.
+type bind struct{ src, dst string }
+
+// credentialBinds are the host credential files and directories bound
+// into a container (-v ~/.ssh:/k, --mount type=bind,src=…,dst=…): a
+// command inside that reads them reads the host's.
+func credentialBinds(args []string, home string) []bind {
+	var out []bind
+	for i := range args {
+		src, rest, ok := strings.Cut(mountValue(args, i), ":")
+		if !ok || !strings.HasPrefix(src, "/") {
+			continue
+		}
+		dst, _, _ := strings.Cut(rest, ":")
+		if _, cred := CredentialFile(src, home); cred && strings.HasPrefix(dst, "/") {
+			out = append(out, bind{src: src, dst: dst})
+		}
+	}
+	return out
 }
 
 // quoteArgs renders resolved words as shell text for a new analysis.

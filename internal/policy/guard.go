@@ -81,6 +81,8 @@ var guardRules = []*Rule{
 			`echo 'mode = "strict"' > .gemini/gemini-guard.toml`,
 			`echo API_URL=http://localhost >> .env.example`,
 			`gemini extensions list`,
+			`gemini extensions update --all`,
+			`gemini extensions update gemini-guard`,
 			`echo DEBUG=1 >> .env`,
 			`cp .gitleaks.toml /tmp/b.toml`,
 			`git diff .gitleaks.toml | tee r.txt`,

@@ -138,10 +138,12 @@ func checkCLI(c *Call, args []string) Finding {
 }
 
 // cliExtensionsVerb: gemini extensions disable/uninstall/… of gemini-guard
-// (or every extension), install and link of any.
+// (or every extension), install and link of any. update brings the
+// installed extensions to their own sources' new versions: the same
+// extensions, from where the user installed them.
 func cliExtensionsVerb(args, ops []string) Finding {
 	switch ops[1] {
-	case "disable", "uninstall", "remove", "config", "link", "update", "install":
+	case "disable", "uninstall", "remove", "config", "link", "install":
 		if ops[1] == "install" || ops[1] == "link" || len(ops) == 2 || hasArg(ops[2:], "gemini-guard") || hasArg(args, "--all") {
 			return hit("gemini extensions " + ops[1] + " changes the installed extensions (gemini-guard is one of them, and another extension's hooks and settings run beside it)")
 		}

@@ -47,8 +47,8 @@ var infraRules = []*Rule{
 		Safer:    "ask the user; take a dump first (pg_dump, mysqldump)",
 		Unknown:  noUnknownStory,
 		Commands: []string{"psql", "mysql", "mariadb", "sqlite3", "sqlcmd", "clickhouse-client", "clickhouse", "duckdb", "cockroach", "mongo", "mongosh", "pgcli", "mycli", "usql", "dropdb", "mysqladmin", "cqlsh", "litecli", "snowsql", "bq", "trino", "presto", "isql", "sqlplus", "influx", "clickhouse-local", "spanner-cli", "mssql-cli", "turso"}, exec: checkSQLDrop,
-		Block: []string{`psql -c "DROP DATABASE prod"`, `mysql -e 'drop table users'`, `dropdb app`, `psql -c 'DELETE FROM users;'`, `sqlite3 app.db 'delete from sessions'`, `mongosh --eval 'db.users.deleteMany({})'`, "psql <<EOF\nDROP TABLE users;\nEOF", `mongosh --eval "db.dropDatabase()"`, `mysql -e 'truncate table orders' shop`, `psql -c 'TRUNCATE users CASCADE'`},
-		Allow: []string{`psql -c "SELECT 1"`, `sqlite3 app.db .tables`, `psql -c "DELETE FROM sessions WHERE expires < now()"`, `mysql -e 'select * from users'`, `psql -c "select 'drop table users'"`},
+		Block: []string{`psql -c "DROP DATABASE prod"`, `mysql -e 'drop table users'`, `dropdb app`, `psql -c 'DELETE FROM users;'`, `sqlite3 app.db 'delete from sessions'`, `mongosh --eval 'db.users.deleteMany({})'`, "psql <<EOF\nDROP TABLE users;\nEOF", `mongosh --eval "db.dropDatabase()"`, `mysql -e 'truncate table orders' shop`, `psql -c 'TRUNCATE users CASCADE'`, `dropdb --if-exists app_prod`, `dropdb app_test`},
+		Allow: []string{`psql -c "SELECT 1"`, `dropdb --if-exists app_test`, `dropdb --if-exists test_orders_ci`, `sqlite3 app.db .tables`, `psql -c "DELETE FROM sessions WHERE expires < now()"`, `mysql -e 'select * from users'`, `psql -c "select 'drop table users'"`},
 	},
 	{
 		ID: "infra.redis-flush", Category: "infra",

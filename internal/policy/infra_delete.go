@@ -260,6 +260,9 @@ func codeText(c *Call) string {
 func checkSQLDrop(c *Call) Finding {
 	switch c.Ex.Name {
 	case "dropdb":
+		if ops := operands(c.Args); hasArg(c.Args, "--if-exists") && len(ops) > 0 && throwawayDBRe.MatchString(ops[len(ops)-1]) {
+			return Finding{} // a test run's database, made again by the next run
+		}
 		return hit("dropdb deletes a whole database")
 	case "mysqladmin":
 		if hasArg(c.Args, "drop") {
@@ -272,6 +275,10 @@ func checkSQLDrop(c *Call) Finding {
 	}
 	return Finding{}
 }
+
+// throwawayDBRe names a database kept for tests, CI or scratch work
+// (app_test, test_orders_ci, tmp-build).
+var throwawayDBRe = &lazyregexp.Regexp{Expr: `(?i)(^|[_-])(test|tests|ci|tmp|temp|scratch)([_-]|$)`}
 
 // withoutSQLStrings blanks SQL's single-quoted string literals (” is a
 // quote inside one): SELECT 'drop table users' is text, not a statement.

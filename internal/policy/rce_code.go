@@ -45,7 +45,7 @@ func isDecoder(ex *shell.Exec) bool {
 		return has("-r", "-revert")
 	case "openssl":
 		return has("-d", "-base64", "-a", "base64", "enc")
-	case "uudecode", "gunzip", "zcat", "bunzip2", "bzcat", "unxz", "xzcat", "unzstd", "zstdcat", "lzcat", "unlzma":
+	case "b64decode", "uudecode", "gunzip", "zcat", "bunzip2", "bzcat", "unxz", "xzcat", "unzstd", "zstdcat", "lzcat", "unlzma":
 		return true
 	case "gzip", "bzip2", "xz", "zstd", "lzma", "brotli", "lz4":
 		return has("-d", "--decompress", "--uncompress")
@@ -108,6 +108,10 @@ func checkDecodedCode(h *shell.Hazard, _ *Context) Finding {
 func checkInputAsCode(h *shell.Hazard, _ *Context) Finding {
 	if h.Kind == shell.DynamicCode && h.FromInput {
 		return hit("runs data read at run time as shell code (" + h.Detail + "): a file name or line like $(rm -rf ~) would execute")
+	}
+	if h.Kind == shell.DynamicCode && slices.ContainsFunc(sourcesOf(h), readsClipboard) {
+		// Whatever was last copied, from a web page or a message, runs.
+		return hit("runs the clipboard's content as code (" + h.Detail + "), which nobody on this command line wrote or read")
 	}
 	return Finding{}
 }
@@ -376,11 +380,14 @@ func checkDownloadRun(res *shell.Result, _ *Context) (Finding, *shell.Exec) {
 		if ex.Name == "yadm" && hasArg(ex.Args, "clone") && hasArg(ex.Args, "--bootstrap", "-b") {
 			return hit("yadm clone --bootstrap runs the bootstrap script of a repository it has just cloned, without anyone reading it"), ex
 		}
-		if slices.Contains(networkFetchers, ex.Name) {
+		if slices.Contains(networkFetchers, ex.Name) || windowsDownloader(ex) {
 			addKnownPaths(downloaded, downloads(ex))
 			continue
 		}
 		codeDownloads(ex, downloaded)
+		if f := runsFetchedCode(ex, res); f.Hit {
+			return f, ex
+		}
 		if fedByFetcher(ex) {
 			// curl … | tee f, curl … | cat > f, curl … | dd of=f: what it
 			// writes is the download.
@@ -391,6 +398,56 @@ func checkDownloadRun(res *shell.Result, _ *Context) (Finding, *shell.Exec) {
 		}
 	}
 	return Finding{}, nil
+}
+
+// scriptOptions are the options through which a program is handed a
+// file of code it runs: a makefile's recipes, an awk or sed program, gdb
+// commands, a vim script.
+var scriptOptions = map[string][]string{
+	"make": {"-f", "--file", "--makefile"}, "gmake": {"-f", "--file", "--makefile"}, "bmake": {"-f"},
+	"just": {"-f", "--justfile"}, "rake": {"-f", "--rakefile"}, "awk": {"-f"}, "gawk": {"-f"}, "mawk": {"-f"},
+	"sed": {"-f"}, "gdb": {"-x"}, "vim": {"-S"}, "nvim": {"-S"},
+}
+
+// runsFetchedCode: code a network fetcher prints run by a program the
+// analysis does not read as a shell: a file of code handed as
+// <(curl …) (make -f <(curl -s URL)), or a privileged container's shell
+// reading it on its standard input (curl URL | docker run -i --privileged
+// -v /:/host alpine sh).
+func runsFetchedCode(ex *shell.Exec, res *shell.Result) Finding {
+	opts := scriptOptions[ex.Name]
+	for i := 1; i+1 < len(ex.Args); i++ {
+		if slices.Contains(opts, ex.Args[i]) && fetchedFile(res, ex.Args[i+1]) {
+			return hit(ex.Name + " " + ex.Args[i] + " runs code fetched from the network, without anyone reading it")
+		}
+	}
+	if slices.Contains(containerCommands, ex.Name) && privilegedContainer(ex.Args[1:]) && fedByFetcher(ex) {
+		if ops := operands(ex.Args[1:]); len(ops) > 0 && shell.IsShell(shell.CommandName(ops[len(ops)-1])) {
+			return hit(ex.Name + " runs a shell with the host's privileges on code fetched from the network, without anyone reading it")
+		}
+	}
+	return Finding{}
+}
+
+// fetchedFile reports a word that is the /dev/fd file of a process
+// substitution run by a network fetcher (<(curl -s URL)).
+func fetchedFile(res *shell.Result, a string) bool {
+	return slices.ContainsFunc(res.Unknowns(a), func(u *shell.Unknown) bool {
+		return u.Kind == shell.ProcessFile && slices.ContainsFunc(u.Execs, func(p *shell.Exec) bool { return slices.Contains(networkFetchers, p.Name) })
+	})
+}
+
+// windowsDownloader reports Windows' own downloaders, reached from WSL
+// or Git Bash: certutil -urlcache … URL FILE, bitsadmin /transfer … URL
+// FILE. They save the URL to the file named after it.
+func windowsDownloader(ex *shell.Exec) bool {
+	switch ex.Name {
+	case "certutil":
+		return slices.ContainsFunc(ex.Args[1:], func(a string) bool { return strings.EqualFold(strings.TrimLeft(a, "-/"), "urlcache") })
+	case "bitsadmin":
+		return slices.ContainsFunc(ex.Args[1:], func(a string) bool { return strings.EqualFold(a, "/transfer") || strings.EqualFold(a, "/download") })
+	}
+	return false
 }
 
 // addKnownPaths adds the known, non-empty paths to set.

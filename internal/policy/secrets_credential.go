@@ -97,6 +97,9 @@ func (c *Context) credential(res *shell.Result, p string) (string, bool) {
 	if what, ok := credentialName(base); ok {
 		return what, true
 	}
+	if isExampleFile(base) {
+		return "", false
+	}
 	if what, ok := credentialPlace(p, base); ok {
 		return what, true
 	}
@@ -107,6 +110,14 @@ func (c *Context) credential(res *shell.Result, p string) (string, bool) {
 		return "the npm token file ~/.npmrc", true
 	}
 	return "", false
+}
+
+// exampleSuffixes mark a committed placeholder kept next to the real
+// file (rclone.conf.example, config.json.sample).
+var exampleSuffixes = []string{".example", ".sample", ".template", ".dist", ".tpl"}
+
+func isExampleFile(base string) bool {
+	return slices.ContainsFunc(exampleSuffixes, func(s string) bool { return strings.HasSuffix(base, s) })
 }
 
 // toolHomeCredential: $CODEX_HOME/auth.json, a tool's credentials in its
@@ -220,12 +231,20 @@ func inCredDir(tail string) (string, bool) {
 			return "the credential directory " + dir, true
 		}
 		first, _, _ := strings.Cut(tail[len(dir)+1:], "/")
+		if slices.Contains(tokenlessFiles, tail) {
+			return "", true
+		}
 		if files == nil || slices.Contains(files, first) {
 			return "the credentials in " + dir, true
 		}
 	}
 	return "", false
 }
+
+// tokenlessFiles are files in a credential directory that hold no
+// secret: the Azure CLI's subscription list (its tokens are in
+// msal_token_cache.json).
+var tokenlessFiles = []string{".azure/azureProfile.json"}
 
 // safeWithSecrets lists commands that only mention, list, protect or load
 // a credential file without printing or sending its content.
@@ -238,7 +257,7 @@ var safeWithSecrets = []string{
 	"readlink", "ssh", "ssh-add", "ssh-keygen", "ssh-copy-id", "source", ".",
 	"docker", "docker-compose", "podman", "podman-compose", "dotenv", "direnv",
 	"env-cmd", "foreman", "honcho", "dotenvx", "wc", "gitleaks", "trufflehog", "git-secrets",
-	"gemini-guard", "xargs", "dconf", "gsettings",
+	"gemini-guard", "xargs", "dconf", "gsettings", "wslpath", "cygpath",
 	"terraform", "tofu", "terragrunt", // terraform show f.tfstate masks sensitive values; state pull is secrets.store-read
 }
 
@@ -381,7 +400,8 @@ func grepReadArgs(c *Call) []string {
 // metaOnlyPrograms only change or show a file's metadata.
 var metaOnlyPrograms = []string{"chmod", "chown", "chgrp", "chattr", "setfacl", "touch", "stat", "ls"}
 
-// findReadArgs: the starting points, unless every file found is given to
+// findReadArgs: the starting points, unless find only prints names
+// (findListsNamesOnly: find ~/.ssh -maxdepth 1 -name '*.pub'), or every file found is given to
 // a program that only changes or shows its metadata, and either the
 // filter leaves the credentials out (find ~/.ssh -name '*.pub' -exec
 // chmod 644 {} +) or the change only tightens (find ~/.ssh -exec chmod
@@ -400,8 +420,8 @@ func findReadArgs(c *Call) []string {
 			tightens = tightens && name == "chmod" && len(cmd) > 1 && tighteningMode(cmd[1])
 		}
 	})
-	if execs > 0 && metaOnly && (excludesCreds || tightens) {
-		return nil
+	if execs > 0 && metaOnly && (excludesCreds || tightens) || c.findListsNamesOnly() {
+		return nil // only names printed, or metadata changed
 	}
 	return starts
 }
@@ -416,16 +436,31 @@ func globMatchesProbe(glob string) bool {
 }
 
 // copyReadArgs: the operands but the last, which is written, not read
-// (unless -t names the target).
+// (unless -t names the target). A local copy into a credential place in
+// home (cp /mnt/c/Users/ann/.ssh/id_ed25519 ~/.ssh/) reads nothing out:
+// the key lands where this rule guards it again.
 func copyReadArgs(c *Call) []string {
 	ops := operands(c.Args)
 	if c.Ex.Name == "scp" {
 		ops = sshOperands(c.Args) // scp -i key: the key is ssh's
 	}
 	if len(ops) > 1 && !hasArg(c.Args, "-t", "--target-directory") {
+		if (c.Ex.Name == "cp" || c.Ex.Name == "install") && c.intoHomeCredentialPlace(ops[len(ops)-1]) {
+			return nil
+		}
 		ops = ops[:len(ops)-1]
 	}
 	return ops
+}
+
+// intoHomeCredentialPlace says whether dst is a credential file or
+// directory in home (~/.ssh, ~/.ssh/id_ed25519, ~/.aws/credentials).
+func (c *Call) intoHomeCredentialPlace(dst string) bool {
+	if c.Loc(dst).Place != InHome {
+		return false
+	}
+	_, ok := c.Ctx.credential(c.Res, c.resolve(dst))
+	return ok
 }
 
 // gitReadShown are the git subcommands that read or show the files named.
@@ -440,12 +475,23 @@ func gitReadArgs(c *Call) []string {
 	}
 	var out []string
 	for _, o := range operands(g.args) {
+		if (g.sub == "log" || g.sub == "diff") && c.workspaceGeminiDir(o) {
+			continue
+		}
 		if i := strings.LastIndexByte(o, ':'); i >= 0 {
 			o = o[i+1:]
 		}
 		out = append(out, o)
 	}
 	return out
+}
+
+// workspaceGeminiDir says whether o is the workspace's own .gemini
+// directory (its settings, commands and extensions, committed with the
+// project): its history is not the OAuth credentials ~/.gemini keeps.
+func (c *Call) workspaceGeminiDir(o string) bool {
+	p := c.resolve(o)
+	return path.Base(p) == ".gemini" && c.Loc(o).Place == InWorkspace && p != c.Ctx.Home+"/.gemini"
 }
 
 // opensslReadArgs: openssl req -keyout server.key writes a new key:
@@ -533,10 +579,10 @@ func checkCredentialFile(c *Call) Finding {
 	if c.Ex.Name == "" || slices.Contains(safeWithSecrets, c.Ex.Name) {
 		return Finding{}
 	}
-	if f := c.teeOverwritesCredential(); f.Hit {
+	if f := c.teeOverwritesCredential(); f.Hit && !c.newKeyInWorkspace() {
 		return f
 	}
-	if grepsNoContent(c) || printsNamesOnly(c) {
+	if grepsNoContent(c) || printsNamesOnly(c) || usesCredentialUnshown(c) {
 		return Finding{}
 	}
 	if f := c.credentialArgRead(); f.Hit {
@@ -599,6 +645,52 @@ func (c *Call) teeOverwritesCredential() Finding {
 		}
 	}
 	return Finding{}
+}
+
+// usesCredentialUnshown says whether a credential tool uses the file it is
+// given without printing a secret of it: keepassxc-cli listing entries or
+// showing one with its protected attributes hidden (no -s, -a, -t),
+// security import of a project's signing identity into a keychain,
+// htpasswd -v verifying a password.
+func usesCredentialUnshown(c *Call) bool {
+	ops := operands(c.Args)
+	if len(ops) == 0 {
+		return false
+	}
+	switch c.Ex.Name {
+	case "keepassxc-cli":
+		return slices.Contains([]string{"ls", "search", "locate", "db-info", "show"}, ops[0]) &&
+			!hasArg(c.Args, "-s", "--show-protected", "-a", "--attributes", "-t", "--totp", "--all")
+	case "security":
+		return ops[0] == "import" && len(ops) > 1 && c.Loc(ops[1]).Place == InWorkspace // a project's signing identity
+	case "htpasswd":
+		return hasArg(c.Args, "-v") // verifies a password, prints no hash
+	}
+	return false
+}
+
+// keyGenerators print a new private key or secret on standard output.
+var keyGenerators = [][]string{{"wg", "genkey"}, {"wg", "genpsk"}, {"openssl", "genpkey"}, {"openssl", "genrsa"}, {"openssl", "rand"}, {"age-keygen"}}
+
+// newKeyInWorkspace says whether tee writes a key generated on the same
+// line (wg genkey | tee ./test/wg.key) to files inside the workspace: a
+// new key written into the project, not a credential read or lost.
+func (c *Call) newKeyInWorkspace() bool {
+	if c.Ex.Stdin == nil || !slices.ContainsFunc(c.Ex.Stdin.Producers, isKeyGenerator) {
+		return false
+	}
+	for _, a := range operands(c.Args) {
+		if l := c.Loc(a); l.Place != InWorkspace || l.Maybe {
+			return false
+		}
+	}
+	return true
+}
+
+func isKeyGenerator(ex *shell.Exec) bool {
+	return slices.ContainsFunc(keyGenerators, func(g []string) bool {
+		return ex.Name == g[0] && (len(g) == 1 || leads(operands(ex.Args[1:]), g[1:]...))
+	})
 }
 
 // credentialDestroyers destroy the files they are given.
@@ -711,6 +803,11 @@ func readsClipboard(ex *shell.Exec) bool {
 		return hasArg(ex.Args[1:], "-o", "-out")
 	case "xsel":
 		return !hasArg(ex.Args[1:], "-i", "--input", "-a", "--append", "-c", "--clear", "-d", "--delete")
+	case "osascript":
+		// AppleScript's "the clipboard" read, not set ("set the clipboard to").
+		return slices.ContainsFunc(ex.Args[1:], func(a string) bool {
+			return strings.Contains(a, "the clipboard") && !strings.Contains(a, "set the clipboard")
+		})
 	}
 	return false
 }

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"path"
 	"slices"
 	"strings"
 
@@ -38,6 +39,9 @@ func checkExfiltrate(c *Call) Finding {
 	}
 	if !ok && readsStdin && ex.Stdin != nil {
 		what, ok = c.stdinSecret()
+	}
+	if !ok {
+		what, ok = c.searchedFilesSent()
 	}
 	if !ok {
 		return Finding{}
@@ -158,6 +162,134 @@ func (c *Call) stdinSecret() (string, bool) {
 		}
 		if what, ok := c.producerReadsSecret(p); ok {
 			return what, true
+		}
+		if what, ok := c.homesStreamed(p); ok {
+			return what, true
+		}
+	}
+	return "", false
+}
+
+// homesDirs hold every user's home directory.
+var homesDirs = []string{"/home", "/Users", "/usr/home", "/export/home"}
+
+// archivers write the trees they are given to their standard output (tar
+// czf -, cpio -o, pax -w).
+var archivers = []string{"tar", "bsdtar", "gtar", "cpio", "pax", "zip", "7z", "7za", "dump"}
+
+// homesStreamed is what of the homes or the whole file system p, piped
+// into the sender, writes: an archive of /, home, a directory holding it
+// or another user's home (tar czf - /home | ssh …), or a ZFS stream of a
+// whole pool or its homes (zfs send -R zroot@snap | nc …): every file of
+// them, the credentials in .ssh, .aws and the keychains included.
+func (c *Call) homesStreamed(p *shell.Exec) (string, bool) {
+	if len(p.Args) < 2 {
+		return "", false
+	}
+	if p.Name == "zfs" && p.Args[1] == "send" {
+		return zfsHomesSent(p.Args[2:])
+	}
+	if !slices.Contains(archivers, p.Name) {
+		return "", false
+	}
+	for _, a := range p.Args[1:] {
+		if where, ok := c.homesTree(p, a); ok {
+			return "an archive of " + where + " (from " + p.Name + "), every credential in it included", true
+		}
+	}
+	return "", false
+}
+
+// homesTree says whether a, a word of ex, is /, the home directory, a
+// directory holding it, another user's home or the directory of every
+// home, and names it.
+func (c *Call) homesTree(ex *shell.Exec, a string) (string, bool) {
+	l := c.Ctx.Classify(c.Res, ex.Dir, a)
+	if l.Maybe {
+		return "", false
+	}
+	switch {
+	case l.Place == Root, l.Place == Home, l.Place == Ancestor:
+		return l.Place.String(), true
+	case slices.Contains(homesDirs, l.Path):
+		return "every user's home (" + l.Path + ")", true
+	case l.Place == OtherHome && (slices.Contains(homesDirs, path.Dir(l.Path)) || l.Path == "/root"):
+		return "another user's home (" + l.Path + ")", true
+	}
+	return "", false
+}
+
+// zfsHomesSent judges zfs send's operands: a snapshot of a whole pool
+// (zroot@snap, no dataset below the pool) or of a homes dataset
+// (tank/home@now, zroot/usr/home@x).
+func zfsHomesSent(args []string) (string, bool) {
+	for _, o := range operands(args) {
+		ds, _, ok := strings.Cut(o, "@")
+		if !ok {
+			continue
+		}
+		base := path.Base(ds)
+		switch {
+		case !strings.Contains(ds, "/"):
+			return "a stream of the whole pool " + ds + " (zfs send), every file and credential in it", true
+		case base == "home" || base == "Users":
+			return "a stream of every home (zfs send " + o + ")", true
+		}
+	}
+	return "", false
+}
+
+// searchedFilesSent is the search whose found files the sender uploads
+// one by one (find ~/Documents -name '*.pdf' -exec curl -F f=@{} …,
+// mdfind … | xargs -I{} curl -F f=@{} …): a search of home, another home,
+// / or the whole machine's index, not of the workspace.
+func (c *Call) searchedFilesSent() (string, bool) {
+	if !slices.ContainsFunc(c.uploadedWords(), c.holdsInput) {
+		return "", false
+	}
+	for _, e := range c.Res.Execs {
+		if where, ok := c.wideFileSearch(e); ok {
+			return "every file " + e.Name + " finds in " + where + ", one by one", true
+		}
+	}
+	return "", false
+}
+
+// uploadedWords are the sender's words that name what it uploads: curl's
+// data, form and upload values, a remote copy's operands but the last.
+func (c *Call) uploadedWords() []string {
+	if c.Ex.Name != "curl" {
+		ops := operands(c.Args)
+		return ops[:max(0, len(ops)-1)]
+	}
+	var out []string
+	for i := range c.Args {
+		if v := curlDataValue(c.Args, i); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// holdsInput says whether a holds an item read at run time (find's {},
+// xargs' input).
+func (c *Call) holdsInput(a string) bool {
+	return slices.ContainsFunc(c.Res.Unknowns(a), func(u *shell.Unknown) bool { return u.Kind == shell.Input })
+}
+
+// wideFileSearch says whether e searches home, another home, / or the
+// whole machine for files, and where.
+func (c *Call) wideFileSearch(e *shell.Exec) (string, bool) {
+	switch e.Name {
+	case "mdfind", "locate", "plocate", "mlocate":
+		return "the whole machine's index", !hasArg(e.Args, "-onlyin")
+	case "find":
+		starts, _ := shell.FindStart(e.Args[1:])
+		for _, s := range starts {
+			switch l := c.Ctx.Classify(c.Res, e.Dir, s); l.Place {
+			case Root, Home, InHome, OtherHome, Ancestor:
+				return l.Place.String(), true
+			}
 		}
 	}
 	return "", false

@@ -54,6 +54,8 @@ func checkSecretHunt(c *Call) Finding {
 	switch c.Ex.Name {
 	case "locate", "plocate", "mlocate":
 		return locateHunt(c)
+	case "mdfind":
+		return c.spotlightHunt()
 	case "find", "fd", "fdfind":
 		return c.fileHunt()
 	case "grep", "egrep", "fgrep", "rg", "ag", "ack", "ugrep", "git-grep":
@@ -87,21 +89,66 @@ func locateHunt(c *Call) Finding {
 	return Finding{}
 }
 
+// spotlightHunt: mdfind asking the whole machine's Spotlight index
+// (no -onlyin) for credential file names (kMDItemFSName == '*.pem', -name
+// id_rsa) or for files whose text holds a secret's shape or word
+// (kMDItemTextContent == "AKIA*").
+func (c *Call) spotlightHunt() Finding {
+	if hasArg(c.Args, "-onlyin") {
+		return Finding{}
+	}
+	for _, q := range operands(c.Args) {
+		names := secretFileGlobRe.MatchString(q) && !strings.Contains(q, "kMDItemTextContent")
+		content := strings.Contains(q, "kMDItemTextContent") && (secretWordRe.MatchString(q) || secretShapeInQueryRe.MatchString(q))
+		if names || content {
+			return hit("mdfind searches the whole machine's index for credentials (" + q + ")")
+		}
+	}
+	return Finding{}
+}
+
+// secretShapeInQueryRe finds a token's shape inside a Spotlight query
+// ("AKIA*", 'ghp_*').
+var secretShapeInQueryRe = &lazyregexp.Regexp{Expr: `["'](AKIA|ASIA|ghp_|gho_|github_pat_|glpat-|xox[abpr]-|sk-|sk_live_|AIza|-----BEGIN)`}
+
 // fileHunt: find or fd looking for credential file names from a wide
-// starting point.
+// starting point: home, another home, a dot directory of home or / (not
+// a configuration directory, /etc, which holds one service's own keys). find DIR -maxdepth 1 -name EXACT checks that
+// one file exists.
 func (c *Call) fileHunt() Finding {
 	starts, patterns := c.fileSearch()
+	shallow := c.shallowFind()
 	for _, pat := range patterns {
-		if !secretFileGlobRe.MatchString(pat) {
+		if !secretFileGlobRe.MatchString(pat) || shallow && !strings.ContainsAny(pat, globChars) {
 			continue
 		}
 		for _, s := range starts {
-			if l, ok := c.wideSearch(s); ok {
+			if l, ok := c.wideSearch(s); ok && !inConfigDir(l.Path) {
 				return hit(c.Ex.Name + " searches " + l.Place.String() + " for credential files (" + pat + ")")
 			}
 		}
 	}
 	return Finding{}
+}
+
+// configDirs hold the system's and packages' configuration, their own
+// keys among it: a find there looks for one service's key, not across the
+// machine (/, the homes) for the user's.
+var configDirs = []string{"/etc", "/private/etc", "/usr/local/etc", "/opt/homebrew/etc", "/usr/pkg/etc", "/opt/local/etc"}
+
+func inConfigDir(p string) bool {
+	return slices.ContainsFunc(configDirs, func(d string) bool { return p == d || strings.HasPrefix(p, d+"/") })
+}
+
+// shallowFind says whether find looks only at a directory's own entries
+// (-maxdepth 0 or 1): with an exact name, a check that one file exists.
+func (c *Call) shallowFind() bool {
+	for i, a := range c.Args {
+		if a == "-maxdepth" && i+1 < len(c.Args) {
+			return c.Args[i+1] == "0" || c.Args[i+1] == "1"
+		}
+	}
+	return false
 }
 
 // findNamePrimaries are find's tests of a file's name or path.
@@ -317,7 +364,10 @@ func checkSystemStore(c *Call) Finding {
 var storeDumpers = []string{"unshadow", "pwdump", "mimikatz", "lazagne", "secretsdump.py"}
 
 // storeInspectors only look at a store's name or metadata.
-var storeInspectors = []string{"ls", "stat", "file", "test", "[", "chmod", "chown", "echo", "printf", "which", "du", "touch", "dirname", "basename", "realpath", "readlink", "namei", "mdls"}
+// (mdfind and the path converters print paths; xattr, GetFileInfo and mdls
+// a file's attributes).
+var storeInspectors = []string{"ls", "stat", "file", "test", "[", "chmod", "chown", "echo", "printf", "which", "du", "touch", "dirname", "basename", "realpath", "readlink", "namei",
+	"mdls", "mdfind", "xattr", "getfileinfo", "wslpath", "cygpath"}
 
 // storeTool judges the programs made to read a credential store; done is
 // set when that decides the call.
@@ -354,12 +404,30 @@ func (c *Call) keychainRead() (Finding, bool) {
 	}
 	find := strings.HasPrefix(ops[0], "find-") && strings.HasSuffix(ops[0], "-password")
 	switch {
+	case slices.Contains(keychainPublicVerbs, ops[0]), ops[0] == "export" && exportsPublicOnly(c.Args):
+		return Finding{}, true
 	case ops[0] == "dump-keychain", find && hasShortFlag(c.Args, 'g'):
 		return hit("security " + ops[0] + " prints passwords from the keychain"), true
 	case find && hasShortFlag(c.Args, 'w'):
 		return c.storeFlow("a password from the keychain"), true
 	}
 	return Finding{}, false
+}
+
+// keychainPublicVerbs are the security verbs that read no secret: a
+// keychain's lock settings, public certificates, a new keychain made, an
+// identity imported into one.
+var keychainPublicVerbs = []string{"show-keychain-info", "find-certificate", "create-keychain", "import", "list-keychains", "default-keychain", "login-keychain", "verify-cert"}
+
+// exportsPublicOnly says whether security export is limited to
+// certificates or public keys (-t certs, -t pubKeys).
+func exportsPublicOnly(args []string) bool {
+	for i, a := range args {
+		if (a == "-t" || a == "--type") && i+1 < len(args) {
+			return args[i+1] == "certs" || args[i+1] == "pubKeys"
+		}
+	}
+	return false
 }
 
 // storeWords are in every path systemStore knows.
@@ -390,7 +458,7 @@ func (c *Call) storeReadOf(p string) Finding {
 func (c *Call) storePathRead() Finding {
 	name := c.Ex.Name
 	for i, a := range c.Args {
-		if !mayNameStore(a) {
+		if !mayNameStore(a) || c.namesNoFile(i) {
 			continue
 		}
 		if f := c.storeReadOf(c.resolve(a)); f.Hit {
@@ -420,6 +488,44 @@ func (c *Call) storePathRead() Finding {
 	return Finding{}
 }
 
+// gitPatternOptions take a search pattern, not a file: git log --grep
+// 'Login Data'.
+var gitPatternOptions = []string{"--grep", "--author", "--committer", "-S", "-G"}
+
+// namesNoFile says whether c.Args[i] names no file read: a pattern or a
+// name to match (git log --grep 'Login Data', grep's pattern), or a word
+// of a find that only lists names (find DIR -name Cookies); the names
+// find hands to -exec or a pipe are the files read.
+func (c *Call) namesNoFile(i int) bool {
+	a := c.Args[i]
+	switch c.Ex.Name {
+	case "grep", "egrep", "fgrep", "zgrep", "ugrep", "rg", "ag", "ack":
+		return !slices.Contains(readArgs(c), a)
+	case "find":
+		return c.findListsNamesOnly()
+	case "git":
+		return i > 0 && slices.Contains(gitPatternOptions, c.Args[i-1])
+	}
+	return false
+}
+
+// findListsNamesOnly says whether a find prints only names, which nothing
+// on the line reads as files: no -exec, no -delete, its output not piped
+// into a program (find ~/.ssh | cpio -o) nor made arguments (xargs cat).
+func (c *Call) findListsNamesOnly() bool {
+	return !hasArg(c.Args, "-exec", "-execdir", "-ok", "-okdir", "-delete") && len(c.Res.OutputTakers(c.Ex)) == 0 && !c.readsInputNames()
+}
+
+// readsInputNames says whether a command of the line takes its arguments
+// from its input (xargs cat): the names a find prints may be read there.
+func (c *Call) readsInputNames() bool {
+	return slices.ContainsFunc(c.Res.Execs, func(e *shell.Exec) bool {
+		return slices.ContainsFunc(e.Args, func(a string) bool {
+			return slices.ContainsFunc(c.Res.Unknowns(a), func(u *shell.Unknown) bool { return u.Kind == shell.Input })
+		})
+	})
+}
+
 // checkKeyExport: private keys exported out of the store that keeps them.
 func checkKeyExport(c *Call) Finding {
 	switch c.Ex.Name {
@@ -438,7 +544,7 @@ func checkKeyExport(c *Call) Finding {
 			return hit("keybase pgp export --secret exports private keys")
 		}
 	case "security":
-		if ops := operands(c.Args); len(ops) > 0 && ops[0] == "export" {
+		if ops := operands(c.Args); len(ops) > 0 && ops[0] == "export" && !exportsPublicOnly(c.Args) {
 			return hit("security export exports keys from the keychain")
 		}
 	}

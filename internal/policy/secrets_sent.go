@@ -63,9 +63,9 @@ var webClients = []string{"curl", "wget", "http", "https", "xh", "httpie", "curl
 // remoteRunners send their arguments and standard input to the host they
 // name (ssh user@host 'cmd'), mailers to a recipient whose server is not
 // known.
-var remoteRunners = []string{"ssh", "autossh", "mosh", "sshpass", "mail", "mailx", "s-nail", "sendmail", "mutt", "msmtp", "ftp", "lftp", "tftp", "sftp"}
+var remoteRunners = []string{"ssh", "autossh", "mosh", "sshpass", "mail", "mailx", "s-nail", "sendmail", "mutt", "neomutt", "msmtp", "ssmtp", "swaks", "sendemail", "ftp", "lftp", "tftp", "sftp"}
 
-var mailers = []string{"mail", "mailx", "s-nail", "sendmail", "mutt", "msmtp"}
+var mailers = []string{"mail", "mailx", "s-nail", "sendmail", "mutt", "neomutt", "msmtp", "ssmtp", "swaks", "sendemail"}
 
 // dnsLookups resolve the names they are given: a secret in a name is sent
 // to that domain's name server, whatever the answer (DNS exfiltration).

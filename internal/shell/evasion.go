@@ -160,6 +160,11 @@ var stdinRunners = []string{
 	"jjs", "jrunscript", "rhino", "groovysh", "kotlinc", "kotlin", "clojure", "clj", "bsh", "nashorn",
 }
 
+// runnerValueOptions are a stdin runner's options that take a value other
+// than a script: osascript -l JavaScript names the language of the code
+// it still reads on standard input.
+var runnerValueOptions = map[string][]string{"osascript": {"-l", "-s"}}
+
 // RunsStdin reports whether name runs the code it reads on standard input
 // when given no script (tclsh, jshell, expect, lua, ...).
 func RunsStdin(name string) bool { return slices.Contains(stdinRunners, name) }
@@ -177,8 +182,8 @@ func (a *analyzer) pipedCode(f *frame, ex *Exec) {
 	if (ex.Name == "bun" || ex.Name == "deno") && len(args) > 1 && args[0] == "run" && slices.Contains(args, "-") {
 		args = args[1:] // bun run -, deno run -: the script is standard input
 	}
-	for _, w := range args {
-		if w != "-" && !strings.HasPrefix(w, "-") {
+	for i, w := range args {
+		if w != "-" && !strings.HasPrefix(w, "-") && !(i > 0 && slices.Contains(runnerValueOptions[ex.Name], args[i-1])) {
 			return // a script file or code operand: stdin is data
 		}
 	}
