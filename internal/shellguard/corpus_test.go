@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemini-guard/gemini-guard/internal/settings"
@@ -145,6 +146,40 @@ func TestOwnCorpus(t *testing.T) {
 	}
 	total.missed, total.falseBlocks = nil, nil // listed per category above
 	report(t, total, 0.99, 0.01)
+	checkCorpusSize(t, files)
+}
+
+// checkCorpusSize holds the own corpus at issue 24's size: at least 4,000
+// block and 4,000 allow lines, a quarter of each written for macOS, the
+// BSDs or WSL (the [os] tag that starts a line's why: macos, bsd,
+// macos-bsd, wsl). It prints the counts with the scorecard.
+func checkCorpusSize(t *testing.T, files []string) {
+	t.Helper()
+	var count, otherOS [2]int // [block, allow]
+	for _, f := range files {
+		for _, l := range readLabelled(t, f) {
+			i := 0
+			if l.Label == "allow" {
+				i = 1
+			}
+			count[i]++
+			for _, tag := range []string{"[macos]", "[bsd]", "[macos-bsd]", "[wsl]"} {
+				if strings.HasPrefix(l.Why, tag) {
+					otherOS[i]++
+				}
+			}
+		}
+	}
+	line := fmt.Sprintf("scorecard own lines  block %d (macOS/BSD/WSL %.2f)  allow %d (macOS/BSD/WSL %.2f)",
+		count[0], float64(otherOS[0])/float64(max(count[0], 1)), count[1], float64(otherOS[1])/float64(max(count[1], 1)))
+	t.Log(line)
+	scorecardLines.Lock()
+	scorecardLines.lines = append(scorecardLines.lines, line)
+	scorecardLines.Unlock()
+	for i, label := range []string{"block", "allow"} {
+		assert.GreaterOrEqual(t, count[i], 4000, "own corpus %s lines", label)
+		assert.GreaterOrEqual(t, 4*otherOS[i], count[i], "own corpus %s lines for macOS, the BSDs or WSL: a quarter at least", label)
+	}
 }
 
 // devWorkspace and devHome are where the development sets were written:
