@@ -160,12 +160,15 @@ func analyze(pattern string, keywords []string) (*ruleInfo, error) {
 
 // maxAnchorWords bounds how many strings anchorOf enumerates for the
 // keyword part of a pattern.
-const maxAnchorWords = 256
+const maxAnchorWords = 512
 
 // anchorOf returns pattern without its optional lead when what follows the
 // lead always starts with one of keywords and the capture groups all lie
 // after the lead, else "". The lead is every leading element that may match
-// empty text (`[\w.-]{0,50}?`); assertions (`\b`) are kept.
+// empty text (`[\w.-]{0,50}?`); assertions (`\b`) are kept. A pattern
+// with no lead that starts with its keywords (service-named-credential's
+// names) is anchored as it is: without this, such a rule ran over every
+// streamed chunk, keyword or not.
 func anchorOf(pattern string, keywords []string) string {
 	re, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil || re.Op != syntax.OpConcat || len(keywords) == 0 {
@@ -178,9 +181,6 @@ func anchorOf(pattern string, keywords []string) string {
 			return ""
 		}
 		i++
-	}
-	if i == 0 {
-		return ""
 	}
 	j := i
 	for j < len(subs) && assertion(subs[j]) {
