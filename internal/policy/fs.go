@@ -20,9 +20,9 @@ var fsRules = []*Rule{
 			`rm -rf /`, `rm -rf /*`, `sudo rm -rf --no-preserve-root /`, `rm -rf /etc`, `/bin/rm -fr /usr/local`,
 			`r""m -rf /var`, `rm -rf "$DIR"/*`, `python3 -c "import os; os.remove('/etc/passwd')"`,
 			`sudo env X=1 bash -c 'rm -rf /'`, `rsync -a --delete empty/ /etc/`,
-			`zsh -c 'rm -rf /etc/*(.)'`, `rm -rf /usr/lib(/)`, `ls *(e:'rm -rf /usr':)`,
+			`zsh -c 'rm -rf /etc/*(.)'`, `rm -rf /usr/lib(/)`, `ls *(e:'rm -rf /usr':)`, `rm -rf /mnt/c/Users/ann/AppData`,
 		},
-		Allow: []string{`rm -rf build`, `rm -f /tmp/x.log`, `rm -rf /tmp/build`, `echo rm -rf /`, `rm -rf "$(dirname build/x)/cache"`, `rm -- build/*(.om[1,3])`},
+		Allow: []string{`rm -rf build`, `rm -f /tmp/x.log`, `rm -rf /tmp/build`, `rm -rf /mnt/c/Users/ann/AppData/Local/Temp/build-123`, `echo rm -rf /`, `rm -rf "$(dirname build/x)/cache"`, `rm -- build/*(.om[1,3])`},
 	},
 	{
 		ID: "fs.rm-home", Category: "fs",
@@ -95,8 +95,8 @@ var fsRules = []*Rule{
 		Safer:    "move only files inside the workspace",
 		Unknown:  noUnknownStory,
 		Commands: []string{"mv"}, exec: checkMoveAway,
-		Block: []string{`mv ~ /dev/null`, `mv ~/Documents /tmp/`, `mv /etc /tmp/etc`, `mv . /tmp/x`, `mv .git /tmp/`, `mv /usr/bin old`},
-		Allow: []string{`mv a.txt b.txt`, `mv build /tmp/old-build`, `mv ~/Downloads/data.csv data/`, `mv /opt/app-1 /opt/app-2`},
+		Block: []string{`mv ~ /dev/null`, `mv ~/Documents /tmp/`, `mv /etc /tmp/etc`, `mv . /tmp/x`, `mv .git /tmp/`, `mv /usr/bin old`, `mv /mnt/c/Users/ann ./ann`, `mv /mnt/c/Users/ann/Documents ./docs/`, `mv /mnt/c/Users/ann/Downloads/report.pdf /tmp/`},
+		Allow: []string{`mv a.txt b.txt`, `mv build /tmp/old-build`, `mv ~/Downloads/data.csv data/`, `mv /opt/app-1 /opt/app-2`, `mv /mnt/c/Users/ann/Downloads/report.pdf ./docs/`},
 	},
 	{
 		ID: "fs.system-write", Category: "fs",
@@ -204,6 +204,9 @@ func checkMoveAway(c *Call) Finding {
 	dst := c.resolve(ops[len(ops)-1])
 	for _, s := range ops[:len(ops)-1] {
 		l := c.Loc(s)
+		if winProfileEntry(l.Path) && !l.Maybe && c.Ctx.inWorkspace(dst) {
+			continue // a download brought into the project is kept, not lost
+		}
 		switch l.Place {
 		case Root, CoreSystem, System, Protected, Home, Ancestor, Workspace, WorkspaceGit, OtherHome:
 			if l.Place == System && !strings.HasPrefix(dst, "/dev/") && c.Ctx.placeKnown(dst).Place == System {
@@ -220,6 +223,12 @@ func checkMoveAway(c *Call) Finding {
 		}
 	}
 	return Finding{}
+}
+
+// inWorkspace reports whether the known path p is the workspace or in it.
+func (c *Context) inWorkspace(p string) bool {
+	pl := c.placeKnown(p).Place
+	return pl == Workspace || pl == InWorkspace
 }
 
 // checkUserDelete: deleting an account together with its home.
