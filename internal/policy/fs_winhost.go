@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
 
@@ -491,31 +492,46 @@ func winACL(w winCmd) string {
 // (the SIDs of Everyone, Authenticated Users, Users, Guests, Anonymous).
 var broadPrincipals = []string{"everyone", "users", "authenticated", "*s-1-1-0", "*s-1-5-11", "*s-1-5-32-545", "*s-1-5-32-546", "*s-1-5-7", "guests", "anonymous", "interactive", "network", "domain", "builtin\\users", "nt"}
 
-// aclTightens reports whether icacls only tightens an ACL, the way a
-// private key is locked down on Windows: /inheritance:r drops every
-// inherited entry, and every grant gives one named user read rights
-// (R or RX). A grant to a group of many users, a write right, /reset,
-// /setowner or anything from cacls is not a tightening.
+// profileFileRe matches a path below a folder of a Windows profile
+// (C:\Users\ann\.ssh\key, %USERPROFILE%\x), also as bash leaves it
+// unquoted (C:Usersann.sshkey, a name icacls will not find).
+var profileFileRe = &lazyregexp.Regexp{Expr: `^(?:[a-z]:[\\/]users[\\/][^\\/]+[\\/][^\\/]|[a-z]:users[^\\/]|%userprofile%[\\/]|\$env:userprofile[\\/])`}
+
+// aclTightens reports whether icacls only tightens the ACL of a file in
+// a profile, the way a private key is locked down on Windows:
+// /inheritance:r drops every inherited entry, and every grant gives one
+// named user read rights (R or RX). A grant to a group of many users, a
+// write right, /reset, /setowner, a tree (/t), a path outside the
+// profiles (C:\Windows\System32\config\SAM would lock SYSTEM out) or
+// anything from cacls is not a tightening.
 func aclTightens(w winCmd) bool {
-	if w.verb != "icacls" || !w.has("/inheritance:r") || w.has("/reset", "/setowner", "/remove", "/remove:d", "/remove:g") {
+	if w.verb != "icacls" || !w.has("/inheritance:r") || w.has("/reset", "/setowner", "/remove", "/remove:d", "/remove:g", "/t") {
 		return false
 	}
-	grants := 0
-	for i, a := range w.args {
+	grants := aclGrants(w.args)
+	for _, t := range w.targets() {
+		if !slices.Contains(grants, t) && winOutside(t) && !profileFileRe.MatchString(t) {
+			return false
+		}
+	}
+	return len(grants) > 0 && !slices.ContainsFunc(grants, func(g string) bool { return !readOnlyGrant(g) })
+}
+
+// aclGrants are the values (user:perm) of icacls' /grant and /grant:r.
+func aclGrants(args []string) []string {
+	var out []string
+	for i, a := range args {
 		if a != "/grant" && a != "/grant:r" {
 			continue
 		}
-		for _, g := range w.args[i+1:] {
+		for _, g := range args[i+1:] {
 			if strings.HasPrefix(g, "/") {
 				break
 			}
-			if !readOnlyGrant(g) {
-				return false
-			}
-			grants++
+			out = append(out, g)
 		}
 	}
-	return grants > 0
+	return out
 }
 
 // readOnlyGrant reports whether an icacls grant (user:perm) gives one
