@@ -141,6 +141,20 @@ var deviceTools = []deviceTool{
 	{[]string{"btrfs"}, deviceBtrfs},
 	{[]string{"qemu-img"}, qemuImgOverDevice},
 	{[]string{"ddrescue"}, deviceDdrescue},
+	{[]string{"debugfs"}, deviceDebugfs},
+	{[]string{"zerofree"}, deviceZerofree},
+}
+
+// deviceDebugfs judges debugfs: it opens the device read-only unless -w
+// (debugfs(8)), so its requests can then only read; what they read (cat
+// /etc/shadow) is judged by the rules over the request as a command.
+func deviceDebugfs(d deviceCall) Finding {
+	return d.destroysIf(hasShortFlag(d.c.Args, 'w'), "opens read-write (-w), where its requests free or overwrite blocks of")
+}
+
+// deviceZerofree judges zerofree: -n is a dry run (zerofree(8)).
+func deviceZerofree(d deviceCall) Finding {
+	return d.destroysIf(!hasShortFlag(d.c.Args, 'n'), "overwrites the free blocks of")
 }
 
 // deviceCryptsetup judges cryptsetup.

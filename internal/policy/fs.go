@@ -20,9 +20,9 @@ var fsRules = []*Rule{
 			`rm -rf /`, `rm -rf /*`, `sudo rm -rf --no-preserve-root /`, `rm -rf /etc`, `/bin/rm -fr /usr/local`,
 			`r""m -rf /var`, `rm -rf "$DIR"/*`, `python3 -c "import os; os.remove('/etc/passwd')"`,
 			`sudo env X=1 bash -c 'rm -rf /'`, `rsync -a --delete empty/ /etc/`,
-			`zsh -c 'rm -rf /etc/*(.)'`, `rm -rf /usr/lib(/)`, `ls *(e:'rm -rf /usr':)`,
+			`zsh -c 'rm -rf /etc/*(.)'`, `rm -rf /usr/lib(/)`, `ls *(e:'rm -rf /usr':)`, `rm -rf /mnt/c/Users/ann/AppData`,
 		},
-		Allow: []string{`rm -rf build`, `rm -f /tmp/x.log`, `rm -rf /tmp/build`, `echo rm -rf /`, `rm -rf "$(dirname build/x)/cache"`, `rm -- build/*(.om[1,3])`},
+		Allow: []string{`rm -rf build`, `rm -f /tmp/x.log`, `rm -rf /tmp/build`, `rm -rf /mnt/c/Users/ann/AppData/Local/Temp/build-123`, `echo rm -rf /`, `rm -rf "$(dirname build/x)/cache"`, `rm -- build/*(.om[1,3])`},
 	},
 	{
 		ID: "fs.rm-home", Category: "fs",
@@ -39,7 +39,7 @@ var fsRules = []*Rule{
 			`rm -rf "${HOME%/*}"`, `rm -rf "$(dirname "$HOME")"`, `x=$(printf 'r%s' m); $x -rf ~`,
 			`pwsh -c 'Remove-Item -Recurse -Force $HOME'`, `pwsh -c 'Get-ChildItem ~ | Remove-Item -Recurse'`, `wipe -rf ~/Projects`, `rm ~/.bash_history`, `rm -f ~/.zshrc`,
 		},
-		Allow: []string{`rm ~/notes.txt`, `rm -rf node_modules`, `rm -rf ./dist ./coverage`, `rsync -a --delete src/ backup/`, `rsync -a ~/notes/ notes/`, `pwsh -c 'Remove-Item -Recurse -Force ./build'`, `wipe -rf ./tmp-build`, `rm ~/.zcompdump`, `rm ~/Downloads/installer.dmg`, `rm ~/.zsh_history.bak`},
+		Allow: []string{`rm ~/notes.txt`, `rm -rf node_modules`, `rm -rf ./dist ./coverage`, `rsync -a --delete src/ backup/`, `rsync -a ~/notes/ notes/`, `pwsh -c 'Remove-Item -Recurse -Force ./build'`, `pwsh -c 'Get-ChildItem ~ | Remove-Item -Recurse -WhatIf'`, `wipe -rf ./tmp-build`, `rm ~/.zcompdump`, `rm ~/Downloads/installer.dmg`, `rm ~/.zsh_history.bak`},
 	},
 	{
 		ID: "fs.rm-workspace", Category: "fs",
@@ -95,8 +95,8 @@ var fsRules = []*Rule{
 		Safer:    "move only files inside the workspace",
 		Unknown:  noUnknownStory,
 		Commands: []string{"mv"}, exec: checkMoveAway,
-		Block: []string{`mv ~ /dev/null`, `mv ~/Documents /tmp/`, `mv /etc /tmp/etc`, `mv . /tmp/x`, `mv .git /tmp/`, `mv /usr/bin old`},
-		Allow: []string{`mv a.txt b.txt`, `mv build /tmp/old-build`, `mv ~/Downloads/data.csv data/`, `mv /opt/app-1 /opt/app-2`},
+		Block: []string{`mv ~ /dev/null`, `mv ~/Documents /tmp/`, `mv /etc /tmp/etc`, `mv . /tmp/x`, `mv .git /tmp/`, `mv /usr/bin old`, `mv /mnt/c/Users/ann ./ann`, `mv /mnt/c/Users/ann/Documents ./docs/`, `mv /mnt/c/Users/ann/Downloads/report.pdf /tmp/`},
+		Allow: []string{`mv a.txt b.txt`, `mv build /tmp/old-build`, `mv ~/Downloads/data.csv data/`, `mv /opt/app-1 /opt/app-2`, `mv /mnt/c/Users/ann/Downloads/report.pdf ./docs/`},
 	},
 	{
 		ID: "fs.system-write", Category: "fs",
@@ -147,8 +147,8 @@ var fsRules = []*Rule{
 		Commands: []string{"cmd", "powershell", "pwsh", "powershell_ise", "wsl", "vssadmin", "wmic", "wbadmin", "bcdedit", "reg", "schtasks", "takeown", "icacls", "cacls", "netsh", "diskpart", "format",
 			// PowerShell's commands, which package shell reads out of -Command texts, and the aliases it turns into rm
 			"rm", "rd", "del", "erase", "remove-item", "ri", "set-mppreference", "add-mppreference", "set-netfirewallprofile", "format-volume", "clear-disk", "initialize-disk", "remove-partition", "reset-physicaldisk", "stop-computer", "restart-computer", "new-itemproperty", "set-itemproperty", "register-scheduledtask", "unregister-scheduledtask", "new-service"}, exec: checkWindows,
-		Block: []string{`cmd.exe /c 'rd /s /q C:\Users\dev'`, `cmd.exe /c del /f /s /q 'C:\Users\dev\*'`, `powershell.exe -c 'Remove-Item -Recurse -Force C:\\Users\\dev'`, `powershell -Command "Get-ChildItem D:\ -Recurse | Remove-Item -Force"`, `cmd.exe /c format E: /q /y`, `vssadmin.exe delete shadows /all /quiet`, `wmic shadowcopy delete`, `bcdedit /set {default} recoveryenabled no`, `netsh advfirewall set allprofiles state off`, `reg.exe add 'HKCU\Software\Microsoft\Windows\CurrentVersion\Run' /v x /d 'C:\x.exe'`, `schtasks /create /sc onlogon /tn x /tr 'C:\x.exe'`, `icacls 'C:\Windows' /grant Everyone:F /t`, `pwsh -c 'Set-MpPreference -DisableRealtimeMonitoring $true'`, `icacls C:\Windows\System32 /reset /t`, `powershell -c 'New-ItemProperty -Path HKCU:\Software\Microsoft\Windows\CurrentVersion\Run -Name x -Value C:\x.exe'`, `wsl.exe --unregister Ubuntu`},
-		Allow: []string{`cmd.exe /c 'rd /s /q build'`, `cmd.exe /c dir 'C:\Users'`, `powershell.exe -c 'Remove-Item -Recurse -Force .\node_modules'`, `cmd.exe /c 'del /q %TEMP%\build-*.log'`, `vssadmin list shadows`, `netsh advfirewall show allprofiles`, `reg.exe query 'HKCU\Software\Microsoft\Windows\CurrentVersion\Run'`, `schtasks /query`, `icacls .\build`, `powershell.exe -c Get-Volume`, `biome format src`, `format --help`, `icacls .\data /grant Users:R`, `wsl --list --verbose`},
+		Block: []string{`cmd.exe /c 'rd /s /q C:\Users\dev'`, `cmd.exe /c del /f /s /q 'C:\Users\dev\*'`, `powershell.exe -c 'Remove-Item -Recurse -Force C:\\Users\\dev'`, `powershell -Command "Get-ChildItem D:\ -Recurse | Remove-Item -Force"`, `cmd.exe /c format E: /q /y`, `vssadmin.exe delete shadows /all /quiet`, `wmic shadowcopy delete`, `bcdedit /set {default} recoveryenabled no`, `netsh advfirewall set allprofiles state off`, `reg.exe add 'HKCU\Software\Microsoft\Windows\CurrentVersion\Run' /v x /d 'C:\x.exe'`, `schtasks /create /sc onlogon /tn x /tr 'C:\x.exe'`, `icacls 'C:\Windows' /grant Everyone:F /t`, `pwsh -c 'Set-MpPreference -DisableRealtimeMonitoring $true'`, `icacls C:\Windows\System32 /reset /t`, `powershell -c 'New-ItemProperty -Path HKCU:\Software\Microsoft\Windows\CurrentVersion\Run -Name x -Value C:\x.exe'`, `wsl.exe --unregister Ubuntu`, `powershell.exe -c 'Remove-Item -Recurse C:\Users\ann\Documents'`, `powershell.exe -c 'Clear-Disk -Number 1 -RemoveData'`, `printf 'select disk 1\nclean\n' > /tmp/d.txt && diskpart.exe /s "$(wslpath -w /tmp/d.txt)"`, `diskpart.exe /s C:\temp\list.txt`, `icacls.exe C:\Users\ann\.ssh\id_ed25519 /inheritance:r /grant:r Everyone:R`, `icacls.exe C:\Users\ann\.ssh\id_ed25519 /inheritance:r /grant:r ann:F`, `icacls.exe 'C:\Windows\System32\config\SAM' /inheritance:r /grant:r ann:R`, `icacls.exe 'C:\Users\ann\Documents' /inheritance:r /grant:r ann:R /t`, `schtasks.exe /delete /tn * /f`, `schtasks.exe /delete /tn '\Microsoft\Windows\Windows Defender\Windows Defender Scheduled Scan' /f`, `schtasks /change /tn Updater /disable`},
+		Allow: []string{`cmd.exe /c 'rd /s /q build'`, `cmd.exe /c dir 'C:\Users'`, `powershell.exe -c 'Remove-Item -Recurse -Force .\node_modules'`, `cmd.exe /c 'del /q %TEMP%\build-*.log'`, `vssadmin list shadows`, `netsh advfirewall show allprofiles`, `reg.exe query 'HKCU\Software\Microsoft\Windows\CurrentVersion\Run'`, `schtasks /query`, `icacls .\build`, `powershell.exe -c Get-Volume`, `biome format src`, `format --help`, `icacls .\data /grant Users:R`, `wsl --list --verbose`, `powershell.exe -c 'Remove-Item -Recurse C:\Users\ann\Documents -WhatIf'`, `powershell.exe -c 'Clear-Disk -Number 1 -RemoveData -WhatIf'`, `printf 'list disk\nlist volume\n' > /tmp/l.txt && diskpart.exe /s "$(wslpath -w /tmp/l.txt)"`, `icacls.exe C:\Users\ann\.ssh\id_ed25519 /inheritance:r /grant:r ann:R`, `schtasks.exe /delete /tn Updater /f`, `icacls.exe 'C:\Users\ann\.ssh\id_ed25519' /inheritance:r /grant:r ann:R`},
 	},
 	{
 		ID: "fs.vcs-discard", Category: "fs",
@@ -204,6 +204,9 @@ func checkMoveAway(c *Call) Finding {
 	dst := c.resolve(ops[len(ops)-1])
 	for _, s := range ops[:len(ops)-1] {
 		l := c.Loc(s)
+		if winProfileEntry(l.Path) && !l.Maybe && c.Ctx.inWorkspace(dst) {
+			continue // a download brought into the project is kept, not lost
+		}
 		switch l.Place {
 		case Root, CoreSystem, System, Protected, Home, Ancestor, Workspace, WorkspaceGit, OtherHome:
 			if l.Place == System && !strings.HasPrefix(dst, "/dev/") && c.Ctx.placeKnown(dst).Place == System {
@@ -220,6 +223,12 @@ func checkMoveAway(c *Call) Finding {
 		}
 	}
 	return Finding{}
+}
+
+// inWorkspace reports whether the known path p is the workspace or in it.
+func (c *Context) inWorkspace(p string) bool {
+	pl := c.placeKnown(p).Place
+	return pl == Workspace || pl == InWorkspace
 }
 
 // checkUserDelete: deleting an account together with its home.

@@ -3,6 +3,9 @@ package policy
 import (
 	"slices"
 	"strings"
+
+	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
+	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
 
 // The Windows host reached from WSL or Git Bash: cmd.exe and PowerShell
@@ -163,6 +166,10 @@ func checkWindows(c *Call) Finding {
 		if !slices.ContainsFunc(c.Args, winPathWord) {
 			return Finding{} // rm -rf build: nothing to look at, nothing allocated
 		}
+	case "diskpart":
+		if diskpartListing(c) {
+			return Finding{}
+		}
 	}
 	words := make([]string, 0, len(c.Args)+1)
 	words = append(words, c.Ex.Name)
@@ -226,6 +233,13 @@ func (w winCmd) outside() string {
 		}
 	}
 	return ""
+}
+
+// whatIf reports whether a PowerShell cmdlet (Verb-Noun) is given -WhatIf:
+// it then only prints what it would do. Aliases (rm, del) are not taken
+// at their word: called from bash or cmd.exe, -whatif is just a name.
+func (w winCmd) whatIf() bool {
+	return strings.Contains(w.verb, "-") && w.has("-whatif", "-whatif:$true")
 }
 
 // winVerb judges the Windows commands named names: the harm it does, ""
@@ -325,10 +339,19 @@ func winNewItemproperty(w winCmd) string {
 	return ""
 }
 
-// winSchtasks judges schtasks.
+// winSchtasks judges schtasks: a task created or changed (what it runs,
+// or disabled), and Windows' own tasks or every task deleted. Deleting a
+// task of one's own or a suspicious one destroys nothing of the host.
 func winSchtasks(w winCmd) string {
-	if w.has("/create", "/change", "/delete") {
+	if w.has("/create", "/change") {
 		return "schtasks installs or changes a scheduled task"
+	}
+	if !w.has("/delete") {
+		return ""
+	}
+	i := slices.Index(w.args, "/tn")
+	if i < 0 || i+1 >= len(w.args) || w.args[i+1] == "*" || strings.HasPrefix(strings.TrimLeft(w.args[i+1], `\/`), "microsoft") {
+		return "schtasks deletes every scheduled task or one of Windows' own (its updates, Defender's scans)"
 	}
 	return ""
 }
@@ -383,6 +406,9 @@ func winNet(w winCmd) string {
 // text is the whole command text it came from, for pipelines.
 func winJudge(words []string, text, workspace string) string {
 	w := winCmd{verb: strings.TrimSuffix(words[0], ".exe"), args: words[1:], text: text, workspace: workspace}
+	if w.whatIf() {
+		return ""
+	}
 	for _, v := range winVerbs {
 		if slices.Contains(v.names, w.verb) {
 			return v.judge(w)
@@ -447,10 +473,11 @@ func winReg(w winCmd) string {
 	return ""
 }
 
-// winACL: icacls/cacls granting, resetting or handing over a path outside.
+// winACL: icacls/cacls granting, resetting or handing over a path outside,
+// unless it only tightens the path's ACL (aclTightens).
 func winACL(w winCmd) string {
 	t := w.outside()
-	if t == "" {
+	if t == "" || aclTightens(w) {
 		return ""
 	}
 	for _, a := range w.args {
@@ -459,4 +486,107 @@ func winACL(w winCmd) string {
 		}
 	}
 	return ""
+}
+
+// broadPrincipals are the Windows groups that stand for many or all users
+// (the SIDs of Everyone, Authenticated Users, Users, Guests, Anonymous).
+var broadPrincipals = []string{"everyone", "users", "authenticated", "*s-1-1-0", "*s-1-5-11", "*s-1-5-32-545", "*s-1-5-32-546", "*s-1-5-7", "guests", "anonymous", "interactive", "network", "domain", "builtin\\users", "nt"}
+
+// profileFileRe matches a path below a folder of a Windows profile
+// (C:\Users\ann\.ssh\key, %USERPROFILE%\x), also as bash leaves it
+// unquoted (C:Usersann.sshkey, a name icacls will not find).
+var profileFileRe = &lazyregexp.Regexp{Expr: `^(?:[a-z]:[\\/]users[\\/][^\\/]+[\\/][^\\/]|[a-z]:users[^\\/]|%userprofile%[\\/]|\$env:userprofile[\\/])`}
+
+// aclTightens reports whether icacls only tightens the ACL of a file in
+// a profile, the way a private key is locked down on Windows:
+// /inheritance:r drops every inherited entry, and every grant gives one
+// named user read rights (R or RX). A grant to a group of many users, a
+// write right, /reset, /setowner, a tree (/t), a path outside the
+// profiles (C:\Windows\System32\config\SAM would lock SYSTEM out) or
+// anything from cacls is not a tightening.
+func aclTightens(w winCmd) bool {
+	if w.verb != "icacls" || !w.has("/inheritance:r") || w.has("/reset", "/setowner", "/remove", "/remove:d", "/remove:g", "/t") {
+		return false
+	}
+	grants := aclGrants(w.args)
+	for _, t := range w.targets() {
+		if !slices.Contains(grants, t) && winOutside(t) && !profileFileRe.MatchString(t) {
+			return false
+		}
+	}
+	return len(grants) > 0 && !slices.ContainsFunc(grants, func(g string) bool { return !readOnlyGrant(g) })
+}
+
+// aclGrants are the values (user:perm) of icacls' /grant and /grant:r.
+func aclGrants(args []string) []string {
+	var out []string
+	for i, a := range args {
+		if a != "/grant" && a != "/grant:r" {
+			continue
+		}
+		for _, g := range args[i+1:] {
+			if strings.HasPrefix(g, "/") {
+				break
+			}
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// readOnlyGrant reports whether an icacls grant (user:perm) gives one
+// named principal read rights only.
+func readOnlyGrant(g string) bool {
+	who, perm, ok := strings.Cut(g, ":")
+	if !ok || who == "" || slices.ContainsFunc(broadPrincipals, func(b string) bool { return strings.HasPrefix(who, b) }) {
+		return false
+	}
+	for _, flag := range []string{"(oi)", "(ci)", "(io)", "(ni)", "(i)"} {
+		perm = strings.ReplaceAll(perm, flag, "")
+	}
+	perm = strings.Trim(perm, "()")
+	return perm == "r" || perm == "rx"
+}
+
+// diskpartReaders are diskpart's commands that only show or pick a disk
+// or volume; every other one (clean, format, create, delete, convert …)
+// changes one.
+var diskpartReaders = []string{"list", "lis", "detail", "det", "select", "sel", "exit", "rem", "help"}
+
+// diskpartListing reports whether diskpart /s runs a script this command
+// line wrote with known text (printf … > f, then /s "$(wslpath -w f)" or
+// /s f) whose every line only lists, selects or shows details. A script
+// the guard cannot read may erase a disk.
+func diskpartListing(c *Call) bool {
+	i := slices.IndexFunc(c.Args, func(a string) bool { return strings.EqualFold(a, "/s") })
+	if i < 0 || i+1 >= len(c.Args) {
+		return false
+	}
+	text, ok := c.Res.Written[diskpartScript(c, c.Args[i+1])]
+	if !ok {
+		return false
+	}
+	// printf's \n may still be written out: each piece counts as a line.
+	for _, line := range strings.FieldsFunc(strings.ReplaceAll(text, `\n`, "\n"), func(r rune) bool { return r == '\n' || r == '\r' }) {
+		if f := strings.Fields(strings.ToLower(line)); len(f) > 0 && !slices.Contains(diskpartReaders, f[0]) {
+			return false
+		}
+	}
+	return true
+}
+
+// diskpartScript is the Linux path of the script given to diskpart /s:
+// the operand of the wslpath that names it, or the word itself.
+func diskpartScript(c *Call, arg string) string {
+	for _, u := range c.Res.Unknowns(arg) {
+		for _, ex := range u.Execs {
+			if ops := operands(ex.Args[1:]); ex.Name == "wslpath" && len(ops) > 0 {
+				return shell.ResolvePath(ex.Dir, ops[len(ops)-1])
+			}
+		}
+	}
+	if !shell.Known(arg) {
+		return ""
+	}
+	return shell.ResolvePath(c.Ex.Dir, arg)
 }

@@ -101,8 +101,16 @@ var (
 	coreSystemDirs = []string{"/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/proc", "/sbin", "/sys", "/usr", "/System", "/Library", "/private/etc"}
 	systemDirs     = []string{"/var", "/opt", "/srv", "/mnt", "/media", "/root", "/run", "/snap", "/nix", "/home", "/Users", "/Applications", "/private", "/cores", "/Volumes", "/lost+found", "/boot", "/usr/local"}
 	tempRoots      = []string{"/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp", "/dev/shm"}
-	tempRootRe     = &lazyregexp.Regexp{Expr: `^(?:/private)?/var/folders/[^/]+/[^/]+/T$|(?i)^/[a-z]/users/[^/]+/appdata/local/temp$`}
+	tempRootRe     = &lazyregexp.Regexp{Expr: `^(?:/private)?/var/folders/[^/]+/[^/]+/T$|(?i)^(?:/mnt)?/[a-z]/users/[^/]+/appdata/local/temp$`}
 )
+
+// winProfileEntryRe matches a file or folder below one of the folders of
+// a Windows profile as WSL (/mnt/c/Users/ann/Downloads/x) or Git Bash
+// (/c/Users/ann/Downloads/x) sees it; not the profile or its folders.
+var winProfileEntryRe = &lazyregexp.Regexp{Expr: `(?i)^(?:/mnt)?/[a-z]/users/[^/]+/[^/]+/[^/]+`}
+
+// winProfileEntry reports whether p is below a folder of a Windows profile.
+func winProfileEntry(p string) bool { return winProfileEntryRe.MatchString(p) }
 
 // under reports whether p is dir or inside it.
 func under(p, dir string) bool {

@@ -43,8 +43,8 @@ while True: os.fork()"`,
 		Safer:    "ask the user",
 		Unknown:  noUnknownStory,
 		Commands: []string{"shutdown", "reboot", "halt", "poweroff", "init", "telinit", "systemctl", "loginctl", "dnf", "yum"}, exec: checkShutdown,
-		Block: []string{`shutdown -h now`, `shutdown`, `sudo reboot`, `systemctl poweroff`, `init 0`, `systemctl isolate rescue.target`, `sudo dnf system-upgrade reboot`, `systemctl start reboot.target`},
-		Allow: []string{`systemctl status nginx`, `shutdown -c`, `systemctl start nginx.service`},
+		Block: []string{`shutdown -h now`, `shutdown`, `sudo reboot`, `systemctl poweroff`, `init 0`, `systemctl isolate rescue.target`, `sudo dnf system-upgrade reboot`, `systemctl start reboot.target`, `shutdown.exe /s /t 0`, `shutdown.exe /a /s`},
+		Allow: []string{`systemctl status nginx`, `shutdown -c`, `systemctl start nginx.service`, `shutdown.exe /a`},
 	},
 	{
 		ID: "proc.kernel-control", Category: "proc",
@@ -166,8 +166,12 @@ func checkShutdown(c *Call) Finding {
 }
 
 // shutdownHelp reports whether the call only asks for help or a version,
-// or cancels a shutdown (shutdown -c; -h is shutdown's halt).
+// or cancels a shutdown (shutdown -c; -h is shutdown's halt; Windows'
+// shutdown.exe /a aborts one, and given anything else too it may stop).
 func shutdownHelp(c *Call) bool {
+	if c.Ex.Name == "shutdown" && len(c.Args) == 1 && strings.EqualFold(c.Args[0], "/a") {
+		return true
+	}
 	for _, a := range c.Args {
 		if a == "--help" || a == "-h" && c.Ex.Name != "shutdown" || a == "-c" && c.Ex.Name == "shutdown" || a == "--version" {
 			return true

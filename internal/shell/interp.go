@@ -914,7 +914,7 @@ var pwshListers = []string{"get-childitem", "gci", "ls", "dir", "get-item", "gi"
 // pwshDeletes reads PowerShell's deletes as the rm they amount to:
 // Remove-Item -Recurse -Force /etc is rm -rf /etc, Get-ChildItem ~ |
 // Remove-Item -Recurse is rm -rf ~/*. Paths $HOME, ~, $env:HOME and
-// $env:USERPROFILE are home.
+// $env:USERPROFILE are home. A delete with -WhatIf deletes nothing.
 func (a *analyzer) pwshDeletes(f *frame, st *state, ex *Exec, code, label string) {
 	for _, stmt := range strings.FieldsFunc(code, func(r rune) bool { return r == ';' || r == '\n' }) {
 		var listed []string
@@ -925,7 +925,7 @@ func (a *analyzer) pwshDeletes(f *frame, st *state, ex *Exec, code, label string
 			}
 			verb := strings.ToLower(words[0])
 			var paths []string
-			recurse := false
+			recurse, whatIf := false, false
 			for i := 1; i < len(words); i++ {
 				w := strings.Trim(words[i], `"'`)
 				lw := strings.ToLower(w)
@@ -937,6 +937,8 @@ func (a *analyzer) pwshDeletes(f *frame, st *state, ex *Exec, code, label string
 					}
 				case strings.HasPrefix(lw, "-r") && strings.HasPrefix("-recurse", lw):
 					recurse = true
+				case lw == "-whatif" || lw == "-whatif:$true":
+					whatIf = true // only prints what it would delete
 				case strings.HasPrefix(lw, "-"):
 				default:
 					paths = append(paths, pwshPath(w))
@@ -951,7 +953,7 @@ func (a *analyzer) pwshDeletes(f *frame, st *state, ex *Exec, code, label string
 				if len(paths) == 0 {
 					listed = []string{"./*"}
 				}
-			case slices.Contains(pwshRemovers, verb):
+			case slices.Contains(pwshRemovers, verb) && !whatIf:
 				if len(paths) == 0 {
 					paths = listed
 				}
