@@ -48,7 +48,7 @@ func familyRuleCases() []precisionCase {
 		{"react app password flag", "REACT_APP_SHOW_PASSWORD=true", ""},
 
 		// Django secret keys.
-		{"django insecure key", "SECRET_KEY = 'django-insecure-" + django(50) + "'", "django-secret-key"},
+		{"django insecure key", "SECRET_KEY = 'django-insecure-" + django(50) + "'", "django-insecure-key"},
 		{"django key, startproject alphabet", `SECRET_KEY = "` + "k7" + django(46) + "q2" + `"`, "django-secret-key|keyword-assigned-secret|generic-api-key"},
 		{"django key from the environment", "SECRET_KEY = os.environ['DJANGO_SECRET_KEY']", ""},
 		{"django insecure prefix in prose", "startproject writes a key that starts with django-insecure- on purpose.", ""},
