@@ -23,6 +23,17 @@ func (c *Call) effectsOf() []effects.Effect {
 	return c.eff
 }
 
+// effect is the call's first effect of kind on area (ok false: none); most
+// harm rules are that one question and a reason built from the effect.
+func (c *Call) effect(kind effects.Kind, area effects.Area) (e effects.Effect, ok bool) {
+	for _, e := range c.effectsOf() {
+		if e.Kind == kind && e.Area == area {
+			return e, true
+		}
+	}
+	return effects.Effect{}, false
+}
+
 // inProject reports whether p is inside the workspace or a temporary
 // directory, where a dotfiles repository or a test may keep its own
 // copies of start-up files.

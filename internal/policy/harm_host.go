@@ -34,10 +34,8 @@ var harmNetworkRedirect = &Rule{
 }
 
 func checkNetworkRedirect(c *Call) Finding {
-	for _, e := range c.effectsOf() {
-		if e.Kind == effects.Change && e.Area == effects.Network {
-			return hit(e.Action + " sends " + e.Name + " through another host")
-		}
+	if e, ok := c.effect(effects.Change, effects.Network); ok {
+		return hit(e.Action + " sends " + e.Name + " through another host")
 	}
 	return Finding{}
 }
@@ -70,10 +68,8 @@ var harmRemoteLogin = &Rule{
 }
 
 func checkRemoteLogin(c *Call) Finding {
-	for _, e := range c.effectsOf() {
-		if e.Kind == effects.Change && e.Area == effects.RemoteAccess {
-			return hit(e.Action + " turns on " + e.Name + " for logins from the network")
-		}
+	if e, ok := c.effect(effects.Change, effects.RemoteAccess); ok {
+		return hit(e.Action + " turns on " + e.Name + " for logins from the network")
 	}
 	return Finding{}
 }
@@ -146,10 +142,8 @@ var harmCapture = &Rule{
 }
 
 func checkCapture(c *Call) Finding {
-	for _, e := range c.effectsOf() {
-		if e.Kind == effects.Read && e.Area == effects.Capture {
-			return hit(e.Action + " records " + e.Name)
-		}
+	if e, ok := c.effect(effects.Read, effects.Capture); ok {
+		return hit(e.Action + " records " + e.Name)
 	}
 	return Finding{}
 }
@@ -178,10 +172,8 @@ var harmKernelModule = &Rule{
 }
 
 func checkKernelModule(c *Call) Finding {
-	for _, e := range c.effectsOf() {
-		if e.Kind == effects.Change && e.Area == effects.Kernel {
-			return hit(e.Action + " loads " + e.Name + " into the kernel")
-		}
+	if e, ok := c.effect(effects.Change, effects.Kernel); ok {
+		return hit(e.Action + " loads " + e.Name + " into the kernel")
 	}
 	return Finding{}
 }
@@ -209,10 +201,8 @@ var harmCredentialDelete = &Rule{
 }
 
 func checkCredentialDelete(c *Call) Finding {
-	for _, e := range c.effectsOf() {
-		if e.Kind == effects.Delete && e.Area == effects.Secrets {
-			return hit(e.Action + " deletes " + e.Name)
-		}
+	if e, ok := c.effect(effects.Delete, effects.Secrets); ok {
+		return hit(e.Action + " deletes " + e.Name)
 	}
 	return Finding{}
 }

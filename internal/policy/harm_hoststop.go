@@ -31,10 +31,8 @@ var harmHostStop = &Rule{
 }
 
 func checkHostStop(c *Call) Finding {
-	for _, e := range c.effectsOf() {
-		if e.Kind == effects.Change && e.Area == effects.Host {
-			return hit(e.Action + ": " + e.Name)
-		}
+	if e, ok := c.effect(effects.Change, effects.Host); ok {
+		return hit(e.Action + ": " + e.Name)
 	}
 	return Finding{}
 }

@@ -47,10 +47,8 @@ var harmRemoteDestroy = &Rule{
 }
 
 func checkRemoteDestroy(c *Call) Finding {
-	for _, e := range c.effectsOf() {
-		if e.Kind == effects.Delete && e.Area == effects.Remote {
-			return hit(e.Name + " " + e.Action + " destroys what " + e.Name + " manages")
-		}
+	if e, ok := c.effect(effects.Delete, effects.Remote); ok {
+		return hit(e.Name + " " + e.Action + " destroys what " + e.Name + " manages")
 	}
 	return Finding{}
 }
