@@ -297,20 +297,7 @@ func realSourceCases() []precisionCase {
 	}
 }
 
-func TestPrecisionRealSources(t *testing.T) {
-	s := secrettest.Builtin()
-	for _, c := range realSourceCases() {
-		t.Run(c.name, func(t *testing.T) {
-			ids := ruleIDs(s.MustScan(c.text))
-			if c.rule == "" {
-				assert.Empty(t, ids, "nothing may be found")
-			} else {
-				assert.True(t, slices.ContainsFunc(strings.Split(c.rule, "|"), func(id string) bool { return slices.Contains(ids, id) }),
-					"want one of %s, found %v", c.rule, ids)
-			}
-		})
-	}
-}
+func TestPrecisionRealSources(t *testing.T) { checkPrecisionCases(t, realSourceCases()) }
 
 // publicAndCiphertextCases are the examples of issue #26's classes: values
 // public by design and ciphertext meant to be committed pass; the secret
@@ -379,31 +366,23 @@ func publicAndCiphertextCases() []precisionCase {
 	}
 }
 
-func TestPublicAndCiphertext(t *testing.T) {
-	s := secrettest.Builtin()
-	for _, c := range publicAndCiphertextCases() {
-		t.Run(c.name, func(t *testing.T) {
-			ids := ruleIDs(s.MustScan(c.text))
-			if c.rule == "" {
-				assert.Empty(t, ids, "nothing may be found")
-			} else {
-				assert.True(t, slices.ContainsFunc(strings.Split(c.rule, "|"), func(id string) bool { return slices.Contains(ids, id) }),
-					"want one of %s, found %v", c.rule, ids)
-			}
-		})
-	}
-}
+func TestPublicAndCiphertext(t *testing.T) { checkPrecisionCases(t, publicAndCiphertextCases()) }
 
-func TestPrecision(t *testing.T) {
+func TestPrecision(t *testing.T) { checkPrecisionCases(t, precisionCases()) }
+
+// checkPrecisionCases scans each case's text with the built-in rules: a
+// case with no rule must have no finding, one with "a|b" a finding of
+// either rule (gitleaks keeps one finding per secret, a specific rule's
+// rather than generic-api-key's).
+func checkPrecisionCases(t *testing.T, cases []precisionCase) {
+	t.Helper()
 	s := secrettest.Builtin()
-	for _, c := range precisionCases() {
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			ids := ruleIDs(s.MustScan(c.text))
 			if c.rule == "" {
 				assert.Empty(t, ids, "nothing may be found")
 			} else {
-				// "a|b": either rule (gitleaks keeps one finding per
-				// secret, a specific rule's rather than generic-api-key's).
 				assert.True(t, slices.ContainsFunc(strings.Split(c.rule, "|"), func(id string) bool { return slices.Contains(ids, id) }),
 					"want one of %s, found %v", c.rule, ids)
 			}
