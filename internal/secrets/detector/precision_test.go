@@ -290,6 +290,12 @@ func realSourceCases() []precisionCase {
 		{"table keys and credential hashes", `{"hashKey": "` + hx(64) + `", "rangeKey": "` + an(20) + `7q"}` + "\nbuild_token_hash: \"" + hx(64) + "\"", ""},
 		{"build token", "build_token: \"" + key(40) + "\"", "keyword-assigned-secret|generic-api-key"},
 
+		// Go's checksums: go.sum hashes and the checksum database's verifier keys are public.
+		{"go.sum hashes of modules named auth and key", "cloud.example.org/go/auth v0.4.2 h1:" + b64(43) + "=\ncloud.example.org/go/auth v0.4.2/go.mod h1:" + b64(43) + "=\ngithub.com/acme/apikey v1.0.0 h1:" + b64(43) + "=\n", ""},
+		{"api key beside a go.sum line", "cloud.example.org/go/auth v0.4.2 h1:" + b64(43) + "=\nACME_API_KEY=" + key(32), "keyword-assigned-secret|generic-api-key"},
+		{"note verifier key", "const verifierKey = \"sum.acme-shop.io+" + hx(8) + "+A" + b64(43) + "\"", ""},
+		{"note signer key", "const signerKey = \"PRIVATE+KEY+sum.acme-shop.io+" + hx(8) + "+A" + b64(43) + "\"", "keyword-assigned-secret|generic-api-key"},
+
 		// curl placeholders and minified code.
 		{"curl placeholder bearer", `curl https://api.acme-shop.io -H "Authorization: Bearer sk-abc123xyz"`, ""},
 		{"curl real bearer", `curl https://api.acme-shop.io -H "Authorization: Bearer ` + key(40) + `"`, "curl-auth-header|authorization-header-token"},
