@@ -176,7 +176,7 @@ func mayBeEncoded(data string) bool {
 		case (c == 'u' || c == 'U') && i > 0 && data[i-1] == '\\':
 			return true
 		}
-		if isBase64Char(c) {
+		if IsBase64Char(c) {
 			run++
 			if run >= 16 {
 				return true
@@ -188,7 +188,9 @@ func mayBeEncoded(data string) bool {
 	return false
 }
 
-func isBase64Char(c byte) bool {
+// IsBase64Char reports whether c is in either base64 alphabet, standard
+// or URL-safe (hex digits are too).
+func IsBase64Char(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '/' || c == '+' || c == '-'
 }
 

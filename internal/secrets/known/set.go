@@ -24,6 +24,7 @@ import (
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
+	"github.com/gemini-guard/gemini-guard/internal/secrets/decode"
 	"github.com/gemini-guard/gemini-guard/internal/state"
 )
 
@@ -182,7 +183,7 @@ func (s *Set) buildFor(longest int, escapes bool) {
 func longestRun(text string) int {
 	longest, run := 0, 0
 	for i := 0; i < len(text); i++ {
-		if !base64Byte(text[i]) {
+		if !decode.IsBase64Char(text[i]) {
 			run = 0
 			continue
 		}
@@ -190,12 +191,6 @@ func longestRun(text string) int {
 		longest = max(longest, run)
 	}
 	return longest
-}
-
-// base64Byte reports whether c is in either base64 alphabet (hex digits
-// are too).
-func base64Byte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '-' || c == '_'
 }
 
 // findPending finds the pending values themselves in text, ending after
@@ -391,7 +386,7 @@ func (s *Set) Tail(text string, base int) int {
 	if len(s.pending) > 0 {
 		// Text that ends in a base64 character may end with the start of
 		// any value's encoded form, and an escaped form may hold any byte.
-		if base < len(text) && (base64Byte(text[len(text)-1]) || s.pendingSpecial) {
+		if base < len(text) && (decode.IsBase64Char(text[len(text)-1]) || s.pendingSpecial) {
 			s.build()
 		} else {
 			hold = s.pendingTail(text, base)
