@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
-	"sync"
 	"time"
 )
 
@@ -58,25 +57,20 @@ func memoryAllowance(ceiling uint64) uint64 { return ceiling / 4 }
 
 // watchMemory calls over once when the memory in use exceeds ceiling plus
 // its allowance, sampling on a timer (no goroutine until it first fires,
-// no sample before memoryFirstCheck). At its first check it also sets the
-// runtime's soft memory limit to the ceiling, so that the garbage collector
-// works harder before the watchdog has to act. Not before: setting a limit
-// wakes the runtime's scavenger, which hands the young heap back to the
-// system, and the call's next allocations fault it in again, page by page
-// (+0.2 ms of kernel time on every hook call, measured: bench's shell
-// guard went from 1.14x to 1.22x the floor with it). stop ends it.
+// no sample before memoryFirstCheck). It also sets the runtime's soft
+// memory limit to the ceiling, so that the garbage collector works harder
+// before the watchdog has to act. stop ends it.
 func watchMemory(ceiling uint64, over func()) (stop func()) {
 	limit := ceiling + memoryAllowance(ceiling)
+	debug.SetMemoryLimit(int64(ceiling))
 	var t *time.Timer
 	stopped := make(chan struct{})
-	var setLimit sync.Once
 	check := func() {
 		select {
 		case <-stopped:
 			return
 		default:
 		}
-		setLimit.Do(func() { debug.SetMemoryLimit(int64(ceiling)) })
 		if memoryInUse() > limit {
 			over()
 			return
