@@ -215,7 +215,7 @@ func TestScorecardRealSources(t *testing.T) {
 	defer cancel()
 	for _, v := range []string{e2e.CLIVersion, e2e.FloorVersion} {
 		if _, err := e2e.EnsureCLIVersion(ctx, v); err != nil {
-			fmt.Printf("scorecard %-16s Gemini CLI %s's node_modules NOT measured: %v\n", "real-sources", v, err)
+			scorecard("%-16s Gemini CLI %s's node_modules NOT measured: %v", "real-sources", v, err)
 			continue
 		}
 		dir, err := e2e.CLIDirFor(v)
@@ -257,7 +257,7 @@ func TestScorecardRealSources(t *testing.T) {
 	rate := float64(blocked) / float64(len(files))
 	scorecard("%-16s files blocked %.4f (%d/%d)  by rule: %s", "real-sources", rate, blocked, len(files), strings.Join(parts, ", "))
 	if len(files) < realSourceMinFiles {
-		fmt.Printf("scorecard %-16s %d files are too few to hold the guard to 0.03%%: threshold NOT applied (need %d; install Node.js 20+ so the Gemini CLI's node_modules are measured)\n",
+		scorecard("%-16s %d files are too few to hold the guard to 0.03%%: threshold NOT applied (need %d; install Node.js 20+ so the Gemini CLI's node_modules are measured)",
 			"real-sources", len(files), realSourceMinFiles)
 		return
 	}
