@@ -122,6 +122,22 @@ func benchFind(b *testing.B, text string) {
 	loop(b, func() { s.Find(text, 0) })
 }
 
+// benchFirstFind is what a hook process pays: a set just loaded, its
+// first Find (which builds the forms the text may hold).
+func benchFirstFind(b *testing.B, text string) {
+	env := environ50()
+	b.SetBytes(int64(len(text)))
+	loop(b, func() {
+		Load(Sources{Environ: env}).Find(text, 0)
+	})
+}
+
+func BenchmarkFirstFindChunk2K(b *testing.B)  { benchFirstFind(b, goSource(b, 2<<10)) }
+func BenchmarkFirstFindWrite10K(b *testing.B) { benchFirstFind(b, goSource(b, 10<<10)) }
+func BenchmarkFirstFindShell(b *testing.B) {
+	benchFirstFind(b, `git log --oneline -20 | grep -v "Merge" && go test ./internal/... -run TestParse -count=1`)
+}
+
 func BenchmarkFindChunk60(b *testing.B) {
 	benchFind(b, "Here is how to rotate the API key safely: revoke it first. ")
 }

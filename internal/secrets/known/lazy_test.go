@@ -88,3 +88,72 @@ func spans(fs []secrets.Finding) []string {
 	slices.Sort(out)
 	return out
 }
+
+// Find finds exactly what a plain search for every form of every value
+// finds, whatever filters it takes to skip the rest of a text: values
+// held in the clear, as keyed hashes, and both at once.
+func TestFindAsPlainSearch(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 3))
+	const alnum = "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789+/%'\\ "
+	words := []string{"the", "build", "internal/server", "\n", " ", "0123456789abcdef0123", "==", "aGVsbG8gd29ybGQ", "%41%42"}
+	found := 0
+	for round := 0; round < 1500; round++ {
+		key := Key{K0: r.Uint64(), K1: r.Uint64()}
+		s := NewSet(key)
+		type known struct {
+			source, text string
+			hashed       bool
+		}
+		var values []known
+		for i := 0; i < 1+r.IntN(30); i++ {
+			b := make([]byte, 8+r.IntN(40))
+			for j := range b {
+				b[j] = alnum[r.IntN(len(alnum))]
+			}
+			v := known{source: fmt.Sprintf("$V%d", i), text: string(b), hashed: round%3 == 0 && r.IntN(2) == 0}
+			if Ordinary(v.text) || slices.ContainsFunc(values, func(k known) bool { return k.text == v.text }) {
+				continue
+			}
+			values = append(values, v)
+			if v.hashed {
+				for _, h := range Hash(key, Value{Source: v.source, Text: v.text}) {
+					s.AddHashed(h)
+				}
+			} else {
+				s.Add(Value{Source: v.source, Text: v.text})
+			}
+		}
+		if len(values) == 0 {
+			continue
+		}
+		var b strings.Builder
+		for i := 0; i < 2+r.IntN(20); i++ {
+			if r.IntN(3) == 0 {
+				forms := Forms(values[r.IntN(len(values))].text)
+				b.WriteString(forms[r.IntN(len(forms))])
+			} else {
+				b.WriteString(words[r.IntN(len(words))])
+			}
+		}
+		text := b.String()
+		from := 0
+		if r.IntN(3) == 0 {
+			from = r.IntN(len(text) + 1)
+		}
+		var want []string
+		for _, v := range values {
+			for k, f := range Forms(v.text) {
+				for i := 0; i+len(f) <= len(text); i++ {
+					if text[i:i+len(f)] == f && i+len(f) > from {
+						want = append(want, fmt.Sprintf("%s %d-%d line %d decoded %v", v.source, i, i+len(f), 1+strings.Count(text[:i], "\n"), k > 0))
+					}
+				}
+			}
+		}
+		slices.Sort(want)
+		got := spans(s.Find(text, from))
+		require.Equal(t, want, got, "Find(%q, %d)", text, from)
+		found += len(got)
+	}
+	require.Positive(t, found)
+}

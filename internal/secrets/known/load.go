@@ -21,8 +21,9 @@ type Sources struct {
 	DisabledRules []string
 }
 
-// formsPerValue is about how many forms a value has (Forms): room made at
-// once for the entries, instead of growing them value by value.
+// formsPerValue is about how many forms a value has (Forms): buildFor
+// makes room for them at once, instead of growing the entries value by
+// value.
 const formsPerValue = 10
 
 // Load is the Set of one hook call: the environment's values, the files'
@@ -62,7 +63,8 @@ func Load(src Sources) *Set {
 	// environment, and a value is named by the first source that has it;
 	// ".env (DB_PASSWORD)" says where it lives better than "$DB_PASSWORD".
 	files, env := FromFiles(src.Cwd, src.Home), FromEnviron(src.Environ)
-	set.entries = slices.Grow(set.entries, formsPerValue*(len(files)+len(env)))
+	set.entries = slices.Grow(set.entries, len(files)+len(env)) // the values; their forms when built
+	set.origins = slices.Grow(set.origins, len(files)+len(env))
 	for _, v := range files {
 		set.Add(v)
 	}

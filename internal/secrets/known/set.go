@@ -59,16 +59,20 @@ type Hashed struct {
 // Key is the per-user key of the keyed hashes and tags.
 type Key struct{ K0, K1 uint64 }
 
-// entry is one form of one value a Set looks for.
+// entry is one form of one value a Set looks for. Small (40 bytes), as a
+// process may hold hundreds: where it came from is in the Set's origins.
 type entry struct {
-	source  string
 	form    string // the form's text; "" for a hashed form
-	value   string // the value (clear forms only)
-	n       int
 	sum     uint64
+	origin  int32 // its value's place in Set.origins
+	n       int32
 	tag     uint16
 	decoded bool
 }
+
+// origin is a value's source and, for a value known in the clear, the
+// value.
+type origin struct{ source, value string }
 
 // Set is the known values of one hook call. The zero Set knows nothing;
 // a nil *Set too.
@@ -83,21 +87,29 @@ type Set struct {
 	user      Key
 	userKnown bool
 	entries   []entry
-	values    []string // the clear values, to add each once
-	// pending are values added whose forms are not built yet (build):
-	// most texts a hook checks cannot hold an encoded form of most of them
-	// (buildFor), and there only the values themselves are looked for.
-	// Building the forms and their index was most of what 50 known
-	// values cost a hook process. maxPending is the longest pending value,
-	// pendingSpecial says one has bytes that URL, JSON or shell escapes.
-	pending        []Value
+	origins   []origin
+	// pending are the origins of values added whose encoded forms are not
+	// built yet (build; the value itself is an entry from Add on): most
+	// texts a hook checks cannot hold an encoded form of most of them
+	// (buildFor). Building the forms and their index was most of what 50
+	// known values cost a hook process. maxPending is the longest pending
+	// value, pendingSpecial says one has bytes that URL, JSON or shell
+	// escapes.
+	pending        []int32
 	maxPending     int
 	pendingSpecial bool
-	// The index, built on first use after an Add: the entries sorted by
-	// tag, and tags a bitset of the 16-bit tags of every form's first 8
-	// bytes; clear lists the clear forms sorted (for Tail; clearSorted).
+	// The index, built on first use after an Add: byTag the entries'
+	// positions grouped by their tag's high byte (the group of b is
+	// byTag[groups[b]:groups[b+1]], in the order they were added); tags a
+	// bitset of the 16-bit tags of every form's first 8 bytes; pairs a
+	// bitset of the first two bytes of every clear form, the cheaper
+	// filter findForms tries first when no form is hashed (whose first
+	// bytes cannot be known); clear lists the clear forms sorted (for
+	// Tail; clearSorted).
 	indexed, clearSorted bool
-	tags                 []uint64
+	byTag                []int32
+	groups               [257]int32
+	tags, pairs          []uint64
 	clear                []int32
 	maxClear, maxHashed  int
 	// store and sessionID are where Learn keeps what it learns (nil:
@@ -134,11 +146,13 @@ func (s *Set) Len() int {
 // Add makes s look for v and its forms. A value that Ordinary calls
 // ordinary text is left out; so is one already known.
 func (s *Set) Add(v Value) {
-	if Ordinary(v.Text) || slices.Contains(s.values, v.Text) {
+	if Ordinary(v.Text) || slices.ContainsFunc(s.origins, func(o origin) bool { return o.value == v.Text }) {
 		return
 	}
-	s.values = append(s.values, v.Text)
-	s.pending = append(s.pending, v)
+	at := int32(len(s.origins))
+	s.origins = append(s.origins, origin{source: v.Source, value: v.Text})
+	s.add(entry{form: v.Text, origin: at, n: int32(len(v.Text)), tag: s.tag(v.Text)})
+	s.pending = append(s.pending, at)
 	s.maxPending = max(s.maxPending, len(v.Text))
 	s.pendingSpecial = s.pendingSpecial || special(v.Text)
 }
@@ -151,8 +165,8 @@ func shortestForm(n int) int { return max(MinLen, 4*n/3-3) }
 // build makes the forms of every pending value.
 func (s *Set) build() { s.buildFor(math.MaxInt, true) }
 
-// buildFor makes the forms of the pending values that may have an encoded
-// form in a text whose longest run of base64 characters (hex digits are
+// buildFor makes the encoded forms of the pending values that may have
+// one in a text whose longest run of base64 characters (hex digits are
 // among them) is longest: those whose shortest form fits in it, and, when
 // the text holds an escape (escapes: '%', '\\', or '+' for a space), those
 // with bytes that URL, JSON and shell escapes change. The others stay
@@ -163,80 +177,78 @@ func (s *Set) buildFor(longest int, escapes bool) {
 	}
 	keep := s.pending[:0]
 	s.maxPending, s.pendingSpecial = 0, false
-	for _, v := range s.pending {
-		sp := special(v.Text)
-		if shortestForm(len(v.Text)) > longest && !(escapes && sp) {
-			keep = append(keep, v)
-			s.maxPending = max(s.maxPending, len(v.Text))
+	grown := false
+	for _, at := range s.pending {
+		v := s.origins[at].value
+		sp := special(v)
+		if shortestForm(len(v)) > longest && !(escapes && sp) {
+			keep = append(keep, at)
+			s.maxPending = max(s.maxPending, len(v))
 			s.pendingSpecial = s.pendingSpecial || sp
 			continue
 		}
-		for i, f := range Forms(v.Text) {
-			s.add(entry{source: v.Source, form: f, value: v.Text, n: len(f), decoded: i > 0, tag: s.tag(f)})
+		if !grown { // room for every pending value's forms, made once
+			s.entries, grown = slices.Grow(s.entries, (formsPerValue-1)*len(s.pending)), true
+		}
+		for _, f := range Forms(v)[1:] { // the value itself is an entry already
+			s.add(entry{form: f, origin: at, n: int32(len(f)), decoded: true, tag: s.tag(f)})
 		}
 	}
-	clear(s.pending[len(keep):])
 	s.pending = keep
 }
+
+// base64Chars[c] says c is a base64 character (decode.IsBase64Char): a
+// table, as longestRun reads every byte of a text.
+var base64Chars = func() (t [256]bool) {
+	for c := range t {
+		t[c] = decode.IsBase64Char(byte(c))
+	}
+	return t
+}()
 
 // longestRun is the length of text's longest run of base64 characters.
 func longestRun(text string) int {
 	longest, run := 0, 0
 	for i := 0; i < len(text); i++ {
-		if !decode.IsBase64Char(text[i]) {
+		if !base64Chars[text[i]] {
+			longest = max(longest, run)
 			run = 0
 			continue
 		}
 		run++
-		longest = max(longest, run)
 	}
-	return longest
-}
-
-// findPending finds the pending values themselves in text, ending after
-// from.
-func (s *Set) findPending(text string, from int) []secrets.Finding {
-	var out []secrets.Finding
-	start := max(0, from-s.maxPending+1)
-	for _, v := range s.pending {
-		for i := start; ; {
-			k := strings.Index(text[i:], v.Text)
-			if k < 0 {
-				break
-			}
-			at := i + k
-			if end := at + len(v.Text); end > from {
-				line := 1 + strings.Count(text[:at], "\n")
-				out = append(out, secrets.Finding{RuleID: RuleID, Description: v.Source, Start: at, End: end, Line: line, Secret: v.Text})
-			}
-			i = at + 1
-		}
-	}
-	return out
+	return max(longest, run)
 }
 
 // AddHashed makes s look for a form kept as a keyed hash (Learn keeps
 // each form once).
 func (s *Set) AddHashed(h Hashed) {
-	if h.Len >= MinLen {
-		s.add(entry{source: h.Source, n: h.Len, sum: h.Sum, decoded: h.Decoded, tag: h.Tag})
+	if h.Len < MinLen || h.Len > math.MaxInt32 {
+		return
 	}
+	// Learnt forms come a value's forms at a time: one origin serves them.
+	at := int32(len(s.origins) - 1)
+	if at < 0 || s.origins[at] != (origin{source: h.Source}) {
+		at = int32(len(s.origins))
+		s.origins = append(s.origins, origin{source: h.Source})
+	}
+	s.add(entry{origin: at, n: int32(h.Len), sum: h.Sum, decoded: h.Decoded, tag: h.Tag})
 }
 
 func (s *Set) add(e entry) {
 	s.entries = append(s.entries, e)
 	s.indexed = false
 	if e.form != "" {
-		s.maxClear = max(s.maxClear, e.n)
+		s.maxClear = max(s.maxClear, int(e.n))
 	} else {
-		s.maxHashed = max(s.maxHashed, e.n)
+		s.maxHashed = max(s.maxHashed, int(e.n))
 	}
 }
 
-// index builds the index of the entries when they changed: the entries
-// sorted by tag (sorted in place: a hook process builds the index once,
-// and sorting the entries themselves costs less than sorting indices
-// that point into them), and the bitset of their tags. The clear forms'
+// index builds the index of the entries when they changed: their groups
+// by tag, placed by counting (a hook process builds the index once, and
+// sorting hundreds of forms by tag cost more than finding them in a 10 KB
+// text), and the bitsets of their tags and first bytes. The clear forms'
 // order, which only the stream's Tail needs, is built by clearIndex.
 func (s *Set) index() {
 	if s.indexed {
@@ -244,15 +256,34 @@ func (s *Set) index() {
 	}
 	s.indexed, s.clearSorted = true, false
 	if s.tags == nil {
-		s.tags = make([]uint64, 1<<16/64)
+		bits := make([]uint64, 2<<16/64) // one allocation for both
+		s.tags, s.pairs = bits[:1<<16/64], bits[1<<16/64:]
 	} else {
 		clear(s.tags)
+		clear(s.pairs)
 	}
-	slices.SortStableFunc(s.entries, func(a, b entry) int { return int(a.tag) - int(b.tag) })
+	s.groups = [257]int32{}
 	for _, e := range s.entries {
+		s.groups[e.tag>>8+1]++
+	}
+	for b := 1; b < len(s.groups); b++ {
+		s.groups[b] += s.groups[b-1]
+	}
+	s.byTag = slices.Grow(s.byTag[:0], len(s.entries))[:len(s.entries)]
+	next := s.groups
+	for i, e := range s.entries {
+		s.byTag[next[e.tag>>8]] = int32(i)
+		next[e.tag>>8]++
 		s.tags[e.tag/64] |= 1 << (e.tag % 64)
+		if e.form != "" {
+			p := pair(e.form, 0)
+			s.pairs[p/64] |= 1 << (p % 64)
+		}
 	}
 }
+
+// pair is the two bytes of text at i as a number.
+func pair(text string, i int) uint16 { return uint16(text[i])<<8 | uint16(text[i+1]) }
 
 // clearIndex lists the clear forms sorted, for Tail.
 func (s *Set) clearIndex() {
@@ -311,11 +342,6 @@ func (s *Set) Find(text string, from int) []secrets.Finding {
 		window := text[max(0, from-max(s.maxClear, s.maxHashed, 4*s.maxPending)):]
 		s.buildFor(longestRun(window), strings.ContainsAny(window, `%\+`))
 	}
-	if len(s.pending) > 0 {
-		out := append(s.findForms(text, from), s.findPending(text, from)...)
-		slices.SortStableFunc(out, func(a, b secrets.Finding) int { return a.Start - b.Start })
-		return out
-	}
 	return s.findForms(text, from)
 }
 
@@ -326,20 +352,23 @@ func (s *Set) findForms(text string, from int) []secrets.Finding {
 	}
 	s.index()
 	longest := max(s.maxClear, s.maxHashed)
+	clearOnly := s.maxHashed == 0
 	var out []secrets.Finding
 	line, lineAt := 1, 0
 	for i := max(0, from-longest+1); i+MinLen <= len(text); i++ {
+		if p := pair(text, i); clearOnly && s.pairs[p/64]&(1<<(p%64)) == 0 {
+			continue
+		}
 		t := tagOf(s.key, le64(text[i:]))
 		if s.tags[t/64]&(1<<(t%64)) == 0 {
 			continue
 		}
-		first, _ := slices.BinarySearchFunc(s.entries, t, func(e entry, t uint16) int { return int(e.tag) - int(t) })
-		for j := first; j < len(s.entries); j++ {
+		for _, j := range s.byTag[s.groups[t>>8]:s.groups[t>>8+1]] {
 			e := &s.entries[j]
 			if e.tag != t {
-				break
+				continue
 			}
-			end := i + e.n
+			end := i + int(e.n)
 			if end > len(text) || end <= from {
 				continue
 			}
@@ -349,28 +378,15 @@ func (s *Set) findForms(text string, from int) []secrets.Finding {
 			}
 			line += strings.Count(text[lineAt:i], "\n")
 			lineAt = i
-			secret := e.value
+			o := s.origins[e.origin]
+			secret := o.value
 			if secret == "" {
 				secret = w
 			}
-			out = append(out, secrets.Finding{RuleID: RuleID, Description: e.source, Start: i, End: end, Line: line, Secret: secret, Decoded: e.decoded})
+			out = append(out, secrets.Finding{RuleID: RuleID, Description: o.source, Start: i, End: end, Line: line, Secret: secret, Decoded: e.decoded})
 		}
 	}
 	return out
-}
-
-// pendingTail is where text may end in the middle of a pending value
-// itself (len(text) when it does not).
-func (s *Set) pendingTail(text string, base int) int {
-	for p := max(base, len(text)-s.maxPending+1); p < len(text); p++ {
-		rest := text[p:]
-		for _, v := range s.pending {
-			if len(v.Text) > len(rest) && strings.HasPrefix(v.Text, rest) {
-				return p
-			}
-		}
-	}
-	return len(text)
 }
 
 // Tail is where text may end in the middle of a known value's form: the
@@ -388,8 +404,6 @@ func (s *Set) Tail(text string, base int) int {
 		// any value's encoded form, and an escaped form may hold any byte.
 		if base < len(text) && (decode.IsBase64Char(text[len(text)-1]) || s.pendingSpecial) {
 			s.build()
-		} else {
-			hold = s.pendingTail(text, base)
 		}
 	}
 	if len(s.entries) == 0 {
@@ -402,7 +416,7 @@ func (s *Set) Tail(text string, base int) int {
 		rest := text[p:]
 		k, _ := slices.BinarySearchFunc(s.clear, rest, func(j int32, r string) int { return strings.Compare(s.entries[j].form, r) })
 		for ; k < len(s.clear) && strings.HasPrefix(s.entries[s.clear[k]].form, rest); k++ {
-			if s.entries[s.clear[k]].n > len(rest) {
+			if int(s.entries[s.clear[k]].n) > len(rest) {
 				hold = p
 				break
 			}
