@@ -1,6 +1,7 @@
 package known
 
 import (
+	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -156,4 +157,31 @@ func TestFindAsPlainSearch(t *testing.T) {
 		found += len(got)
 	}
 	require.Positive(t, found)
+}
+
+// Every base64 and hex form of a value starts with one of the starts
+// encodedStarts gives for it (the escaped forms are built on an escape
+// instead).
+func TestEncodedStartsBeginEveryEncodedForm(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 27))
+	for i := 0; i < 5000; i++ {
+		b := make([]byte, MinLen+r.IntN(60))
+		for j := range b {
+			b[j] = byte(r.IntN(256))
+			if i%2 == 0 {
+				b[j] = byte(' ' + r.IntN(95))
+			}
+		}
+		v := string(b)
+		starts := encodedStarts(v, nil)
+		encoded := []string{hex.EncodeToString(b), strings.ToUpper(hex.EncodeToString(b))}
+		for align := 0; align < 3; align++ {
+			std := base64Interior(append(make([]byte, align), b...), align)
+			encoded = append(encoded, std, strings.NewReplacer("+", "-", "/", "_").Replace(std))
+		}
+		for _, f := range encoded {
+			require.Contains(t, Forms(v), f, "an encoded form of %q", v)
+			require.Contains(t, starts, gram(f), "form %q of %q", f, v)
+		}
+	}
 }

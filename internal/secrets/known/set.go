@@ -163,15 +163,45 @@ func (s *Set) Add(v Value) {
 func shortestForm(n int) int { return max(MinLen, 4*n/3-3) }
 
 // build makes the forms of every pending value.
-func (s *Set) build() { s.buildFor(math.MaxInt, true) }
+func (s *Set) build() { s.buildIf(func(string, bool) bool { return true }) }
 
-// buildFor makes the encoded forms of the pending values that may have
-// one in a text whose longest run of base64 characters (hex digits are
-// among them) is longest: those whose shortest form fits in it, and, when
-// the text holds an escape (escapes: '%', '\\', or '+' for a space), those
-// with bytes that URL, JSON and shell escapes change. The others stay
-// pending: only the values themselves can be in that text.
-func (s *Set) buildFor(longest int, escapes bool) {
+// buildFor makes the encoded forms of the pending values that text may
+// hold one of: those with bytes that URL, JSON and shell escapes change
+// when text holds an escape ('%', '\\', or '+' for a space), and those
+// whose base64 or hex form's start (encodedStarts) begins a run of base64
+// characters (hex digits are among them) long enough to hold the form.
+// The others stay pending: only the values themselves can be in text.
+func (s *Set) buildFor(text string) {
+	if len(s.pending) == 0 {
+		return
+	}
+	escapes := strings.ContainsAny(text, `%\+`)
+	minRun := math.MaxInt
+	for _, at := range s.pending {
+		minRun = min(minRun, shortestForm(len(s.origins[at].value)))
+	}
+	set, longest := gramsOf(text, minRun)
+	var starts []uint32
+	s.buildIf(func(v string, sp bool) bool {
+		if escapes && sp {
+			return true
+		}
+		if shortestForm(len(v)) > longest {
+			return false
+		}
+		starts = encodedStarts(v, starts[:0])
+		for _, g := range starts {
+			if set.has(g) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// buildIf makes the encoded forms of the pending values for which may
+// (given the value and whether it is special) says so.
+func (s *Set) buildIf(may func(v string, special bool) bool) {
 	if len(s.pending) == 0 {
 		return
 	}
@@ -181,7 +211,7 @@ func (s *Set) buildFor(longest int, escapes bool) {
 	for _, at := range s.pending {
 		v := s.origins[at].value
 		sp := special(v)
-		if shortestForm(len(v)) > longest && !(escapes && sp) {
+		if !may(v, sp) {
 			keep = append(keep, at)
 			s.maxPending = max(s.maxPending, len(v))
 			s.pendingSpecial = s.pendingSpecial || sp
@@ -198,27 +228,13 @@ func (s *Set) buildFor(longest int, escapes bool) {
 }
 
 // base64Chars[c] says c is a base64 character (decode.IsBase64Char): a
-// table, as longestRun reads every byte of a text.
+// table, as gramsOf reads every byte of a text.
 var base64Chars = func() (t [256]bool) {
 	for c := range t {
 		t[c] = decode.IsBase64Char(byte(c))
 	}
 	return t
 }()
-
-// longestRun is the length of text's longest run of base64 characters.
-func longestRun(text string) int {
-	longest, run := 0, 0
-	for i := 0; i < len(text); i++ {
-		if !base64Chars[text[i]] {
-			longest = max(longest, run)
-			run = 0
-			continue
-		}
-		run++
-	}
-	return max(longest, run)
-}
 
 // AddHashed makes s look for a form kept as a keyed hash (Learn keeps
 // each form once).
@@ -340,7 +356,7 @@ func (s *Set) Find(text string, from int) []secrets.Finding {
 		// The part of text where a form ending after from may start (an
 		// encoded form is at most four times its value).
 		window := text[max(0, from-max(s.maxClear, s.maxHashed, 4*s.maxPending)):]
-		s.buildFor(longestRun(window), strings.ContainsAny(window, `%\+`))
+		s.buildFor(window)
 	}
 	return s.findForms(text, from)
 }
