@@ -59,7 +59,8 @@ func TestSecretName(t *testing.T) {
 
 func TestOrdinary(t *testing.T) {
 	for _, v := range []string{"short", "true", "disabled", "12345678901", "3.14159265", "/usr/local/bin", "~/projects/x", "C:\\Users\\x",
-		"https://example.com/path", "password", "Production", "DEVELOPMENT", "changeme123", "${DB_PASSWORD}", "<your-token-here>", "xxxxxxxxxx"} {
+		"https://example.com/path", "password", "Production", "DEVELOPMENT", "changeme123", "${DB_PASSWORD}", "<your-token-here>", "xxxxxxxxxx",
+		"k9-ChangeMe-2024", "tokenREDACTED", strings.Repeat("q7", 200) + "DuMmY"} {
 		assert.True(t, Ordinary(v), v)
 	}
 	for _, v := range []string{envToken, envPass, filePass, learntText, "correcthorsebatterystaple", "Tr0ub4dor&3xx"} {

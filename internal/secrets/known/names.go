@@ -1,7 +1,6 @@
 package known
 
 import (
-	"bytes"
 	"strings"
 )
 
@@ -114,56 +113,48 @@ func Ordinary(value string) bool {
 	return holdsPlaceholder(value)
 }
 
-// holdsPlaceholder reports whether value holds a placeholder in any case.
-// Lowered into a buffer on the stack, then one fast search per
-// placeholder: a hook process checks every known value, and a folding
-// comparison at every position for each placeholder cost it more.
+// holdsPlaceholder reports whether value holds a placeholder in any case:
+// one pass over value, comparing only the placeholders that start with
+// the byte at hand (a hook process checks every known value, and one
+// search per placeholder cost it more).
 func holdsPlaceholder(value string) bool {
-	var buf [256]byte
-	if len(value) > len(buf) {
-		return containsPlaceholder(asciiLower(value))
-	}
-	b := buf[:len(value)]
 	for i := 0; i < len(value); i++ {
-		c := value[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		b[i] = c
-	}
-	for _, p := range placeholders {
-		if bytes.Contains(b, []byte(p)) {
-			return true
-		}
-	}
-	return false
-}
-
-func containsPlaceholder(lower string) bool {
-	for _, p := range placeholders {
-		if strings.Contains(lower, p) {
-			return true
-		}
-	}
-	return false
-}
-
-// asciiLower is s with ASCII letters in lower case: one copy, then one
-// fast search per placeholder, costs a hook process less than a folding
-// comparison at every position for each of them.
-func asciiLower(s string) string {
-	for i := 0; i < len(s); i++ {
-		if 'A' <= s[i] && s[i] <= 'Z' {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				if 'A' <= b[j] && b[j] <= 'Z' {
-					b[j] += 'a' - 'A'
-				}
+		for _, p := range placeholdersByFirst[lower(value[i])] {
+			if hasLowerPrefix(value[i:], p) {
+				return true
 			}
-			return string(b)
 		}
 	}
-	return s
+	return false
+}
+
+// placeholdersByFirst lists the placeholders by their first byte.
+var placeholdersByFirst = func() (t [256][]string) {
+	for _, p := range placeholders {
+		t[p[0]] = append(t[p[0]], p)
+	}
+	return t
+}()
+
+// hasLowerPrefix reports whether s, with ASCII letters in lower case,
+// starts with p.
+func hasLowerPrefix(s, p string) bool {
+	if len(s) < len(p) {
+		return false
+	}
+	for j := 0; j < len(p); j++ {
+		if lower(s[j]) != p[j] {
+			return false
+		}
+	}
+	return true
+}
+
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 // number reports whether s is a number (digits, a sign, a point, an
