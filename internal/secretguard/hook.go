@@ -1,7 +1,6 @@
 package secretguard
 
 import (
-	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -75,7 +74,7 @@ func answer(in hook.BeforeToolInput, e HookEnv) (hook.Output, error) {
 		out = hook.FromVerdict(d.Verdict, warnOnly)
 	}
 	if d.Verdict.Action == verdict.Allow || d.Verdict.Action == verdict.Rewrite || warnOnly {
-		recordTouch(in, e.Getenv)
+		recordTouch(in, d.FilePath, e.Getenv)
 	}
 	if d.Verdict.Action != verdict.Allow {
 		e := audit.FromVerdict(call.Entry(in.ToolName), d.Verdict, warnOnly)
@@ -124,20 +123,15 @@ func joinNotes(first string, notes []string) string {
 }
 
 // recordTouch records the file a write_file or replace that will run is
-// about to change, as the agent's own (internal/provenance): the shell
-// guard then lets the agent discard its own edits. A failure to record
-// only means no record, which keeps today's deny.
-func recordTouch(in hook.BeforeToolInput, getenv func(string) string) {
+// about to change (filePath, as its arguments name it), as the agent's own
+// (internal/provenance): the shell guard then lets the agent discard its
+// own edits. A failure to record only means no record, which keeps
+// today's deny.
+func recordTouch(in hook.BeforeToolInput, filePath string, getenv func(string) string) {
 	if in.ToolName != "write_file" && in.ToolName != "replace" || in.SessionID == "" {
 		return
 	}
-	var args struct {
-		FilePath string `json:"file_path"`
-	}
-	if json.Unmarshal(in.ToolInput, &args) != nil {
-		return
-	}
-	if p := provenance.FilePath(args.FilePath, in.Cwd); p != "" {
+	if p := provenance.FilePath(filePath, in.Cwd); p != "" {
 		_ = provenance.Touch(provenance.Dir(getenv), in.SessionID, in.Cwd, provenance.FileCall(p), []string{p})
 	}
 }

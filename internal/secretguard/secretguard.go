@@ -118,6 +118,9 @@ type Decision struct {
 	// Secrets are the new secrets found, for masking a preview. Never
 	// print them.
 	Secrets []string
+	// FilePath is the file a write_file or replace names, as it names it
+	// (for the provenance record; its arguments are decoded once).
+	FilePath string
 }
 
 // InputError says the tool's arguments are unusable (wrong shape, missing
@@ -164,9 +167,11 @@ func Check(call Call, env Env) (Decision, error) {
 		if in.FilePath == "" {
 			return Decision{}, &InputError{"write_file without file_path"}
 		}
-		return checkFile(call, env, in.FilePath, func(before string, exists bool) edit.Result {
+		d, err := checkFile(call, env, in.FilePath, func(before string, exists bool) edit.Result {
 			return edit.Write(before, in.Content)
 		}, "content")
+		d.FilePath = in.FilePath
+		return d, err
 	case Replace:
 		var in replaceInput
 		if err := decode(call.Input, &in); err != nil {
@@ -175,9 +180,11 @@ func Check(call Call, env Env) (Decision, error) {
 		if in.FilePath == "" {
 			return Decision{}, &InputError{"replace without file_path"}
 		}
-		return checkFile(call, env, in.FilePath, func(before string, exists bool) edit.Result {
+		d, err := checkFile(call, env, in.FilePath, func(before string, exists bool) edit.Result {
 			return edit.Replace(before, exists, in.OldString, in.NewString, in.AllowMultiple)
 		}, "new_string")
+		d.FilePath = in.FilePath
+		return d, err
 	case MultiReplace:
 		var in multiReplaceInput
 		if err := decode(call.Input, &in); err != nil {
