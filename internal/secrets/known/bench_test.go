@@ -153,3 +153,11 @@ func BenchmarkTail50(b *testing.B) {
 	text := strings.Repeat("Rotate the API key in the vault, then update the token. ", 20)
 	loop(b, func() { s.Tail(text, 0) })
 }
+
+// BenchmarkFirstTailChunk2K is a stream chunk's hold point in a hook
+// process: a set just loaded, a 2 KB chunk of Go that ends mid-word.
+func BenchmarkFirstTailChunk2K(b *testing.B) {
+	env := environ50()
+	text := strings.TrimRight(goSource(b, 2<<10), " \n\t(){}.,;:\"")
+	loop(b, func() { Load(Sources{Environ: env}).Tail(text, 0) })
+}

@@ -227,6 +227,45 @@ func (s *Set) buildIf(may func(v string, special bool) bool) {
 	s.pending = keep
 }
 
+// buildForTail makes the encoded forms of the pending values that text,
+// from base on, may end in the middle of: every form of a value with
+// bytes that escapes change (an escaped form may hold any byte), and the
+// base64 and hex forms of the others whose start (encodedStarts) agrees
+// with a suffix of text's last run of base64 characters (the only place
+// such a form, made of those characters alone, can have begun).
+func (s *Set) buildForTail(text string, base int) {
+	run := len(text)
+	for run > base && run > len(text)-2*s.maxPending-3 && base64Chars[text[run-1]] {
+		run-- // no base64 or hex form is longer than 2n+2
+	}
+	var starts []uint32
+	s.buildIf(func(v string, sp bool) bool {
+		if sp {
+			return true
+		}
+		starts = encodedStarts(v, starts[:0])
+		for p := run; p < len(text); p++ {
+			for _, g := range starts {
+				if startAgrees(g, text[p:]) {
+					return true
+				}
+			}
+		}
+		return false
+	})
+}
+
+// startAgrees reports whether a form starting with the gram g may start
+// with rest (rest is a prefix of the gram's bytes, or starts with them).
+func startAgrees(g uint32, rest string) bool {
+	for i := 0; i < startLen && i < len(rest); i++ {
+		if rest[i] != byte(g>>(8*i)) {
+			return false
+		}
+	}
+	return true
+}
+
 // base64Chars[c] says c is a base64 character (decode.IsBase64Char): a
 // table, as gramsOf reads every byte of a text.
 var base64Chars = func() (t [256]bool) {
@@ -415,12 +454,8 @@ func (s *Set) Tail(text string, base int) int {
 	if s == nil {
 		return hold
 	}
-	if len(s.pending) > 0 {
-		// Text that ends in a base64 character may end with the start of
-		// any value's encoded form, and an escaped form may hold any byte.
-		if base < len(text) && (decode.IsBase64Char(text[len(text)-1]) || s.pendingSpecial) {
-			s.build()
-		}
+	if len(s.pending) > 0 && base < len(text) {
+		s.buildForTail(text, base)
 	}
 	if len(s.entries) == 0 {
 		return hold
