@@ -52,10 +52,13 @@ func Forms(value string) []string {
 		add(backslash(value, "\"\\$`"))
 		add(backslash(value, " \t!\"#$&'()*,;<>?[\\]^`{|}~"))
 	}
-	add(hexString(buf[2:], "0123456789abcdef"))
-	add(hexString(buf[2:], "0123456789ABCDEF"))
+	add(hexString(buf[2:], lowerHex))
+	add(hexString(buf[2:], upperHex))
 	return out
 }
+
+// The digits of the two hex forms.
+const lowerHex, upperHex = "0123456789abcdef", "0123456789ABCDEF"
 
 // hexString is b in hex with the given digits (both cases are forms: two
 // encodings cost less than upper-casing a copy).
@@ -72,15 +75,22 @@ func hexString(b []byte, digits string) string {
 // making a replacer for each cost more than the encodings.
 func urlAlphabet(std string) string {
 	b := []byte(std)
+	toURLAlphabet(b)
+	return string(b)
+}
+
+// toURLAlphabet turns standard base64 in b into the URL alphabet, in
+// place, and reports whether that changed b.
+func toURLAlphabet(b []byte) (changed bool) {
 	for i, c := range b {
 		switch c {
 		case '+':
-			b[i] = '-'
+			b[i], changed = '-', true
 		case '/':
-			b[i] = '_'
+			b[i], changed = '_', true
 		}
 	}
-	return string(b)
+	return changed
 }
 
 // special reports whether s holds a byte that a URL, JSON or shell escapes
@@ -100,13 +110,17 @@ func special(s string) bool {
 // the value starting align bytes after a multiple of 3 in an encoded text.
 func base64Interior(buf []byte, align int) string {
 	s := base64.StdEncoding.EncodeToString(buf)
-	from := (8*align + 5) / 6
+	from := interiorFrom(align)
 	to := 8 * len(buf) / 6
 	if to <= from || to > len(s) {
 		return ""
 	}
 	return s[from:to]
 }
+
+// interiorFrom is where the interior starts in the base64 of align zero
+// bytes then a value: the first character of the value's bytes alone.
+func interiorFrom(align int) int { return (8*align + 5) / 6 }
 
 // percentEncode escapes every byte but the unreserved ones (RFC 3986) and
 // those in keep, as URL query and path encoders do for a credential's

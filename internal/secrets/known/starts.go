@@ -24,24 +24,13 @@ func encodedStarts(v string, out []uint32) []uint32 {
 		var enc [12]byte
 		src := buf[2-align:]
 		base64.StdEncoding.Encode(enc[:], src)
-		from := (8*align + 5) / 6
-		std := enc[from : from+startLen]
-		out = append(out, gram(string(std)))
-		url, changed := [startLen]byte{}, false
-		for i, c := range std {
-			switch c {
-			case '+':
-				c, changed = '-', true
-			case '/':
-				c, changed = '_', true
-			}
-			url[i] = c
-		}
-		if changed {
-			out = append(out, gram(string(url[:])))
+		start := enc[interiorFrom(align):][:startLen]
+		out = append(out, gram(string(start)))
+		if toURLAlphabet(start) { // the URL alphabet's form starts otherwise only then
+			out = append(out, gram(string(start)))
 		}
 	}
-	for _, digits := range []string{"0123456789abcdef", "0123456789ABCDEF"} {
+	for _, digits := range [...]string{lowerHex, upperHex} {
 		out = append(out, gram(string([]byte{digits[v[0]>>4], digits[v[0]&15], digits[v[1]>>4], digits[v[1]&15]})))
 	}
 	return out
