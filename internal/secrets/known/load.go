@@ -21,11 +21,6 @@ type Sources struct {
 	DisabledRules []string
 }
 
-// formsPerValue is about how many forms a value has (Forms): buildFor
-// makes room for them at once, instead of growing the entries value by
-// value.
-const formsPerValue = 10
-
 // Load is the Set of one hook call: the environment's values, the files'
 // values and the session's learnt values. Whatever cannot be read is left
 // out (a missing state directory means no learnt values and nothing

@@ -207,7 +207,6 @@ func (s *Set) buildIf(may func(v string, special bool) bool) {
 	}
 	keep := s.pending[:0]
 	s.maxPending, s.pendingSpecial = 0, false
-	grown := false
 	for _, at := range s.pending {
 		v := s.origins[at].value
 		sp := special(v)
@@ -216,9 +215,6 @@ func (s *Set) buildIf(may func(v string, special bool) bool) {
 			s.maxPending = max(s.maxPending, len(v))
 			s.pendingSpecial = s.pendingSpecial || sp
 			continue
-		}
-		if !grown { // room for every pending value's forms, made once
-			s.entries, grown = slices.Grow(s.entries, (formsPerValue-1)*len(s.pending)), true
 		}
 		for _, f := range Forms(v)[1:] { // the value itself is an entry already
 			s.add(entry{form: f, origin: at, n: int32(len(f)), decoded: true, tag: s.tag(f)})
