@@ -186,18 +186,49 @@ func loopback(h string) bool {
 	return h == "localhost" || h == "empty" || h == "::1" || strings.HasPrefix(h, "127.") || strings.HasSuffix(h, ".localhost")
 }
 
-// networksetupRedirects are networksetup's settings that send traffic or
-// lookups through a host given after the network service; the *state on
-// switches turn on whatever proxy is configured.
-var networksetupRedirects = map[string]string{
-	"-setwebproxy": "web traffic", "-setsecurewebproxy": "HTTPS traffic", "-setsocksfirewallproxy": "all traffic (SOCKS)",
-	"-setftpproxy": "FTP traffic", "-setstreamingproxy": "streaming traffic", "-setgopherproxy": "gopher traffic",
-	"-setautoproxyurl": "traffic (a proxy auto-config)", "-setdnsservers": "name lookups", "-setsearchdomains": "name lookups (search domains)",
+// networksetupRedirect is what networksetup's setting flag sends through a
+// host given after the network service ("" for another flag). A switch,
+// not a map, so that nothing is built at start-up.
+func networksetupRedirect(flag string) string {
+	switch flag {
+	case "-setwebproxy":
+		return "web traffic"
+	case "-setsecurewebproxy":
+		return "HTTPS traffic"
+	case "-setsocksfirewallproxy":
+		return "all traffic (SOCKS)"
+	case "-setftpproxy":
+		return "FTP traffic"
+	case "-setstreamingproxy":
+		return "streaming traffic"
+	case "-setgopherproxy":
+		return "gopher traffic"
+	case "-setautoproxyurl":
+		return "traffic (a proxy auto-config)"
+	case "-setdnsservers":
+		return "name lookups"
+	case "-setsearchdomains":
+		return "name lookups (search domains)"
+	}
+	return ""
 }
 
-var networksetupSwitches = map[string]string{
-	"-setwebproxystate": "web traffic", "-setsecurewebproxystate": "HTTPS traffic", "-setsocksfirewallproxystate": "all traffic (SOCKS)",
-	"-setautoproxystate": "traffic (a proxy auto-config)", "-setproxyautodiscovery": "traffic (proxy auto-discovery)",
+// networksetupSwitch is what networksetup's *state flag turns on the
+// configured proxy for ("" for another flag).
+func networksetupSwitch(flag string) string {
+	switch flag {
+	case "-setwebproxystate":
+		return "web traffic"
+	case "-setsecurewebproxystate":
+		return "HTTPS traffic"
+	case "-setsocksfirewallproxystate":
+		return "all traffic (SOCKS)"
+	case "-setautoproxystate":
+		return "traffic (a proxy auto-config)"
+	case "-setproxyautodiscovery":
+		return "traffic (proxy auto-discovery)"
+	}
+	return ""
 }
 
 // networksetupEffects: networksetup -setwebproxy SERVICE HOST PORT and the
@@ -208,7 +239,7 @@ func networksetupEffects(args []string) []Effect {
 		return nil
 	}
 	flag := strings.ToLower(args[0])
-	if what, ok := networksetupRedirects[flag]; ok {
+	if what := networksetupRedirect(flag); what != "" {
 		hosts := args[2:]
 		if flag == "-setwebproxy" || flag == "-setsecurewebproxy" || flag == "-setsocksfirewallproxy" || flag == "-setftpproxy" || flag == "-setstreamingproxy" || flag == "-setgopherproxy" {
 			hosts = args[2:3] // HOST PORT [authenticated user password]
@@ -220,7 +251,7 @@ func networksetupEffects(args []string) []Effect {
 		}
 		return nil
 	}
-	if what, ok := networksetupSwitches[flag]; ok && strings.EqualFold(args[len(args)-1], "on") {
+	if what := networksetupSwitch(flag); what != "" && strings.EqualFold(args[len(args)-1], "on") {
 		return []Effect{{Kind: Change, Area: Network, Name: what, Action: "networksetup " + args[0] + " on"}}
 	}
 	if flag == "-setproxybypassdomains" && strings.EqualFold(args[2], "empty") {

@@ -62,7 +62,7 @@ var secretPrinters = []Switch{
 	{Names: []string{"vault", "bao"}, Words: [][]string{{"token", "create"}}, What: "a Vault token"},
 	{Names: []string{"heroku"}, Words: [][]string{{"auth:token"}, {"authorizations:create"}}, What: "a Heroku token"},
 	{Names: []string{"aws"}, Words: [][]string{{"sts", "get-session-token"}, {"sts", "get-federation-token"}, {"sts", "assume-role"}, {"iam", "create-access-key"}, {"ecr", "get-login-password"}, {"configure", "export-credentials"}}, What: "AWS credentials"},
-	{Names: []string{"kubectl", "oc"}, Opts: kubectlOpts, Words: [][]string{{"create", "token"}}, What: "a service-account token"},
+	{Names: []string{"kubectl", "oc"}, Opts: shell.OptSpec{Short: kubectlShort, Long: kubectlLong}, Words: [][]string{{"create", "token"}}, What: "a service-account token"},
 	{Names: []string{"oc"}, Opts: shell.OptSpec{Short: "t"}, Words: [][]string{{"whoami"}}, Flags: []string{"t", "show-token"}, What: "the OpenShift token"},
 	{Names: []string{"wg"}, Words: [][]string{{"showconf"}}, What: "a WireGuard private key"},
 	{Names: []string{"nmcli"}, Opts: shell.OptSpec{Short: "g:f:t", Long: []string{"get-values=", "fields="}}, Flags: []string{"s", "show-secrets"}, What: "saved network passwords"},
@@ -94,7 +94,7 @@ var secretPrinters = []Switch{
 	{Names: []string{"aws-vault"}, Words: [][]string{{"export"}}, What: "temporary AWS keys"},
 	{Names: []string{"teller"}, Words: [][]string{{"show"}, {"export"}, {"env"}, {"yaml"}, {"json"}}, What: "the project's secrets (teller)"},
 	{Names: []string{"saml2aws"}, Words: [][]string{{"script"}}, What: "temporary AWS keys"},
-	{Names: []string{"kubectl"}, Opts: kubectlOpts, Words: [][]string{{"oidc-login", "get-token"}}, What: "an OIDC token"},
+	{Names: []string{"kubectl"}, Opts: shell.OptSpec{Short: kubectlShort, Long: kubectlLong}, Words: [][]string{{"oidc-login", "get-token"}}, What: "an OIDC token"},
 	{Names: []string{"kubelogin"}, Words: [][]string{{"get-token"}}, What: "an OIDC token"},
 	{Names: []string{"garage"}, Words: [][]string{{"key", "info"}}, Flags: []string{"show-secret"}, What: "an S3 secret key"},
 	{Names: []string{"procdump64", "procdump64a"}, What: ProcessMemory},
@@ -146,8 +146,11 @@ func shadowHashData(name string, args []string) (string, bool) {
 	return "", false
 }
 
-// keepassOpts are keepassxc-cli's options that take a value.
-var keepassOpts = shell.OptSpec{Short: "k:y:a:f:", Long: []string{"key-file=", "yubikey=", "attributes=", "format=", "totp", "show-protected", "all", "no-password", "quiet", "recursive", "flatten"}}
+// keepassShort and keepassLong are keepassxc-cli's options (a constant and
+// a slice, as kubectl's are).
+const keepassShort = "k:y:a:f:"
+
+var keepassLong = []string{"key-file=", "yubikey=", "attributes=", "format=", "totp", "show-protected", "all", "no-password", "quiet", "recursive", "flatten"}
 
 // keepassEntry: keepassxc-cli show -s (or -a Password) prints an entry's
 // password, export the whole vault, clip puts a password on the clipboard;
@@ -156,7 +159,7 @@ func keepassEntry(name string, args []string) (string, bool) {
 	if name != "keepassxc-cli" {
 		return "", false
 	}
-	p := shell.ParseArgs(args, &keepassOpts)
+	p := shell.ParseArgs(args, &shell.OptSpec{Short: keepassShort, Long: keepassLong})
 	if len(p.Operands) == 0 {
 		return "", false
 	}

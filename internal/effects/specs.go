@@ -138,8 +138,6 @@ func Parse(name string, args []string) (p shell.Args, ok bool) {
 // Specs returns the file specs and the CLI specs, for tests and docs.
 func Specs() (files, clis []Spec) { return specs, cliSpecs }
 
-var grepOpts = shell.OptSpec{Short: "e:f:m:A:B:C:d:D:", Long: []string{"regexp=", "file=", "max-count=", "after-context=", "before-context=", "context=", "include=", "exclude=", "exclude-dir=", "label=", "color=?", "colour=?", "binary-files=", "devices=", "directories=", "glob=", "type=", "type-not=", "max-depth=", "ignore-file="}}
-
 // specs are the known programs' file effects.
 var specs = []Spec{
 	// Programs that only look at a file's metadata or a digest of it.
@@ -155,7 +153,7 @@ var specs = []Spec{
 	{Names: []string{"od"}, Opts: shell.OptSpec{Short: "A:j:N:S:t:w::", Long: []string{"address-radix=", "skip-bytes=", "read-bytes=", "strings=?", "format=", "width=?"}}, Operands: reads},
 	{Names: []string{"xxd"}, Opts: shell.OptSpec{Short: "c:g:l:o:s:n:"}, Operands: reads, Last: writes},
 	{Names: []string{"hexdump", "hd"}, Opts: shell.OptSpec{Short: "e:f:n:s:"}, Operands: reads},
-	{Names: []string{"grep", "egrep", "fgrep", "rg", "ag", "ack", "ugrep", "zgrep", "pcregrep"}, Opts: grepOpts, Operands: reads, Skip: 1, SkipUnless: []string{"e", "f", "regexp", "file"}, Values: []Value{{"f", reads}, {"file", reads}}, Search: true},
+	{Names: []string{"grep", "egrep", "fgrep", "rg", "ag", "ack", "ugrep", "zgrep", "pcregrep"}, Opts: shell.OptSpec{Short: "e:f:m:A:B:C:d:D:", Long: []string{"regexp=", "file=", "max-count=", "after-context=", "before-context=", "context=", "include=", "exclude=", "exclude-dir=", "label=", "color=?", "colour=?", "binary-files=", "devices=", "directories=", "glob=", "type=", "type-not=", "max-depth=", "ignore-file="}}, Operands: reads, Skip: 1, SkipUnless: []string{"e", "f", "regexp", "file"}, Values: []Value{{"f", reads}, {"file", reads}}, Search: true},
 	{Names: []string{"sed", "gsed"}, Opts: shell.OptSpec{Short: "e:f:i::l:", Long: []string{"expression=", "file=", "in-place=?", "line-length="}}, Operands: reads, Skip: 1, SkipUnless: []string{"e", "f", "expression", "file"}, InPlace: []string{"i", "in-place"}},
 	{Names: []string{"awk", "gawk", "mawk", "nawk"}, Opts: shell.OptSpec{Short: "f:v:F:i:", Long: []string{"file=", "assign=", "field-separator=", "include="}}, Operands: reads, Skip: 1, SkipUnless: []string{"f", "file"}, InPlace: []string{"i"}},
 	{Names: []string{"jq", "yq", "gojq", "jaq"}, Opts: shell.OptSpec{Short: "f:L:", Long: []string{"from-file=", "arg=", "argjson=", "slurpfile=", "rawfile=", "indent="}}, Operands: reads, Skip: 1, SkipUnless: []string{"f", "from-file"}, InPlace: []string{"i", "inplace"}},
@@ -179,15 +177,21 @@ var specs = []Spec{
 	{Names: []string{"rclone"}, Opts: shell.OptSpec{Long: []string{"config=", "transfers=", "checkers=", "include=", "exclude=", "filter=", "filter-from=", "include-from=", "exclude-from=", "max-age=", "min-age=", "bwlimit=", "log-file=", "log-level=", "backup-dir="}}, Operands: reads, Skip: 1},
 	// A password manager's CLI opens its vault for the subcommand: what it
 	// prints is judged by keepassEntry, not as a read of the whole file.
-	{Names: []string{"keepassxc-cli"}, Opts: keepassOpts, Operands: uses, Values: []Value{{"k", uses}, {"key-file", uses}}},
+	{Names: []string{"keepassxc-cli"}, Opts: shell.OptSpec{Short: keepassShort, Long: keepassLong}, Operands: uses, Values: []Value{{"k", uses}, {"key-file", uses}}},
 	{Names: []string{"source", "."}, Operands: uses},
-	{Names: []string{"kubectl", "oc", "k", "helm", "k9s", "kubectx", "kubens", "kustomize", "stern", "minikube", "kind", "k3d"}, Opts: kubectlOpts, Values: []Value{{"kubeconfig", uses}}},
+	{Names: []string{"kubectl", "oc", "k", "helm", "k9s", "kubectx", "kubens", "kustomize", "stern", "minikube", "kind", "k3d"}, Opts: shell.OptSpec{Short: kubectlShort, Long: kubectlLong}, Values: []Value{{"kubeconfig", uses}}},
 }
 
-// kubectlOpts are kubectl's global options and the common options of its
+// kubectlShort and kubectlLong are kubectl's global options and the common options of its
 // subcommands that take values: enough to tell its subcommand from the
 // values before it (kubectl --context delete get pods gets pods).
-var kubectlOpts = shell.OptSpec{Short: "n:s:l:f:k:o:c:L:v:", Long: []string{
+// The options are a constant and a slice rather than one OptSpec
+// variable: a table entry that copies a struct variable holding a slice is
+// filled in at start-up, writing its page of the binary's data in every hook
+// process (TestRuleTablesAreLaidOut, internal/initwork).
+const kubectlShort = "n:s:l:f:k:o:c:L:v:"
+
+var kubectlLong = []string{
 	"kubeconfig=", "context=", "cluster=", "user=", "namespace=", "server=", "token=", "as=", "as-group=", "as-uid=",
 	"certificate-authority=", "client-certificate=", "client-key=", "request-timeout=", "cache-dir=", "v=", "log-dir=", "log-file=",
 	"vmodule=", "tls-server-name=", "password=", "username=", "profile=", "profile-output=", "match-server-version", "insecure-skip-tls-verify",
@@ -195,7 +199,7 @@ var kubectlOpts = shell.OptSpec{Short: "n:s:l:f:k:o:c:L:v:", Long: []string{
 	"sort-by=", "template=", "type=", "replicas=", "image=", "port=", "dry-run=?", "cascade=?", "wait=?", "raw=", "subresource=",
 	"all", "all-namespaces", "force", "now", "ignore-not-found=?", "recursive", "watch", "help",
 	"kube-context=", "repo=", "version=", "values=", "set=", "set-string=", "set-file=", // helm
-}}
+}
 
 // cliSpecs are the option specs of CLIs whose destroy verbs the infra rules
 // judge (package policy reads their subcommand through Parse); the generic

@@ -50,3 +50,22 @@ func optionValues(args []string, names ...string) []string {
 	}
 	return out
 }
+
+// namedList is a list of words that belongs to one program (its options,
+// subcommands or hosts). Tables of them are slices, not maps: a slice
+// literal is laid out in the binary, while a map is built in every hook
+// process at start-up, before any rule is tried.
+type namedList struct {
+	name string
+	list []string
+}
+
+// listOf is the list t holds for name, nil when it holds none.
+func listOf(t []namedList, name string) []string {
+	for _, e := range t {
+		if e.name == name {
+			return e.list
+		}
+	}
+	return nil
+}

@@ -13,7 +13,7 @@ var execRules = []*Rule{
 		What:     "hands a dangerous command to another program to run",
 		Safer:    "run the inner command directly, so that it is judged for what it is",
 		Unknown:  noUnknownStory,
-		Commands: allCommands, exec: checkEmbeddedCommand,
+		Commands: []string{"*"}, exec: checkEmbeddedCommand,
 		Block: []string{
 			`tar -cf /dev/null x --checkpoint=1 --checkpoint-action=exec='rm -rf ~'`,
 			`ssh -o ProxyCommand=';rm -rf ~' x`,

@@ -53,26 +53,46 @@ func anyUnknown(args []string) bool {
 	return false
 }
 
-// gitRule builds a check for one subcommand: judge gets the parsed
-// arguments. Unknown subcommands or arguments make a Maybe.
-func gitRule(subs []string, spec *shell.OptSpec, judge func(c *Call, p shell.Args, g gitCall) Finding) func(*Call) Finding {
-	return func(c *Call) Finding {
-		g := parseGit(c)
-		if g.unknownSub {
-			return maybe("git runs a subcommand that cannot be known statically")
-		}
-		for _, s := range subs {
-			if g.sub == s {
-				p := shell.ParseArgs(g.args, spec)
-				f := judge(c, p, g)
-				if !f.Hit && !f.Maybe && anyUnknown(g.args) {
-					return maybe("git " + g.sub + " with arguments that cannot be known statically")
-				}
-				return f
-			}
-		}
+// gitSubcommand judges c when git runs one of subs: judge gets the parsed
+// arguments. Unknown subcommands or arguments make a Maybe. Each git rule
+// calls it from a named function rather than holding a closure built by a
+// call, so that the rule table stays a literal the compiler lays out (a
+// closure would be built, and its rule's page written, in every process).
+func gitSubcommand(c *Call, spec *shell.OptSpec, judge func(c *Call, p shell.Args, g gitCall) Finding, subs ...string) Finding {
+	g := parseGit(c)
+	if g.unknownSub {
+		return maybe("git runs a subcommand that cannot be known statically")
+	}
+	if !slices.Contains(subs, g.sub) {
 		return Finding{}
 	}
+	f := judge(c, shell.ParseArgs(g.args, spec), g)
+	if !f.Hit && !f.Maybe && anyUnknown(g.args) {
+		return maybe("git " + g.sub + " with arguments that cannot be known statically")
+	}
+	return f
+}
+
+func gitResetHard(c *Call) Finding  { return gitSubcommand(c, gitResetSpec, checkGitResetHard, "reset") }
+func gitCleanForce(c *Call) Finding { return gitSubcommand(c, gitCleanSpec, checkGitClean, "clean") }
+func gitPushForce(c *Call) Finding  { return gitSubcommand(c, gitPushSpec, checkGitPushForce, "push") }
+func gitPushDelete(c *Call) Finding { return gitSubcommand(c, gitPushSpec, checkGitPushDelete, "push") }
+func gitRestore(c *Call) Finding    { return gitSubcommand(c, gitRestoreSpec, checkGitRestore, "restore") }
+func gitBranch(c *Call) Finding     { return gitSubcommand(c, gitBranchSpec, checkGitBranch, "branch") }
+func gitStash(c *Call) Finding      { return gitSubcommand(c, gitPlainSpec, checkGitStash, "stash") }
+func gitHistory(c *Call) Finding {
+	return gitSubcommand(c, gitPlainSpec, checkGitHistory, "filter-branch", "filter-repo")
+}
+func gitReflog(c *Call) Finding {
+	return gitSubcommand(c, gitPlainSpec, checkGitReflog, "reflog", "gc", "prune", "update-ref")
+}
+func gitRm(c *Call) Finding { return gitSubcommand(c, gitRmSpec, checkGitRm, "rm") }
+func gitAbort(c *Call) Finding {
+	return gitSubcommand(c, gitAbortSpec, checkGitAbort, "rebase", "merge", "cherry-pick", "revert", "am")
+}
+func gitTag(c *Call) Finding { return gitSubcommand(c, gitTagSpec, checkGitTag, "tag") }
+func gitWorktree(c *Call) Finding {
+	return gitSubcommand(c, gitPlainSpec, checkGitWorktree, "worktree")
 }
 
 var (

@@ -13,7 +13,7 @@ var guardRules = []*Rule{
 		What:     "changes the configuration of gemini-guard or Gemini CLI",
 		Safer:    "ask the user to change the setting themselves; a project may tighten the guard in .gemini/gemini-guard.toml",
 		Unknown:  "Paths that cannot be known statically are not judged here (the other rules still apply); a .env written with output that cannot be known is denied in strict mode.",
-		Commands: allCommands, exec: checkGuardTamper,
+		Commands: []string{"*"}, exec: checkGuardTamper,
 		Block: []string{
 			`echo '{}' > ~/.gemini/settings.json`,
 			`rm -rf ~/.gemini/extensions/gemini-guard`,

@@ -10,7 +10,7 @@ var harmAccountChange = &Rule{
 	What:     "changes the machine's users, groups, passwords or who may become root",
 	Safer:    "ask the machine's administrator to make the account change",
 	Unknown:  "A path that cannot be known statically is not judged here.",
-	Commands: allCommands, exec: checkAccountChange,
+	Commands: []string{"*"}, exec: checkAccountChange,
 	Block: []string{
 		`sudo dscl . -create /Users/svc`,
 		`sudo dscl . -append /Groups/admin GroupMembership svc`,

@@ -17,7 +17,7 @@ var harmCredentialRead = &Rule{
 	What:     "reads a credential store",
 	Safer:    "ask the user for the one value the task needs; list or test the file (ls, stat, test -f) if only its presence matters",
 	Unknown:  "A path that cannot be known statically is not judged here (secrets.credential-file judges names). A secret that is not a file (a token minted, a password manager's entry) taken by a program gemini-guard does not know may be printed by it: allowed in standard mode, denied in strict mode (as secrets.store-read).",
-	Commands: allCommands, exec: checkCredentialRead,
+	Commands: []string{"*"}, exec: checkCredentialRead,
 	Block: []string{
 		`cat ~/Library/Keychains/login.keychain-db`,
 		`sqlite3 ~/Library/Application\ Support/Google/Chrome/Default/Login\ Data 'select origin_url, username_value from logins'`,

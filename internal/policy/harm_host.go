@@ -10,7 +10,7 @@ var harmNetworkRedirect = &Rule{
 	What:     "sends the machine's traffic, name lookups or clock through another host",
 	Safer:    "ask the user to change the network settings; set a proxy for one command (curl -x, HTTPS_PROXY=… cmd) if the task needs one",
 	Unknown:  "A host that cannot be known statically is not judged here.",
-	Commands: allCommands, exec: checkNetworkRedirect,
+	Commands: []string{"*"}, exec: checkNetworkRedirect,
 	Block: []string{
 		`sudo networksetup -setwebproxy Wi-Fi 203.0.113.9 8080`,
 		`networksetup -setsecurewebproxy Ethernet proxy.example.net 443`,
@@ -48,7 +48,7 @@ var harmRemoteLogin = &Rule{
 	What:     "opens the machine to logins from the network",
 	Safer:    "ask the user to turn remote login on themselves",
 	Unknown:  noUnknownStory,
-	Commands: allCommands, exec: checkRemoteLogin,
+	Commands: []string{"*"}, exec: checkRemoteLogin,
 	Block: []string{
 		`sudo systemsetup -setremotelogin on`,
 		`sudo systemsetup -setremoteappleevents on`,
@@ -83,7 +83,7 @@ var harmSystemStop = &Rule{
 	What:     "removes every package, empties the Trash or stops the machine",
 	Safer:    "remove the one package the task needs (pkg delete NAME); ask the user to empty the Trash or restart the machine",
 	Unknown:  noUnknownStory,
-	Commands: allCommands, exec: checkSystemStop,
+	Commands: []string{"*"}, exec: checkSystemStop,
 	Block: []string{
 		`sudo pkg delete -a`,
 		`pkg delete -fay`,
@@ -124,7 +124,7 @@ var harmCapture = &Rule{
 	What:     "records the screen, camera or microphone",
 	Safer:    "ask the user for a screenshot, or take one with screencapture -i so that the user picks what is captured",
 	Unknown:  noUnknownStory,
-	Commands: allCommands, exec: checkCapture,
+	Commands: []string{"*"}, exec: checkCapture,
 	Block: []string{
 		`screencapture -x /tmp/s.png`,
 		`screencapture -C -T 5 ~/shot.jpg`,
@@ -156,7 +156,7 @@ var harmKernelModule = &Rule{
 	What:     "loads code into the kernel",
 	Safer:    "ask the user to load the module; check a kext without loading it (kextutil -n, kmutil print-diagnostics)",
 	Unknown:  noUnknownStory,
-	Commands: allCommands, exec: checkKernelModule,
+	Commands: []string{"*"}, exec: checkKernelModule,
 	Block: []string{
 		`doas modload /tmp/lkm.kmod`,
 		`sudo kextutil -t /tmp/Hook.kext`,
@@ -186,7 +186,7 @@ var harmCredentialDelete = &Rule{
 	What:     "deletes a saved credential or a keychain",
 	Safer:    "leave the keychain to the user; a test item the task created itself can be named by the user for removal",
 	Unknown:  noUnknownStory,
-	Commands: allCommands, exec: checkCredentialDelete,
+	Commands: []string{"*"}, exec: checkCredentialDelete,
 	Block: []string{
 		`security delete-generic-password -s "Gemini API" -a "$USER"`,
 		`security delete-internet-password -s github.com`,

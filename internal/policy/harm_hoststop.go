@@ -11,7 +11,7 @@ var harmHostStop = &Rule{
 	What:     "stops the host the agent runs on or takes its network away",
 	Safer:    "ask the user to restart or reconfigure the machine; stop only the program the task started (taskkill /im node.exe)",
 	Unknown:  noUnknownStory,
-	Commands: allCommands, exec: checkHostStop,
+	Commands: []string{"*"}, exec: checkHostStop,
 	Block: []string{
 		`wsl.exe --shutdown`,
 		`taskkill.exe /f /im svchost.exe`,

@@ -12,7 +12,7 @@ var harmRemoteDestroy = &Rule{
 	What:     "gives a CLI a destroy verb",
 	Safer:    "ask the user to run the destroy themselves, or list what would be destroyed first",
 	Unknown:  noUnknownStory,
-	Commands: allCommands, exec: checkRemoteDestroy,
+	Commands: []string{"*"}, exec: checkRemoteDestroy,
 	Block: []string{
 		`hcloud server delete web-1`,
 		`linode-cli linodes delete 123`,

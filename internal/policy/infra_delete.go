@@ -347,27 +347,27 @@ func checkDockerPrune(c *Call) Finding {
 // that drop, wipe or re-create the application's database (every row lost),
 // whatever the database server: the ORM does the DROP. Keyed by the
 // program that reads the subcommand.
-var appDBResets = map[string][]string{
-	"manage.py":    {"flush", "reset_db", "sqlflush-and-run"},                        // Django (and django-extensions)
-	"django-admin": {"flush", "reset_db"},                                            //
-	"artisan":      {"migrate:fresh", "migrate:reset", "migrate:refresh", "db:wipe"}, // Laravel
-	"mix":          {"ecto.drop", "ecto.reset"},                                      // Phoenix/Ecto
-	"sequelize":    {"db:drop", "db:migrate:undo:all", "db:seed:undo:all"},           //
-	"knex":         {"migrate:rollback --all"},                                       // handled below
-	"typeorm":      {"schema:drop", "schema:sync --drop"},                            //
-	"mikro-orm":    {"schema:drop", "schema:fresh", "migration:fresh"},               //
-	"symfony":      {"doctrine:database:drop", "doctrine:schema:drop"},               // symfony console
-	"console":      {"doctrine:database:drop", "doctrine:schema:drop"},               // bin/console
-	"alembic":      {"downgrade base"},                                               // handled below
-	"flask":        {"db downgrade base", "db drop"},                                 //
-	"dbmate":       {"drop"},                                                         //
-	"goose":        {"reset"},                                                        //
-	"migrate":      {"drop"},                                                         // golang-migrate
-	"flyway":       {"clean"},                                                        //
-	"liquibase":    {"drop-all", "dropAll"},                                          //
-	"diesel":       {"database reset", "database drop"},                              //
-	"sqlx":         {"database drop", "database reset"},                              //
-	"supabase":     {"db reset --linked", "db reset --db-url"},                       // the local one is a dev reset
+var appDBResets = []namedList{
+	{"manage.py", []string{"flush", "reset_db", "sqlflush-and-run"}}, // Django (and django-extensions)
+	{"django-admin", []string{"flush", "reset_db"}},
+	{"artisan", []string{"migrate:fresh", "migrate:reset", "migrate:refresh", "db:wipe"}}, // Laravel
+	{"mix", []string{"ecto.drop", "ecto.reset"}},                                          // Phoenix/Ecto
+	{"sequelize", []string{"db:drop", "db:migrate:undo:all", "db:seed:undo:all"}},
+	{"knex", []string{"migrate:rollback --all"}}, // handled below
+	{"typeorm", []string{"schema:drop", "schema:sync --drop"}},
+	{"mikro-orm", []string{"schema:drop", "schema:fresh", "migration:fresh"}},
+	{"symfony", []string{"doctrine:database:drop", "doctrine:schema:drop"}}, // symfony console
+	{"console", []string{"doctrine:database:drop", "doctrine:schema:drop"}}, // bin/console
+	{"alembic", []string{"downgrade base"}},                                 // handled below
+	{"flask", []string{"db downgrade base", "db drop"}},
+	{"dbmate", []string{"drop"}},
+	{"goose", []string{"reset"}},
+	{"migrate", []string{"drop"}}, // golang-migrate
+	{"flyway", []string{"clean"}},
+	{"liquibase", []string{"drop-all", "dropAll"}},
+	{"diesel", []string{"database reset", "database drop"}},
+	{"sqlx", []string{"database drop", "database reset"}},
+	{"supabase", []string{"db reset --linked", "db reset --db-url"}}, // the local one is a dev reset
 }
 
 // checkAppDBReset: an application framework's command line told to drop or
@@ -428,7 +428,7 @@ func appDBResetSub(name string, args []string) string {
 	if len(ops) == 0 {
 		return ""
 	}
-	for _, sub := range appDBResets[name] {
+	for _, sub := range listOf(appDBResets, name) {
 		f := strings.Fields(sub)
 		if !slices.Contains(ops[:min(len(ops), 3)], f[0]) {
 			continue

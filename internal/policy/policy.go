@@ -264,7 +264,7 @@ func (c *Context) fs() bounded.FS { return bounded.Or(c.FS) }
 // findings that do not deny (for explanations) and does not stop at the
 // first denial.
 func Evaluate(res *shell.Result, ctx *Context, all bool) []Finding {
-	return evaluate(table, res, ctx, all)
+	return evaluate(Rules(), res, ctx, all)
 }
 
 // evaluate is Evaluate with the rules to try, in order.

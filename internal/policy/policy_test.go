@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -12,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gemini-guard/gemini-guard/internal/credpaths"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
@@ -202,7 +204,7 @@ func TestCredentialNamePrefilters(t *testing.T) {
 		mayBe  func(string) bool
 		regexp interface{ MatchString(string) bool }
 	}{
-		{"env file", mayBeEnvFile, envFileRe},
+		{"env file", mayBeEnvFile, credpaths.EnvFileRe},
 		{"ssh key", mayBeSSHKey, sshKeyRe},
 		{"key file", mayBeKeyFile, keyFileRe},
 		{"service account", mayBeServiceAccount, serviceAcctRe},
@@ -220,7 +222,7 @@ func FuzzCredentialNamePrefilters(f *testing.F) {
 		f.Add(n)
 	}
 	f.Fuzz(func(t *testing.T, n string) {
-		if envFileRe.MatchString(n) && !mayBeEnvFile(n) || sshKeyRe.MatchString(n) && !mayBeSSHKey(n) ||
+		if credpaths.EnvFileRe.MatchString(n) && !mayBeEnvFile(n) || sshKeyRe.MatchString(n) && !mayBeSSHKey(n) ||
 			keyFileRe.MatchString(n) && !mayBeKeyFile(n) || serviceAcctRe.MatchString(n) && !mayBeServiceAccount(n) {
 			t.Errorf("a prefilter rejects %q, which its regexp matches", n)
 		}
@@ -228,7 +230,20 @@ func FuzzCredentialNamePrefilters(f *testing.F) {
 }
 
 func TestCredDirsStartWithADot(t *testing.T) {
-	for _, cd := range credDirs {
+	for _, cd := range credpaths.Dirs {
 		assert.True(t, strings.HasPrefix(cd.Dir, "."), "credential() skips segments without a leading dot: %s", cd.Dir)
 	}
+}
+
+// secrets.sniff lists its commands as a literal (a table entry built from
+// sniffers and passwordSniffers would be computed at start-up): the same
+// names, so that checkSniff sees every sniffer it knows.
+func TestSniffRuleNamesEverySniffer(t *testing.T) {
+	for _, r := range Rules() {
+		if r.ID == "secrets.sniff" {
+			assert.ElementsMatch(t, append(slices.Clone(sniffers), passwordSniffers...), r.Commands)
+			return
+		}
+	}
+	t.Fatal("no rule secrets.sniff")
 }

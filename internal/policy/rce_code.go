@@ -403,10 +403,10 @@ func checkDownloadRun(res *shell.Result, _ *Context) (Finding, *shell.Exec) {
 // scriptOptions are the options through which a program is handed a
 // file of code it runs: a makefile's recipes, an awk or sed program, gdb
 // commands, a vim script.
-var scriptOptions = map[string][]string{
-	"make": {"-f", "--file", "--makefile"}, "gmake": {"-f", "--file", "--makefile"}, "bmake": {"-f"},
-	"just": {"-f", "--justfile"}, "rake": {"-f", "--rakefile"}, "awk": {"-f"}, "gawk": {"-f"}, "mawk": {"-f"},
-	"sed": {"-f"}, "gdb": {"-x"}, "vim": {"-S"}, "nvim": {"-S"},
+var scriptOptions = []namedList{
+	{"make", []string{"-f", "--file", "--makefile"}}, {"gmake", []string{"-f", "--file", "--makefile"}}, {"bmake", []string{"-f"}},
+	{"just", []string{"-f", "--justfile"}}, {"rake", []string{"-f", "--rakefile"}}, {"awk", []string{"-f"}}, {"gawk", []string{"-f"}}, {"mawk", []string{"-f"}},
+	{"sed", []string{"-f"}}, {"gdb", []string{"-x"}}, {"vim", []string{"-S"}}, {"nvim", []string{"-S"}},
 }
 
 // runsFetchedCode: code a network fetcher prints run by a program the
@@ -415,7 +415,7 @@ var scriptOptions = map[string][]string{
 // reading it on its standard input (curl URL | docker run -i --privileged
 // -v /:/host alpine sh).
 func runsFetchedCode(ex *shell.Exec, res *shell.Result) Finding {
-	opts := scriptOptions[ex.Name]
+	opts := listOf(scriptOptions, ex.Name)
 	for i := 1; i+1 < len(ex.Args); i++ {
 		if slices.Contains(opts, ex.Args[i]) && fetchedFile(res, ex.Args[i+1]) {
 			return hit(ex.Name + " " + ex.Args[i] + " runs code fetched from the network, without anyone reading it")

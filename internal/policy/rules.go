@@ -1,28 +1,43 @@
 package policy
 
-import "slices"
+import (
+	"slices"
+	"sync"
+)
 
-var (
-	rmNames        = []string{"rm", "unlink", "srm", "wipe", "rsync"}
-	allCommands    = []string{"*"}
-	gitOnly        = []string{"git"}
+// Rules are literals of constants, functions and literals, so that the
+// compiler lays them out in the binary: a hook process starts for every
+// call, and a rule filled in at start-up (a copy of a string variable, say)
+// writes its page of the binary's data, a copy-on-write fault in every
+// process. Package initwork says what the compiler lays out;
+// TestRuleTablesAreLaidOut (internal/initwork) keeps the policy so.
+const (
 	shellUnknown   = "Strict mode only: standard mode allows it."
 	noUnknownStory = "Nothing here depends on values that cannot be known statically."
 )
 
 // Rules returns the policy, in the order rules are tried. The caller must
 // not modify it.
-func Rules() []*Rule { return table }
+func Rules() []*Rule {
+	joinFamilies.Do(func() { table = slices.Concat(families...) })
+	return table
+}
 
-// table is the policy: the rule families in the order they are tried, each
-// family a package variable of literals in its own file (guard.go,
+// families is the policy: the rule families in the order they are tried,
+// each a package variable of literals in its own file (guard.go,
 // secrets.go, …) so that the compiler lays the rules out in the binary: a
-// hook process starts for every call, and building the rules at run time
-// cost it more than judging a typical command. Joining the families costs
-// one slice of pointers at start-up.
-var table = slices.Concat(
+// hook process starts for every call, and building the rules at start-up
+// cost it more than judging a typical command. Rules joins them on first
+// use, so that nothing of the policy is computed before main
+// (TestRuleTablesAreLaidOut).
+var families = [][]*Rule{
 	guardRules, secretsRules, rceRules, procRules, fsRules, diskRules, gitRules, permRules, persistRules, infraRules, shellRules, execRules,
 	harmRules,
+}
+
+var (
+	joinFamilies sync.Once
+	table        []*Rule // families joined
 )
 
 // harmRules judge what a command does to what (harm_*.go, over package
@@ -35,11 +50,11 @@ var harmRules = []*Rule{
 
 // checkGitCheckoutSwitch judges git checkout and git switch.
 func checkGitCheckoutSwitch(c *Call) Finding {
-	co := gitRule([]string{"checkout"}, gitCheckoutSpec, checkGitCheckout)(c)
+	co := gitSubcommand(c, gitCheckoutSpec, checkGitCheckout, "checkout")
 	if co.Hit || co.Maybe {
 		return co
 	}
-	return gitRule([]string{"switch"}, gitSwitchSpec, checkGitSwitch)(c)
+	return gitSubcommand(c, gitSwitchSpec, checkGitSwitch, "switch")
 }
 
 func checkKillAll(c *Call) Finding {

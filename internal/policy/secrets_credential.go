@@ -11,20 +11,13 @@ import (
 )
 
 var (
-	envFileRe     = credpaths.EnvFileRe
-	envExampleRe  = credpaths.EnvExampleRe
 	sshKeyRe      = &lazyregexp.Regexp{Expr: `^id_(rsa|dsa|ecdsa|ed25519|xmss)(_sk)?$`}
 	keyFileRe     = &lazyregexp.Regexp{Expr: `(?i)\.(key|ppk|p12|pfx|jks|keystore|kdbx)$|(private|priv|id_|key).*\.pem$`}
-	secretNames   = credpaths.Names
 	serviceAcctRe = &lazyregexp.Regexp{Expr: `(?i)^service[-_]?account.*\.json$`}
 	// secretsFileRe: files named for the secrets they hold (secrets.yml,
 	// credentials.json, client_secret_….json, a cloud key saved as
 	// gcp-key.json).
 	secretsFileRe = &lazyregexp.Regexp{Expr: `(?i)^(secrets?|credentials|client_secrets?([-_.][\w.-]*)?)\.(ya?ml|json|toml|ini|env|properties)$|(^|[-_])key\.json$`}
-	// Directories whose every file is a credential (files nil), or whose
-	// named files are (internal/credpaths, which the known-value source
-	// reads too).
-	credDirs      = credpaths.Dirs
 	sshPublic     = []string{"known_hosts", "known_hosts.old", "config", "authorized_keys", "authorized_keys2"}
 	toolCredNames = []string{"auth.json", "credentials", "credentials.json", "oauth_creds.json", "hosts.yml", "config.json"}
 )
@@ -153,13 +146,13 @@ func (c *Context) globCredential(res *shell.Result, p, base string) (string, boo
 // none of them.
 func credentialName(base string) (string, bool) {
 	switch {
-	case mayBeEnvFile(base) && envFileRe.MatchString(base) && !envExampleRe.MatchString(strings.TrimPrefix(base, ".env")) && !envExampleRe.MatchString(strings.TrimSuffix(base, ".env")):
+	case mayBeEnvFile(base) && credpaths.EnvFileRe.MatchString(base) && !credpaths.EnvExampleRe.MatchString(strings.TrimPrefix(base, ".env")) && !credpaths.EnvExampleRe.MatchString(strings.TrimSuffix(base, ".env")):
 		return "the environment file " + base, true
 	case mayBeSSHKey(base) && sshKeyRe.MatchString(base):
 		return "the SSH private key " + base, true
 	case mayBeKeyFile(base) && keyFileRe.MatchString(base) && !strings.HasSuffix(base, ".pub"):
 		return "the private key file " + base, true
-	case slices.Contains(secretNames, base):
+	case slices.Contains(credpaths.Names, base):
 		return "the credential file " + base, true
 	case mayBeServiceAccount(base) && serviceAcctRe.MatchString(base):
 		return "the service account key " + base, true
@@ -187,7 +180,7 @@ func credentialPlace(p, base string) (string, bool) {
 
 // credentialDir judges a file by the directories it is in: .ssh (whose
 // public files are no credential), and the credential directories
-// (credDirs). done is set when the path was decided, credential or not.
+// (credpaths.Dirs). done is set when the path was decided, credential or not.
 func credentialDir(p string) (what string, done bool) {
 	segs := strings.Split(strings.Trim(p, "/"), "/")
 	for i, s := range segs {
@@ -195,7 +188,7 @@ func credentialDir(p string) (what string, done bool) {
 			return sshDirFile(segs[i+1:]), true
 		}
 		if !strings.HasPrefix(s, ".") {
-			continue // every credDirs entry starts with a dot directory
+			continue // every credpaths.Dirs entry starts with a dot directory
 		}
 		// The path from this dot directory on, compared with each entry
 		// without splitting it (this runs for every path argument).
@@ -222,7 +215,7 @@ func sshDirFile(rest []string) string {
 // inCredDir judges tail, a path from a dot directory on, against the
 // credential directories.
 func inCredDir(tail string) (string, bool) {
-	for _, cd := range credDirs {
+	for _, cd := range credpaths.Dirs {
 		dir, files := cd.Dir, cd.Files
 		if !strings.HasPrefix(tail, dir) || len(tail) > len(dir) && tail[len(dir)] != '/' {
 			continue
@@ -608,7 +601,7 @@ func (c *Call) redirectedCredential() Finding {
 		verb := "reads"
 		if !r.Reads() {
 			verb = "overwrites"
-			if envFileRe.MatchString(path.Base(p)) && !outputEmpty(c) {
+			if credpaths.EnvFileRe.MatchString(path.Base(p)) && !outputEmpty(c) {
 				continue
 			}
 		}

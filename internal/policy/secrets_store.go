@@ -440,17 +440,17 @@ func (c *Call) codeReadsCapture(ex *shell.Exec) bool {
 // APIs. A store with no entry (vault, kubectl, pass, ...) has no own
 // service: its secrets may go only to a local host, a host the project's
 // files name or one the user trusts.
-var storeHosts = map[string][]string{
-	"gh":      {"github.com", "githubusercontent.com", "ghcr.io"},
-	"glab":    {"gitlab.com"},
-	"gcloud":  {"googleapis.com", "google.com", "gcr.io", "pkg.dev"},
-	"aws":     {"amazonaws.com", "aws.amazon.com"},
-	"az":      {"azure.com", "azure.net", "windows.net", "microsoft.com", "azurecr.io", "microsoftonline.com"},
-	"heroku":  {"heroku.com"},
-	"railway": {"railway.app", "railway.com"},
-	"doppler": {"doppler.com"},
-	"op":      {"1password.com"},
-	"bw":      {"bitwarden.com"},
+var storeHosts = []namedList{
+	{"gh", []string{"github.com", "githubusercontent.com", "ghcr.io"}},
+	{"glab", []string{"gitlab.com"}},
+	{"gcloud", []string{"googleapis.com", "google.com", "gcr.io", "pkg.dev"}},
+	{"aws", []string{"amazonaws.com", "aws.amazon.com"}},
+	{"az", []string{"azure.com", "azure.net", "windows.net", "microsoft.com", "azurecr.io", "microsoftonline.com"}},
+	{"heroku", []string{"heroku.com"}},
+	{"railway", []string{"railway.app", "railway.com"}},
+	{"doppler", []string{"doppler.com"}},
+	{"op", []string{"1password.com"}},
+	{"bw", []string{"bitwarden.com"}},
 }
 
 // sentElsewhere returns the first host the web client t sends to that is
@@ -459,7 +459,7 @@ var storeHosts = map[string][]string{
 // is none. A host held in a variable, or none it can tell, counts as
 // elsewhere.
 func (c *Call) sentElsewhere(t *shell.Exec) string {
-	own := storeHosts[c.Ex.Name]
+	own := listOf(storeHosts, c.Ex.Name)
 	var hosts []string
 	for _, a := range t.Args[1:] {
 		if h := urlHost(c.Res, a); h != "" {

@@ -1,0 +1,155 @@
+// Package initwork finds the work a Go package's variables make a process
+// do before main runs, rather than find laid out in its binary.
+//
+// A hook process lives for one call, so whatever its packages compute at
+// start-up is paid on every call, and a table entry filled in at start-up
+// writes its page of the binary's data: a copy-on-write fault each, ~7 µs
+// on a virtual machine. The compiler lays a variable out statically when
+// its initialiser is made of literals, constants, functions and addresses;
+// it computes it at start-up when the initialiser calls a function, builds
+// a map, or copies a value it cannot copy statically: a string variable
+// (the linker's -X may set it), a struct or array variable holding slices
+// or strings, another package's variable, or any variable once an earlier
+// initialiser of the package has been computed. The rule tables of the
+// shell guard (internal/policy, internal/effects) are checked with it.
+package initwork
+
+import (
+	"fmt"
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Find lists, as "file:line: what", the package-level variables of the Go
+// package in dir (test files aside) whose initialisers a process would
+// compute at start-up.
+func Find(dir string) ([]string, error) {
+	fset := token.NewFileSet()
+	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return nil, err
+	}
+	var files []*ast.File
+	for _, n := range names {
+		if strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, n, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("initwork: no Go files in %s", dir)
+	}
+	info := &types.Info{Uses: map[*ast.Ident]types.Object{}, Types: map[ast.Expr]types.TypeAndValue{}}
+	conf := types.Config{Importer: importer.ForCompiler(fset, "source", nil)}
+	pkg, err := conf.Check(files[0].Name.Name, fset, files, info)
+	if err != nil {
+		return nil, fmt.Errorf("initwork: %w", err)
+	}
+	initialisers := map[types.Object]ast.Expr{}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.VAR {
+				for _, s := range g.Specs {
+					vs := s.(*ast.ValueSpec)
+					for i, v := range vs.Values {
+						if i < len(vs.Names) {
+							initialisers[pkg.Scope().Lookup(vs.Names[i].Name)] = v
+						}
+					}
+				}
+			}
+		}
+	}
+	c := checker{fset: fset, pkg: pkg, info: info, initialisers: initialisers}
+	for obj, v := range initialisers {
+		c.expr(obj.Name(), v, false)
+	}
+	sort.Strings(c.found)
+	return c.found, nil
+}
+
+type checker struct {
+	fset         *token.FileSet
+	pkg          *types.Package
+	info         *types.Info
+	initialisers map[types.Object]ast.Expr
+	found        []string
+}
+
+func (c *checker) report(n ast.Node, format string, args ...any) {
+	p := c.fset.Position(n.Pos())
+	c.found = append(c.found, fmt.Sprintf("%s:%d: %s", filepath.Base(p.Filename), p.Line, fmt.Sprintf(format, args...)))
+}
+
+// expr checks e, part of variable v's initialiser; addressed is set when
+// e is the operand of &.
+func (c *checker) expr(v string, e ast.Expr, addressed bool) {
+	switch e := e.(type) {
+	case *ast.FuncLit, *ast.BasicLit, nil:
+	case *ast.ParenExpr:
+		c.expr(v, e.X, addressed)
+	case *ast.UnaryExpr:
+		c.expr(v, e.X, e.Op == token.AND)
+	case *ast.BinaryExpr:
+		c.expr(v, e.X, false)
+		c.expr(v, e.Y, false)
+	case *ast.KeyValueExpr:
+		if _, field := e.Key.(*ast.Ident); !field {
+			c.expr(v, e.Key, false) // an array index or a map key
+		}
+		c.expr(v, e.Value, false)
+	case *ast.CompositeLit:
+		if _, ok := c.info.Types[e].Type.Underlying().(*types.Map); ok {
+			c.report(e, "%s builds a map at start-up: use a slice of pairs or a switch", v)
+		}
+		for _, el := range e.Elts {
+			c.expr(v, el, false)
+		}
+	case *ast.CallExpr:
+		if tv := c.info.Types[e.Fun]; tv.IsType() && c.info.Types[e].Value != nil {
+			return // a conversion of a constant
+		}
+		c.report(e, "%s calls a function at start-up", v)
+	case *ast.Ident:
+		c.name(v, e, c.info.Uses[e], addressed)
+	case *ast.SelectorExpr:
+		c.name(v, e, c.info.Uses[e.Sel], addressed)
+	default:
+		if c.info.Types[e].Value == nil {
+			c.report(e, "%s is computed at start-up (%T)", v, e)
+		}
+	}
+}
+
+// name checks a name used in variable v's initialiser.
+func (c *checker) name(v string, e ast.Expr, obj types.Object, addressed bool) {
+	w, ok := obj.(*types.Var)
+	if !ok || addressed || w.Parent() != w.Pkg().Scope() {
+		return // a constant, a function, a type, or an address
+	}
+	if w.Pkg() != c.pkg {
+		c.report(e, "%s copies %s.%s, another package's variable, at start-up", v, w.Pkg().Name(), w.Name())
+		return
+	}
+	switch init := c.initialisers[w].(type) {
+	case *ast.UnaryExpr:
+		if _, lit := init.X.(*ast.CompositeLit); init.Op == token.AND && lit {
+			return // the address of a literal: copied statically
+		}
+	case *ast.CompositeLit:
+		if _, slice := w.Type().Underlying().(*types.Slice); slice {
+			return // a slice literal: copied statically
+		}
+	}
+	c.report(e, "%s copies the variable %s at start-up: use a constant, a literal or its address", v, w.Name())
+}
