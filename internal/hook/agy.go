@@ -39,31 +39,42 @@ const (
 	AgyPreInvocation = "PreInvocation"
 )
 
-// agyEvents maps agy's events to the Gemini CLI events whose decision they
-// carry: PreToolUse is BeforeTool; PreInvocation at the start of a
-// conversation is where the session notice goes (SessionStart).
-var agyEvents = map[string]Event{
-	AgyPreToolUse:    BeforeTool,
-	AgyPreInvocation: SessionStart,
+// agyEvent is the Gemini CLI event whose decision agy's event name
+// carries: PreToolUse is BeforeTool; PreInvocation at the start of a
+// conversation is where the session notice goes (SessionStart). The tables
+// of this file are switches, not maps, so that a hook process builds
+// nothing before it reads its input.
+func agyEvent(name string) (Event, bool) {
+	switch name {
+	case AgyPreToolUse:
+		return BeforeTool, true
+	case AgyPreInvocation:
+		return SessionStart, true
+	}
+	return "", false
 }
 
-// agyIdle are the agy events gemini-guard registers no program for, with
-// the answer that does nothing there (reference §4.1): a program wired to
-// one by hand must not stop the turn or force another.
-var agyIdle = map[string][]byte{
-	"PostToolUse":    []byte("{}"),
-	"PostInvocation": []byte("{}"),
-	"Stop":           []byte("{}"),
-	// Undocumented, output unknown: no output.
-	"SessionStart": nil,
+// agyIdle is the answer that does nothing for an agy event gemini-guard
+// registers no program for (reference §4.1): a program wired to one by
+// hand must not stop the turn or force another. idle is false for the
+// events gemini-guard answers and for unknown ones.
+func agyIdle(name string) (answer []byte, idle bool) {
+	switch name {
+	case "PostToolUse", "PostInvocation", "Stop":
+		return []byte("{}"), true
+	case "SessionStart":
+		return nil, true // undocumented, output unknown: no output
+	}
+	return nil, false
 }
 
 // agyEventOf is the agy event a program answering ev handles.
 func agyEventOf(ev Event) string {
-	for name, e := range agyEvents {
-		if e == ev {
-			return name
-		}
+	switch ev {
+	case BeforeTool:
+		return AgyPreToolUse
+	case SessionStart:
+		return AgyPreInvocation
 	}
 	return string(ev)
 }
@@ -78,16 +89,23 @@ type AgyTool struct {
 	Args map[string]string
 }
 
-// Tools gemini-guard judges that agy names differently (reference §3.3).
-// multi_replace_file_content has no Gemini CLI twin; it is read as
-// MultiReplace. view_file is read_file, which only agy's guard-shell judges
-// (a credential file opened there would reach the model unredacted).
-var agyTools = map[string]AgyTool{
-	"run_command":          {Gemini: "run_shell_command", Args: map[string]string{"command": "CommandLine", "dir_path": "Cwd"}},
-	"write_to_file":        {Gemini: "write_file", Args: map[string]string{"file_path": "TargetFile", "content": "CodeContent"}},
-	"replace_file_content": {Gemini: "replace", Args: map[string]string{"file_path": "TargetFile", "old_string": "TargetContent", "new_string": "ReplacementContent", "allow_multiple": "AllowMultiple"}},
-	"view_file":            {Gemini: "read_file", Args: map[string]string{"file_path": "AbsolutePath"}},
-	"view_file_outline":    {Gemini: "read_file", Args: map[string]string{"file_path": "AbsolutePath"}},
+// agyToolOf is how a tool gemini-guard judges that agy names differently
+// is read (reference §3.3). multi_replace_file_content has no Gemini CLI
+// twin; it is read as MultiReplace. view_file is read_file, which only
+// agy's guard-shell judges (a credential file opened there would reach the
+// model unredacted).
+func agyToolOf(name string) (AgyTool, bool) {
+	switch name {
+	case "run_command":
+		return AgyTool{Gemini: "run_shell_command", Args: map[string]string{"command": "CommandLine", "dir_path": "Cwd"}}, true
+	case "write_to_file":
+		return AgyTool{Gemini: "write_file", Args: map[string]string{"file_path": "TargetFile", "content": "CodeContent"}}, true
+	case "replace_file_content":
+		return AgyTool{Gemini: "replace", Args: map[string]string{"file_path": "TargetFile", "old_string": "TargetContent", "new_string": "ReplacementContent", "allow_multiple": "AllowMultiple"}}, true
+	case "view_file", "view_file_outline":
+		return AgyTool{Gemini: "read_file", Args: map[string]string{"file_path": "AbsolutePath"}}, true
+	}
+	return AgyTool{}, false
 }
 
 // MultiReplace is the name the guards see for agy's
@@ -167,7 +185,7 @@ func agyTool(name string, raw json.RawMessage) (string, json.RawMessage, error) 
 			return "", nil, fmt.Errorf("toolCall.args of %s is not an object", name)
 		}
 	}
-	if t, ok := agyTools[name]; ok {
+	if t, ok := agyToolOf(name); ok {
 		out := map[string]json.RawMessage{}
 		for gemini, agy := range t.Args {
 			if v, ok := args[agy]; ok {

@@ -29,12 +29,18 @@ const (
 	Agy
 )
 
-// qwenEvents maps Qwen Code's event names to the Gemini CLI events whose
-// input they carry.
-var qwenEvents = map[string]Event{
-	"PreToolUse":   BeforeTool,
-	"PostToolUse":  AfterTool,
-	"SessionStart": SessionStart,
+// qwenEvent is the Gemini CLI event whose input Qwen Code's event name
+// carries.
+func qwenEvent(name string) (Event, bool) {
+	switch name {
+	case "PreToolUse":
+		return BeforeTool, true
+	case "PostToolUse":
+		return AfterTool, true
+	case "SessionStart":
+		return SessionStart, true
+	}
+	return "", false
 }
 
 // DialectOf tells the host from hook_event_name: a Claude-Code style name
@@ -87,7 +93,7 @@ func normalise(data []byte, ev Event) ([]byte, Dialect, error) {
 	if json.Unmarshal(data, &obj) != nil {
 		return data, d, nil
 	}
-	if ev, ok := qwenEvents[s.HookEventName]; ok {
+	if ev, ok := qwenEvent(s.HookEventName); ok {
 		obj["hook_event_name"], _ = json.Marshal(string(ev))
 	}
 	if s.ToolName != "" {

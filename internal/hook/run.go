@@ -64,8 +64,8 @@ func FromArgs(args []string) Option {
 		case len(args) == 0:
 		case len(args) == 3 && args[0] == "--host" && args[1] == "agy":
 			o.host, o.agyEvent = Agy, args[2]
-			_, answered := agyEvents[args[2]]
-			_, idle := agyIdle[args[2]]
+			_, answered := agyEvent(args[2])
+			_, idle := agyIdle(args[2])
 			if !answered && !idle {
 				o.err = fmt.Errorf("gemini-guard does not answer the agy event %q", args[2])
 			}
@@ -85,7 +85,7 @@ func FromArgs(args []string) Option {
 // gemini-guard does not answer (agyIdle).
 func write(w io.Writer, ev Event, o options, host Dialect, out Output) {
 	if host == Agy {
-		b, idle := agyIdle[o.agyEvent]
+		b, idle := agyIdle(o.agyEvent)
 		if !idle {
 			b = agyAnswer(ev, out)
 		}
@@ -113,10 +113,10 @@ func answer[In any](ev Event, r io.Reader, o options, decide func(In, Dialect) (
 			out = FailSafe(ev, &PanicError{Value: p, Stack: debug.Stack()})
 		}
 	}()
-	if _, idle := agyIdle[o.agyEvent]; idle && o.host == Agy {
+	if _, idle := agyIdle(o.agyEvent); idle && o.host == Agy {
 		return Output{}, Agy // answered by write, without reading the call
 	}
-	if o.err == nil && o.host == Agy && agyEvents[o.agyEvent] != ev {
+	if e, _ := agyEvent(o.agyEvent); o.err == nil && o.host == Agy && e != ev {
 		o.err = fmt.Errorf("this program answers the agy event %s, not %s", agyEventOf(ev), o.agyEvent)
 	}
 	if o.err != nil {

@@ -162,8 +162,14 @@ var stdinRunners = []string{
 
 // runnerValueOptions are a stdin runner's options that take a value other
 // than a script: osascript -l JavaScript names the language of the code
-// it still reads on standard input.
-var runnerValueOptions = map[string][]string{"osascript": {"-l", "-s"}}
+// it still reads on standard input. A switch, not a map: nothing is built
+// at start-up.
+func runnerValueOptions(name string) []string {
+	if name == "osascript" {
+		return []string{"-l", "-s"}
+	}
+	return nil
+}
 
 // RunsStdin reports whether name runs the code it reads on standard input
 // when given no script (tclsh, jshell, expect, lua, ...).
@@ -183,7 +189,7 @@ func (a *analyzer) pipedCode(f *frame, ex *Exec) {
 		args = args[1:] // bun run -, deno run -: the script is standard input
 	}
 	for i, w := range args {
-		if w != "-" && !strings.HasPrefix(w, "-") && !(i > 0 && slices.Contains(runnerValueOptions[ex.Name], args[i-1])) {
+		if w != "-" && !strings.HasPrefix(w, "-") && !(i > 0 && slices.Contains(runnerValueOptions(ex.Name), args[i-1])) {
 			return // a script file or code operand: stdin is data
 		}
 	}
