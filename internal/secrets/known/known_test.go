@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"net/url"
 	"os"
@@ -124,6 +125,39 @@ func TestFromFilesReadsWorkspaceEnvAndHomeCredentials(t *testing.T) {
 	for _, v := range vals {
 		assert.NotEqual(t, "not-the-real-one-123", v.Text, "an example file is not read")
 	}
+}
+
+// dirNames lists a directory over several reads of the system call's
+// buffer, skips . and .., stops at maxDirEntries, and a directory named like
+// an .env file is not read as one.
+func TestDirNames(t *testing.T) {
+	dir := t.TempDir()
+	want := []string{".env.local"}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".env.local"), []byte("API_TOKEN="+envToken+"\n"), 0o600))
+	for i := range 300 {
+		name := fmt.Sprintf("a-long-enough-file-name-to-fill-the-buffer-%03d.go", i)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), nil, 0o600))
+		want = append(want, name)
+	}
+	require.NoError(t, os.Mkdir(filepath.Join(dir, ".env"), 0o700))
+	want = append(want, ".env")
+	got, err := dirNames(dir)
+	require.NoError(t, err)
+	assert.ElementsMatch(t, want, got)
+	assert.Equal(t, []Value{{".env.local (API_TOKEN)", envToken}}, FromFiles(dir, ""), "the directory .env is not read")
+
+	_, err = dirNames(filepath.Join(dir, "missing"))
+	assert.ErrorIs(t, err, fs.ErrNotExist)
+	_, err = dirNames(filepath.Join(dir, ".env.local"))
+	assert.Error(t, err, "not a directory")
+
+	many := t.TempDir()
+	for i := range maxDirEntries + 10 {
+		require.NoError(t, os.WriteFile(filepath.Join(many, fmt.Sprint(i)), nil, 0o600))
+	}
+	got, err = dirNames(many)
+	require.NoError(t, err)
+	assert.Len(t, got, maxDirEntries)
 }
 
 func TestEveryFormIsFound(t *testing.T) {

@@ -1,7 +1,6 @@
 package known
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -121,30 +120,31 @@ func unhex(c byte) int {
 func FromFiles(cwd, home string) []Value {
 	var out []Value
 	if cwd != "" && filepath.IsAbs(cwd) {
-		if entries, err := readDir(cwd); err == nil {
+		if names, err := dirNames(cwd); err == nil {
 			n := 0
-			for _, e := range entries {
+			for _, name := range names {
 				if n == maxEnvFiles {
 					break
 				}
-				if e.IsDir() || !credpaths.EnvFile(e.Name()) {
+				if !credpaths.EnvFile(name) {
 					continue
 				}
 				n++
-				out = append(out, fromFile(filepath.Join(cwd, e.Name()), e.Name())...)
+				// A directory so named is not read (bounded.ReadFile).
+				out = append(out, fromFile(filepath.Join(cwd, name), name)...)
 			}
 		}
 	}
 	if home != "" && filepath.IsAbs(home) {
 		// One listing of home instead of a failed open per credential
 		// file the user does not have (most of them).
-		entries, err := readDir(home)
+		names, err := dirNames(home)
 		if err != nil {
 			return out
 		}
-		present := make(map[string]bool, len(entries))
-		for _, e := range entries {
-			present[e.Name()] = true
+		present := make(map[string]bool, len(names))
+		for _, name := range names {
+			present[name] = true
 		}
 		for _, rel := range credpaths.NamedHomeFiles() {
 			first, _, _ := strings.Cut(rel, "/")
@@ -160,20 +160,6 @@ func FromFiles(cwd, home string) []Value {
 // with more (a generated tree at the top) costs at most this much, and a
 // .env listed after them is not read.
 const maxDirEntries = 4096
-
-// readDir is os.ReadDir up to maxDirEntries entries, unsorted.
-func readDir(dir string) ([]os.DirEntry, error) {
-	f, err := os.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	entries, err := f.ReadDir(maxDirEntries)
-	if len(entries) > 0 {
-		err = nil
-	}
-	return entries, err
-}
 
 func fromFile(path, shown string) []Value {
 	data, _, err := bounded.ReadFile(path, maxFile)
