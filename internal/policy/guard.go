@@ -217,7 +217,7 @@ func hitSafer(what, safer string) Finding { return Finding{Hit: true, What: what
 // returns the first denying finding, if any.
 func TamperFinding(res *shell.Result, ctx *Context) (Finding, bool) {
 	var rule *Rule
-	for _, r := range table {
+	for _, r := range Rules() {
 		if r.ID == "guard.tamper" {
 			rule = r
 		}

@@ -19,8 +19,8 @@ const (
 // Rules returns the policy, in the order rules are tried. The caller must
 // not modify it.
 func Rules() []*Rule {
-	joinFamilies.Do(func() { table = slices.Concat(families...) })
-	return table
+	joinFamilies.Do(func() { joined = slices.Concat(families...) })
+	return joined
 }
 
 // families is the policy: the rule families in the order they are tried,
@@ -37,7 +37,7 @@ var families = [][]*Rule{
 
 var (
 	joinFamilies sync.Once
-	table        []*Rule // families joined
+	joined       []*Rule // families, joined: only Rules reads it
 )
 
 // harmRules judge what a command does to what (harm_*.go, over package

@@ -897,7 +897,7 @@ func CredentialFile(p, home string) (what string, ok bool) {
 
 // CredentialRule is secrets.credential-file.
 func CredentialRule() *Rule {
-	for _, r := range table {
+	for _, r := range Rules() {
 		if r.ID == RuleCredentialFile {
 			return r
 		}
