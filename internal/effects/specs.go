@@ -188,7 +188,7 @@ var specs = []Spec{
 // The options are a constant and a slice rather than one OptSpec
 // variable: a table entry that copies a struct variable holding a slice is
 // filled in at start-up, writing its page of the binary's data in every hook
-// process (TestRuleTablesAreLaidOut, internal/initwork).
+// process (TestHookPackagesComputeNothingAtStartUp, internal/initwork).
 const kubectlShort = "n:s:l:f:k:o:c:L:v:"
 
 var kubectlLong = []string{

@@ -10,48 +10,59 @@
 // a map, or copies a value it cannot copy statically: a string variable
 // (the linker's -X may set it), a struct or array variable holding slices
 // or strings, another package's variable, or any variable once an earlier
-// initialiser of the package has been computed. The rule tables of the
-// shell guard (internal/policy, internal/effects) are checked with it.
+// initialiser of the package has been computed. Every package of this
+// module that a hook binary links is checked with it
+// (TestHookPackagesComputeNothingAtStartUp).
 package initwork
 
 import (
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/importer"
 	"go/parser"
 	"go/token"
 	"go/types"
 	"path/filepath"
 	"sort"
-	"strings"
 )
 
-// Find lists, as "file:line: what", the package-level variables of the Go
-// package in dir (test files aside) whose initialisers a process would
-// compute at start-up.
-func Find(dir string) ([]string, error) {
+// Find lists, as "dir/file:line: what", the package-level variables of the Go
+// packages in dirs (their files for this platform, tests aside) whose
+// initialisers a process would compute at start-up. A sentinel error,
+// errors.New of a constant, is allowed: one small allocation, and the idiom
+// every Go reader expects. The packages are type-checked from source, their
+// imports once for all.
+func Find(dirs ...string) ([]string, error) {
 	fset := token.NewFileSet()
-	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	imp := importer.ForCompiler(fset, "source", nil)
+	var found []string
+	for _, dir := range dirs {
+		f, err := find(fset, imp, dir)
+		if err != nil {
+			return nil, err
+		}
+		found = append(found, f...)
+	}
+	return found, nil
+}
+
+func find(fset *token.FileSet, imp types.Importer, dir string) ([]string, error) {
+	bp, err := build.ImportDir(dir, 0)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("initwork: %w", err)
 	}
 	var files []*ast.File
-	for _, n := range names {
-		if strings.HasSuffix(n, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, n, nil, parser.SkipObjectResolution)
+	for _, n := range bp.GoFiles {
+		f, err := parser.ParseFile(fset, filepath.Join(dir, n), nil, parser.SkipObjectResolution)
 		if err != nil {
 			return nil, err
 		}
 		files = append(files, f)
 	}
-	if len(files) == 0 {
-		return nil, fmt.Errorf("initwork: no Go files in %s", dir)
-	}
 	info := &types.Info{Uses: map[*ast.Ident]types.Object{}, Types: map[ast.Expr]types.TypeAndValue{}}
-	conf := types.Config{Importer: importer.ForCompiler(fset, "source", nil)}
-	pkg, err := conf.Check(files[0].Name.Name, fset, files, info)
+	conf := types.Config{Importer: imp}
+	pkg, err := conf.Check(bp.ImportPath, fset, files, info)
 	if err != nil {
 		return nil, fmt.Errorf("initwork: %w", err)
 	}
@@ -88,7 +99,8 @@ type checker struct {
 
 func (c *checker) report(n ast.Node, format string, args ...any) {
 	p := c.fset.Position(n.Pos())
-	c.found = append(c.found, fmt.Sprintf("%s:%d: %s", filepath.Base(p.Filename), p.Line, fmt.Sprintf(format, args...)))
+	name := filepath.Join(filepath.Base(filepath.Dir(p.Filename)), filepath.Base(p.Filename))
+	c.found = append(c.found, fmt.Sprintf("%s:%d: %s", filepath.ToSlash(name), p.Line, fmt.Sprintf(format, args...)))
 }
 
 // expr checks e, part of variable v's initialiser; addressed is set when
@@ -119,6 +131,9 @@ func (c *checker) expr(v string, e ast.Expr, addressed bool) {
 		if tv := c.info.Types[e.Fun]; tv.IsType() && c.info.Types[e].Value != nil {
 			return // a conversion of a constant
 		}
+		if c.sentinelError(e) {
+			return
+		}
 		c.report(e, "%s calls a function at start-up", v)
 	case *ast.Ident:
 		c.name(v, e, c.info.Uses[e], addressed)
@@ -129,6 +144,16 @@ func (c *checker) expr(v string, e ast.Expr, addressed bool) {
 			c.report(e, "%s is computed at start-up (%T)", v, e)
 		}
 	}
+}
+
+// sentinelError reports whether e is errors.New of a constant.
+func (c *checker) sentinelError(e *ast.CallExpr) bool {
+	sel, ok := e.Fun.(*ast.SelectorExpr)
+	if !ok || len(e.Args) != 1 || c.info.Types[e.Args[0]].Value == nil {
+		return false
+	}
+	f, ok := c.info.Uses[sel.Sel].(*types.Func)
+	return ok && f.Pkg() != nil && f.Pkg().Path() == "errors" && f.Name() == "New"
 }
 
 // name checks a name used in variable v's initialiser.

@@ -10,7 +10,7 @@ import (
 // call, and a rule filled in at start-up (a copy of a string variable, say)
 // writes its page of the binary's data, a copy-on-write fault in every
 // process. Package initwork says what the compiler lays out;
-// TestRuleTablesAreLaidOut (internal/initwork) keeps the policy so.
+// TestHookPackagesComputeNothingAtStartUp (internal/initwork) keeps the policy so.
 const (
 	shellUnknown   = "Strict mode only: standard mode allows it."
 	noUnknownStory = "Nothing here depends on values that cannot be known statically."
@@ -29,7 +29,7 @@ func Rules() []*Rule {
 // hook process starts for every call, and building the rules at start-up
 // cost it more than judging a typical command. Rules joins them on first
 // use, so that nothing of the policy is computed before main
-// (TestRuleTablesAreLaidOut).
+// (TestHookPackagesComputeNothingAtStartUp).
 var families = [][]*Rule{
 	guardRules, secretsRules, rceRules, procRules, fsRules, diskRules, gitRules, permRules, persistRules, infraRules, shellRules, execRules,
 	harmRules,

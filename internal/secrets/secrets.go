@@ -39,26 +39,22 @@ type Finding struct {
 	Repeat bool
 }
 
-// genericRules find a secret by its surroundings (a credential-named key, an
-// Authorization header, a URL's password or query string, an XML element)
-// rather than by a shape a vendor gave it.
-var genericRules = map[string]bool{
-	"keyword-assigned-secret":    true,
-	"keyword-assigned-hex":       true,
-	"password-assigned":          true,
-	"password-directive":         true,
-	"sql-password":               true,
-	"cli-password-flag":          true,
-	"xml-add-key-secret":         true,
-	"xml-secret-element":         true,
-	"authorization-header-token": true,
-	"url-query-credential":       true,
-	"url-password":               true,
-	// webhook-url is one shape for many vendors' webhook URLs: a vendor's
-	// own rule for the same URL (microsoft-teams-webhook) names it better.
-	"webhook-url":      true,
-	"curl-auth-header": true,
-	"curl-auth-user":   true,
+// genericRule says rule finds a secret by its surroundings (a
+// credential-named key, an Authorization header, a URL's password or query
+// string, an XML element) rather than by a shape a vendor gave it. A switch,
+// not a map: nothing is built at start-up.
+func genericRule(rule string) bool {
+	switch rule {
+	case "keyword-assigned-secret", "keyword-assigned-hex", "password-assigned", "password-directive",
+		"sql-password", "cli-password-flag", "xml-add-key-secret", "xml-secret-element",
+		"authorization-header-token", "url-query-credential", "url-password",
+		// webhook-url is one shape for many vendors' webhook URLs: a vendor's
+		// own rule for the same URL (microsoft-teams-webhook) names it better.
+		"webhook-url",
+		"curl-auth-header", "curl-auth-user":
+		return true
+	}
+	return false
 }
 
 // GenericRule reports whether rule finds secrets by their surroundings
@@ -68,7 +64,7 @@ var genericRules = map[string]bool{
 // contain "generic" (detect.filter); the guard's own surrounding-anchored
 // rules are listed here.
 func GenericRule(rule string) bool {
-	return genericRules[rule] || strings.Contains(strings.ToLower(rule), "generic")
+	return genericRule(rule) || strings.Contains(strings.ToLower(rule), "generic")
 }
 
 // Options configure a scanner. The zero value scans with the built-in rules,

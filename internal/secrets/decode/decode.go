@@ -305,18 +305,25 @@ const (
 	classBase64             // [\w/+-]
 )
 
-var charClass = func() (t [256]uint8) {
-	for c := range t {
-		b := byte(c)
-		if unhex(b) != 0xff {
-			t[c] |= classHex
-		}
-		if 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b == '_' || b == '/' || b == '+' || b == '-' {
-			t[c] |= classBase64
-		}
-	}
-	return t
-}()
+// charClass is a literal (TestCharClassTable), so that no hook process
+// computes it at start-up.
+var charClass = [256]uint8{
+	'+': classBase64, '-': classBase64, '/': classBase64, '0': classHex | classBase64,
+	'1': classHex | classBase64, '2': classHex | classBase64, '3': classHex | classBase64,
+	'4': classHex | classBase64, '5': classHex | classBase64, '6': classHex | classBase64,
+	'7': classHex | classBase64, '8': classHex | classBase64, '9': classHex | classBase64,
+	'A': classHex | classBase64, 'B': classHex | classBase64, 'C': classHex | classBase64,
+	'D': classHex | classBase64, 'E': classHex | classBase64, 'F': classHex | classBase64, 'G': classBase64,
+	'H': classBase64, 'I': classBase64, 'J': classBase64, 'K': classBase64, 'L': classBase64, 'M': classBase64,
+	'N': classBase64, 'O': classBase64, 'P': classBase64, 'Q': classBase64, 'R': classBase64, 'S': classBase64,
+	'T': classBase64, 'U': classBase64, 'V': classBase64, 'W': classBase64, 'X': classBase64, 'Y': classBase64,
+	'Z': classBase64, '_': classBase64, 'a': classHex | classBase64, 'b': classHex | classBase64,
+	'c': classHex | classBase64, 'd': classHex | classBase64, 'e': classHex | classBase64,
+	'f': classHex | classBase64, 'g': classBase64, 'h': classBase64, 'i': classBase64, 'j': classBase64,
+	'k': classBase64, 'l': classBase64, 'm': classBase64, 'n': classBase64, 'o': classBase64, 'p': classBase64,
+	'q': classBase64, 'r': classBase64, 's': classBase64, 't': classBase64, 'u': classBase64, 'v': classBase64,
+	'w': classBase64, 'x': classBase64, 'y': classBase64, 'z': classBase64,
+}
 
 func isHex(c byte) bool { return unhex(c) != 0xff }
 
@@ -495,16 +502,12 @@ func Tags(segments []*Segment) []string {
 	return append(tags, "decode-depth:"+strconv.Itoa(segments[0].Depth))
 }
 
-var printableASCII = func() (t [256]bool) {
-	for b := range t {
-		t[b] = '\x08' < b && b < '\x7f'
-	}
-	return t
-}()
+// printable says b is printable ASCII, or a tab or line break.
+func printable(b byte) bool { return '\x08' < b && b < '\x7f' }
 
 func isPrintableASCII(b []byte) bool {
 	for _, c := range b {
-		if !printableASCII[c] {
+		if !printable(c) {
 			return false
 		}
 	}
@@ -573,7 +576,7 @@ func decodeHex(v string) string {
 			return ""
 		}
 		b := n1<<4 | n2
-		if !printableASCII[b] {
+		if !printable(b) {
 			return ""
 		}
 		out[i/2] = b
@@ -589,7 +592,7 @@ func decodePercent(v string) string {
 			n1, n2 := unhex(v[ei+1]), unhex(v[ei+2])
 			if n1|n2 != 0xff {
 				b := n1<<4 | n2
-				if !printableASCII[b] {
+				if !printable(b) {
 					return ""
 				}
 				out[di] = b

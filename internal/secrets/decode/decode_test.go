@@ -169,3 +169,18 @@ func TestDecodeMatchesGitleaks(t *testing.T) {
 	}
 	assert.Greater(t, changed, 300, "passes that decoded something")
 }
+
+// charClass is a literal table of the hex and base64 classes.
+func TestCharClassTable(t *testing.T) {
+	for c := range 256 {
+		b := byte(c)
+		var want uint8
+		if unhex(b) != 0xff {
+			want |= classHex
+		}
+		if IsBase64Char(b) {
+			want |= classBase64
+		}
+		require.Equal(t, want, charClass[c], "%q", rune(c))
+	}
+}

@@ -2,6 +2,7 @@ package known
 
 import (
 	"strings"
+	"sync"
 )
 
 // MinLen is the shortest value the guard tracks: shorter values would
@@ -119,7 +120,7 @@ func Ordinary(value string) bool {
 // search per placeholder cost it more).
 func holdsPlaceholder(value string) bool {
 	for i := 0; i < len(value); i++ {
-		for _, p := range placeholdersByFirst[lower(value[i])] {
+		for _, p := range placeholdersByFirst(lower(value[i])) {
 			if hasLowerPrefix(value[i:], p) {
 				return true
 			}
@@ -128,13 +129,22 @@ func holdsPlaceholder(value string) bool {
 	return false
 }
 
-// placeholdersByFirst lists the placeholders by their first byte.
-var placeholdersByFirst = func() (t [256][]string) {
-	for _, p := range placeholders {
-		t[p[0]] = append(t[p[0]], p)
-	}
-	return t
-}()
+// placeholdersByFirst is the placeholders that start with c. The index
+// is made on first use: a call that knows no value never needs it, and no
+// hook process builds it at start-up.
+func placeholdersByFirst(c byte) []string {
+	indexPlaceholders.Do(func() {
+		for _, p := range placeholders {
+			placeholdersIndex[p[0]] = append(placeholdersIndex[p[0]], p)
+		}
+	})
+	return placeholdersIndex[c]
+}
+
+var (
+	indexPlaceholders sync.Once
+	placeholdersIndex [256][]string
+)
 
 // hasLowerPrefix reports whether s, with ASCII letters in lower case,
 // starts with p.

@@ -24,7 +24,6 @@ import (
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
-	"github.com/gemini-guard/gemini-guard/internal/secrets/decode"
 	"github.com/gemini-guard/gemini-guard/internal/state"
 )
 
@@ -262,14 +261,19 @@ func startAgrees(g uint32, rest string) bool {
 	return true
 }
 
-// base64Chars[c] says c is a base64 character (decode.IsBase64Char): a
-// table, as gramsOf reads every byte of a text.
-var base64Chars = func() (t [256]bool) {
-	for c := range t {
-		t[c] = decode.IsBase64Char(byte(c))
-	}
-	return t
-}()
+// base64Chars[c] says c is a base64 character (decode.IsBase64Char;
+// TestBase64CharsTable): a table, as gramsOf reads every byte of a text, and
+// a literal, so that no hook process computes it at start-up.
+var base64Chars = [256]bool{
+	'+': true, '-': true, '/': true, '0': true, '1': true, '2': true, '3': true, '4': true, '5': true,
+	'6': true, '7': true, '8': true, '9': true, 'A': true, 'B': true, 'C': true, 'D': true, 'E': true,
+	'F': true, 'G': true, 'H': true, 'I': true, 'J': true, 'K': true, 'L': true, 'M': true, 'N': true,
+	'O': true, 'P': true, 'Q': true, 'R': true, 'S': true, 'T': true, 'U': true, 'V': true, 'W': true,
+	'X': true, 'Y': true, 'Z': true, '_': true, 'a': true, 'b': true, 'c': true, 'd': true, 'e': true,
+	'f': true, 'g': true, 'h': true, 'i': true, 'j': true, 'k': true, 'l': true, 'm': true, 'n': true,
+	'o': true, 'p': true, 'q': true, 'r': true, 's': true, 't': true, 'u': true, 'v': true, 'w': true,
+	'x': true, 'y': true, 'z': true,
+}
 
 // AddHashed makes s look for a form kept as a keyed hash (Learn keeps
 // each form once).

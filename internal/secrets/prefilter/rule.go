@@ -426,10 +426,14 @@ func RulesSource(rules []Rule) ([]byte, error) {
 	b.WriteString("import \"regexp/syntax\"\n\n")
 	b.WriteString("// builtinWords are the keywords of the built-in rules, sorted.\n")
 	b.WriteString("var builtinWords = []string{\n")
+	maxKW := 0
 	for _, w := range words {
 		fmt.Fprintf(&b, "\t%q,\n", w)
+		maxKW = max(maxKW, len(w))
 	}
 	b.WriteString("}\n\n")
+	b.WriteString("// builtinMaxKW is the length of the longest built-in keyword.\n")
+	fmt.Fprintf(&b, "const builtinMaxKW = %d\n\n", maxKW)
 	b.WriteString("// builtinRules are the content rules of the built-in rule set (gitleaks' default\n")
 	b.WriteString("// config extended by internal/secrets/detector/rules.toml), with their analysis.\n")
 	b.WriteString("var builtinRules = []Rule{\n")

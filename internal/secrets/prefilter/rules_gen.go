@@ -787,6 +787,9 @@ var builtinWords = []string{
 	"|eyj",
 }
 
+// builtinMaxKW is the length of the longest built-in keyword.
+const builtinMaxKW = 34
+
 // builtinRules are the content rules of the built-in rule set (gitleaks' default
 // config extended by internal/secrets/detector/rules.toml), with their analysis.
 var builtinRules = []Rule{

@@ -117,15 +117,6 @@ func isBuiltin(rules []Rule) bool {
 	return len(rules) == len(builtinRules) && len(rules) > 0 && &rules[0] == &builtinRules[0]
 }
 
-// builtinMaxKW is the length of the longest built-in keyword.
-var builtinMaxKW = func() int {
-	n := 0
-	for _, w := range builtinWords {
-		n = max(n, len(w))
-	}
-	return n
-}()
-
 // BuiltinRules returns the built-in rule set (gitleaks' default config
 // extended by internal/secrets/detector/rules.toml) with its precomputed analysis.
 // The caller must not modify it.

@@ -3,6 +3,7 @@
 package tables
 
 import (
+	"errors"
 	"strings"
 	"time"
 )
@@ -49,3 +50,7 @@ var computedAtStart = []entry{
 }
 
 var byName = map[string]int{"a": 1}
+
+var errSentinel = errors.New("a sentinel error: allowed")
+
+var errBuilt = errors.New(strings.Repeat("x", 2))
