@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
-	"github.com/gemini-guard/gemini-guard/internal/secrets/decode"
 )
 
 // A set that builds its forms only when a text may hold one finds and
@@ -184,12 +183,5 @@ func TestEncodedStartsBeginEveryEncodedForm(t *testing.T) {
 			require.Contains(t, Forms(v), f, "an encoded form of %q", v)
 			require.Contains(t, starts, gram(f), "form %q of %q", f, v)
 		}
-	}
-}
-
-// base64Chars is a literal table of decode.IsBase64Char.
-func TestBase64CharsTable(t *testing.T) {
-	for c := range 256 {
-		require.Equal(t, decode.IsBase64Char(byte(c)), base64Chars[c], "%q", rune(c))
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
+	"github.com/gemini-guard/gemini-guard/internal/secrets/decode"
 	"github.com/gemini-guard/gemini-guard/internal/state"
 )
 
@@ -230,7 +231,7 @@ func (s *Set) buildIf(may func(v string, special bool) bool) {
 // such a form, made of those characters alone, can have begun).
 func (s *Set) buildForTail(text string, base int) {
 	run := len(text)
-	for run > base && run > len(text)-2*s.maxPending-3 && base64Chars[text[run-1]] {
+	for run > base && run > len(text)-2*s.maxPending-3 && decode.IsBase64Char(text[run-1]) {
 		run-- // no base64 or hex form is longer than 2n+2
 	}
 	var starts []uint32
@@ -259,20 +260,6 @@ func startAgrees(g uint32, rest string) bool {
 		}
 	}
 	return true
-}
-
-// base64Chars[c] says c is a base64 character (decode.IsBase64Char;
-// TestBase64CharsTable): a table, as gramsOf reads every byte of a text, and
-// a literal, so that no hook process computes it at start-up.
-var base64Chars = [256]bool{
-	'+': true, '-': true, '/': true, '0': true, '1': true, '2': true, '3': true, '4': true, '5': true,
-	'6': true, '7': true, '8': true, '9': true, 'A': true, 'B': true, 'C': true, 'D': true, 'E': true,
-	'F': true, 'G': true, 'H': true, 'I': true, 'J': true, 'K': true, 'L': true, 'M': true, 'N': true,
-	'O': true, 'P': true, 'Q': true, 'R': true, 'S': true, 'T': true, 'U': true, 'V': true, 'W': true,
-	'X': true, 'Y': true, 'Z': true, '_': true, 'a': true, 'b': true, 'c': true, 'd': true, 'e': true,
-	'f': true, 'g': true, 'h': true, 'i': true, 'j': true, 'k': true, 'l': true, 'm': true, 'n': true,
-	'o': true, 'p': true, 'q': true, 'r': true, 's': true, 't': true, 'u': true, 'v': true, 'w': true,
-	'x': true, 'y': true, 'z': true,
 }
 
 // AddHashed makes s look for a form kept as a keyed hash (Learn keeps

@@ -1,6 +1,10 @@
 package known
 
-import "encoding/base64"
+import (
+	"encoding/base64"
+
+	"github.com/gemini-guard/gemini-guard/internal/secrets/decode"
+)
 
 // A value's base64 and hex forms are built only when a text may hold one
 // (buildFor). Whether it may is told without building them: every such
@@ -51,12 +55,12 @@ func gramsOf(text string, minRun int) (grams, int) {
 	var set grams
 	longest := 0
 	for i := 0; i < len(text); {
-		if !base64Chars[text[i]] {
+		if !decode.IsBase64Char(text[i]) {
 			i++
 			continue
 		}
 		j := i
-		for j < len(text) && base64Chars[text[j]] {
+		for j < len(text) && decode.IsBase64Char(text[j]) {
 			j++
 		}
 		longest = max(longest, j-i)
