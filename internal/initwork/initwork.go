@@ -66,6 +66,13 @@ func find(fset *token.FileSet, imp types.Importer, dir string) ([]string, error)
 	if err != nil {
 		return nil, fmt.Errorf("initwork: %w", err)
 	}
+	// Every initialiser is checked, a blank one's (var _ I = (*T)(nil))
+	// too; the named ones are also kept by variable, for copies of them.
+	type initialiser struct {
+		name string
+		expr ast.Expr
+	}
+	var all []initialiser
 	initialisers := map[types.Object]ast.Expr{}
 	for _, f := range files {
 		for _, d := range f.Decls {
@@ -74,7 +81,10 @@ func find(fset *token.FileSet, imp types.Importer, dir string) ([]string, error)
 					vs := s.(*ast.ValueSpec)
 					for i, v := range vs.Values {
 						if i < len(vs.Names) {
-							initialisers[pkg.Scope().Lookup(vs.Names[i].Name)] = v
+							all = append(all, initialiser{vs.Names[i].Name, v})
+							if obj := pkg.Scope().Lookup(vs.Names[i].Name); obj != nil {
+								initialisers[obj] = v
+							}
 						}
 					}
 				}
@@ -82,8 +92,8 @@ func find(fset *token.FileSet, imp types.Importer, dir string) ([]string, error)
 		}
 	}
 	c := checker{fset: fset, pkg: pkg, info: info, initialisers: initialisers}
-	for obj, v := range initialisers {
-		c.expr(obj.Name(), v, false)
+	for _, in := range all {
+		c.expr(in.name, in.expr, false)
 	}
 	sort.Strings(c.found)
 	return c.found, nil
@@ -128,8 +138,8 @@ func (c *checker) expr(v string, e ast.Expr, addressed bool) {
 			c.expr(v, el, false)
 		}
 	case *ast.CallExpr:
-		if tv := c.info.Types[e.Fun]; tv.IsType() && c.info.Types[e].Value != nil {
-			return // a conversion of a constant
+		if tv := c.info.Types[e.Fun]; tv.IsType() && (c.info.Types[e].Value != nil || len(e.Args) == 1 && c.info.Types[e.Args[0]].IsNil()) {
+			return // a conversion of a constant or of nil
 		}
 		if c.sentinelError(e) {
 			return
@@ -138,12 +148,21 @@ func (c *checker) expr(v string, e ast.Expr, addressed bool) {
 	case *ast.Ident:
 		c.name(v, e, c.info.Uses[e], addressed)
 	case *ast.SelectorExpr:
+		if _, qualified := c.info.Uses[identOf(e.X)].(*types.PkgName); !qualified {
+			c.expr(v, e.X, addressed) // a field of a variable: the variable is read
+		}
 		c.name(v, e, c.info.Uses[e.Sel], addressed)
 	default:
 		if c.info.Types[e].Value == nil {
 			c.report(e, "%s is computed at start-up (%T)", v, e)
 		}
 	}
+}
+
+// identOf is e when it is an identifier, else nil.
+func identOf(e ast.Expr) *ast.Ident {
+	id, _ := e.(*ast.Ident)
+	return id
 }
 
 // sentinelError reports whether e is errors.New of a constant.

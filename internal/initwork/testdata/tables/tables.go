@@ -54,3 +54,13 @@ var byName = map[string]int{"a": 1}
 var errSentinel = errors.New("a sentinel error: allowed")
 
 var errBuilt = errors.New(strings.Repeat("x", 2))
+
+type tableErr struct{}
+
+func (*tableErr) Error() string { return "table" }
+
+var _ error = (*tableErr)(nil)
+
+var fieldCopy = []string{aStruct.Short}
+
+var fieldAddress = &aStruct.Long
