@@ -14,7 +14,10 @@ const unbounded = -1
 // of a match can come before and after its secret, and which characters the
 // secret can hold. It is computed once per rule and process.
 type shape struct {
-	*program
+	prog   *syntax.Prog
+	groups bool // the pattern has capture groups
+	// vm is the program in the form the VM runs.
+	vm *program
 	// maxLen is the longest match in bytes, or unbounded.
 	maxLen int
 	// maxPrefix is the most bytes a match can hold before its secret starts
@@ -33,41 +36,33 @@ type shape struct {
 	minRun int
 }
 
-// program is a rule's compiled pattern, what the VM runs.
-type program struct {
-	prog   *syntax.Prog
-	groups bool // the pattern has capture groups
-}
-
-// compileProgram compiles pattern (Go regexp syntax) for the VM.
-func compileProgram(pattern string) (*program, error) {
+// compileSyntax compiles pattern (Go regexp syntax) to the program the
+// analysis reads, and tells whether it has capture groups.
+func compileSyntax(pattern string) (prog *syntax.Prog, groups bool, err error) {
 	re, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	prog, err := syntax.Compile(re.Simplify())
+	prog, err = syntax.Compile(re.Simplify())
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	p := &program{prog: prog}
 	for _, in := range prog.Inst {
 		if in.Op == syntax.InstCapture {
-			p.groups = true
-			break
+			return prog, true, nil
 		}
 	}
-	return p, nil
+	return prog, false, nil
 }
 
 // newShape compiles pattern (Go regexp syntax, as gitleaks uses) and
 // analyses it. Invalid patterns return the syntax error.
 func newShape(pattern string) (*shape, error) {
-	p, err := compileProgram(pattern)
+	prog, groups, err := compileSyntax(pattern)
 	if err != nil {
 		return nil, err
 	}
-	s := &shape{program: p}
-	prog := p.prog
+	s := &shape{prog: prog, groups: groups, vm: newProgram(prog, groups)}
 	s.maxLen = longest(prog, []int{prog.Start}, func(in *syntax.Inst) bool { return in.Op == syntax.InstMatch })
 	if !s.groups {
 		// Without groups gitleaks takes the whole match as the secret.
@@ -91,22 +86,21 @@ func newShape(pattern string) (*shape, error) {
 	for c := range utf8.RuneSelf {
 		s.ascii[c] = s.slowSecretRune(rune(c))
 	}
-	s.minRun = minRun(p)
+	s.minRun = minRun(prog, groups)
 	return s, nil
 }
 
-// minRun is the fewest runes every match of p consumes between the opening
+// minRun is the fewest runes every match of prog consumes between the opening
 // and the closing of one capture group (between start and match without
 // groups): a text with no run that long of runes the secret can hold has no
 // match, and the rule's regexp need not even be compiled for it. A group
 // that every match opens gives its own bound, the largest such counts;
 // else, when every match opens some group, the smallest group's. It is 0
 // when a match can avoid every group.
-func minRun(p *program) int {
-	prog := p.prog
+func minRun(prog *syntax.Prog, groups bool) int {
 	start := uint32(prog.Start)
 	isMatch := func(in *syntax.Inst) bool { return in.Op == syntax.InstMatch }
-	if !p.groups {
+	if !groups {
 		return max(fewest(prog, start, isMatch, nil), 0)
 	}
 	unavoidable, smallest := 0, -1

@@ -23,9 +23,9 @@ func TestMinRun(t *testing.T) {
 		{`(a{40})|xyz`, 0},                                           // a match with no group
 		{`key=([a-z]*)`, 0},                                          // a secret that may be empty
 	} {
-		p, err := compileProgram(c.pattern)
+		prog, groups, err := compileSyntax(c.pattern)
 		require.NoError(t, err)
-		assert.Equal(t, c.want, minRun(p), c.pattern)
+		assert.Equal(t, c.want, minRun(prog, groups), c.pattern)
 	}
 }
 

@@ -30,8 +30,11 @@ type queue struct {
 	dense  []entry
 }
 
+// dense grows as threads are added: a program of thousands of instructions
+// (tool-password-flag's) mostly runs a few dozen threads at a time, and
+// room for all of them cost a hook process 100 KB of new memory.
 func newQueue(n int) *queue {
-	return &queue{sparse: make([]uint32, n), dense: make([]entry, 0, n)}
+	return &queue{sparse: make([]uint32, n), dense: make([]entry, 0, min(n, 64))}
 }
 
 // fit makes q hold programs of n instructions, keeping its memory when it
@@ -39,7 +42,7 @@ func newQueue(n int) *queue {
 // reads against dense.
 func (q *queue) fit(n int) {
 	if cap(q.sparse) < n {
-		*q = *newQueue(n)
+		q.sparse = make([]uint32, n)
 	}
 	q.sparse = q.sparse[:n]
 	q.dense = q.dense[:0]
@@ -60,8 +63,7 @@ type match struct{ start, end, cap int }
 
 // vm runs one rule's program over one text.
 type vm struct {
-	prog     *syntax.Prog
-	groups   bool
+	p        *program
 	text     string
 	anchored bool // try a match at the search position only
 	// final says that text is complete: the end is the real end of the
@@ -70,9 +72,9 @@ type vm struct {
 	q0, q1 *queue
 }
 
-func newVM(s *program, text string) *vm {
-	n := len(s.prog.Inst)
-	return &vm{prog: s.prog, groups: s.groups, text: text, q0: newQueue(n), q1: newQueue(n)}
+func newVM(p *program, text string) *vm {
+	n := len(p.inst)
+	return &vm{p: p, text: text, q0: newQueue(n), q1: newQueue(n)}
 }
 
 // queues are a VM's two queues, kept by a Watch for the VMs it runs one
@@ -83,11 +85,11 @@ type queues struct{ q0, q1 queue }
 
 // vm returns a VM for s over text that uses qs's memory; the previous VM
 // made from qs must no longer be in use.
-func (qs *queues) vm(s *program, text string) *vm {
-	n := len(s.prog.Inst)
+func (qs *queues) vm(p *program, text string) *vm {
+	n := len(p.inst)
 	qs.q0.fit(n)
 	qs.q1.fit(n)
-	return &vm{prog: s.prog, groups: s.groups, text: text, q0: &qs.q0, q1: &qs.q1}
+	return &vm{p: p, text: text, q0: &qs.q0, q1: &qs.q1}
 }
 
 // pendingSecret reports where the secret of a match that the text received
@@ -147,15 +149,15 @@ func (m *vm) search(pos int) (done bool, mt match, pending int) {
 	for i := pos; ; {
 		if !matched && (!m.anchored || i == pos) {
 			t := thread{start: i, cap: -1}
-			if !m.groups {
+			if !m.p.groups {
 				t.cap = i
 			}
-			m.add(cl, uint32(m.prog.Start), t, i)
+			m.add(cl, m.p.start, t, i)
 		}
 		if i == len(m.text) && m.final {
 			// No more input: only a match standing here counts.
 			for _, e := range cl.dense {
-				if m.prog.Inst[e.pc].Op == syntax.InstMatch {
+				if m.p.inst[e.pc].op == syntax.InstMatch {
 					return true, match{e.t.start, i, e.t.cap}, -1
 				}
 			}
@@ -165,13 +167,13 @@ func (m *vm) search(pos int) (done bool, mt match, pending int) {
 			pending = -1
 			alive := false
 			for _, e := range cl.dense {
-				in := &m.prog.Inst[e.pc]
-				if in.Op == syntax.InstMatch && !e.stuck {
+				in := &m.p.inst[e.pc]
+				if in.op == syntax.InstMatch && !e.stuck {
 					matched = true
 					mt = match{e.t.start, i, e.t.cap}
 					break
 				}
-				if e.stuck || width(in) > 0 {
+				if e.stuck || m.p.consuming(in) {
 					alive = true
 					pending = minPos(pending, e.t.cap)
 				}
@@ -189,14 +191,14 @@ func (m *vm) search(pos int) (done bool, mt match, pending int) {
 		}
 		r, w := utf8.DecodeRuneInString(m.text[i:])
 		for _, e := range cl.dense {
-			in := &m.prog.Inst[e.pc]
-			if in.Op == syntax.InstMatch {
+			in := &m.p.inst[e.pc]
+			if in.op == syntax.InstMatch {
 				matched = true
 				mt = match{e.t.start, i, e.t.cap}
 				break // lower-priority threads lose to this match
 			}
-			if consumes(in, r) {
-				m.add(nl, in.Out, e.t, i+w)
+			if m.p.consumes(in, r) {
+				m.add(nl, in.out, e.t, i+w)
 			}
 		}
 		cl, nl = nl, cl
@@ -211,25 +213,25 @@ func (m *vm) add(q *queue, pc uint32, t thread, pos int) {
 	if q.has(pc) {
 		return
 	}
-	in := &m.prog.Inst[pc]
+	in := &m.p.inst[pc]
 	q.put(entry{pc: pc, t: t})
-	switch in.Op {
+	switch in.op {
 	case syntax.InstAlt, syntax.InstAltMatch:
-		m.add(q, in.Out, t, pos)
-		m.add(q, in.Arg, t, pos)
+		m.add(q, in.out, t, pos)
+		m.add(q, in.arg, t, pos)
 	case syntax.InstNop:
-		m.add(q, in.Out, t, pos)
+		m.add(q, in.out, t, pos)
 	case syntax.InstCapture:
-		if in.Arg >= 2 && in.Arg%2 == 0 && t.cap < 0 {
+		if in.arg >= 2 && in.arg%2 == 0 && t.cap < 0 {
 			t.cap = pos
 		}
-		m.add(q, in.Out, t, pos)
+		m.add(q, in.out, t, pos)
 	case syntax.InstEmptyWidth:
 		r1 := rune(-1)
 		if pos > 0 {
 			r1, _ = utf8.DecodeLastRuneInString(m.text[:pos])
 		}
-		op := syntax.EmptyOp(in.Arg)
+		op := syntax.EmptyOp(in.arg)
 		if pos == len(m.text) && !m.final {
 			// What follows is not known yet. Assertions about what precedes
 			// are decided now; one about what follows may still hold, so
@@ -242,7 +244,7 @@ func (m *vm) add(q *queue, pc uint32, t thread, pos int) {
 				q.dense[len(q.dense)-1].stuck = true
 				return
 			}
-			m.add(q, in.Out, t, pos)
+			m.add(q, in.out, t, pos)
 			return
 		}
 		r2 := rune(-1)
@@ -250,7 +252,7 @@ func (m *vm) add(q *queue, pc uint32, t thread, pos int) {
 			r2, _ = utf8.DecodeRuneInString(m.text[pos:])
 		}
 		if op&^syntax.EmptyOpContext(r1, r2) == 0 {
-			m.add(q, in.Out, t, pos)
+			m.add(q, in.out, t, pos)
 		}
 	}
 }

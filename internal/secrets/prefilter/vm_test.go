@@ -91,7 +91,7 @@ func TestPendingSecret(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s, err := newShape(c.pattern)
 			require.NoError(t, err)
-			assert.Equal(t, c.want, newVM(s.program, c.text).pendingSecret(0))
+			assert.Equal(t, c.want, newVM(s.vm, c.text).pendingSecret(0))
 		})
 	}
 }
@@ -152,7 +152,7 @@ func TestPendingSecretIsSafe(t *testing.T) {
 				whole := secretRanges(re, full)
 				for k := 0; k <= len(full); k++ {
 					prefix := full[:k]
-					hold := newVM(s.program, prefix).pendingSecret(0)
+					hold := newVM(s.vm, prefix).pendingSecret(0)
 					if hold < 0 {
 						hold = k
 					}
@@ -184,6 +184,6 @@ func BenchmarkPendingSecret(b *testing.B) {
 	require.NoError(b, err)
 	text := fmt.Sprintf("%s api_key = \"abcdefgh", fill(200))
 	for b.Loop() {
-		newVM(s.program, text).pendingSecret(0)
+		newVM(s.vm, text).pendingSecret(0)
 	}
 }
