@@ -433,14 +433,27 @@ func RulesSource(rules []Rule) ([]byte, error) {
 	b.WriteString("}\n\n")
 	b.WriteString("// builtinMaxKW is the length of the longest built-in keyword.\n")
 	fmt.Fprintf(&b, "const builtinMaxKW = %d\n\n", maxKW)
-	b.WriteString("// builtinRules are the content rules of the built-in rule set (gitleaks' default\n")
-	b.WriteString("// config extended by internal/secrets/detector/rules.toml), with their analysis.\n")
-	b.WriteString("var builtinRules = []Rule{\n")
-	for _, r := range rules {
+	infos := make([]*ruleInfo, len(rules))
+	var reqs []requirement
+	for i, r := range rules {
 		in, err := analyze(r.Pattern, r.Keywords)
 		if err != nil {
 			return nil, fmt.Errorf("prefilter: rule %s: %w", r.ID, err)
 		}
+		infos[i] = in
+		reqs = append(reqs, in.need, in.needBefore)
+	}
+	b.WriteString("// builtinLiterals are the literals the built-in rules' requirements name, sorted.\n")
+	b.WriteString("var builtinLiterals = []string{\n")
+	for _, l := range requiredLiterals(reqs...) {
+		fmt.Fprintf(&b, "\t%q,\n", l)
+	}
+	b.WriteString("}\n\n")
+	b.WriteString("// builtinRules are the content rules of the built-in rule set (gitleaks' default\n")
+	b.WriteString("// config extended by internal/secrets/detector/rules.toml), with their analysis.\n")
+	b.WriteString("var builtinRules = []Rule{\n")
+	for i, r := range rules {
+		in := infos[i]
 		var kw []int
 		for _, k := range r.Keywords {
 			if i, ok := slices.BinarySearch(words, k); ok && !slices.Contains(kw, i) {

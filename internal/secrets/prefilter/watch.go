@@ -24,8 +24,13 @@ type Watch struct {
 	index  *wordIndex
 	ruleKW [][]int // per rule: indexes into words
 	maxKW  int     // longest keyword in bytes
-	comp   []*compiled
-	qs     queues // the memory of the VMs Check runs, one at a time
+	// lits and litIndex: every literal the rules' requirements name, and
+	// an index over them made on first use (built-in rules only; see
+	// literals).
+	lits     []string
+	litIndex *wordIndex
+	comp     []*compiled
+	qs       queues // the memory of the VMs Check runs, one at a time
 }
 
 // compiled holds what one rule needs at run time, each part built on
@@ -85,6 +90,7 @@ func NewWatch(rules []Rule, disabled []string) *Watch {
 		// Precomputed keyword list and indexes.
 		w.words, w.maxKW = builtinWords, builtinMaxKW
 		w.index = newWordIndex(w.words)
+		w.lits = builtinLiterals
 		for i, r := range w.rules {
 			w.ruleKW[i] = r.kw
 		}
@@ -170,6 +176,7 @@ func (w *Watch) Check(text string, base int, final bool) Gate {
 		}
 	}
 	tailWords := w.tailPrefixes(lower)
+	lits := literals{lower: lower, w: w}
 	runs := runLengths{text: text}
 
 	for i := range w.rules {
@@ -242,7 +249,7 @@ func (w *Watch) Check(text string, base int, final bool) Gate {
 			continue
 		}
 		useNeed := anchorsOK // requirements assume no Kelvin sign or long s
-		if hasKW && !gate.Scan && useNeed && !in.need.holds(lower) {
+		if hasKW && !gate.Scan && useNeed && !in.need.holds(lits.has) {
 			hasKW = false // no match possible: nothing to scan for
 		}
 		if hasKW && !gate.Scan && runs.allow(in) {
@@ -265,7 +272,7 @@ func (w *Watch) Check(text string, base int, final bool) Gate {
 				}
 			}
 		}
-		if q < len(text) && !final && !(useNeed && !in.needBefore.holds(lower)) {
+		if q < len(text) && !final && !(useNeed && !in.needBefore.holds(lits.has)) {
 			from := 0
 			if in.maxPrefix != unbounded {
 				from = max(0, q-in.maxPrefix-utf8.UTFMax)
@@ -282,7 +289,7 @@ func (w *Watch) Check(text string, base int, final bool) Gate {
 				gate.Hold = p
 			}
 		}
-		if !hasKW && !final && !(useNeed && !in.need.holds(lower)) && runs.allow(in) {
+		if !hasKW && !final && !(useNeed && !in.need.holds(lits.has)) && runs.allow(in) {
 			// The rule's keyword may lie outside its match (gitleaks wants it
 			// anywhere in the text: facebook-access-token, discord-bot-token).
 			// A complete match shown now would become a secret when the keyword

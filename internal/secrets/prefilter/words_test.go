@@ -70,3 +70,38 @@ func TestWordIndexShortcuts(t *testing.T) {
 		require.Equal(t, wantAny, x.find(text, nil), "%q", text)
 	}
 }
+
+// The built-in rules' requirements are answered from one index pass over
+// their literals: exactly what a search of the text for each would say, on
+// texts made of pieces of those literals cut anywhere. A literal the index
+// does not know is searched for.
+func TestLiteralsMatchSearch(t *testing.T) {
+	w := NewWatch(BuiltinRules(), nil)
+	require.NotEmpty(t, w.lits)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 1000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(12) {
+			l := builtinLiterals[rng.IntN(len(builtinLiterals))]
+			from := rng.IntN(len(l))
+			b.WriteString(l[from:][:rng.IntN(len(l)-from)+1])
+			if rng.IntN(3) == 0 {
+				b.WriteByte(" =:\"/"[rng.IntN(5)])
+			}
+		}
+		text := b.String()
+		lits := literals{lower: text, w: w}
+		for _, l := range append(builtinLiterals[:len(builtinLiterals):len(builtinLiterals)], "not-a-literal", "=") {
+			require.Equal(t, strings.Contains(text, l), lits.has(l), "%q in %q", l, text)
+		}
+	}
+	for _, r := range BuiltinRules() {
+		for _, q := range []requirement{r.info.need, r.info.needBefore} {
+			for _, term := range q {
+				for _, l := range term {
+					assert.Contains(t, builtinLiterals, l, r.ID)
+				}
+			}
+		}
+	}
+}
