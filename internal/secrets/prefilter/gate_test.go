@@ -49,3 +49,41 @@ func TestWatchRepeatedKeywordGoesToTheScanner(t *testing.T) {
 	short := "the token starts with " + strings.Repeat("A", 21) + " then text"
 	assert.False(t, w.Check(short, 0, true).Scan, "a few places are still tried one by one, and hold no secret")
 }
+
+// A rule that is an alternation needs, before a secret under way, what each
+// branch needs; a branch whose secret starts with a keyword needs the
+// keyword, or the text ends in its beginning. Built on a rule of our own
+// shaped like atlassian-api-token: a keyword-and-value branch and a
+// prefixed-token branch.
+func TestAlternationNeedsItsBranchesKeywords(t *testing.T) {
+	rule := Rule{
+		ID:       "zeta-token",
+		Pattern:  `(?i)[\w.-]{0,20}?(?:zetacorp|zeta_api)[ \t]*[=:][ \t]*([a-z0-9]{24})|\b(ZTK9[A-Za-z0-9]{30})\b`,
+		Keywords: []string{"zetacorp", "zeta_api", "ztk9"},
+	}
+	q, starts, ok := branchesNeedBefore(rule.Pattern, rule.Keywords)
+	assert.True(t, ok)
+	assert.Equal(t, []string{"ztk9"}, starts)
+	has := func(text string) func(string) bool {
+		return func(lit string) bool { return strings.Contains(text, lit) }
+	}
+	assert.False(t, q.holds(has("plain prose with no keyword at all.")))
+	assert.True(t, q.holds(has("zetacorp = ")))
+	assert.True(t, q.holds(has("token ztk9abc")))
+
+	w := NewWatch([]Rule{rule}, nil)
+	prose := "Here is the handler; it now checks the error first. "
+	for _, c := range []struct {
+		tail string
+		held string // what must not be shown yet
+	}{
+		{"no secret here.", ""},
+		{"use ZT", "ZT"},
+		{"use ZTK9aB3", "ZTK9aB3"},
+		{"set zetacorp = 0a1b2c", "0a1b2c"},
+	} {
+		text := prose + c.tail
+		gate := w.Check(text, len(prose), false)
+		assert.Equal(t, c.held, text[gate.Hold:], c.tail)
+	}
+}

@@ -98,6 +98,11 @@ type ruleInfo struct {
 	// ends in the beginning of such a keyword then holds from there on,
 	// without running the rule.
 	kwStart, kwBoundary bool
+	// startKeywords, when needBefore was read branch by branch
+	// (branchesNeedBefore), are the keywords some branch's secret starts
+	// with: a text ending in the beginning of one may hold a secret under
+	// way although needBefore does not hold.
+	startKeywords []string
 }
 
 func (in *ruleInfo) secretByte(c byte) bool { return in.secretASCII[c>>6]&(1<<(c&63)) != 0 }
@@ -138,6 +143,9 @@ func analyze(pattern string, keywords []string) (*ruleInfo, error) {
 	}
 	in.need, in.needBefore = requirements(pattern)
 	in.kwStart, in.kwBoundary = keywordStart(pattern, keywords)
+	if q, starts, ok := branchesNeedBefore(pattern, keywords); ok && !in.kwStart {
+		in.needBefore, in.startKeywords = q, starts
+	}
 	if in.need.trivial() {
 		in.need = nil
 	}
@@ -156,6 +164,46 @@ func analyze(pattern string, keywords []string) (*ruleInfo, error) {
 		in.anchored, in.anchorPrefix = pattern, 0
 	}
 	return in, nil
+}
+
+// branchesNeedBefore is, for a pattern that is an alternation, what a
+// text holds once a match's secret has started, branch by branch: before
+// the secret as needBefore says, or, in a branch whose secret starts with
+// a keyword (keywordStart), that keyword — unless the text ends in the
+// keyword's beginning: those keywords are returned for Check to test that
+// apart. atlassian-api-token is
+// `…(?:atlassian|confluence|jira)…(<secret>)|\b(ATATT3…)`: taken whole,
+// nothing is required before its secret, and every streamed chunk ran its
+// program over the end of the text (a third of a chunk's check); by
+// branches it needs one of its keywords, or a text ending in "atat".
+func branchesNeedBefore(pattern string, keywords []string) (q requirement, starts []string, ok bool) {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil || re.Op != syntax.OpAlternate || len(keywords) == 0 {
+		return nil, nil, false
+	}
+	for i, sub := range re.Sub {
+		branch := sub.String()
+		var b requirement
+		if kws, _ := keywordStarts(branch, keywords); kws != nil {
+			for _, k := range kws {
+				b = append(b, []string{k})
+				if !slices.Contains(starts, k) {
+					starts = append(starts, k)
+				}
+			}
+		} else {
+			_, b = requirements(branch)
+		}
+		if i == 0 {
+			q = b
+		} else {
+			q = or(q, b)
+		}
+	}
+	if q.trivial() {
+		return nil, nil, false
+	}
+	return q, starts, true
 }
 
 // maxAnchorWords bounds how many strings anchorOf enumerates for the
@@ -206,9 +254,16 @@ func anchorOf(pattern string, keywords []string) string {
 // assertions only, with its secret and the secret with one of keywords;
 // boundary tells that one of those assertions is \b.
 func keywordStart(pattern string, keywords []string) (start, boundary bool) {
+	kws, boundary := keywordStarts(pattern, keywords)
+	return kws != nil, boundary
+}
+
+// keywordStarts is keywordStart that also tells which keywords the secrets
+// start with (nil when they do not all start with one).
+func keywordStarts(pattern string, keywords []string) (starts []string, boundary bool) {
 	re, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil || len(keywords) == 0 {
-		return false, false
+		return nil, false
 	}
 	groups := hasCapture(re)
 	subs := []*syntax.Regexp{re}
@@ -221,26 +276,31 @@ func keywordStart(pattern string, keywords []string) (start, boundary bool) {
 		i++
 	}
 	if i == len(subs) {
-		return false, false
+		return nil, false
 	}
 	first := subs[i]
 	if groups {
 		// The secret must be the first thing matched: a capture here.
 		if first.Op != syntax.OpCapture {
-			return false, false
+			return nil, false
 		}
 		first = first.Sub[0]
 	}
 	words, ok := leading(first)
 	if !ok || len(words) == 0 {
-		return false, false
+		return nil, false
 	}
 	for _, w := range words {
 		if !startsWithAny(w, keywords) {
-			return false, false
+			return nil, false
 		}
 	}
-	return true, boundary
+	for _, k := range keywords {
+		if k != "" && slices.ContainsFunc(words, func(w string) bool { return strings.HasPrefix(w, k) }) && !slices.Contains(starts, k) {
+			starts = append(starts, k)
+		}
+	}
+	return starts, boundary
 }
 
 // leading lists, lower-cased, strings that every match of re starts with
@@ -495,6 +555,9 @@ func RulesSource(rules []Rule) ([]byte, error) {
 		fmt.Fprintf(&b, "\t\t\tneedBefore: %s,\n", reqSource(in.needBefore))
 		fmt.Fprintf(&b, "\t\t\tkwStart: %t,\n", in.kwStart)
 		fmt.Fprintf(&b, "\t\t\tkwBoundary: %t,\n", in.kwBoundary)
+		if in.startKeywords != nil {
+			fmt.Fprintf(&b, "\t\t\tstartKeywords: %#v,\n", in.startKeywords)
+		}
 		b.WriteString("\t\t},\n")
 		b.WriteString("\t},\n")
 	}

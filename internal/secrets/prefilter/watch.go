@@ -272,7 +272,10 @@ func (w *Watch) Check(text string, base int, final bool) Gate {
 				}
 			}
 		}
-		if q < len(text) && !final && !(useNeed && !in.needBefore.holds(lits.has)) {
+		// A secret under way needs what comes before it, or, in a branch
+		// whose secret starts with a keyword, the text ends in that
+		// keyword's beginning (branchesNeedBefore).
+		if q < len(text) && !final && !(useNeed && !in.needBefore.holds(lits.has) && !endsInPrefix(lower, in.startKeywords)) {
 			from := 0
 			if in.maxPrefix != unbounded {
 				from = max(0, q-in.maxPrefix-utf8.UTFMax)
@@ -488,6 +491,19 @@ func (w *Watch) partialStart(lower string, i, base int, boundary bool) int {
 
 func isWordByte(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
+}
+
+// endsInPrefix reports whether lower ends in a proper, non-empty prefix
+// of one of words.
+func endsInPrefix(lower string, words []string) bool {
+	for _, w := range words {
+		for n := min(len(w)-1, len(lower)); n > 0; n-- {
+			if strings.HasSuffix(lower, w[:n]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // tailPrefixes marks the keywords that the end of lower begins: a suffix of
