@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
@@ -314,4 +315,27 @@ func FuzzStreamOneShot(f *testing.F) {
 			t.Fatalf("%s in chunks %q (call end %v):\n%s\nshown %q", s.RuleID, chunks, callEnd, v, shown)
 		}
 	})
+}
+
+// A long text goes to the scanner without the Watch's question, which
+// costs more than the scan from some size on; a short clean one does not.
+func TestTextScansLongTextsDirectly(t *testing.T) {
+	r, sc := newTestRedactor()
+	clean := strings.Repeat("func (s *Server) handle(w io.Writer) error { return nil }\n", 40)
+	require.Less(t, len(clean), DirectScanSize)
+	_, err := r.Text(clean)
+	require.NoError(t, err)
+	assert.Zero(t, sc.calls, "a short clean text is not scanned")
+
+	long := strings.Repeat(clean, DirectScanSize/len(clean)+1)
+	require.Greater(t, len(long), DirectScanSize)
+	red, err := r.Text(long)
+	require.NoError(t, err)
+	assert.Equal(t, 1, sc.calls, "a long one is")
+	assert.Equal(t, long, red.Text)
+
+	secret := long + "\nAWS key AKIAZ7WZQ3LRTN5XKJ4P in the tail\n"
+	red, err = r.Text(secret)
+	require.NoError(t, err)
+	assert.NotContains(t, red.Text, "AKIAZ7WZQ3LRTN5XKJ4P")
 }

@@ -25,6 +25,13 @@ type Redacted struct {
 	Found []secrets.Finding
 }
 
+// DirectScanSize is the length above which Text sends a text to the
+// scanner without asking the Watch first. The Watch tries a rule at every
+// place one of its keywords occurs, which grows faster than the text: on Go
+// source it took ~1.5 ms for 10 KB but ~110 ms for 100 KB and ~0.5 s for
+// 400 KB, where the scanner's one pass per rule takes a few milliseconds.
+const DirectScanSize = 16 << 10
+
 // Text redacts a complete text at once (a tool's output): every secret the
 // scanner finds, and every copy of one, is replaced by a marker. The
 // scanner only runs when some rule could match. On error nothing is
@@ -33,8 +40,8 @@ func (r *Redactor) Text(text string) (Redacted, error) {
 	if r.Watch == nil || r.Scanner == nil {
 		return Redacted{}, ErrNotReady
 	}
-	gate := r.Watch.Check(text, 0, true)
-	finds, err := r.find(text, 0, gate.Scan, nil)
+	scan := len(text) > DirectScanSize || r.Watch.Check(text, 0, true).Scan
+	finds, err := r.find(text, 0, scan, nil)
 	if err != nil {
 		return Redacted{}, err
 	}
