@@ -323,6 +323,13 @@ func leading(re *syntax.Regexp) ([]string, bool) {
 		for _, s := range re.Sub[1:] {
 			next, ok := language(s, maxAnchorWords)
 			if !ok {
+				// What s starts with still extends them, and nothing after
+				// it can: a(?:io_|pify_api_)… gives aio_ and apify_api_.
+				if lead, ok := leading(s); ok {
+					if longer := cross(out, lead, maxAnchorWords); longer != nil {
+						out = longer
+					}
+				}
 				break
 			}
 			longer := cross(out, next, maxAnchorWords)
