@@ -40,6 +40,21 @@ func TestWordIndexMatchesPrefilter(t *testing.T) {
 	}
 }
 
+// pieces is a text of 1 to 12 pieces of words, each cut anywhere, some
+// followed by one of the bytes of seps.
+func pieces(rng *rand.Rand, words []string, seps string) string {
+	var b strings.Builder
+	for range 1 + rng.IntN(12) {
+		w := words[rng.IntN(len(words))]
+		from := rng.IntN(len(w))
+		b.WriteString(w[from:][:rng.IntN(len(w)-from)+1])
+		if rng.IntN(3) == 0 {
+			b.WriteByte(seps[rng.IntN(len(seps))])
+		}
+	}
+	return b.String()
+}
+
 // find's shortcuts (words sharing a first byte searched by their second,
 // words found once not looked for again) find exactly what a plain search
 // does: on texts made of pieces of the built-in keywords, cut anywhere.
@@ -47,16 +62,7 @@ func TestWordIndexShortcuts(t *testing.T) {
 	x := newWordIndex(builtinWords)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 2000 {
-		var b strings.Builder
-		for range 1 + rng.IntN(12) {
-			w := builtinWords[rng.IntN(len(builtinWords))]
-			from := rng.IntN(len(w))
-			b.WriteString(w[from:][:rng.IntN(len(w)-from)+1])
-			if rng.IntN(3) == 0 {
-				b.WriteByte(" s.ek"[rng.IntN(5)])
-			}
-		}
-		text := b.String()
+		text := pieces(rng, builtinWords, " s.ek")
 		found := make([]bool, len(builtinWords))
 		any := x.find(text, found)
 		want := make([]bool, len(builtinWords))
@@ -80,16 +86,7 @@ func TestLiteralsMatchSearch(t *testing.T) {
 	require.NotEmpty(t, w.lits)
 	rng := rand.New(rand.NewPCG(3, 4))
 	for range 1000 {
-		var b strings.Builder
-		for range 1 + rng.IntN(12) {
-			l := builtinLiterals[rng.IntN(len(builtinLiterals))]
-			from := rng.IntN(len(l))
-			b.WriteString(l[from:][:rng.IntN(len(l)-from)+1])
-			if rng.IntN(3) == 0 {
-				b.WriteByte(" =:\"/"[rng.IntN(5)])
-			}
-		}
-		text := b.String()
+		text := pieces(rng, builtinLiterals, " =:\"/")
 		lits := literals{lower: text, w: w}
 		for _, l := range append(builtinLiterals[:len(builtinLiterals):len(builtinLiterals)], "not-a-literal", "=") {
 			require.Equal(t, strings.Contains(text, l), lits.has(l), "%q in %q", l, text)
