@@ -34,7 +34,8 @@ const DirectScanSize = 16 << 10
 
 // Text redacts a complete text at once (a tool's output): every secret the
 // scanner finds, and every copy of one, is replaced by a marker. The
-// scanner only runs when some rule could match. On error nothing is
+// scanner runs when some rule could match, or when the text is longer than
+// DirectScanSize. On error nothing is
 // redacted and the error is returned.
 func (r *Redactor) Text(text string) (Redacted, error) {
 	if r.Watch == nil || r.Scanner == nil {

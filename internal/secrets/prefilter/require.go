@@ -46,7 +46,7 @@ outer:
 // literals tells which literals a lower-cased text contains. For the
 // built-in rules one pass of an index over every literal their requirements
 // name answers them all: a streamed chunk asks about some 300 rules, and
-// a search of the text per literal cost a third of its check.
+// a search of the text per question cost a quarter of its check.
 type literals struct {
 	lower string
 	w     *Watch

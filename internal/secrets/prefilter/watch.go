@@ -275,7 +275,7 @@ func (w *Watch) Check(text string, base int, final bool) Gate {
 		// A secret under way needs what comes before it, or, in a branch
 		// whose secret starts with a keyword, the text ends in that
 		// keyword's beginning (branchesNeedBefore).
-		if q < len(text) && !final && !(useNeed && !in.needBefore.holds(lits.has) && !endsInPrefix(lower, in.startKeywords)) {
+		if q < len(text) && !final && !(useNeed && !in.needBefore.holds(lits.has) && !w.endsInStart(i, in, tailWords)) {
 			from := 0
 			if in.maxPrefix != unbounded {
 				from = max(0, q-in.maxPrefix-utf8.UTFMax)
@@ -493,14 +493,13 @@ func isWordByte(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
 }
 
-// endsInPrefix reports whether lower ends in a proper, non-empty prefix
-// of one of words.
-func endsInPrefix(lower string, words []string) bool {
-	for _, w := range words {
-		for n := min(len(w)-1, len(lower)); n > 0; n-- {
-			if strings.HasSuffix(lower, w[:n]) {
-				return true
-			}
+// endsInStart reports whether the text ends in the beginning of one of
+// the keywords a branch of rule i's secret starts with (in.startKeywords),
+// as tailPrefixes marked them in tail.
+func (w *Watch) endsInStart(i int, in *ruleInfo, tail []bool) bool {
+	for _, k := range w.ruleKW[i] {
+		if tail[k] && slices.Contains(in.startKeywords, w.words[k]) {
+			return true
 		}
 	}
 	return false
