@@ -161,8 +161,7 @@ func stableObject(args map[string]string) string {
 		if i > 0 {
 			b.WriteString(",")
 		}
-		key, _ := jsonenc.Marshal(k)
-		val, _ := jsonenc.Marshal(args[k])
+		key, val := jsString(k), jsString(args[k])
 		b.WriteString("\x00" + string(key) + ":" + string(val) + "\x00")
 	}
 	b.WriteString("}")
@@ -172,6 +171,35 @@ func stableObject(args map[string]string) string {
 // stableArgs is Gemini CLI's stableStringify({command}) for a shell call.
 func stableArgs(command string) string {
 	// JSON.stringify leaves < > & alone; a string always encodes.
-	s, _ := jsonenc.Marshal(command)
+	s := jsString(command)
 	return "{\x00\"command\":" + string(s) + "\x00}"
+}
+
+// jsString is JSON.stringify of a string, as Gemini CLI writes the
+// arguments it tests: like Go's encoding, but U+2028 and U+2029 are
+// written as themselves, which Go escapes (a line end the .env rules look
+// for).
+func jsString(v string) string {
+	b, _ := jsonenc.Marshal(v)
+	if !strings.Contains(string(b), `\u202`) {
+		return string(b)
+	}
+	var out strings.Builder
+	for i := 0; i < len(b); i++ {
+		if b[i] == '\\' && i+1 < len(b) {
+			if rest := string(b[i:]); strings.HasPrefix(rest, `\u2028`) || strings.HasPrefix(rest, `\u2029`) {
+				r := '\u2028'
+				if b[i+5] == '9' {
+					r = '\u2029'
+				}
+				out.WriteRune(r)
+				i += 5
+				continue
+			}
+			out.WriteByte(b[i])
+			i++ // an escape's second byte is never the start of another
+		}
+		out.WriteByte(b[i])
+	}
+	return out.String()
 }

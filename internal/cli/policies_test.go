@@ -58,11 +58,22 @@ var policyFileMustMatch = map[string][]fileCall{
 		{"write_file", map[string]string{"file_path": ".gemini/.env", "content": "PORT=1\nexport GEMINI_CLI_HOME=/tmp/g\n"}},
 		{"write_file", map[string]string{"file_path": "/home/u/.env", "content": "LD_PRELOAD: /tmp/x.so"}},
 		{"write_file", map[string]string{"file_path": ".env", "content": "A=1\r\nDYLD_INSERT_LIBRARIES = /tmp/x.dylib\r\n"}},
+		// Lines and blanks as the hosts' dotenv reads them (internal/dotenv).
+		{"write_file", map[string]string{"file_path": ".env", "content": "PORT=3000\rBASH_ENV=./.hk.sh"}},
+		{"write_file", map[string]string{"file_path": ".env", "content": "\uFEFFBASH_ENV=./.hk.sh\n"}},
+		{"write_file", map[string]string{"file_path": ".env", "content": "PORT=1\n\u00A0GEMINI_CLI_HOME=/tmp/g\n"}},
+		{"write_file", map[string]string{"file_path": ".env", "content": "PORT=1\n\fLD_PRELOAD=/tmp/x.so\n"}},
+		{"write_file", map[string]string{"file_path": ".env", "content": "PORT=1\n\vBASH_ENV=/tmp/x\n"}},
+		{"write_file", map[string]string{"file_path": ".env", "content": "# c\u2028BASH_ENV=/tmp/x\n"}},
+		{"write_file", map[string]string{"file_path": ".env", "content": "export\u00A0GEMINI_CLI_HOME=/tmp/g\n"}},
+		{"write_file", map[string]string{"file_path": ".env", "content": "PORT=1\n\u3000BASH_ENV\u00A0=/tmp/x\n"}},
 	},
 	"policy.env-hijack-edit": {
 		{"replace", map[string]string{"file_path": ".env", "old_string": "DEBUG=1", "new_string": "DEBUG=1\nBASH_ENV=/tmp/x.sh", "instruction": "add"}},
 		{"replace", map[string]string{"file_path": "/w/.gemini/.env", "old_string": "X=1", "new_string": "GEMINI_CLI_HOME=/tmp/g"}},
 		{"replace", map[string]string{"allow_multiple": "true", "file_path": ".env", "old_string": "A", "new_string": "LD_PRELOAD=/x.so"}},
+		{"replace", map[string]string{"file_path": ".env", "old_string": "PORT=1", "new_string": "PORT=1\rBASH_ENV=/tmp/x"}},
+		{"replace", map[string]string{"file_path": ".env", "old_string": "PORT=1", "new_string": "PORT=1\n\u2003GEMINI_CLI_HOME=/tmp/g"}},
 	},
 }
 
@@ -73,6 +84,7 @@ var policyFileMustNotMatch = []fileCall{
 	{"write_file", map[string]string{"file_path": "docs/env.md", "content": "Set BASH_ENV=/path to run a file first.\n"}},
 	{"write_file", map[string]string{"file_path": ".env", "content": "# BASH_ENV is not used here\nMY_BASH_ENV=1\n"}},
 	{"write_file", map[string]string{"file_path": "prod.env", "content": "PORT=1\n"}},
+	{"write_file", map[string]string{"file_path": ".env", "content": "PORT=1\r\n\u00A0DEBUG=1\n\uFEFFAPP_BASH_ENV=1\n"}},
 	{"replace", map[string]string{"file_path": ".env", "old_string": "PORT=1", "new_string": "PORT=2", "instruction": "BASH_ENV=x must not be added"}},
 	{"replace", map[string]string{"file_path": "notes.md", "old_string": "x", "new_string": "BASH_ENV=/tmp/x"}},
 }
