@@ -120,7 +120,9 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 // the guard from working as configured: a Gemini CLI below FloorVersion, a
 // missing hook program, invalid settings, entries of the workspace's
 // project file that were ignored, a variable in the hooks' environment
-// that changes how bash, the loader, node or Gemini CLI run them.
+// that changes how bash, the loader, node or Gemini CLI run them, and a
+// key of the .env Gemini CLI loads that makes an ordinary toolchain
+// command run code or reach a server it names (protect.RunnerFamilies).
 func sessionStart(workspace string, getenv func(string) string) hook.Output {
 	var problems []string
 	cliVersion := hostcli.RunningVersion()
@@ -143,6 +145,9 @@ func sessionStart(workspace string, getenv func(string) string) hook.Output {
 		problems = append(problems, "gemini-guard is in warn mode: it blocks nothing and only tells you what it would have blocked.")
 	}
 	problems = append(problems, controlEnvWarnings(getenv)...)
+	if file, _, runners := envFileKeys(workspace, getenv("HOME")); len(runners) > 0 {
+		problems = append(problems, runnerEnvWarning(file, runners))
+	}
 	// Warm the scanner daemon the hooks will ask, so that the first scan
 	// does not wait for it to start (and run out of its hook's time). A
 	// failure here only costs that first scan its wait.

@@ -372,14 +372,22 @@ func (d *doctorRun) checkEnvironment() {
 		lines = append(lines, k+" is set in this environment")
 	}
 	cwd, _ := os.Getwd()
-	if file, keys := envFileControlKeys(cwd, d.getenv("HOME")); len(keys) > 0 {
+	file, keys, runners := envFileKeys(cwd, d.getenv("HOME"))
+	if len(keys) > 0 {
 		lines = append(lines, strings.Join(keys, ", ")+" set in "+file+", which Gemini CLI loads into its environment and its hooks'")
 	}
-	if len(lines) == 0 {
+	if len(lines) == 0 && len(runners) == 0 {
 		d.add("environment", statusOK, "no variable that changes how bash, the loader, node or Gemini CLI run the hooks", 0)
 		return
 	}
-	d.add("environment", statusWarn, strings.Join(lines, "; ")+": each changes how bash, the dynamic loader, node or Gemini CLI run the guard; remove what you did not set", 0)
+	var detail []string
+	if len(lines) > 0 {
+		detail = append(detail, strings.Join(lines, "; ")+": each changes how bash, the dynamic loader, node or Gemini CLI run the guard; remove what you did not set")
+	}
+	if len(runners) > 0 {
+		detail = append(detail, strings.TrimPrefix(runnerEnvWarning(file, runners), "gemini-guard: "))
+	}
+	d.add("environment", statusWarn, strings.Join(detail, " "), 0)
 }
 
 func onOff(auditLog string) string {

@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/bounded"
@@ -63,16 +64,31 @@ func geminiEnvFile(workspace, home string) string {
 	return ""
 }
 
-// envFileControlKeys are the control keys in the .env Gemini CLI would
-// load for workspace, with the file's path.
-func envFileControlKeys(workspace, home string) (string, []string) {
+// envFileKeys are the keys of the .env Gemini CLI would load for
+// workspace, as the host reads it, with the file's path: the control keys
+// (protect.ControlKey) and the runner keys (protect.RunnerKey).
+func envFileKeys(workspace, home string) (file string, control, runners []string) {
 	p := geminiEnvFile(workspace, home)
 	if p == "" {
-		return "", nil
+		return "", nil, nil
 	}
 	data, _, err := bounded.ReadFile(p, 1<<20)
 	if err != nil {
-		return p, nil
+		return p, nil, nil
 	}
-	return p, protect.ControlKeysIn(string(data))
+	control, runners = protect.EnvFileKeys(string(data))
+	return p, control, runners
+}
+
+// runnerEnvWarning is session start's and doctor's line for the runner
+// keys a loaded .env sets: their names and what they do, never a value.
+func runnerEnvWarning(file string, keys []string) string {
+	var whys []string
+	for _, k := range keys {
+		if why, _ := protect.RunnerKey(k); !slices.Contains(whys, why) {
+			whys = append(whys, why)
+		}
+	}
+	return "gemini-guard: " + file + " sets " + strings.Join(keys, ", ") + ", which Gemini CLI loads into every command the agent runs: " +
+		strings.Join(whys, "; ") + ". The guard allows such keys (many projects set them); if you did not, remove them."
 }

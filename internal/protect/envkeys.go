@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
+	"github.com/gemini-guard/gemini-guard/internal/dotenv"
 )
 
 // EnvFamily is a family of environment variables that configure the
@@ -187,12 +187,6 @@ func ControlKey(name string) (why string, ok bool) {
 	return "", false
 }
 
-// envAssignment is a key line as dotenv (which Gemini CLI uses) reads it:
-// optional `export`, a name of word characters, dots and dashes, then `=`
-// or `: `. A line inside a multi-line quoted value that looks like one is
-// taken as one too (denying more, never less).
-var envAssignment = &lazyregexp.Regexp{Expr: `(?m)^[ \t]*(?:export[ \t]+)?([\w.%-]+)[ \t]*(?:=|:[ \t])(.*)$`}
-
 // ControlChange is a control key a .env change adds or alters.
 type ControlChange struct {
 	// Key is the variable's name as written; Why its family's reason.
@@ -200,19 +194,23 @@ type ControlChange struct {
 }
 
 // ChangesControlKey reports the first control key (ControlKey) that a .env
-// file going from before to after gains or gives another value. Removing
-// one is not reported: the environment then stays as the user set it.
+// file going from before to after gains or gives another value, reading
+// both as the host reads them (internal/dotenv, the port of the module
+// Gemini CLI and Qwen Code load .env files with: a lone carriage return
+// ends a line, JavaScript's white space, the byte-order mark included,
+// may stand before a key). Removing one is not reported: the environment
+// then stays as the user set it.
 func ChangesControlKey(before, after string) (ControlChange, bool) {
-	had := map[string]bool{}
-	for _, m := range envAssignment.Get().FindAllStringSubmatch(before, -1) {
-		had[strings.ToUpper(m[1])+"="+strings.TrimSpace(m[2])] = true
-	}
-	for _, m := range envAssignment.Get().FindAllStringSubmatch(after, -1) {
-		why, ok := ControlKey(m[1])
-		if !ok || had[strings.ToUpper(m[1])+"="+strings.TrimSpace(m[2])] {
+	had := dotenv.Map(before)
+	for _, e := range dotenv.Parse(after) {
+		why, ok := ControlKey(e.Key)
+		if !ok {
 			continue
 		}
-		return ControlChange{Key: m[1], Why: why}, true
+		if v, set := had[e.Key]; set && v == e.Value {
+			continue
+		}
+		return ControlChange{Key: e.Key, Why: why}, true
 	}
 	return ControlChange{}, false
 }
@@ -292,14 +290,70 @@ func expectedInSession(k string) bool {
 		strings.HasPrefix(u, "GEMINI_CLI_IDE_") // the IDE companion's
 }
 
-// ControlKeysIn lists the control keys a .env file's text assigns, in
-// order, each once.
-func ControlKeysIn(text string) []string {
-	var out []string
-	for _, m := range envAssignment.Get().FindAllStringSubmatch(text, -1) {
-		if _, ok := ControlKey(m[1]); ok && !slices.Contains(out, m[1]) {
-			out = append(out, m[1])
+// RunnerFamilies are keys that make an ordinary toolchain command the
+// agent runs later start code or reach a server the value names:
+// `go build` with GOFLAGS=-toolexec=./x, `python` with PYTHONPATH or
+// PYTHONSTARTUP, `npm run` with npm_config_script_shell, `cargo build`
+// with RUSTC_WRAPPER, `docker` with DOCKER_HOST, `git commit` with EDITOR,
+// every download with a proxy. Unlike EnvFamilies they switch no hook off
+// and are ordinary in many projects' .env (PYTHONPATH for an editor,
+// DOCKER_HOST for a remote engine, a company's proxy), and the code they
+// name is code the agent could run itself, which the guard would judge.
+// What a .env changes is when it runs: in a later session, unseen. So a
+// write is allowed, and session start and doctor name each such key the
+// .env Gemini CLI loads sets (docs/threat-model.md). Names are compared
+// upper-cased.
+var RunnerFamilies = []EnvFamily{
+	{
+		Why: "the language's own tools load code from it, or run it first (python, perl, ruby, the JVM)",
+		Names: []string{"PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "PYTHONUSERBASE", "PYTHONINSPECT", "PERL5OPT", "PERL5LIB", "PERLLIB",
+			"RUBYOPT", "RUBYLIB", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "MAVEN_OPTS", "GRADLE_OPTS", "CLASSPATH"},
+	},
+	{
+		Why: "a build tool runs the program it names (go's -toolexec, another Go toolchain, rustc's wrapper, the C compiler, npm's script shell)",
+		Names: []string{"GOFLAGS", "GOTOOLCHAIN", "GOENV", "CC", "CXX", "LD", "AR", "RUSTC", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER",
+			"RUSTDOC", "CARGO_BUILD_RUSTC_WRAPPER", "CARGO_TARGET_DIR", "CMAKE_C_COMPILER_LAUNCHER", "CMAKE_CXX_COMPILER_LAUNCHER"},
+		Prefixes: []string{"NPM_CONFIG_", "YARN_", "PNPM_", "CARGO_TARGET_"},
+	},
+	{
+		Why:   "a program the agent starts for text runs the one it names (an editor, a pager, less's input filter)",
+		Names: []string{"EDITOR", "VISUAL", "PAGER", "MANPAGER", "LESSOPEN", "LESSCLOSE", "BROWSER"},
+	},
+	{
+		Why: "commands send their traffic, or trust certificates, as it says (a proxy, a Docker or Kubernetes endpoint, a package index)",
+		Names: []string{"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "FTP_PROXY", "SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE",
+			"CURL_CA_BUNDLE", "DOCKER_HOST", "DOCKER_CONFIG", "DOCKER_CONTEXT", "CONTAINER_HOST", "KUBECONFIG", "PIP_INDEX_URL",
+			"PIP_EXTRA_INDEX_URL", "UV_INDEX_URL", "UV_EXTRA_INDEX_URL", "GOPROXY", "GOSUMDB", "GONOSUMDB", "GOINSECURE"},
+	},
+}
+
+// RunnerKey reports whether name is a RunnerFamilies key, with its
+// family's reason.
+func RunnerKey(name string) (why string, ok bool) {
+	n := strings.ToUpper(strings.TrimSpace(name))
+	for _, f := range RunnerFamilies {
+		if slices.Contains(f.Names, n) {
+			return f.Why, true
+		}
+		for _, p := range f.Prefixes {
+			if strings.HasPrefix(n, p) {
+				return f.Why, true
+			}
 		}
 	}
-	return out
+	return "", false
+}
+
+// EnvFileKeys reads a .env's text as the host does (internal/dotenv) and
+// lists the control keys (ControlKey) and the runner keys (RunnerKey) it
+// sets to a non-empty value, each once, in order.
+func EnvFileKeys(text string) (control, runners []string) {
+	for _, e := range dotenv.Parse(text) {
+		if _, ok := ControlKey(e.Key); ok {
+			control = append(control, e.Key)
+		} else if _, ok := RunnerKey(e.Key); ok && e.Value != "" {
+			runners = append(runners, e.Key)
+		}
+	}
+	return control, runners
 }

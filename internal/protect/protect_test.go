@@ -3,8 +3,10 @@ package protect_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -288,6 +290,12 @@ func TestControlKeys(t *testing.T) {
 		_, ok := protect.ControlKey(k)
 		assert.True(t, ok, k)
 		_, changed := protect.ChangesControlKey("", k+"=x\n")
+		if strings.Contains(k, "%") {
+			// The hosts' dotenv reads a name of [\w.-] only: such a line
+			// sets nothing (internal/dotenv, tested against the module).
+			assert.False(t, changed, k+" in a .env")
+			continue
+		}
 		assert.True(t, changed, k+" in a .env")
 	}
 	for _, k := range []string{"DATABASE_URL", "API_BASE", "DEBUG", "PORT", "NODE_ENV", "GEMINI_API_KEY", "GOOGLE_CLOUD_PROJECT",
@@ -469,4 +477,120 @@ func TestMCPFileToolWritingAnRCFile(t *testing.T) {
 		}
 		assert.Contains(t, out.String(), tt.rule, tt.args)
 	}
+}
+
+// invisibleSpellings put a key where the hosts' dotenv reads one and a
+// line-by-line or ASCII reader does not: a lone carriage return, a
+// byte-order mark, JavaScript's Unicode white space before the key or
+// after export, U+2028 and U+2029 as line ends. K and V stand for the key
+// and its value.
+var invisibleSpellings = []string{
+	"PORT=3000\rK=V\n",
+	"\uFEFFK=V\n",
+	"PORT=1\n\u00A0K=V\n",
+	"PORT=1\n\fK=V\n",
+	"PORT=1\n\vK=V\n",
+	"# note\u2028K=V\n",
+	"PORT=1\n\u2029K=V\n",
+	"export\u00A0K=V\n",
+	"export\u3000K=V\n",
+	"PORT=1\n\u2003K=V\n",
+	"PORT=1\n\u202FK=V\n",
+	"PORT=1\n\u205FK=V\n",
+	"PORT='a'\rK=V\n",
+	"PORT=\"x\"\u2028K=V\n",
+	"\u1680K=V\n",
+	"PORT=1\r\n\u00A0export\u00A0K=V\n",
+	"K\u00A0=\u00A0V\n",
+	"PORT=1\r\r\rK=V",
+}
+
+// TestInvisibleBytesInEnvLines: a control key spelled so that only a
+// faithful reading of the hosts' dotenv sees it is denied through every
+// channel that writes a .env (write_file, replace, a shell append of a
+// file's bytes, in both guards); the same bytes around an ordinary key
+// are allowed.
+func TestInvisibleBytesInEnvLines(t *testing.T) {
+	ws, home := fixture(t)
+	env := secretguard.Env{Settings: settings.Default(), Home: home, Scanner: secrettest.CachedScanner}
+	require.NoError(t, os.WriteFile(filepath.Join(ws, ".env"), []byte("DEBUG=1\n"), 0o644))
+	values := map[string]string{"BASH_ENV": "./.hk.sh", "GEMINI_GUARD_MODE": "warn", "GEMINI_CLI_HOME": "/tmp/g", "APP_NAME": "demo"}
+	for _, sp := range invisibleSpellings {
+		for key, value := range values {
+			text := strings.ReplaceAll(strings.ReplaceAll(sp, "K=", key+"="), "=V", "="+value)
+			text = strings.ReplaceAll(text, "K\u00A0", key+"\u00A0")
+			text = strings.ReplaceAll(text, "\u00A0V", "\u00A0"+value)
+			deny := key != "APP_NAME"
+			name := fmt.Sprintf("%s %q", key, sp)
+			t.Run(name, func(t *testing.T) {
+				in, err := json.Marshal(map[string]string{"file_path": ".env", "content": text})
+				require.NoError(t, err)
+				d, err := secretguard.Check(secretguard.Call{Tool: secretguard.WriteFile, Input: in, Cwd: ws}, env)
+				require.NoError(t, err)
+				in, err = json.Marshal(map[string]string{"file_path": ".env", "old_string": "DEBUG=1\n", "new_string": text})
+				require.NoError(t, err)
+				r, err := secretguard.Check(secretguard.Call{Tool: secretguard.Replace, Input: in, Cwd: ws}, env)
+				require.NoError(t, err)
+				require.NoError(t, os.WriteFile(filepath.Join(ws, "env.txt"), []byte(text), 0o644))
+				const cmd = "cat env.txt >> .env"
+				sv := shellguard.Decide(shellguard.Input{Command: cmd, Cwd: ws, Home: home, Settings: settings.Default()})
+				in, err = json.Marshal(map[string]string{"command": cmd})
+				require.NoError(t, err)
+				sh, err := secretguard.Check(secretguard.Call{Tool: secretguard.Shell, Input: in, Cwd: ws}, env)
+				require.NoError(t, err)
+				if deny {
+					assert.Equal(t, secretguard.RuleProtectedConfig, d.Verdict.RuleID, "write_file")
+					assert.Equal(t, secretguard.RuleProtectedConfig, r.Verdict.RuleID, "replace")
+					assert.Equal(t, "guard.tamper", sv.RuleID, "shell guard")
+					assert.Equal(t, secretguard.RuleProtectedConfig, sh.Verdict.RuleID, "secrets guard on the command")
+					assert.Contains(t, d.Verdict.Message(), key)
+				} else {
+					assert.Equal(t, verdict.Allow, d.Verdict.Action, "write_file: %s", d.Verdict.Message())
+					assert.Equal(t, verdict.Allow, r.Verdict.Action, "replace: %s", r.Verdict.Message())
+					assert.NotEqual(t, "guard.tamper", sv.RuleID, "shell guard: %s", sv.Message())
+					assert.Equal(t, verdict.Allow, sh.Verdict.Action, "secrets guard on the command: %s", sh.Verdict.Message())
+				}
+			})
+		}
+	}
+}
+
+// TestValueIsNotAKey: where the hosts' dotenv reads a control key's name
+// as part of another key's value, nothing is loaded, and nothing denied.
+func TestValueIsNotAKey(t *testing.T) {
+	for _, text := range []string{
+		"A=1\u2028BASH_ENV=./x.sh\n",     // an unquoted value runs over U+2028
+		"NOTE=\"set BASH_ENV=./x.sh\"\n", // inside quotes
+		"# BASH_ENV=./x.sh\n",            // a comment
+		"BASH_FUNC_git%%=() { :; }\n",    // % is no name character
+	} {
+		_, changed := protect.ChangesControlKey("", text)
+		assert.False(t, changed, "%q", text)
+	}
+}
+
+// TestRunnerKeys: the keys that make a later toolchain command run code
+// are named, not denied: none is a control key, and a .env write setting
+// one is allowed.
+func TestRunnerKeys(t *testing.T) {
+	for _, f := range protect.RunnerFamilies {
+		assert.NotEmpty(t, f.Why)
+		for _, k := range f.Names {
+			_, control := protect.ControlKey(k)
+			assert.False(t, control, "%s is in both tables", k)
+			_, ok := protect.RunnerKey(k)
+			assert.True(t, ok, k)
+			_, changed := protect.ChangesControlKey("", k+"=x\n")
+			assert.False(t, changed, k)
+		}
+	}
+	_, ok := protect.RunnerKey("npm_config_script_shell")
+	assert.True(t, ok, "npm reads its configuration case-insensitively")
+	for _, k := range []string{"PORT", "DATABASE_URL", "NODE_ENV", "PYTHONUNBUFFERED", "GOOS"} {
+		_, ok := protect.RunnerKey(k)
+		assert.False(t, ok, k)
+	}
+	control, runners := protect.EnvFileKeys("\uFEFFPYTHONPATH=src\rBASH_ENV=x\nEDITOR=\n")
+	assert.Equal(t, []string{"BASH_ENV"}, control)
+	assert.Equal(t, []string{"PYTHONPATH"}, runners)
 }
