@@ -20,7 +20,9 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/hostcli"
 	"github.com/gemini-guard/gemini-guard/internal/scanner"
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
+	"github.com/gemini-guard/gemini-guard/internal/secrets/known"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
+	"github.com/gemini-guard/gemini-guard/internal/state"
 )
 
 // HookBinaries are the programs in bin/ the hooks need: those
@@ -145,6 +147,10 @@ func sessionStart(workspace string, getenv func(string) string) hook.Output {
 		problems = append(problems, "gemini-guard is in warn mode: it blocks nothing and only tells you what it would have blocked.")
 	}
 	problems = append(problems, controlEnvWarnings(getenv)...)
+	if err := known.StoreFault(state.Dir(getenv)); err != nil {
+		problems = append(problems, "gemini-guard cannot keep the secrets it learns from tool output ("+err.Error()+
+			"): until that is repaired it withholds tool output and the model's answers, and denies the writes it checks once this session's learnt secrets cannot be read. Run `gemini-guard doctor`.")
+	}
 	if file, _, runners := envFileKeys(workspace, getenv("HOME")); len(runners) > 0 {
 		problems = append(problems, runnerEnvWarning(file, runners))
 	}

@@ -23,7 +23,9 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/jsonenc"
 	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 	"github.com/gemini-guard/gemini-guard/internal/protect"
+	"github.com/gemini-guard/gemini-guard/internal/secrets/known"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
+	"github.com/gemini-guard/gemini-guard/internal/state"
 	"github.com/gemini-guard/gemini-guard/internal/version"
 )
 
@@ -170,6 +172,7 @@ func (d *doctorRun) run() doctorReport {
 	hooksOK := d.checkHooks()
 	d.checkSettings()
 	d.checkEnvironment()
+	d.checkState()
 	report.Mode = d.settings.Mode.String()
 	d.checkPolicies()
 	d.checkContext()
@@ -388,6 +391,17 @@ func (d *doctorRun) checkEnvironment() {
 		detail = append(detail, strings.TrimPrefix(runnerEnvWarning(file, runners), "gemini-guard: "))
 	}
 	d.add("environment", statusWarn, strings.Join(detail, " "), 0)
+}
+
+// checkState: the state directory keeps what the hooks learn from tool
+// output; while it cannot, they fail closed (known.StoreFault).
+func (d *doctorRun) checkState() {
+	dir := state.Dir(d.getenv)
+	if err := known.StoreFault(dir); err != nil {
+		d.add("state", statusFail, err.Error()+": the hooks withhold tool output and answers until it is repaired (move the damaged file away; gemini-guard makes a new directory and key)", 0)
+		return
+	}
+	d.add("state", statusOK, dir, 0)
 }
 
 func onOff(auditLog string) string {

@@ -166,6 +166,11 @@ func afterModel(in hook.AfterModelInput, e Env) (hook.Output, error) {
 // force, with the scanner built only if a rule matches.
 func nextFunc(s settings.Settings, cwd, sessionID string, e Env) func(*redact.Session, redact.Chunk, time.Time) (string, bool, error) {
 	r, cfgErr := newRedactor(s, cwd, sessionID, e)
+	if f := r.Known.Fault(); f != nil {
+		// The secrets learnt from tool output cannot be known: withhold
+		// (handle's "not checked"), and say why once.
+		return func(*redact.Session, redact.Chunk, time.Time) (string, bool, error) { return "", true, f }
+	}
 	if cfgErr == nil {
 		return r.Next
 	}

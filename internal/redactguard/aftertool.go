@@ -151,6 +151,9 @@ func afterTool(in hook.AfterToolInput, e Env) (hook.Output, error) {
 	}
 	// A config that does not load: session-start tells the user about it.
 	r, _ := newRedactor(s, in.Cwd, in.SessionID, e)
+	if f := r.Known.Fault(); f != nil {
+		return stateFault(in, call, f), nil
+	}
 	var (
 		notScanned = "more than the 8 MiB gemini-guard scans for secrets"
 		total      = 0
@@ -201,7 +204,9 @@ func afterTool(in hook.AfterToolInput, e Env) (hook.Output, error) {
 	// Every secret a rule found is known by value for the rest of the
 	// session (as keyed hashes): a later copy, split or re-encoded, is
 	// caught where no rule would see it.
-	_ = r.Known.Learn(learn)
+	if err := r.Known.Learn(learn); err != nil {
+		return stateFault(in, call, err), nil
+	}
 	if withheld > 0 {
 		// Withheld whatever was found: output that was not scanned may
 		// hold a secret, in warn mode too (a check that could not be made
@@ -222,6 +227,23 @@ func afterTool(in hook.AfterToolInput, e Env) (hook.Output, error) {
 		return hook.Output{}, nil
 	}
 	return redactedOutput(in, call, fmt.Sprintf("%d secret(s) (%s) in the output of %s", count, strings.Join(rules, ", "), in.ToolName), rules, out.String()), nil
+}
+
+// stateFault withholds a tool's whole output when the state directory
+// cannot keep or give back the secrets learnt from tool output (known's
+// Fault, or a Learn that failed): a secret found once is then not known in
+// the next output, where it may stand without what made a rule find it.
+// In warn mode too: a check that cannot be made is not a finding to warn
+// about.
+func stateFault(in hook.AfterToolInput, call hookcall.Call, fault error) hook.Output {
+	entry := call.Entry(in.ToolName)
+	entry.Rules, entry.Decision = []string{"hook.state-fault"}, "redact"
+	call.Record(entry)
+	reason := "gemini-guard withheld the output of " + in.ToolName + " (hook.state-fault): " + fault.Error() + ". " +
+		"Without its record of the secrets found this session, a secret found in one output could reach you in another, " +
+		"so no tool output is passed on until the state directory is repaired. This is not an error of the tool; " +
+		"tell the user to run `gemini-guard doctor`."
+	return hook.Deny(reason, "gemini-guard withheld the output of "+in.ToolName+": "+fault.Error()+". Run `gemini-guard doctor` to repair its state directory.")
 }
 
 // redactedOutput is the answer that hands the model out, the redacted
@@ -265,7 +287,9 @@ func afterTruncatedTool(in hook.AfterToolInput, call hookcall.Call, r *redact.Re
 		addRules(&rules, red)
 		learn = append(learn, learnable(red.Found, in.ToolName)...)
 	}
-	_ = r.Known.Learn(learn)
+	if err := r.Known.Learn(learn); err != nil {
+		return stateFault(in, call, err), nil
+	}
 	if len(rules) == 0 {
 		return hook.Output{}, nil
 	}

@@ -174,3 +174,38 @@ func TestKnownValuesHookEndToEnd(t *testing.T) {
 	}
 	assert.Contains(t, audit, "known-value: $INTERNAL_API_TOKEN", "the audit log names the source")
 }
+
+// TestLearntValuesLostFailsClosed (issue 37): when the session has
+// learnt values and the user's key that matches them is damaged, a write
+// holding one would pass unseen: the secrets guard denies what it checks,
+// naming the fault, until the state directory is repaired. A state
+// directory that merely cannot record (nothing learnt is lost) does not
+// stop writes here: the redaction hook withholds the output instead.
+func TestLearntValuesLostFailsClosed(t *testing.T) {
+	ws, dir := t.TempDir(), filepath.Join(t.TempDir(), "state")
+	load := func() *known.Set {
+		return known.Load(known.Sources{Cwd: ws, StateDir: dir, SessionID: "s1"})
+	}
+	require.NoError(t, load().Learn([]known.Value{{Source: "read_file output", Text: "Zr8q-Kp3m-Wx7v-Ln2c"}}))
+	env := testEnv(t, settings.Default(), t.TempDir())
+	write := func() secretguard.Decision {
+		in, err := json.Marshal(map[string]string{"file_path": "notes.md", "content": "ordinary text\n"})
+		require.NoError(t, err)
+		env.Known = load()
+		d, err := secretguard.Check(secretguard.Call{Tool: secretguard.WriteFile, Input: in, Cwd: ws}, env)
+		require.NoError(t, err)
+		return d
+	}
+	assert.Equal(t, verdict.Allow, write().Verdict.Action, "a healthy store")
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".known-key"), []byte("short"), 0o600))
+	d := write()
+	assert.Equal(t, secretguard.RuleStateFault, d.Verdict.RuleID)
+	assert.Contains(t, d.Verdict.Message(), "cannot be read")
+	assert.Contains(t, d.Verdict.Message(), "gemini-guard doctor")
+	assert.NotContains(t, d.Verdict.Message(), "Zr8q")
+
+	require.NoError(t, os.Remove(filepath.Join(dir, ".known-key")))
+	require.NoError(t, known.StoreFault(dir), "a new key is made")
+	assert.Equal(t, secretguard.RuleStateFault, write().Verdict.RuleID, "the values hashed under the old key are still lost")
+}

@@ -16,6 +16,7 @@ package secretguard
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -58,6 +59,9 @@ const (
 	// RuleProtectedConfig denies writing a file the guard reads its
 	// configuration from, or Gemini CLI's settings and extensions.
 	RuleProtectedConfig = "guard.protected-config"
+	// RuleStateFault denies what the guard checks while the values the
+	// session learnt from tool output cannot be read (known.ErrLearntLost).
+	RuleStateFault = "hook.state-fault"
 )
 
 // Env is what the guard needs from outside the call.
@@ -158,6 +162,13 @@ type shellInput struct {
 // not be judged (unusable arguments, an unreadable target file): the hook
 // fails safe and denies.
 func Check(call Call, env Env) (Decision, error) {
+	if f := env.Known.Fault(); errors.Is(f, knownvals.ErrLearntLost) {
+		// A learnt value in this call would pass unseen: fail closed.
+		return Decision{Verdict: verdict.Verdict{Action: verdict.Deny, RuleID: RuleStateFault,
+			What:  f.Error() + ", so one of them in this call could not be seen",
+			Safer: "ask the user to run `gemini-guard doctor` and repair the guard's state directory"},
+			Rules: []string{RuleStateFault}}, nil
+	}
 	switch call.Tool {
 	case WriteFile:
 		var in writeInput

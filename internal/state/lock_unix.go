@@ -4,6 +4,7 @@ package state
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"syscall"
@@ -43,6 +44,16 @@ func checkOwner(info fs.FileInfo) error {
 	}
 	if int(st.Uid) != os.Getuid() {
 		return errors.New("belongs to another user")
+	}
+	return nil
+}
+
+// Writable reports an error when the process may not create files in the
+// store's directory (a read-only directory or file system): access(2),
+// one system call, no file made.
+func (s *Store) Writable() error {
+	if err := syscall.Access(s.dir, 0o2|0o1); err != nil { // W_OK|X_OK
+		return fmt.Errorf("state: %s is not writable: %w", s.dir, err)
 	}
 	return nil
 }

@@ -356,8 +356,11 @@ func TestErrorsHoldNoValue(t *testing.T) {
 
 func TestLearntRecordRoundTripAndDamage(t *testing.T) {
 	hs := Hash(Key{4, 5}, Value{"web_fetch output (generic-api-key)", learntText})
-	assert.Equal(t, hs, parseLearnt(formatLearnt(hs)))
+	forms, check := parseLearnt(formatLearnt(hs, Key{K0: 3, K1: 4}))
+	assert.Equal(t, hs, forms)
+	assert.Equal(t, keyCheck(Key{K0: 3, K1: 4}), check)
 	for _, bad := range []string{"", "v1", "v1 8 1 zz 0 s", "v2 8 1 ff 0 s", "v1 8 99999 ff 0 s", "\n\n v1 8 1 ff 0 s"} {
-		assert.Empty(t, parseLearnt([]byte(bad)), bad)
+		forms, _ := parseLearnt([]byte(bad))
+		assert.Empty(t, forms, bad)
 	}
 }

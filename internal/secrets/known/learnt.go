@@ -73,7 +73,10 @@ func randomBytes(b []byte) error {
 }
 
 // Learn adds values (secrets a rule found in a tool's output) to the
-// session's record of learnt values, as keyed hashes only.
+// session's record of learnt values, as keyed hashes only. A record made
+// under another key (the key file was replaced since) holds forms nothing
+// can match any more: Learn then fails with ErrLearntLost rather than
+// hide the loss under new forms.
 func Learn(st *state.Store, key Key, sessionID string, values []Value) error {
 	var add []Hashed
 	for _, v := range values {
@@ -83,7 +86,10 @@ func Learn(st *state.Store, key Key, sessionID string, values []Value) error {
 		return nil
 	}
 	return st.Update(state.Key(recordKind, sessionID), func(old []byte) ([]byte, error) {
-		have := parseLearnt(old)
+		have, check := parseLearnt(old)
+		if len(have) > 0 && check != 0 && check != keyCheck(key) {
+			return nil, fmt.Errorf("%w: the record was made under another key", ErrLearntLost)
+		}
 		for _, h := range add {
 			dup := false
 			for _, x := range have {
@@ -96,25 +102,36 @@ func Learn(st *state.Store, key Key, sessionID string, values []Value) error {
 		if len(have) > maxLearnt {
 			have = have[len(have)-maxLearnt:]
 		}
-		return formatLearnt(have), nil
+		return formatLearnt(have, key), nil
 	})
 }
 
-// Learnt returns the session's learnt forms (nil when none or unreadable).
-func Learnt(st *state.Store, sessionID string) []Hashed {
+// Learnt returns the session's learnt forms (nil when none) and the check
+// of the key they were hashed under (keyCheck; 0 when the record has
+// none), or why the record cannot be read.
+func Learnt(st *state.Store, sessionID string) ([]Hashed, uint64, error) {
 	data, err := st.Read(state.Key(recordKind, sessionID))
 	if err != nil {
-		return nil
+		return nil, 0, err
 	}
-	return parseLearnt(data)
+	forms, check := parseLearnt(data)
+	return forms, check, nil
 }
 
-// The record is one line per form: "v1 <len> <tag> <sum, hex> <0|1
-// decoded> <source>". A line format, not JSON: every hook call of a
-// session reads it, and reflection-based decoding of hundreds of entries
-// cost more than the rest of the known values together.
-func formatLearnt(hs []Hashed) []byte {
-	var b []byte
+// keyCheck identifies a key without saying anything of it: the record
+// holds it, so that forms hashed under a key that is gone are known to be
+// lost, not taken for "nothing learnt".
+func keyCheck(k Key) uint64 {
+	return sipHash(k.K0, k.K1, "gemini-guard learnt-values key check")
+}
+
+// The record is a line "k1 <keyCheck, hex>", then one line per form:
+// "v1 <len> <tag> <sum, hex> <0|1 decoded> <source>". A line format, not
+// JSON: every hook call of a session reads it, and reflection-based
+// decoding of hundreds of entries cost more than the rest of the known
+// values together.
+func formatLearnt(hs []Hashed, key Key) []byte {
+	b := fmt.Appendf(nil, "k1 %x\n", keyCheck(key))
 	for _, h := range hs {
 		d := 0
 		if h.Decoded {
@@ -126,12 +143,16 @@ func formatLearnt(hs []Hashed) []byte {
 }
 
 // parseLearnt reads a record; a damaged line is skipped.
-func parseLearnt(data []byte) []Hashed {
+func parseLearnt(data []byte) (forms []Hashed, check uint64) {
 	text := string(data)
 	out := make([]Hashed, 0, strings.Count(text, "\n"))
 	for text != "" {
 		var line string
 		line, text, _ = strings.Cut(text, "\n")
+		if k, ok := strings.CutPrefix(line, "k1 "); ok {
+			check, _ = strconv.ParseUint(k, 16, 64)
+			continue
+		}
 		rest, ok := strings.CutPrefix(line, "v1 ")
 		if !ok {
 			continue
@@ -154,5 +175,5 @@ func parseLearnt(data []byte) []Hashed {
 		}
 		out = append(out, Hashed{Len: n, Tag: uint16(tag), Sum: sum, Decoded: f[3] == "1", Source: rest})
 	}
-	return out
+	return out, check
 }

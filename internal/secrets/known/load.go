@@ -1,6 +1,8 @@
 package known
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"slices"
 
@@ -22,9 +24,10 @@ type Sources struct {
 }
 
 // Load is the Set of one hook call: the environment's values, the files'
-// values and the session's learnt values. Whatever cannot be read is left
-// out (a missing state directory means no learnt values and nothing
-// learnt). nil when the Disabled rules setting lists RuleID.
+// values and the session's learnt values. A file that cannot be read is
+// left out; a state directory that cannot hold or give back the learnt
+// values is the set's Fault, which the hooks fail closed on. nil when the
+// Disabled rules setting lists RuleID.
 func Load(src Sources) *Set {
 	if slices.Contains(src.DisabledRules, RuleID) {
 		return nil
@@ -37,22 +40,8 @@ func Load(src Sources) *Set {
 	// is left for the hook's own state (the stream's record, BeforeModel's)
 	// to move aside and tell the user about: repaired here, silently, the
 	// user would never hear of it.
-	if src.StateDir != "" && !notADirectory(src.StateDir) {
-		if st, err := state.Open(src.StateDir); err == nil {
-			set.store, set.sessionID = st, src.SessionID
-			var learnt []Hashed
-			if src.SessionID != "" {
-				learnt = Learnt(st, src.SessionID)
-			}
-			if len(learnt) > 0 {
-				if k, err := UserKey(st); err == nil {
-					set.key, set.user, set.userKnown = k, k, true
-					for _, h := range learnt {
-						set.AddHashed(h)
-					}
-				}
-			}
-		}
+	if src.StateDir != "" {
+		set.fault = set.openStore(src.StateDir, src.SessionID)
 	}
 	// Files first: Gemini CLI loads the workspace's .env into its
 	// environment, and a value is named by the first source that has it;
@@ -69,21 +58,103 @@ func Load(src Sources) *Set {
 	return set
 }
 
+// openStore opens the state directory for the session's learnt values
+// and reads them, or says why it cannot: then a value found in one tool
+// output would not be known in the next (or one learnt earlier is
+// already lost), which is a fault, not an empty record. Something other
+// than a directory in the state directory's place is left for the hook's
+// own state (the stream's record, BeforeModel's) to move aside and tell
+// the user about: repaired here, silently, the user would never hear of
+// it.
+func (s *Set) openStore(dir, sessionID string) error {
+	if notADirectory(dir) {
+		return fmt.Errorf("%w: its state directory %s is not a directory", ErrLearntLost, dir)
+	}
+	st, err := state.Open(dir)
+	if err != nil {
+		return fmt.Errorf("%w: %w", errCannotRecord, err)
+	}
+	if err := st.Writable(); err != nil {
+		return fmt.Errorf("%w: %w", errCannotRecord, err)
+	}
+	s.store, s.sessionID = st, sessionID
+	if sessionID == "" {
+		return nil
+	}
+	learnt, check, err := Learnt(st, sessionID)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrLearntLost, err)
+	}
+	if len(learnt) == 0 {
+		return nil
+	}
+	// The user's key is read only when the session has learnt forms
+	// (hashed under it); otherwise the tags of the clear forms use the
+	// zero key, and Fingerprint or Learn read the user's key if they need
+	// it.
+	k, err := UserKey(st)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrLearntLost, err)
+	}
+	if check != 0 && check != keyCheck(k) { // 0: a record of an earlier version, without the line
+		return fmt.Errorf("%w: the key they were recorded under was replaced", ErrLearntLost)
+	}
+	s.key, s.user, s.userKnown = k, k, true
+	for _, h := range learnt {
+		s.AddHashed(h)
+	}
+	return nil
+}
+
+// ErrLearntLost is a Fault under which the values the session learnt
+// from tool output are lost (the record or the user's key cannot be read,
+// the state directory is gone): a write or an answer may hold one no check
+// would see. errCannotRecord is one under which what is found from now on
+// cannot be kept.
+var (
+	ErrLearntLost   = errors.New("the secrets gemini-guard learnt from tool output this session cannot be read")
+	errCannotRecord = errors.New("the secrets gemini-guard finds in tool output cannot be recorded")
+)
+
+// Fault says why the set cannot keep or give back the values the session
+// learnt from tool output (the state directory is not a directory, cannot
+// be opened or written, the record or the user's key is damaged), or nil.
+// The hooks fail closed on it: the stream and tool output are withheld and
+// the secrets guard denies what it checks, each telling the user why.
+func (s *Set) Fault() error {
+	if s == nil {
+		return nil
+	}
+	return s.fault
+}
+
 // Learn keeps values (secrets a rule found in a tool's output) as keyed
 // hashes in the session's record, so that later hook calls of the session
 // know them; it adds them to s too. Without a state directory or session
-// it does nothing.
+// it does nothing; with one it cannot write to (Fault, the user's key, the
+// record), it says so: the values would be lost for the rest of the
+// session.
 func (s *Set) Learn(values []Value) error {
-	if s == nil {
+	if s == nil || len(values) == 0 {
 		return nil
 	}
 	for _, v := range values {
 		s.Add(v)
 	}
+	if s.fault != nil {
+		return s.fault
+	}
 	if s.store == nil || s.sessionID == "" {
 		return nil
 	}
-	return Learn(s.store, s.userKey(), s.sessionID, values)
+	key, err := s.userKey()
+	if err != nil {
+		return fmt.Errorf("%w: %w", errCannotRecord, err)
+	}
+	if err := Learn(s.store, key, s.sessionID, values); err != nil {
+		return fmt.Errorf("%w: %w", errCannotRecord, err)
+	}
+	return nil
 }
 
 // notADirectory reports whether something other than a directory stands
@@ -91,4 +162,26 @@ func (s *Set) Learn(values []Value) error {
 func notADirectory(dir string) bool {
 	info, err := os.Lstat(dir)
 	return err == nil && !info.IsDir()
+}
+
+// StoreFault says why the state directory dir cannot keep the values the
+// hooks learn from tool output (not a directory, cannot be opened or
+// written, the user's key file damaged), or nil. For session start and
+// doctor; it makes the key file when there is none, as the first Learn
+// would.
+func StoreFault(dir string) error {
+	if notADirectory(dir) {
+		return fmt.Errorf("its state directory %s is not a directory", dir)
+	}
+	st, err := state.Open(dir)
+	if err != nil {
+		return err
+	}
+	if err := st.Writable(); err != nil {
+		return err
+	}
+	if _, err := UserKey(st); err != nil {
+		return err
+	}
+	return nil
 }

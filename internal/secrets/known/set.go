@@ -86,8 +86,11 @@ type Set struct {
 	// process: Fingerprint and Learn. Read from store on first need.
 	user      Key
 	userKnown bool
-	entries   []entry
-	origins   []origin
+	// fault is why the state directory cannot keep or give back learnt
+	// values (Fault), or nil.
+	fault   error
+	entries []entry
+	origins []origin
 	// pending are the origins of values added whose encoded forms are not
 	// built yet (build; the value itself is an entry from Add on): most
 	// texts a hook checks cannot hold an encoded form of most of them
@@ -124,14 +127,16 @@ func NewSet(key Key) *Set { return &Set{key: key, user: key, userKnown: true} }
 // userKey is the user's key: the one the set was made with, or the one in
 // its store, read once. Without either, the zero key (as when the state
 // directory cannot be used: nothing is stored then).
-func (s *Set) userKey() Key {
+func (s *Set) userKey() (Key, error) {
 	if !s.userKnown && s.store != nil {
-		if k, err := UserKey(s.store); err == nil {
-			s.user = k
+		k, err := UserKey(s.store)
+		if err != nil {
+			return Key{}, err
 		}
+		s.user = k
 	}
 	s.userKnown = true
-	return s.user
+	return s.user, nil
 }
 
 // Len is how many forms the set looks for.
@@ -491,7 +496,9 @@ func (s *Set) Fingerprint() string {
 	if len(s.entries) == 0 {
 		return "none"
 	}
-	key := s.userKey()
+	// Without the user's key (Fault), the zero key: the hook that asks
+	// fails closed on the fault anyway.
+	key, _ := s.userKey()
 	var acc uint64
 	for _, e := range s.entries {
 		sum := e.sum
