@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -337,6 +338,21 @@ func TestClassify(t *testing.T) {
 		{"/home/u/.gemini/GEMINI.md", protect.None},
 		{"/w/src/main.go", protect.None},
 		{"", protect.None},
+		// Every host's configuration, the Windows side's, the guard's state.
+		{"/home/u/.qwen/settings.json", protect.Config},
+		{"/home/u/.qwen/extensions/gemini-guard/bin/guard-shell", protect.Config},
+		{"/w/.qwen/settings.json", protect.Config},
+		{"/home/u/.gemini/antigravity-cli/settings.json", protect.Config},
+		{"/w/.agents/hooks.json", protect.Config},
+		{"/w/.agents/workflows/release.md", protect.None},
+		{"/mnt/c/Users/ann/.gemini/settings.json", protect.Config},
+		{"/mnt/d/Users/ann/.gemini/extensions/gemini-guard/bin/guard-shell.exe", protect.Config},
+		{"/mnt/c/Users/ann/.gemini", protect.Config},
+		{"/cygdrive/c/Users/ann/.qwen/settings.json", protect.Config},
+		{"/mnt/c/Users/ann/Documents/settings.json", protect.None},
+		{"/home/u/.local/state/gemini-guard/sessions/ab12", protect.Config},
+		{"/home/u/.local/state/other/x", protect.None},
+		{"/etc/qwen-code/settings.json", protect.Config},
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.kind, protect.Classify(r, tt.path).Kind, tt.path)
@@ -344,6 +360,33 @@ func TestClassify(t *testing.T) {
 	assert.Equal(t, protect.Config, protect.Contains(r, "/w/.gemini").Kind)
 	assert.Equal(t, protect.None, protect.Contains(r, "/w").Kind, "deleting the workspace is fs.rm-workspace's")
 	assert.Equal(t, protect.Config, protect.Holds(r, "/home/u").Kind)
+	assert.Equal(t, protect.Config, protect.Contains(r, "/home/u/.local/state").Kind, "the guard's state directory")
+	assert.Equal(t, protect.Config, protect.Contains(r, "/w/.agents").Kind, "the workspace's agy hooks")
+	assert.Equal(t, protect.None, protect.Contains(r, "/w/src").Kind)
+}
+
+// TestIdentifyEveryObject: a hard link to any file of the table is that
+// file, agy's hooks and settings and the guard's programs included (the
+// identity check is derived from the same table as the path check).
+func TestIdentifyEveryObject(t *testing.T) {
+	ws, home := t.TempDir(), t.TempDir()
+	r := protect.Roots{Home: home, Workspace: ws}
+	for _, rel := range []string{
+		".gemini/config/hooks.json", ".gemini/antigravity-cli/hooks.json", ".gemini/antigravity-cli/settings.json",
+		".qwen/settings.json", ".gemini/extensions/gemini-guard/bin/guard-redact",
+	} {
+		p := filepath.Join(home, rel)
+		link := filepath.Join(ws, strings.ReplaceAll(rel, "/", "_"))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte("{}"), 0o644))
+		require.NoError(t, os.Link(p, link))
+		e := protect.Check(r, link)
+		assert.Equal(t, protect.Config, e.Kind, rel)
+		assert.Contains(t, e.What, "the same file under another name", rel)
+	}
+	plain := filepath.Join(ws, "plain.json")
+	require.NoError(t, os.WriteFile(plain, []byte("{}"), 0o644))
+	assert.Equal(t, protect.None, protect.Check(r, plain).Kind)
 }
 
 // TestFileToolsSameTable: write_file and replace meet the same table
