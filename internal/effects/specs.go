@@ -179,6 +179,12 @@ var specs = []Spec{
 	// prints is judged by keepassEntry, not as a read of the whole file.
 	{Names: []string{"keepassxc-cli"}, Opts: shell.OptSpec{Short: keepassShort, Long: keepassLong}, Operands: uses, Values: []Value{{"k", uses}, {"key-file", uses}}},
 	{Names: []string{"source", "."}, Operands: uses},
+	// A file system mounted over a directory replaces what it holds, for
+	// every program that reads it afterwards: the mount point is written
+	// (mount --bind DIR ~/.gemini, bindfs DIR ~/.gemini). mount alone lists.
+	{Names: []string{"mount", "bindfs", "mount_nullfs", "mount_bindfs"}, Opts: shell.OptSpec{Short: "t:o:L:U:O:N:T:", Long: []string{"types=", "options=", "label=", "uuid=", "test-opts=", "namespace=", "fstab=", "source=", "target=",
+		"map=", "force-user=", "force-group=", "perms=", "mirror=", "mirror-only=", "create-for-user=", "create-for-group=", "create-with-perms=", "chown-policy=", "chgrp-policy=", "chmod-policy="}},
+		Last: writes, Values: []Value{{"target", writes}}},
 	{Names: []string{"kubectl", "oc", "k", "helm", "k9s", "kubectx", "kubens", "kustomize", "stern", "minikube", "kind", "k3d"}, Opts: shell.OptSpec{Short: kubectlShort, Long: kubectlLong}, Values: []Value{{"kubeconfig", uses}}},
 }
 

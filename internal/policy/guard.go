@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"github.com/gemini-guard/gemini-guard/internal/effects"
 	"github.com/gemini-guard/gemini-guard/internal/protect"
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
@@ -75,6 +76,21 @@ var guardRules = []*Rule{
 			`node $(which gemini) -y -p 'clean up'`,
 			`HOME=/tmp/h gemini -p 'clean up'`,
 			`GEMINI_CLI_HOME=/tmp/g npx @google/gemini-cli -p 'clean up'`,
+			`gemini-guard agy uninstall`,
+			`gemini-guard agy install --bin ./fakebin`,
+			`env gemini-guard agy uninstall --workspace .`,
+			`bash -c '~/.gemini/extensions/gemini-guard/bin/gemini-guard agy uninstall'`,
+			`command qwen extensions uninstall gemini-guard`,
+			`env gemini extensions uninstall gemini-guard`,
+			`echo '{"hooks":{}}' > ~/.qwen/settings.json`,
+			`rm -rf ~/.qwen/extensions/gemini-guard`,
+			`cp /tmp/s.json /mnt/c/Users/ann/.gemini/settings.json`,
+			`sudo mount --bind /tmp/empty ~/.gemini`,
+			`bindfs /tmp/empty ~/.gemini/extensions`,
+			`rm -rf ~/.local/state/gemini-guard/sessions`,
+			`mv ~/.local/state/gemini-guard ~/.local/state/gg.old`,
+			`truncate -s 0 ~/.gemini/extensions/gemini-guard/bin/guard-redact`,
+			`setfacl -m u:nobody:--- ~/.gemini/extensions/gemini-guard/bin/guard-shell`,
 		},
 		Allow: []string{
 			`cat ~/.gemini/settings.json`,
@@ -111,6 +127,15 @@ var guardRules = []*Rule{
 			`git config user.email dev@example.com`,
 			`uniq list out.txt`,
 			`node $(which gemini) -p 'summarise the README'`,
+			`gemini-guard agy status`,
+			`gemini-guard doctor`,
+			`ls -la ~/.gemini/extensions/gemini-guard/bin`,
+			`mount`,
+			`mount -t tmpfs none /tmp/scratch`,
+			`install -m 755 build/tool ~/.local/bin/tool`,
+			`cat ~/.qwen/settings.json`,
+			`ls ~/.local/state/gemini-guard/sessions`,
+			`chmod +x ./scripts/run.sh`,
 		},
 	},
 }
@@ -129,6 +154,8 @@ func checkGuardTamper(c *Call) Finding {
 	}
 	r := c.Ctx.roots()
 	writes, deletes := changes(c)
+	ew, ed := specChanges(c)
+	writes, deletes = append(writes, ew...), append(deletes, ed...)
 	if f := protectedDeleted(c, r, deletes); f.Hit {
 		return f
 	}
@@ -208,6 +235,27 @@ func protectedWritten(c *Call, r protect.Roots, writes []string) Finding {
 		}
 	}
 	return Finding{}
+}
+
+// specChanges are the files the call's program specs (internal/effects)
+// say it writes or deletes: every program whose effects reach a protected
+// object is judged, not only the ones changes reads itself (mount over
+// ~/.gemini, gemini-guard agy uninstall rewriting agy's hooks.json).
+// Generic guesses for unknown programs are left out: a path-like operand
+// of a program nobody described is more often read than written.
+func specChanges(c *Call) (writes, deletes []string) {
+	for _, e := range c.effectsOf() {
+		if e.Generic || e.Area != effects.Files {
+			continue
+		}
+		switch e.Kind {
+		case effects.Write:
+			writes = append(writes, e.Path)
+		case effects.Delete:
+			deletes = append(deletes, e.Path)
+		}
+	}
+	return writes, deletes
 }
 
 func hitSafer(what, safer string) Finding { return Finding{Hit: true, What: what, Safer: safer} }
