@@ -91,6 +91,14 @@ var guardRules = []*Rule{
 			`mv ~/.local/state/gemini-guard ~/.local/state/gg.old`,
 			`truncate -s 0 ~/.gemini/extensions/gemini-guard/bin/guard-redact`,
 			`setfacl -m u:nobody:--- ~/.gemini/extensions/gemini-guard/bin/guard-shell`,
+			`find ~/.gemini -name guard-redact -exec chmod a-x {} +`,
+			`find ~/.gemini/extensions -type f -exec cp /bin/true {} \;`,
+			`find ~/.gemini/extensions -name 'guard-*' -execdir mv {} {}.off \;`,
+			`find ~/.gemini/extensions/gemini-guard -name '*' -delete`,
+			`find ~/.gemini/policies -delete`,
+			`find ~/.gemini -name 'guard-*' | xargs chmod 644`,
+			`printf '%s\n' ~/.gemini/extensions/gemini-guard/bin/guard-shell | xargs chmod -x`,
+			`xargs truncate -s 0 <<< ~/.gemini/extensions/gemini-guard/bin/guard-scanner`,
 		},
 		Allow: []string{
 			`cat ~/.gemini/settings.json`,
@@ -136,6 +144,12 @@ var guardRules = []*Rule{
 			`cat ~/.qwen/settings.json`,
 			`ls ~/.local/state/gemini-guard/sessions`,
 			`chmod +x ./scripts/run.sh`,
+			`find . -name '*.o' -delete`,
+			`find build -exec chmod +x {} +`,
+			`find ~/.gemini -name '*.json'`,
+			`find ~/.gemini/extensions -type f -exec sha256sum {} +`,
+			`find . -name '*.go' | xargs gofmt -l`,
+			`find dist -type f | xargs chmod 644`,
 		},
 	},
 }
@@ -162,10 +176,14 @@ func checkGuardTamper(c *Call) Finding {
 	if f := linksToProtected(c, r); f.Hit {
 		return f
 	}
+	writes = append(writes, modeChanges(c)...)
+	if f := runtimeChanged(c, r, append(writes, deletes...)); f.Hit {
+		return f
+	}
 	if f := treeIntoUserConfig(c, r); f.Hit || f.Maybe {
 		return f
 	}
-	return protectedWritten(c, r, append(writes, modeChanges(c)...))
+	return protectedWritten(c, r, writes)
 }
 
 // guardSwitchedOff: Gemini CLI switching the guard off (checkCLI), the

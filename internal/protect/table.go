@@ -2,6 +2,7 @@ package protect
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/bounded"
@@ -240,4 +241,21 @@ func hostDirEntry(g string) Entry {
 		return Entry{"Qwen Code's configuration directory (" + g + ")", Config}
 	}
 	return Entry{"Gemini CLI's configuration directory (" + g + ")", Config}
+}
+
+// Below are the table's files and directories that exist strictly inside
+// dir: what a program walking dir (find dir -delete, find dir -exec chmod)
+// reaches, whatever its tests select.
+func Below(r Roots, dir string) []string {
+	fsys := bounded.Or(r.FS)
+	objs, _ := holders(r)
+	var out []string
+	for _, p := range append(knownFiles(r), objs...) {
+		if Within(p, dir) && !samePath(p, dir) && !slices.Contains(out, p) {
+			if _, err := fsys.Lstat(p); err == nil {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
 }
