@@ -17,7 +17,9 @@ func guardCLIWrites(name string, args []string) []string {
 	}
 	p := shell.ParseArgs(args, &guardCLIOpts)
 	ops := p.Operands
-	if len(ops) < 2 || ops[0] != "agy" || ops[1] != "install" && ops[1] != "uninstall" {
+	// A subcommand known only at run time (echo uninstall | xargs
+	// gemini-guard agy) may be either.
+	if len(ops) < 2 || ops[0] != "agy" || ops[1] != "install" && ops[1] != "uninstall" && shell.Known(ops[1]) {
 		return nil
 	}
 	for _, o := range p.Opts {

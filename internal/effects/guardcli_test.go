@@ -8,11 +8,11 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
 
-// writesOf are the paths cmd's first command writes, run in /w.
+// writesOf are the paths cmd's last command writes, run in /w.
 func writesOf(cmd string) []string {
 	res := shell.Analyze(cmd, shell.Options{Dir: "/w", Home: testHome})
 	var out []string
-	for _, e := range Of(res.Execs[0], testHome) {
+	for _, e := range Of(res.Execs[len(res.Execs)-1], testHome) {
 		if e.Kind == Write && !e.Generic {
 			out = append(out, e.Path)
 		}
@@ -36,6 +36,9 @@ func TestMountAndGuardCLIWrites(t *testing.T) {
 		"gemini-guard agy status":                         nil,
 		"gemini-guard doctor":                             nil,
 		"gemini-guard check --explain 'gemini-guard agy'": nil,
+		"echo uninstall | xargs gemini-guard agy":         {testHome + "/.gemini/config/hooks.json"},
+		`emacs --batch --eval '(with-temp-file "~/.gemini/settings.json" (insert "{}"))'`: {testHome + "/.gemini/settings.json"},
+		`emacs --batch --eval '(message "see a/b")'`:                                      nil,
 	} {
 		assert.Equal(t, want, writesOf(cmd), cmd)
 	}

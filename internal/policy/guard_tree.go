@@ -5,6 +5,7 @@ package policy
 // changed on a protected path.
 
 import (
+	"path"
 	"slices"
 	"strings"
 
@@ -12,10 +13,12 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
 
-// linkers create a link to their source: ln (hard by default), cp -l/-s,
-// --link, --symbolic-link.
+// linkers create a link to their source: ln (hard by default), link
+// (always hard), cp -l/-s, --link, --symbolic-link.
 func linker(c *Call) (symbolic, ok bool) {
 	switch c.Ex.Name {
+	case "link":
+		return false, true
 	case "ln":
 		return hasSymbolicFlag(c.Args), true
 	case "cp":
@@ -29,8 +32,9 @@ func linker(c *Call) (symbolic, ok bool) {
 	return false, false
 }
 
-// treeWriters copy, sync, move or unpack a whole tree into a directory.
-var treeWriters = []string{"cp", "rsync", "ditto", "mv", "tar", "bsdtar", "unzip", "7z", "7za", "cpio", "scp"}
+// treeWriters copy, sync, move or unpack a whole tree into a directory
+// (git: checkout-index -a --prefix=DIR/).
+var treeWriters = []string{"cp", "rsync", "ditto", "mv", "tar", "bsdtar", "unzip", "7z", "7za", "cpio", "scp", "git"}
 
 // treeIntoUserConfig: a recursive copy, sync, move or extraction whose
 // destination tree takes in the user's Gemini CLI configuration (the home
@@ -48,6 +52,10 @@ func treeIntoUserConfig(c *Call, r protect.Roots) Finding {
 	switch c.Ex.Name {
 	case "cp", "rsync", "ditto", "scp", "mv":
 		dests, unknown = treeCopyDests(c, ops)
+	case "git":
+		dests = checkoutIndexTree(c, ops)
+	case "cpio":
+		dests = cpioDests(c, ops)
 	default:
 		if !treeExtracts(c, ops) {
 			return Finding{}
@@ -105,6 +113,37 @@ func copiesTree(c *Call) bool {
 		return hasShortFlag(c.Args, 'r')
 	}
 	return c.Ex.Name == "ditto" || c.Ex.Name == "mv"
+}
+
+// checkoutIndexTree is the directory git checkout-index -a (or --stdin)
+// writes the index into, when its prefix names one (--prefix=$HOME/).
+func checkoutIndexTree(c *Call, ops []string) []string {
+	if len(ops) == 0 || ops[0] != "checkout-index" {
+		return nil
+	}
+	prefix, all := checkoutIndexPrefix(c.Args)
+	if !all || prefix == "" {
+		return nil
+	}
+	if !strings.HasSuffix(prefix, "/") {
+		prefix = path.Dir(prefix) // --prefix=dir/old- writes dir/old-<file>
+	}
+	return []string{c.resolve(prefix)}
+}
+
+// cpioDests is where cpio extracts (-i: the working directory) or copies
+// the files it reads the names of (-p DIR, pass-through).
+func cpioDests(c *Call, ops []string) []string {
+	if hasArg(c.Args, "--pass-through") || hasShortFlag(c.Args, 'p') {
+		if len(ops) > 0 {
+			return []string{c.resolve(ops[len(ops)-1])}
+		}
+		return nil
+	}
+	if treeExtracts(c, ops) {
+		return []string{extractionDir(c)}
+	}
+	return nil
 }
 
 // treeExtracts reports whether an archiver extracts: unzip always, cpio
@@ -193,17 +232,9 @@ func contentsCopied(c *Call, ops []string) bool {
 // ordinary write through the link lands there. A link to a .env is allowed
 // (monorepos share one); writes through it are judged by content.
 func linksToProtected(c *Call, r protect.Roots) Finding {
-	symbolic, ok := linker(c)
-	if !ok {
+	symbolic, targets := linkSources(c)
+	if len(targets) == 0 {
 		return Finding{}
-	}
-	ops := operands(c.Args)
-	if len(ops) == 0 {
-		return Finding{}
-	}
-	targets := ops
-	if len(ops) >= 2 {
-		targets = ops[:len(ops)-1]
 	}
 	kind := "hard link"
 	if symbolic {
@@ -223,4 +254,23 @@ func linksToProtected(c *Call, r protect.Roots) Finding {
 		}
 	}
 	return Finding{}
+}
+
+// linkSources are the files a call links to: a linker's operands but the
+// last, or the literals of interpreter code that makes links
+// (os.link(SRC, DST), perl's link SRC, DST), taken as symbolic when the
+// code names a symlink call.
+func linkSources(c *Call) (symbolic bool, srcs []string) {
+	if c.Ex.CodeLinks {
+		return strings.Contains(codeText(c), "sym"), c.Ex.CodeLiterals
+	}
+	symbolic, ok := linker(c)
+	if !ok {
+		return false, nil
+	}
+	ops := operands(c.Args)
+	if len(ops) >= 2 {
+		return symbolic, ops[:len(ops)-1]
+	}
+	return symbolic, ops
 }
