@@ -201,7 +201,10 @@ func checkGuardTamper(c *Call) Finding {
 	if f := treeIntoUserConfig(c, r); f.Hit || f.Maybe {
 		return f
 	}
-	return protectedWritten(c, r, writes)
+	if f := protectedWritten(c, r, writes); f.Hit || f.Maybe {
+		return f
+	}
+	return branchOverConfig(c, r)
 }
 
 // guardSwitchedOff: Gemini CLI switching the guard off (checkCLI), the

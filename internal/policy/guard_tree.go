@@ -274,3 +274,71 @@ func linkSources(c *Call) (symbolic bool, srcs []string) {
 	}
 	return symbolic, ops
 }
+
+// branchSubs are the git commands that bring another commit's tree into
+// the work tree: whatever files it carries replace the ones there.
+var branchSubs = []string{"checkout", "switch", "merge", "pull", "rebase", "reset", "cherry-pick"}
+
+// branchOverConfig: a branch switch, merge, pull, rebase or hard reset in
+// a work tree that holds protected configuration. Which files the other
+// commit carries cannot be known statically: in a repository whose work
+// tree holds the home directory's ~/.gemini (the workspace is home, a
+// dotfiles repository) it is denied; where the work tree holds a
+// protected file of its own (.gemini/settings.json, .gitleaks.toml) it is
+// a Maybe (strict mode denies). git checkout -- <paths> is judged by the
+// paths it names (changes).
+func branchOverConfig(c *Call, r protect.Roots) Finding {
+	if c.Ex.Name != "git" {
+		return Finding{}
+	}
+	g := parseGit(c)
+	if !slices.Contains(branchSubs, g.sub) || !bringsTree(g) {
+		return Finding{}
+	}
+	root := c.workTree()
+	if root == "" {
+		return Finding{}
+	}
+	if e := protect.HoldsUserConfig(r, root); e.Kind != protect.None {
+		return hit("git " + g.sub + " in a repository whose work tree (" + root + ") holds " + e.What + ": the commit it brings in may carry its own .gemini/settings.json or extensions")
+	}
+	for _, p := range protect.Below(r, root) {
+		if e := protect.Classify(r, p); denyingKind(e.Kind) {
+			return maybe("git " + g.sub + " may replace " + e.What + " with the other commit's version, which cannot be known statically")
+		}
+	}
+	return Finding{}
+}
+
+// bringsTree reports whether a git command of branchSubs replaces the work
+// tree's files with another commit's: not checkout -- <paths> or
+// checkout -b (judged elsewhere), reset only with --hard, --merge or
+// --keep.
+func bringsTree(g gitCall) bool {
+	switch g.sub {
+	case "checkout":
+		return !slices.Contains(g.args, "--") && !hasArg(g.args, "-b", "-B", "--orphan") && len(operands(g.args)) == 1
+	case "reset":
+		return hasArg(g.args, "--hard", "--merge", "--keep")
+	}
+	return true
+}
+
+// workTree is the work tree the call's git runs in: the nearest directory
+// at or above its working directory holding a .git, "" if none or unknown.
+func (c *Call) workTree() string {
+	d := c.Ex.Dir
+	if d == "" || !shell.Known(d) || !path.IsAbs(d) {
+		return ""
+	}
+	for {
+		if _, err := c.Ctx.fs().Lstat(path.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := path.Dir(d)
+		if parent == d {
+			return ""
+		}
+		d = parent
+	}
+}
