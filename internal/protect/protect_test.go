@@ -27,6 +27,8 @@ func fixture(t *testing.T) (ws, home string) {
 	for p, body := range map[string]string{
 		filepath.Join(home, ".gemini", "settings.json"):                      "{}\n",
 		filepath.Join(home, ".gemini", "extensions", "gemini-guard", ".env"): "",
+		filepath.Join(home, ".gemini", "config", "hooks.json"):               "{}\n",
+		filepath.Join(home, ".gemini", "antigravity-cli", "settings.json"):   "{}\n",
 		filepath.Join(ws, ".gemini", "gemini-guard.toml"):                    "mode = \"strict\"\n",
 		filepath.Join(ws, ".gitleaks.toml"):                                  "[extend]\nuseDefault = true\n",
 		filepath.Join(ws, ".env.example"):                                    "API_URL=http://localhost\n",
@@ -41,6 +43,10 @@ func fixture(t *testing.T) (ws, home string) {
 	// A hard link in the workspace to ~/.gemini/settings.json (issue 25):
 	// the same file under another name.
 	require.NoError(t, os.Link(filepath.Join(home, ".gemini", "settings.json"), filepath.Join(ws, "hard.json")))
+	// The same for agy's hooks and settings (issue 37): one table for both
+	// checks.
+	require.NoError(t, os.Link(filepath.Join(home, ".gemini", "config", "hooks.json"), filepath.Join(ws, "agy-hooks.json")))
+	require.NoError(t, os.Link(filepath.Join(home, ".gemini", "antigravity-cli", "settings.json"), filepath.Join(ws, "agy-settings.json")))
 	return ws, home
 }
 
@@ -195,6 +201,16 @@ var sharedCommands = []struct {
 	{"echo 'protected_paths = [\"data\"]' >> .gemini/gemini-guard.toml", false},
 	{"cat .gemini/gemini-guard.toml", false},
 	{"go test ./...", false},
+	// Issue 37: every host's configuration, the guard's own programs and verbs.
+	{"echo '{}' > agy-hooks.json", true},
+	{"sed -i 's/deny/allow/' agy-settings.json", true},
+	{"echo '{}' > ~/.qwen/settings.json", true},
+	{"gemini-guard agy uninstall", true},
+	{"find ~/.gemini -name guard-redact -exec chmod a-x {} +", true},
+	{"link ~/.gemini/settings.json s2.json", true},
+	{"mount --bind /tmp/empty ~/.gemini", true},
+	{"gemini-guard agy status", false},
+	{"find . -name '*.o' -delete", false},
 }
 
 // TestBothGuardsAgree runs the shared table through the shell guard
