@@ -92,6 +92,8 @@ var guardRules = []*Rule{
 			`truncate -s 0 ~/.gemini/extensions/gemini-guard/bin/guard-redact`,
 			`setfacl -m u:nobody:--- ~/.gemini/extensions/gemini-guard/bin/guard-shell`,
 			`find ~/.gemini -name guard-redact -exec chmod a-x {} +`,
+			`chmod 600 ~/.gemini/extensions/gemini-guard/bin/guard-shell`,
+			`chmod --reference=/tmp/plain ~/.gemini/extensions/gemini-guard/bin/guard-secrets`,
 			`find ~/.gemini/extensions -type f -exec cp /bin/true {} \;`,
 			`find ~/.gemini/extensions -name 'guard-*' -execdir mv {} {}.off \;`,
 			`find ~/.gemini/extensions/gemini-guard -name '*' -delete`,

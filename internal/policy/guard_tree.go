@@ -190,15 +190,59 @@ func modeChanges(c *Call) []string {
 	default:
 		return nil
 	}
-	ops := operands(c.Args)
-	if c.Ex.Name == "chmod" && len(ops) > 0 && tighteningMode(ops[0]) {
-		return nil
+	ops, mode := operands(c.Args), ""
+	if c.Ex.Name == "chmod" {
+		mode, ops = chmodArgs(c.Args)
 	}
+	tightens := mode != "" && tighteningMode(mode)
 	var out []string
 	for _, o := range ops {
-		out = append(out, c.resolve(o))
+		p := c.resolve(o)
+		if !tightens || !c.keepsOwnerAccess(mode, p) {
+			out = append(out, p)
+		}
 	}
 	return out
+}
+
+// chmodArgs splits chmod's arguments into its mode (a -x or -w mode looks
+// like an option) and its files; with --reference there is no mode.
+func chmodArgs(args []string) (mode string, files []string) {
+	ref := false
+	for _, a := range args {
+		switch {
+		case strings.HasPrefix(a, "--reference"):
+			ref = true
+		case strings.HasPrefix(a, "--"), mode == "" && !ref && len(a) > 1 && a[0] == '-' && strings.Trim(a[1:], "RvcfhHLP") == "":
+			// an option: -R, -v, --recursive, ...
+		case mode == "" && !ref:
+			mode = a
+		default:
+			files = append(files, a)
+		}
+	}
+	return mode, files
+}
+
+// keepsOwnerAccess reports whether a numeric chmod mode keeps every
+// permission the owner has on p now (chmod 600 on a settings file keeps
+// its rw-; on a hook's binary it takes the x away, and a hook that cannot
+// run does not deny). Symbolic tightening modes (go-rwx) leave the owner's
+// alone. A file that cannot be looked at must keep read and write, and
+// execute in a bin directory.
+func (c *Call) keepsOwnerAccess(mode, p string) bool {
+	if mode == "" || mode[0] < '0' || mode[0] > '7' {
+		return true
+	}
+	owner := mode[len(mode)-3] - '0'
+	need := byte(6)
+	if path.Base(path.Dir(p)) == "bin" {
+		need = 7 // a program
+	}
+	if st, err := c.Ctx.fs().Stat(p); err == nil {
+		need = byte(st.Mode().Perm()>>6) & 7
+	}
+	return owner&need == need
 }
 
 func hasSymbolicFlag(args []string) bool {

@@ -170,7 +170,11 @@ func located(r Roots, p string) (Entry, bool) {
 			}
 			q := o.path(a)
 			if samePath(p, q) || o.tree && Within(p, q) {
-				return o.entry(q), true
+				e := o.entry(q)
+				if a.at == hostDir && strings.EqualFold(filepath.Base(a.dir), ".qwen") {
+					e.What = strings.Replace(e.What, "Gemini CLI's", "Qwen Code's", 1)
+				}
+				return e, true
 			}
 		}
 	}
