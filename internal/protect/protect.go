@@ -63,6 +63,10 @@ type Roots struct {
 	// FS is the file system symlinks and identities are read from; nil
 	// means the real one (bounded.OS).
 	FS bounded.FS
+	// StateDir is gemini-guard's state directory (internal/state's, one
+	// level above its sessions: $XDG_STATE_HOME/gemini-guard), protected
+	// beside the default ~/.local/state/gemini-guard; "" for that alone.
+	StateDir string
 }
 
 // Entry is a protected path: what it is, as a block reason says it, and how

@@ -379,6 +379,12 @@ func TestClassify(t *testing.T) {
 	assert.Equal(t, protect.Config, protect.Contains(r, "/home/u/.local/state").Kind, "the guard's state directory")
 	assert.Equal(t, protect.Config, protect.Contains(r, "/w/.agents").Kind, "the workspace's agy hooks")
 	assert.Equal(t, protect.None, protect.Contains(r, "/w/src").Kind)
+
+	// The state directory the hook knows ($XDG_STATE_HOME/gemini-guard).
+	r.StateDir = "/x/state/gemini-guard"
+	assert.Equal(t, protect.Config, protect.Classify(r, "/x/state/gemini-guard/provenance/ab").Kind)
+	assert.Equal(t, protect.Config, protect.Contains(r, "/x/state").Kind)
+	assert.Equal(t, protect.None, protect.Classify(r, "/x/state/other").Kind)
 }
 
 // TestIdentifyEveryObject: a hard link to any file of the table is that

@@ -119,6 +119,9 @@ func anchors(r Roots, p string) []anchor {
 	if r.Home != "" {
 		out = append(out, anchor{inHome, r.Home, true}, anchor{stateDir, filepath.Join(r.Home, ".local", "state", "gemini-guard"), true})
 	}
+	if r.StateDir != "" && filepath.IsAbs(r.StateDir) {
+		out = append(out, anchor{stateDir, filepath.Clean(r.StateDir), true})
+	}
 	return append(out, anchor{absolute, "/", false})
 }
 
@@ -231,7 +234,11 @@ func holders(r Roots) (objs, roots []string) {
 		case hostDir:
 			objs, roots = append(objs, a.dir), append(roots, root)
 		case stateDir:
-			objs, roots = append(objs, a.dir), append(roots, r.Home)
+			root := r.Home
+			if root == "" || !Within(a.dir, root) {
+				root = filepath.Dir(filepath.Dir(a.dir)) // $XDG_STATE_HOME/gemini-guard: above $XDG_STATE_HOME
+			}
+			objs, roots = append(objs, a.dir), append(roots, root)
 		case inWorkspace:
 			objs, roots = append(objs, filepath.Join(a.dir, ".agents", "hooks.json")), append(roots, r.Workspace)
 		}
