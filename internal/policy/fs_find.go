@@ -30,14 +30,15 @@ func (c *Call) selectiveFindExec() bool {
 }
 
 // parentFind is the find whose -exec (-execdir, -ok, -okdir) runs the
-// call, nil if none.
+// call, directly or through a nested shell (-exec sh -c '… "$1"' _ {}),
+// nil if none.
 func (c *Call) parentFind() *shell.Exec {
-	if len(c.Ex.Via) == 0 || !strings.HasPrefix(c.Ex.Via[len(c.Ex.Via)-1], "find -") {
+	if !slices.ContainsFunc(c.Ex.Via, func(v string) bool { return strings.HasPrefix(v, "find -") }) {
 		return nil
 	}
 	i := slices.Index(c.Res.Execs, c.Ex)
 	for j := i - 1; j >= 0; j-- {
-		if f := c.Res.Execs[j]; f.Name == "find" && f.Depth == c.Ex.Depth {
+		if f := c.Res.Execs[j]; f.Name == "find" && f.Depth <= c.Ex.Depth {
 			return f
 		}
 	}
