@@ -377,7 +377,7 @@ func TestClassify(t *testing.T) {
 	assert.Equal(t, protect.None, protect.Contains(r, "/w").Kind, "deleting the workspace is fs.rm-workspace's")
 	assert.Equal(t, protect.Config, protect.Holds(r, "/home/u").Kind)
 	assert.Equal(t, protect.Config, protect.Contains(r, "/home/u/.local/state").Kind, "the guard's state directory")
-	assert.Equal(t, protect.Config, protect.Contains(r, "/w/.agents").Kind, "the workspace's agy hooks")
+	assert.Equal(t, protect.None, protect.Contains(r, "/w/.agents").Kind, "no agy hooks in it")
 	assert.Equal(t, protect.None, protect.Contains(r, "/w/src").Kind)
 
 	// The state directory the hook knows ($XDG_STATE_HOME/gemini-guard).
@@ -406,6 +406,9 @@ func TestIdentifyEveryObject(t *testing.T) {
 		assert.Equal(t, protect.Config, e.Kind, rel)
 		assert.Contains(t, e.What, "the same file under another name", rel)
 	}
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".agents"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, ".agents", "hooks.json"), []byte("{}"), 0o644))
+	assert.Equal(t, protect.Config, protect.Contains(r, filepath.Join(ws, ".agents")).Kind, "the workspace's agy hooks")
 	plain := filepath.Join(ws, "plain.json")
 	require.NoError(t, os.WriteFile(plain, []byte("{}"), 0o644))
 	assert.Equal(t, protect.None, protect.Check(r, plain).Kind)

@@ -222,8 +222,8 @@ func knownFiles(r Roots) []string {
 
 // holders are the table's objects a directory deleted, moved or linked to
 // takes with it: each host's configuration directory, the workspace's agy
-// hooks, the state directory, each with the root (home or workspace) it
-// lies in.
+// hooks (when they exist), the state directory, each with the root (home
+// or workspace) it lies in.
 func holders(r Roots) (objs, roots []string) {
 	for _, a := range anchors(r, "") {
 		root := r.Workspace
@@ -240,7 +240,11 @@ func holders(r Roots) (objs, roots []string) {
 			}
 			objs, roots = append(objs, a.dir), append(roots, root)
 		case inWorkspace:
-			objs, roots = append(objs, filepath.Join(a.dir, ".agents", "hooks.json")), append(roots, r.Workspace)
+			// Only when it exists: .agents holds other tools' files too.
+			h := filepath.Join(a.dir, ".agents", "hooks.json")
+			if _, err := bounded.Or(r.FS).Lstat(h); err == nil {
+				objs, roots = append(objs, h), append(roots, r.Workspace)
+			}
 		}
 	}
 	return objs, roots
