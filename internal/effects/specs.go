@@ -186,6 +186,14 @@ var specs = []Spec{
 	// prints is judged by keepassEntry, not as a read of the whole file.
 	{Names: []string{"keepassxc-cli"}, Opts: shell.OptSpec{Short: keepassShort, Long: keepassLong}, Operands: uses, Values: []Value{{"k", uses}, {"key-file", uses}}},
 	{Names: []string{"source", "."}, Operands: uses},
+	// Binary rewriters change the program they are given in place (or
+	// write -o FILE): strip, upx, patchelf, objcopy IN [OUT].
+	{Names: []string{"strip", "llvm-strip", "sstrip", "upx", "patchelf", "objcopy", "llvm-objcopy", "execstack", "chrpath"},
+		Opts: shell.OptSpec{Short: "o:R:K:N:I:O:B:j:F:", Long: []string{"output=", "remove-section=", "keep-symbol=", "strip-symbol=", "input-target=", "output-target=", "target=",
+			"set-interpreter=", "set-rpath=", "add-rpath=", "add-needed=", "remove-needed=", "replace-needed=", "set-soname=", "page-size=", "output-file="}},
+		Operands: readsWrites, Values: []Value{{"o", writes}, {"output", writes}, {"output-file", writes}}},
+	// rename EXPR|FROM [TO] FILES... moves its files to other names.
+	{Names: []string{"rename", "prename", "file-rename", "perl-rename"}, Opts: shell.OptSpec{Short: "e:E:"}, Operands: deletes, Skip: 1, SkipUnless: []string{"e", "E"}},
 	// A file system mounted over a directory replaces what it holds, for
 	// every program that reads it afterwards: the mount point is written
 	// (mount --bind DIR ~/.gemini, bindfs DIR ~/.gemini). mount alone lists.

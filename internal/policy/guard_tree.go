@@ -180,13 +180,19 @@ func extractionDir(c *Call) string {
 	return dir
 }
 
-// modeChanges are the files whose mode, owner or attributes a call
-// changes: chmod -x on a hook's binary makes Gemini CLI let every call
+// modeChanges are the files whose mode, owner, flags, security context or
+// extended attributes a call changes: chmod -x on a hook's binary makes Gemini CLI let every call
 // through, since a hook that cannot run does not deny. A mode that only
 // takes group's and others' access away changes nothing the guard needs.
 func modeChanges(c *Call) []string {
 	switch c.Ex.Name {
-	case "chmod", "chown", "chgrp", "chattr", "setfacl":
+	case "chmod", "chown", "chgrp", "chattr", "setfacl", "chflags", "chcon", "setfattr":
+	case "xattr":
+		// macOS: a quarantine attribute written on a hook's binary stops
+		// it running; listing and printing (-l, -p) change nothing.
+		if !hasShortFlag(c.Args, 'w') && !hasShortFlag(c.Args, 'd') && !hasShortFlag(c.Args, 'c') {
+			return nil
+		}
 	default:
 		return nil
 	}
