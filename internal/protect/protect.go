@@ -87,10 +87,13 @@ const ProjectFile = settings.ProjectFile
 //     workspace's .gemini and .qwen, a Windows profile's under /mnt/<drive>/Users/<name>):
 //     settings.json, trustedFolders.json, extensions/** (gemini-guard itself, its programs and
 //     .env settings, any other extension), policies/**, Antigravity CLI's hooks
-//     (config/hooks.json, antigravity-cli/hooks.json) and settings
-//     (antigravity-cli/settings.json), and the directory itself in a home;
-//   - the workspace's .agents/hooks.json; /etc/gemini-cli/**, /etc/qwen-code/**;
-//   - gemini-guard's state directory (~/.local/state/gemini-guard/**);
+//     (config/hooks.json, antigravity-cli/hooks.json), settings
+//     (antigravity-cli/settings.json) and MCP servers (mcp_config.json),
+//     and the directory itself in a home;
+//   - the workspace's .agents/hooks.json and .agents/mcp_config.json;
+//     /etc/gemini-cli/**, /etc/qwen-code/**;
+//   - gemini-guard's state directory (~/.local/state/gemini-guard/**, and
+//     Roots.StateDir);
 //   - the workspace's .gemini/gemini-guard.toml (Tightening);
 //   - the user's ~/.gitconfig, ~/.config/git/config and attributes (GitCode);
 //

@@ -361,6 +361,8 @@ func TestClassify(t *testing.T) {
 		{"/home/u/.gemini/antigravity-cli/settings.json", protect.Config},
 		{"/w/.agents/hooks.json", protect.Config},
 		{"/w/.agents/workflows/release.md", protect.None},
+		{"/w/.agents/mcp_config.json", protect.Config},
+		{"/home/u/.gemini/antigravity-cli/mcp_config.json", protect.Config},
 		{"/mnt/c/Users/ann/.gemini/settings.json", protect.Config},
 		{"/mnt/d/Users/ann/.gemini/extensions/gemini-guard/bin/guard-shell.exe", protect.Config},
 		{"/mnt/c/Users/ann/.gemini", protect.Config},
