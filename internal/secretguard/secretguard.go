@@ -83,6 +83,9 @@ type Env struct {
 	// analysis read (symlinks, hard links, a copier's source); nil means
 	// the real one through internal/bounded (a FIFO is never opened).
 	FS bounded.FS
+	// StateDir is gemini-guard's state directory (above state.Dir's
+	// sessions), protected like the default ~/.local/state/gemini-guard.
+	StateDir string
 }
 
 // Call is one BeforeTool call.
