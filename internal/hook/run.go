@@ -225,9 +225,13 @@ func (e *PanicError) Error() string { return fmt.Sprintf("internal error: %v", e
 //     panic) may hold a secret. Input of a shape the hook does not know
 //     passes unchanged: a Gemini CLI that changed the shape would have
 //     every request of every session refused.
-//   - AfterModel and SessionStart: no decision ({}): a deny in AfterModel
-//     would print the chunk and end the turn. A hook that can withhold the
-//     chunk does so itself (guard-redact's deadline answer).
+//   - AfterModel: withhold the chunk (WithheldChunk): its text is replaced
+//     by a short notice, in both answer shapes, since the input that could
+//     not be read does not say which one the host speaks. Never deny: a
+//     deny in AfterModel prints the chunk and ends the turn. A hook that
+//     has read the chunk builds a finer answer itself (guard-redact's
+//     deadline answer keeps the chunk's other fields).
+//   - SessionStart: no decision ({}).
 func FailSafe(ev Event, err error) Output {
 	detail := errorDetail(err)
 	switch ev {
@@ -277,8 +281,34 @@ func FailSafe(ev Event, err error) Output {
 			"gemini-guard did not send this request to the model (hook.request-unscanned): it could not be checked for secrets ("+detail+"), "+
 				"and a request that may hold a secret is not sent unchecked. Safer: remove or shorten the large text pasted or included (@file), or start a new conversation (/clear).",
 			"gemini-guard did not send the request to the model: it could not be checked for secrets ("+detail+").")
+	case AfterModel:
+		return WithheldChunk("gemini-guard withheld part of the model's answer: it could not check it for secrets (" + detail + "). Ask the model to repeat it if you need it.")
 	default:
 		return Output{}
+	}
+}
+
+// withheldNotice is the text shown in place of a chunk the hook could not
+// read: never the chunk's own text.
+const withheldNotice = "[gemini-guard withheld this part of the answer: it could not be checked for secrets]"
+
+// WithheldChunk is the AfterModel answer that shows withheldNotice in
+// place of a chunk the hook could not read (its input broken, cut, over
+// MaxInput, of an unknown shape, or not read in time), telling the user
+// systemMessage. It answers both shapes, as the input's shape is not known:
+// hookSpecificOutput.llm_response replaces Gemini CLI 0.61's chunk (its
+// one text part shown as it is), content the simplified shape's. The
+// chunk's finishReason is not known either, so none is given; a chunk that
+// carried a function call loses it, which stops the turn rather than show
+// what could not be checked.
+func WithheldChunk(systemMessage string) Output {
+	notice := withheldNotice
+	return Output{
+		Decision:      "allow",
+		Content:       &notice,
+		SystemMessage: systemMessage,
+		Specific: &Specific{HookEventName: AfterModel, LLMResponse: json.RawMessage(
+			`{"text":"` + withheldNotice + `","candidates":[{"content":{"role":"model","parts":["` + withheldNotice + `"]},"index":0}]}`)},
 	}
 }
 
