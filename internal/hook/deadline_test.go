@@ -261,6 +261,9 @@ func TestRunWithinProcessFaults(t *testing.T) {
 				}
 				if f.signal != nil {
 					assert.Contains(t, got["systemMessage"], "stopped ("+f.signal.String()+")")
+					if ev == BeforeTool {
+						assert.Contains(t, got["reason"], "hook.stopped")
+					}
 				} else {
 					assert.Contains(t, got["systemMessage"], "did not arrive")
 				}

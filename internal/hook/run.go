@@ -214,7 +214,8 @@ func (e *PanicError) Error() string { return fmt.Sprintf("internal error: %v", e
 // session without protecting anything:
 //
 //   - BeforeTool: deny, with a reason that says what went wrong and how to
-//     repair it. An oversized call is denied as too large to check.
+//     repair it. An oversized call is denied as too large to check; one
+//     whose hook was sent a signal (SignalError) as stopped.
 //   - AfterTool: withhold the tool's output (deny replaces it with the
 //     reason) and tell the model and the user why: output that could not be
 //     scanned may hold a secret, and once the model has read it, it is in
@@ -255,6 +256,13 @@ func FailSafe(ev Event, err error) Output {
 				"gemini-guard blocked hook.deadline: "+detail+" and stopped this call to be safe (a hook that runs out of time would let it through). "+
 					"Safer: split the work into smaller, simpler calls (shorter commands, smaller edits).",
 				"gemini-guard blocked a tool call it could not check in time ("+detail+").")
+		}
+		var sig *SignalError
+		if errors.As(err, &sig) {
+			return Deny(
+				"gemini-guard blocked hook.stopped: "+detail+" and blocked this call to be safe (a hook stopped without an answer would let it through). "+
+					"Retry the call; if this happens again, split the work into smaller, simpler calls.",
+				"gemini-guard blocked a tool call: "+detail+".")
 		}
 		if errors.As(err, &in) {
 			return Deny(
