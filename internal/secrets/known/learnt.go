@@ -84,12 +84,20 @@ func Learn(st *state.Store, key Key, sessionID string, values []Value) error {
 	}
 	return st.Update(state.Key(recordKind, sessionID), func(old []byte) ([]byte, error) {
 		have := parseLearnt(old)
+		// A set, not a search of have per form: a tool output dense with
+		// keys adds tens of thousands of forms, and the search made
+		// that quadratic (most of a hook's time on 256 KB of keys).
+		type form struct {
+			sum uint64
+			n   int
+		}
+		seen := make(map[form]bool, len(have)+len(add))
+		for _, x := range have {
+			seen[form{x.Sum, x.Len}] = true
+		}
 		for _, h := range add {
-			dup := false
-			for _, x := range have {
-				dup = dup || x.Sum == h.Sum && x.Len == h.Len
-			}
-			if !dup {
+			if f := (form{h.Sum, h.Len}); !seen[f] {
+				seen[f] = true
 				have = append(have, h)
 			}
 		}
