@@ -130,7 +130,7 @@ func (c *lateCall[In]) answer(err error) {
 	} else {
 		var de *DeadlineError
 		if errors.As(err, &de) {
-			de.Unread = true
+			de.Unread = !c.head.ended()
 		}
 		write(c.w, c.ev, c.o, c.head.host(c.o.host), FailSafe(c.ev, err))
 	}
@@ -139,24 +139,34 @@ func (c *lateCall[In]) answer(err error) {
 }
 
 // headReader passes reads on and keeps the first bytes read, from which
-// the late answer to an input not read whole tells the host (host).
+// the late answer to an input not decoded tells the host (host), and
+// whether the input has ended (ended: then it was read, and the time went
+// to decoding it).
 type headReader struct {
-	r  io.Reader
-	mu sync.Mutex
-	n  int
-	b  [4 << 10]byte
+	r   io.Reader
+	mu  sync.Mutex
+	n   int
+	eof bool
+	b   [4 << 10]byte
 }
 
 func (h *headReader) Read(p []byte) (int, error) {
 	n, err := h.r.Read(p)
-	if n > 0 {
+	if n > 0 || err == io.EOF {
 		h.mu.Lock()
 		if h.n < len(h.b) {
 			h.n += copy(h.b[h.n:], p[:n])
 		}
+		h.eof = h.eof || err == io.EOF
 		h.mu.Unlock()
 	}
 	return n, err
+}
+
+func (h *headReader) ended() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.eof
 }
 
 // host is the host whose answer fits an input not read whole: given
