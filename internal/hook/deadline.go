@@ -11,8 +11,8 @@ import (
 	"time"
 )
 
-// Deadlines of the hooks: how long each may decide before it answers its
-// fail-safe instead. Gemini CLI lets the action through when a hook passes
+// Deadlines of the hooks: how long each may take, from its start, to read
+// its input and decide before it answers its fail-safe instead. Gemini CLI lets the action through when a hook passes
 // its hooks.json timeout (shell 10 s, secrets 30 s, AfterTool 30 s,
 // AfterModel 10 s, BeforeModel 30 s), so each hook answers by its
 // deadline, at most ~40 % of that timeout: process start, a loaded machine
@@ -29,8 +29,8 @@ const (
 var ErrDeadline = errors.New("the check took longer than its time limit")
 
 // DeadlineError says a decision did not come within its deadline. Unread
-// says the input itself had not been read and decoded by then (a stdin
-// that trickles or is never closed).
+// says the input itself had not been read whole by then (a stdin that
+// trickles or is never closed).
 type DeadlineError struct {
 	Limit  time.Duration
 	Unread bool
@@ -58,8 +58,9 @@ func (e *DeadlineError) Unwrap() error { return ErrDeadline }
 // Gemini CLI lets the action through then.
 //
 // The same happens on SIGTERM (what Gemini CLI sends at its timeout),
-// SIGINT and SIGHUP: the answer is the fail-safe with a *SignalError
-// (signal.go), never silence.
+// SIGINT and SIGHUP: the answer is the fail-safe with a *SignalError,
+// never silence, for a signal that comes from signalsFrom into the call
+// (signal.go says why not from its very start).
 //
 // decide runs on the caller's goroutine, not a new one: handing the call to
 // another goroutine and waiting for it woke a second thread on every hook
