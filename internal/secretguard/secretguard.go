@@ -271,12 +271,11 @@ func checkFile(call Call, env Env, filePath string, apply func(before string, ex
 		}
 	}
 	sc := newConfigured(call, env)
-	found, scanNotes, err := scanWindows(sc, res, spans)
+	found, knownFound, err := scanWindows(sc, env.Known, res, spans)
 	if err != nil {
 		return Decision{}, err
 	}
 	notes = append(notes, sc.notes...)
-	notes = append(notes, scanNotes...)
 	fresh := edit.New(found, res.After, res.Before)
 	if len(fresh) < len(found) {
 		// Some values were already in the file. Old only if the file's own
@@ -289,7 +288,7 @@ func checkFile(call Call, env Env, filePath string, apply func(before string, ex
 	}
 	// A known value is new when the file did not hold it (or the form
 	// found) before: no keyword makes it a secret, it is one.
-	if kf := edit.New(env.Known.Find(res.After[:min(len(res.After), MaxScan)], 0), res.After, res.Before); len(kf) > 0 {
+	if kf := edit.New(knownFound, res.After, res.Before); len(kf) > 0 {
 		fresh = sortFindings(append(fresh, kf...))
 	}
 	if len(fresh) == 0 {
@@ -321,27 +320,31 @@ func scanSpans(res edit.Result) []edit.Span {
 }
 
 // scanWindows scans spans of res.After, each at most MaxScan bytes
-// (scanSpans), and returns findings with offsets in res.After.
-func scanWindows(sc *configured, res edit.Result, spans []edit.Span) ([]secrets.Finding, []string, error) {
-	var out []secrets.Finding
-	var notes []string
+// (scanSpans), and looks for the known values in them: the findings of
+// each, with offsets in res.After.
+func scanWindows(sc *configured, set *knownvals.Set, res edit.Result, spans []edit.Span) (found, known []secrets.Finding, err error) {
 	lines := 0
 	prev := 0
-	for _, sp := range spans {
-		lines += strings.Count(res.After[prev:sp.Start], "\n")
-		prev = sp.Start
-		found, err := sc.scan(res.After[sp.Start:sp.End])
-		if err != nil {
-			return nil, nil, err
-		}
-		for _, f := range found {
+	shift := func(out []secrets.Finding, fs []secrets.Finding, sp edit.Span) []secrets.Finding {
+		for _, f := range fs {
 			f.Start += sp.Start
 			f.End += sp.Start
 			f.Line += lines
 			out = append(out, f)
 		}
+		return out
 	}
-	return out, notes, nil
+	for _, sp := range spans {
+		lines += strings.Count(res.After[prev:sp.Start], "\n")
+		prev = sp.Start
+		fs, err := sc.scan(res.After[sp.Start:sp.End])
+		if err != nil {
+			return nil, nil, err
+		}
+		found = shift(found, fs, sp)
+		known = shift(known, set.Find(res.After[sp.Start:sp.End], 0), sp)
+	}
+	return found, known, nil
 }
 
 // scanGroups joins consecutive spans into as few spans of at most limit
