@@ -90,12 +90,20 @@ func Learn(st *state.Store, key Key, sessionID string, values []Value) error {
 		if check == lostCheck || len(have) > 0 && check != 0 && check != keyCheck(key) {
 			return nil, fmt.Errorf("%w: the record was lost or made under another key", ErrLearntLost)
 		}
+		// A set, not a search of have per form: a tool output dense with
+		// keys adds tens of thousands of forms, and the search made
+		// that quadratic (most of a hook's time on 256 KB of keys).
+		type form struct {
+			sum uint64
+			n   int
+		}
+		seen := make(map[form]bool, len(have)+len(add))
+		for _, x := range have {
+			seen[form{x.Sum, x.Len}] = true
+		}
 		for _, h := range add {
-			dup := false
-			for _, x := range have {
-				dup = dup || x.Sum == h.Sum && x.Len == h.Len
-			}
-			if !dup {
+			if f := (form{h.Sum, h.Len}); !seen[f] {
+				seen[f] = true
 				have = append(have, h)
 			}
 		}
