@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/credpaths"
+	"github.com/gemini-guard/gemini-guard/internal/effects"
 	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
@@ -682,7 +683,11 @@ func (c *Call) newKeyInWorkspace() bool {
 
 func isKeyGenerator(ex *shell.Exec) bool {
 	return slices.ContainsFunc(keyGenerators, func(g []string) bool {
-		return ex.Name == g[0] && (len(g) == 1 || leads(operands(ex.Args[1:]), g[1:]...))
+		if ex.Name != g[0] {
+			return false
+		}
+		cmd := effects.ParseCommand(ex.Name, ex.Args[1:], ex.Env)
+		return cmd.Leads(g[1:]...)
 	})
 }
 
