@@ -41,7 +41,23 @@ type Grammar struct {
 	// goes — an account, a project, a cluster, a daemon — and change
 	// nothing of what it does: the spellings the respelling test inserts.
 	Target []string
+	// TargetAt says where the Target options may stand.
+	TargetAt Place
 }
+
+// Place is where in a command line an option may stand.
+type Place uint8
+
+const (
+	// Anywhere: before the subcommand, after it, among its operands
+	// (aws, gcloud, kubectl, helm, az: their parsers collect options
+	// wherever they stand).
+	Anywhere Place = iota
+	// BeforeSub: before the subcommand only (docker -H, terraform -chdir).
+	BeforeSub
+	// AfterSub: after the subcommand only (gh pr list -R o/r).
+	AfterSub
+)
 
 // Sub is a subcommand with its own options (docker run).
 type Sub struct {

@@ -42,7 +42,7 @@ var grammars = []Grammar{
 	{Names: []string{"gsutil"},
 		Opts:   shell.OptSpec{Short: "Ddh:i:mo:qu:", Long: []string{"help", "version"}, StopAtOperand: true},
 		After:  shell.OptSpec{Short: "rRfIenpPUvcCDJAL:s:j:x:z:", Long: []string{"help"}},
-		Target: []string{"o", "u", "i"}},
+		Target: []string{"o", "u", "i"}, TargetAt: BeforeSub},
 	{Names: []string{"bq"},
 		Opts: shell.OptSpec{Long: []string{"project_id=", "location=", "dataset_id=", "format=", "api=", "apilog=", "headless", "quiet", "help"}}},
 	// az GROUP COMMAND [args]: global arguments anywhere (az reference,
@@ -104,7 +104,7 @@ var grammars = []Grammar{
 				Stop: []string{"exec", "run"}},
 		},
 		Env:    []EnvOpt{{"DOCKER_HOST", "host"}, {"DOCKER_CONTEXT", "context"}, {"DOCKER_CONFIG", "config"}},
-		Target: []string{"context", "host", "config", "log-level"}},
+		Target: []string{"context", "host", "config", "log-level"}, TargetAt: BeforeSub},
 	// podman [options] COMMAND: its global options (podman(1)) before the
 	// command; run and create as docker's, with podman's own options.
 	{Names: []string{"podman"},
@@ -146,7 +146,7 @@ var grammars = []Grammar{
 				Stop: []string{"exec", "run"}},
 		},
 		Env:    []EnvOpt{{"CONTAINER_HOST", "url"}, {"CONTAINER_CONNECTION", "connection"}},
-		Target: []string{"connection", "url", "log-level", "root"}},
+		Target: []string{"connection", "url", "log-level", "root"}, TargetAt: BeforeSub},
 	// nerdctl: docker's command line (its reference), with containerd's
 	// address and namespace.
 	{Names: []string{"nerdctl"},
@@ -176,7 +176,7 @@ var grammars = []Grammar{
 				Stop: []string{"exec", "run"}},
 		},
 		Env:    []EnvOpt{{"CONTAINERD_ADDRESS", "address"}, {"CONTAINERD_NAMESPACE", "namespace"}},
-		Target: []string{"namespace", "address"}},
+		Target: []string{"namespace", "address"}, TargetAt: BeforeSub},
 	// docker-compose [-f FILE] [-p NAME] COMMAND [options]: the compose
 	// plugin's command line as a program of its own.
 	{Names: []string{"docker-compose", "podman-compose"},
@@ -185,19 +185,19 @@ var grammars = []Grammar{
 		After: shell.OptSpec{Short: "t:e:w:u:v:p:l:", Long: []string{"timeout=", "rmi=", "env=", "workdir=", "user=", "scale=", "index=", "pull=",
 			"volume=", "publish=", "label=", "name=", "entrypoint=", "env-file=", "volumes", "remove-orphans", "force", "stop", "detach", "build", "help"}},
 		Stop:   []string{"exec", "run"},
-		Target: []string{"project-name", "file"}},
+		Target: []string{"project-name", "file"}, TargetAt: BeforeSub},
 	// gh COMMAND: -R/--repo and the auth commands' --hostname; GH_REPO
 	// and GH_HOST stand for them (gh help environment).
 	{Names: []string{"gh"},
 		Opts: shell.OptSpec{Short: "R:q:", Long: []string{"repo=", "hostname=", "user=", "body=", "title=", "jq=", "json=",
 			"template=", "field=", "raw-field=", "method=", "header=", "input=", "body-file=", "notes=", "notes-file=", "help", "show-token"}},
 		Env:    []EnvOpt{{"GH_REPO", "repo"}, {"GH_HOST", "hostname"}},
-		Target: []string{"repo"}},
+		Target: []string{"repo"}, TargetAt: AfterSub},
 	// glab COMMAND: -R/--repo, --hostname; GITLAB_HOST stands for it.
 	{Names: []string{"glab"},
 		Opts:   shell.OptSpec{Short: "R:", Long: []string{"repo=", "hostname=", "help", "show-token"}},
 		Env:    []EnvOpt{{"GITLAB_HOST", "hostname"}, {"GL_HOST", "hostname"}, {"GITLAB_REPO", "repo"}},
-		Target: []string{"repo"}},
+		Target: []string{"repo"}, TargetAt: AfterSub},
 	// terraform [global options] <subcommand> [args]: -chdir before the
 	// subcommand, Go-style single-dash options after it.
 	{Names: []string{"terraform", "tofu", "terragrunt"},
@@ -207,7 +207,7 @@ var grammars = []Grammar{
 			"migrate-state", "backend=?", "backend-config=", "plugin-dir=", "from-module=", "get=?", "help", "h", "version", "detailed-exitcode", "generate-config-out=",
 			"terragrunt-config=", "terragrunt-working-dir=", "terragrunt-include-dir=", "terragrunt-exclude-dir=", "terragrunt-non-interactive",
 			"working-dir=", "config="}},
-		Target: []string{"chdir"}},
+		Target: []string{"chdir"}, TargetAt: BeforeSub},
 	// vault/bao COMMAND: Go-style flags (-flag or --flag), the address
 	// and namespace from VAULT_ADDR and VAULT_NAMESPACE.
 	{Names: []string{"vault", "bao"},
@@ -217,20 +217,22 @@ var grammars = []Grammar{
 			"help", "h"}},
 		Env: []EnvOpt{{"VAULT_ADDR", "address"}, {"VAULT_NAMESPACE", "namespace"}, {"VAULT_FORMAT", "format"}, {"BAO_ADDR", "address"},
 			{"BAO_NAMESPACE", "namespace"}},
-		Target: []string{"address", "namespace"}},
+		// Go flags after the subcommand and before its operands: the
+		// variables are the respellings.
+	},
 	// nomad COMMAND: Go-style flags (nomad job stop -purge), the
 	// cluster from NOMAD_ADDR, NOMAD_REGION, NOMAD_NAMESPACE.
 	{Names: []string{"nomad"},
 		Opts: shell.OptSpec{SingleDash: true, Long: []string{"address=", "region=", "namespace=", "token=", "ca-cert=", "ca-path=",
 			"client-cert=", "client-key=", "tls-server-name=", "tls-skip-verify", "no-color", "force-color", "purge", "detach", "yes",
 			"global", "no-shutdown-delay", "eval-priority=", "verbose", "json", "t=", "help", "h"}},
-		Env:    []EnvOpt{{"NOMAD_ADDR", "address"}, {"NOMAD_REGION", "region"}, {"NOMAD_NAMESPACE", "namespace"}},
-		Target: []string{"address", "region", "namespace"}},
+		Env: []EnvOpt{{"NOMAD_ADDR", "address"}, {"NOMAD_REGION", "region"}, {"NOMAD_NAMESPACE", "namespace"}},
+	},
 	{Names: []string{"doctl"},
 		Opts:   shell.OptSpec{Short: "t:o:c:u:", Long: []string{"context=", "access-token=", "output=", "config=", "api-url=", "format=", "http-retry-max=", "trace", "verbose"}},
 		Env:    []EnvOpt{{"DIGITALOCEAN_CONTEXT", "context"}},
 		Target: []string{"context", "output"}},
 	{Names: []string{"pulumi"},
 		Opts:   shell.OptSpec{Short: "C:s:v:", Long: []string{"cwd=", "stack=", "color=", "verbose=", "profiling=", "tracing=", "logflow", "logtostderr", "non-interactive", "yes", "skip-preview", "emoji"}},
-		Target: []string{"cwd", "stack"}},
+		Target: []string{"cwd"}},
 }

@@ -184,6 +184,7 @@ var kubectlLong = []string{
 	"selector=", "filename=", "kustomize=", "output=", "field-selector=", "container=", "grace-period=", "timeout=", "for=", "label-columns=",
 	"sort-by=", "template=", "type=", "replicas=", "image=", "port=", "dry-run=?", "cascade=?", "wait=?", "raw=", "subresource=",
 	"all", "all-namespaces", "force", "now", "ignore-not-found=?", "recursive", "watch", "help",
+	"address=", "www=", "www-prefix=", "api-prefix=", "accept-hosts=", "accept-paths=", "reject-paths=", "unix-socket=", // proxy, port-forward
 	"kube-context=", "repo=", "version=", "values=", "set=", "set-string=", "set-file=", // helm
 }
 
