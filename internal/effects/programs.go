@@ -73,7 +73,7 @@ var secretPrinters = []Switch{
 	{Names: []string{"heroku"}, Words: [][]string{{"auth:token"}, {"authorizations:create"}}, What: "a Heroku token"},
 	{Names: []string{"aws"}, Words: [][]string{{"sts", "get-session-token"}, {"sts", "get-federation-token"}, {"sts", "assume-role"}, {"iam", "create-access-key"}, {"ecr", "get-login-password"}, {"configure", "export-credentials"}}, What: "AWS credentials"},
 	{Names: []string{"kubectl", "oc"}, Words: [][]string{{"create", "token"}}, What: "a service-account token"},
-	{Names: []string{"oc"}, Opts: shell.OptSpec{Short: "t"}, Words: [][]string{{"whoami"}}, Flags: []string{"t", "show-token"}, What: "the OpenShift token"},
+	{Names: []string{"oc"}, Words: [][]string{{"whoami"}}, Flags: []string{"t", "show-token"}, What: "the OpenShift token"},
 	{Names: []string{"wg"}, Words: [][]string{{"showconf"}}, What: "a WireGuard private key"},
 	{Names: []string{"nmcli"}, Opts: shell.OptSpec{Short: "g:f:t", Long: []string{"get-values=", "fields="}}, Flags: []string{"s", "show-secrets"}, What: "saved network passwords"},
 	{Names: []string{"npm", "pnpm", "yarn"}, Words: [][]string{{"token", "create"}}, What: "a new registry token"},
@@ -241,8 +241,8 @@ func terraformOutput(name string, args []string) (string, bool) {
 	if name != "terraform" && name != "tofu" {
 		return "", false
 	}
-	p := shell.ParseArgs(args, &shell.OptSpec{SingleDash: true, Long: []string{"state=", "chdir="}})
-	if len(p.Operands) >= 2 && p.Operands[0] == "output" && p.Has("raw") {
+	cmd := ParseCommand(name, args, nil)
+	if len(cmd.Words) >= 2 && cmd.Leads("output") && cmd.Has("raw") {
 		return "a Terraform output's value (sensitive ones included)", true
 	}
 	return "", false

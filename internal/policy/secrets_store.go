@@ -375,9 +375,11 @@ func isFlagCluster(a string) bool {
 // secret or variable set, or "-" as a file or value (vault login -,
 // kubectl apply -f -).
 func readsSecretInput(t *shell.Exec) bool {
-	ops := operands(t.Args[1:])
-	if (t.Name == "gh" || t.Name == "glab") && len(ops) >= 2 && (ops[0] == "secret" || ops[0] == "variable") && ops[1] == "set" {
-		return true
+	if t.Name == "gh" || t.Name == "glab" {
+		cmd := effects.ParseCommand(t.Name, t.Args[1:], t.Env)
+		if cmd.Leads("secret", "set") || cmd.Leads("variable", "set") {
+			return true
+		}
 	}
 	for _, a := range t.Args[1:] {
 		if strings.Contains(strings.ToLower(a), "stdin") || a == "--with-token" || a == "-" || strings.HasSuffix(a, "=-") || strings.HasSuffix(a, "@-") {
