@@ -229,6 +229,8 @@ func TestParse(t *testing.T) {
 	cmd = ParseCommand("aws", []string{"s3", "ls"}, map[string]string{"AWS_PROFILE": "prod"})
 	v, ok := cmd.Value("profile")
 	assert.True(t, ok && v == "prod", "AWS_PROFILE stands for --profile")
+	effs := Of(&shell.Exec{Name: "kubectl", Args: []string{"kubectl", "get", "pods"}, Env: map[string]string{"KUBECONFIG": "/home/u/.kube/prod"}}, testHome)
+	assert.Contains(t, effs, Effect{Kind: Use, Path: "/home/u/.kube/prod"}, "KUBECONFIG stands for --kubeconfig")
 	assert.Nil(t, GrammarOf("no-such-program"))
 	cmd = ParseCommand("no-such-program", []string{"-x", "a", "--y=1", "b"}, nil)
 	assert.Equal(t, []string{"a", "b"}, cmd.Words)
@@ -246,6 +248,9 @@ func TestGrammarsWellFormed(t *testing.T) {
 		}
 		for _, o := range g.Target {
 			assert.True(t, takesValue(&g.Opts, o), "%s: target option %s takes no value", g.Names[0], o)
+		}
+		for _, o := range g.Uses {
+			assert.True(t, takesValue(&g.Opts, o), "%s: used file option %s takes no value", g.Names[0], o)
 		}
 		for _, e := range g.Env {
 			assert.True(t, takesValue(&g.Opts, e.Opt), "%s: %s stands for %s, which takes no value", g.Names[0], e.Var, e.Opt)

@@ -43,6 +43,9 @@ type Grammar struct {
 	Target []string
 	// TargetAt says where the Target options may stand.
 	TargetAt Place
+	// Uses are the options whose value is a file the CLI uses for its
+	// own purpose (kubectl --kubeconfig F): an Effect of kind Use.
+	Uses []string
 }
 
 // Place is where in a command line an option may stand.

@@ -23,7 +23,8 @@ var grammars = []Grammar{
 			"group-name=", "trail-name=", "detector-id=", "configuration-recorder-name="}},
 		Env: []EnvOpt{{"AWS_PROFILE", "profile"}, {"AWS_DEFAULT_PROFILE", "profile"}, {"AWS_REGION", "region"}, {"AWS_DEFAULT_REGION", "region"},
 			{"AWS_DEFAULT_OUTPUT", "output"}, {"AWS_ENDPOINT_URL", "endpoint-url"}, {"AWS_CA_BUNDLE", "ca-bundle"}},
-		Target: []string{"profile", "region", "output", "endpoint-url", "query", "cli-read-timeout"}},
+		Target: []string{"profile", "region", "output", "endpoint-url", "query", "cli-read-timeout"},
+		Uses:   []string{"ca-bundle"}},
 	// gcloud GROUP | COMMAND [global flags]: flags anywhere, --flag=value
 	// or --flag value (gcloud reference, "Global Flags"), with the
 	// location and listing flags most groups share.
@@ -35,7 +36,8 @@ var grammars = []Grammar{
 		Env: []EnvOpt{{"CLOUDSDK_CORE_PROJECT", "project"}, {"CLOUDSDK_CORE_ACCOUNT", "account"}, {"CLOUDSDK_ACTIVE_CONFIG_NAME", "configuration"},
 			{"CLOUDSDK_CORE_VERBOSITY", "verbosity"}, {"CLOUDSDK_AUTH_IMPERSONATE_SERVICE_ACCOUNT", "impersonate-service-account"},
 			{"CLOUDSDK_COMPUTE_ZONE", "zone"}, {"CLOUDSDK_COMPUTE_REGION", "region"}},
-		Target: []string{"project", "account", "configuration", "format", "verbosity", "impersonate-service-account"}},
+		Target: []string{"project", "account", "configuration", "format", "verbosity", "impersonate-service-account"},
+		Uses:   []string{"access-token-file", "flags-file"}},
 	// gsutil [-D] [-d] [-h header] [-i account] [-m] [-o section:flag=value]
 	// [-q] [-u project] COMMAND [options]: top-level options before the
 	// command, the command's own after it.
@@ -58,7 +60,8 @@ var grammars = []Grammar{
 	{Names: []string{"kubectl", "oc", "k"},
 		Opts:   shell.OptSpec{Short: kubectlShort, Long: kubectlLong},
 		Env:    []EnvOpt{{"KUBECONFIG", "kubeconfig"}},
-		Target: []string{"context", "namespace", "kubeconfig", "cluster", "user", "request-timeout"}},
+		Target: []string{"context", "namespace", "kubeconfig", "cluster", "user", "request-timeout"},
+		Uses:   []string{"kubeconfig", "certificate-authority", "client-certificate", "client-key"}},
 	// helm COMMAND [flags]: the global flags (helm reference, "Options
 	// inherited from parent commands") anywhere.
 	{Names: []string{"helm"},
@@ -68,7 +71,8 @@ var grammars = []Grammar{
 			"repo=", "version=", "values=", "set=", "set-string=", "set-file=", "set-json=", "timeout=", "output=", "help"}},
 		Env: []EnvOpt{{"KUBECONFIG", "kubeconfig"}, {"HELM_KUBECONTEXT", "kube-context"}, {"HELM_NAMESPACE", "namespace"},
 			{"HELM_KUBETOKEN", "kube-token"}, {"HELM_KUBEAPISERVER", "kube-apiserver"}},
-		Target: []string{"kube-context", "namespace", "kubeconfig"}},
+		Target: []string{"kube-context", "namespace", "kubeconfig"},
+		Uses:   []string{"kubeconfig", "kube-ca-file", "registry-config", "repository-config"}},
 	// docker [OPTIONS] COMMAND: the global options (docker reference)
 	// before the command only; run and create read their options, the
 	// image, then the command the container runs.
@@ -104,7 +108,8 @@ var grammars = []Grammar{
 				Stop: []string{"exec", "run"}},
 		},
 		Env:    []EnvOpt{{"DOCKER_HOST", "host"}, {"DOCKER_CONTEXT", "context"}, {"DOCKER_CONFIG", "config"}},
-		Target: []string{"context", "host", "config", "log-level"}, TargetAt: BeforeSub},
+		Target: []string{"context", "host", "config", "log-level"}, TargetAt: BeforeSub,
+		Uses: []string{"config", "tlscacert", "tlscert", "tlskey"}},
 	// podman [options] COMMAND: its global options (podman(1)) before the
 	// command; run and create as docker's, with podman's own options.
 	{Names: []string{"podman"},
