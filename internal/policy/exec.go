@@ -36,6 +36,7 @@ var execRules = []*Rule{
 			`podman run --rm --mount type=bind,src=/etc,dst=/e,readonly alpine cat /e/shadow`,
 			`docker -H unix:///run/user/1000/docker.sock container run --volume=/srv:/data alpine rm -rf /data`,
 			`docker run -v /var/run/docker.sock:/var/run/docker.sock alpine rm -rf /etc`,
+			`docker run --rm --pid=host alpine sh -c 'kill -9 -1'`,
 		},
 		Allow: []string{
 			`tar -I zstd -cf out.tar.zst src`,
@@ -56,6 +57,7 @@ var execRules = []*Rule{
 			`docker run --mount type=bind,source="$(pwd)",target=/app node:20 npm test`,
 			`docker run --rm -v "$PWD":/src alpine rm -rf /src/build /usr/local/share/doc`,
 			`docker run -v pgdata:/var/lib/postgresql/data alpine rm -rf /var/lib/postgresql/data/tmp`,
+			`docker run --rm debian:12 sh -c 'apt-get update && rm -rf /var/lib/apt/lists/*'`,
 			`pnpm rm lodash`, `yarn remove left-pad`, `pnpm sst deploy --stage dev`,
 			`mdls -name kMDItemFSSize "$HOME/Library/Application Support/Google/Chrome/Default/Cookies"`,
 		},

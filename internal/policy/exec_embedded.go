@@ -210,7 +210,7 @@ func embeddedCandidates(ex *shell.Exec, res *shell.Result, rules []*Rule, home s
 	cs := &candidates{rules: rules, home: home}
 	args := ex.Args[1:]
 	cs.restOfArgs(ex.Name, args)
-	cs.argShapes(ex.Name, args)
+	cs.containerShapes(ex.Name, args)
 	cs.env(ex)
 	cs.processFiles(res, args)
 	cs.stdin(ex, args)
@@ -295,6 +295,32 @@ func (cs *candidates) argShapes(program string, args []string) {
 			}
 		}
 		cs.shapes(w)
+	}
+}
+
+// containerShapes offers the code shapes of the arguments (argShapes),
+// those of the command a container runs (docker run IMAGE sh -c '…') with
+// its paths as the host's (containerHost.paths), and none of them when the
+// container reaches nothing of the host: its own rm -rf /var/lib/apt/lists
+// is not the host's.
+func (cs *candidates) containerShapes(program string, args []string) {
+	if !slices.Contains(containerCommands, program) {
+		cs.argShapes(program, args)
+		return
+	}
+	host, inner := containerAccess(program, args)
+	if inner == nil {
+		cs.argShapes(program, args)
+		return
+	}
+	cs.argShapes(program, args[:len(args)-len(inner)])
+	if !host.privileged && len(host.binds) == 0 {
+		return
+	}
+	in := &candidates{rules: cs.rules, home: cs.home}
+	in.argShapes("", inner)
+	for _, c := range in.out {
+		cs.add(host.paths(c))
 	}
 }
 
@@ -625,7 +651,7 @@ func containerAccess(program string, args []string) (containerHost, []string) {
 		inner = cmd.Words[min(cmd.Sub+1, len(cmd.Words)):]
 		priv, _ := cmd.Value("privileged")
 		h.privileged = cmd.Has("privileged") && priv != "false"
-		h.privileged = h.privileged || slices.ContainsFunc(cmd.Values("device"), diskDevice)
+		h.privileged = h.privileged || slices.ContainsFunc(cmd.Values("device"), diskDevice) || hostNamespaces(&cmd)
 		vols, mounts = cmd.Values("v", "volume"), cmd.Values("mount")
 	} else {
 		h.privileged = slices.ContainsFunc(args, func(a string) bool {
@@ -661,6 +687,20 @@ func rawContainerValues(args []string) (vols, mounts []string) {
 		}
 	}
 	return vols, mounts
+}
+
+// hostNamespaces: a container that shares the host's processes
+// (--pid=host: its root signals and traces the host's) or holds the
+// capabilities that reach past it (--cap-add ALL, SYS_ADMIN, SYS_MODULE,
+// SYS_PTRACE, DAC_READ_SEARCH).
+func hostNamespaces(cmd *effects.Command) bool {
+	if slices.Contains(cmd.Values("pid"), "host") {
+		return true
+	}
+	return slices.ContainsFunc(cmd.Values("cap-add"), func(c string) bool {
+		c = strings.TrimPrefix(strings.ToUpper(c), "CAP_")
+		return c == "ALL" || c == "SYS_ADMIN" || c == "SYS_MODULE" || c == "SYS_PTRACE" || c == "DAC_READ_SEARCH"
+	})
 }
 
 // diskDevice: a disk given to a container (--device /dev/sda).
