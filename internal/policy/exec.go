@@ -37,6 +37,7 @@ var execRules = []*Rule{
 			`docker -H unix:///run/user/1000/docker.sock container run --volume=/srv:/data alpine rm -rf /data`,
 			`docker run -v /var/run/docker.sock:/var/run/docker.sock alpine rm -rf /etc`,
 			`docker run --rm --pid=host alpine sh -c 'kill -9 -1'`,
+			`docker run --rm -v /var/run/docker.sock:/var/run/docker.sock docker:27-cli docker run --rm -v /:/h alpine rm -rf /h/etc`,
 		},
 		Allow: []string{
 			`tar -I zstd -cf out.tar.zst src`,

@@ -233,6 +233,7 @@ func (cs *candidates) restOfArgs(program string, args []string) {
 	if container {
 		var inner []string
 		host, inner = containerAccess(program, args)
+		host, inner = throughSocket(host, inner)
 		if !host.privileged && len(host.binds) == 0 {
 			return
 		}
@@ -687,6 +688,28 @@ func rawContainerValues(args []string) (vols, mounts []string) {
 		}
 	}
 	return vols, mounts
+}
+
+// throughSocket follows a container that runs another container through
+// the host's daemon (docker run -v /var/run/docker.sock:… docker:cli
+// docker run -v /:/h alpine rm -rf /h/etc): the inner container's binds
+// are the host's paths, and its command is the one judged. A few levels.
+func throughSocket(h containerHost, inner []string) (containerHost, []string) {
+	for range 4 {
+		if !h.privileged || len(inner) < 2 {
+			break
+		}
+		name := shell.CommandName(inner[0])
+		if effects.GrammarOf(name) == nil || !slices.Contains(containerCommands, name) {
+			break
+		}
+		next, nextInner := containerAccess(name, inner[1:])
+		if nextInner == nil {
+			break
+		}
+		h, inner = next, nextInner
+	}
+	return h, inner
 }
 
 // hostNamespaces: a container that shares the host's processes
