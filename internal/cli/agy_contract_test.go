@@ -316,8 +316,9 @@ func TestAgyContractOddInputs(t *testing.T) {
 	}
 }
 
-// Huge payloads: several megabytes are judged (the first 4 MiB of a
-// file's text are scanned), over the input limit is denied, never a crash.
+// Huge payloads: several megabytes are judged (a file's text up to 4 MiB is
+// scanned whole, a longer one denied as too large to scan), over the input
+// limit is denied, never a crash.
 func TestAgyContractHugePayloads(t *testing.T) {
 	h := newAgyHarness(t)
 	call := func(tool string, args map[string]any) []byte {
@@ -332,8 +333,10 @@ func TestAgyContractHugePayloads(t *testing.T) {
 		input []byte
 		want  string
 	}{
-		{"6 MB write", call("write_to_file", map[string]any{"TargetFile": filepath.Join(h.ws, "big.txt"), "CodeContent": filler}), "allow"},
-		{"6 MB write with a secret first", call("write_to_file", map[string]any{"TargetFile": filepath.Join(h.ws, "big.txt"), "CodeContent": "token: " + h.token + "\n" + filler}), "deny gemini-guard blocked github-pat"},
+		{"3 MB write", call("write_to_file", map[string]any{"TargetFile": filepath.Join(h.ws, "big.txt"), "CodeContent": filler[:3<<20]}), "allow"},
+		{"3 MB write with a secret last", call("write_to_file", map[string]any{"TargetFile": filepath.Join(h.ws, "big.txt"), "CodeContent": filler[:3<<20] + "token: " + h.token + "\n"}), "deny gemini-guard blocked github-pat"},
+		{"6 MB write", call("write_to_file", map[string]any{"TargetFile": filepath.Join(h.ws, "big.txt"), "CodeContent": filler}), "deny gemini-guard blocked secrets.too-large-to-scan"},
+		{"6 MB write with a secret first", call("write_to_file", map[string]any{"TargetFile": filepath.Join(h.ws, "big.txt"), "CodeContent": "token: " + h.token + "\n" + filler}), "deny gemini-guard blocked secrets.too-large-to-scan"},
 		{"2 MB command", call("run_command", map[string]any{"CommandLine": "echo " + strings.Repeat("a", 2<<20), "Cwd": h.ws}), "deny gemini-guard blocked shell.too-complex"},
 		{"40 MB", call("write_to_file", map[string]any{"TargetFile": filepath.Join(h.ws, "big.txt"), "CodeContent": strings.Repeat(filler, 7)}), "deny gemini-guard blocked hook.input-too-large"},
 	}

@@ -91,6 +91,41 @@ func TestInvisibleByteEnvLineIsBlocked(t *testing.T) {
 	assertNotCreated(t, r, "config.py", "config.py was created")
 }
 
+// TestChmodOfAGuardProgramIsBlocked (issue 37): find reaching the
+// installed guard-redact and taking its execute bit away would leave the
+// next session's tool output and answers unredacted. The command is
+// denied, the program keeps its mode, and the next session (a new CLI
+// process) still redacts a token in tool output.
+func TestChmodOfAGuardProgramIsBlocked(t *testing.T) {
+	t.Parallel()
+	requireCLI(t, "0.39.1", ".jsonl session transcript")
+	s := session(t)
+	prog := filepath.Join(s.ExtensionDir(), "bin", "guard-redact")
+	before, err := os.Stat(prog)
+	require.NoError(t, err)
+	r := run(t, s,
+		Shell("I'll tidy the extension's permissions.", "find ~/.gemini -name guard-redact -exec chmod a-x {} +"),
+		Say("It was blocked."),
+	)
+	call := onlyCall(t, r, "run_shell_command")
+	assertBlocked(t, r, call, "guard.tamper")
+	after, err := os.Stat(prog)
+	require.NoError(t, err)
+	assert.Equal(t, before.Mode(), after.Mode(), "guard-redact's mode changed")
+
+	token := GitHubToken(38)
+	writeWorkspaceFile(t, s, "deploy.env", "REGION=eu\nGITHUB_TOKEN="+token+"\n")
+	r = run(t, s,
+		Tool("Let me read the deploy settings.", "read_file", map[string]any{"file_path": "deploy.env"}),
+		Say("I read the settings."),
+	)
+	onlyCall(t, r, "read_file")
+	for _, res := range r.TranscriptToolResults() {
+		assert.NotContains(t, res, token, "the next session gave the model the token")
+	}
+	assertSecretNotShown(t, r, token)
+}
+
 // TestHardLinkToSettingsIsBlocked: a hard link to ~/.gemini/settings.json
 // is refused when the model makes it, and a write through one that exists
 // (made some other way) is refused as a write of the settings themselves.

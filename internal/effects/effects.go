@@ -333,6 +333,9 @@ func (c *collector) settings(args []string) {
 	for _, e := range configEffects(c.ex.Name, args) {
 		c.path(Write, e.Path, false)
 	}
+	for _, f := range guardCLIWrites(c.ex.Name, args) {
+		c.path(Write, f, false)
+	}
 	if c.ex.Name != "defaults" {
 		return
 	}

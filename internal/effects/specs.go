@@ -18,6 +18,9 @@ const (
 	deletes
 	uses
 	stats
+	// lispCode: the value is Emacs Lisp (emacs --batch --eval CODE); the
+	// file names among its strings are written when the code writes files.
+	lispCode
 )
 
 // Value gives the role of an option's value (sort -o FILE writes FILE).
@@ -70,6 +73,10 @@ func (s *Spec) fileEffects(args []string) []Effect {
 			out = append(out, Effect{Kind: Use, Path: f})
 		case stats:
 			out = append(out, Effect{Kind: Stat, Path: f})
+		case lispCode:
+			for _, w := range lispWrites(f) {
+				out = append(out, Effect{Kind: Write, Path: w})
+			}
 		}
 	}
 	for _, v := range s.Values {
@@ -120,6 +127,16 @@ func specFor(name string) *Spec {
 	return nil
 }
 
+// Parse reads a program's arguments with its file spec, the one reader of
+// them (a subcommand CLI's: ParseCommand); ok is false when the program has
+// no spec.
+func Parse(name string, args []string) (p shell.Args, ok bool) {
+	if s := specFor(name); s != nil {
+		return shell.ParseArgs(args, &s.Opts), true
+	}
+	return shell.Args{}, false
+}
+
 // Specs returns the file specs, for tests and docs (the subcommand CLIs'
 // grammars: Grammars).
 func Specs() []Spec { return specs }
@@ -150,7 +167,7 @@ var specs = []Spec{
 	// Programs that write their operands.
 	{Names: []string{"tee", "truncate", "sponge", "fallocate"}, Opts: shell.OptSpec{Short: "s:l:o:", Long: []string{"size=", "length=", "offset="}}, Operands: writes},
 	{Names: []string{"nano", "vi", "vim", "nvim", "emacs", "ed", "ex", "micro", "joe", "kak", "hx", "helix", "pico", "mcedit", "code", "codium", "subl", "gedit", "kate", "mate", "sudoedit", "vipw", "vigr"},
-		Opts: shell.OptSpec{Short: "c:S:u:i:T:", Long: []string{"cmd=", "eval="}}, Operands: readsWrites, ReadOnly: []string{"R", "M"}},
+		Opts: shell.OptSpec{Short: "c:S:u:i:T:", Long: []string{"cmd=", "eval="}}, Operands: readsWrites, ReadOnly: []string{"R", "M"}, Values: []Value{{"eval", lispCode}}},
 	{Names: []string{"cp", "install", "ln", "link", "gcp", "ditto"}, Opts: shell.OptSpec{Short: "t:S:m:o:g:", Long: []string{"target-directory=", "suffix=", "mode=", "owner=", "group=", "backup=?"}}, Operands: reads, Last: writes},
 	{Names: []string{"mv", "gmv"}, Opts: shell.OptSpec{Short: "t:S:", Long: []string{"target-directory=", "suffix="}}, Operands: deletes, Last: writes},
 	{Names: []string{"rm", "unlink", "shred", "srm", "trash", "trash-put", "wipe"}, Opts: shell.OptSpec{Short: "n:s:", Long: []string{"iterations=", "size=", "interactive=?"}}, Operands: deletes, Recursive: []string{"r", "R", "recursive"}},
@@ -165,6 +182,20 @@ var specs = []Spec{
 	// prints is judged by keepassEntry, not as a read of the whole file.
 	{Names: []string{"keepassxc-cli"}, Opts: shell.OptSpec{Short: keepassShort, Long: keepassLong}, Operands: uses, Values: []Value{{"k", uses}, {"key-file", uses}}},
 	{Names: []string{"source", "."}, Operands: uses},
+	// Binary rewriters change the program they are given in place (or
+	// write -o FILE): strip, upx, patchelf, objcopy IN [OUT].
+	{Names: []string{"strip", "llvm-strip", "sstrip", "upx", "patchelf", "objcopy", "llvm-objcopy", "execstack", "chrpath"},
+		Opts: shell.OptSpec{Short: "o:R:K:N:I:O:B:j:F:", Long: []string{"output=", "remove-section=", "keep-symbol=", "strip-symbol=", "input-target=", "output-target=", "target=",
+			"set-interpreter=", "set-rpath=", "add-rpath=", "add-needed=", "remove-needed=", "replace-needed=", "set-soname=", "page-size=", "output-file="}},
+		Operands: readsWrites, Values: []Value{{"o", writes}, {"output", writes}, {"output-file", writes}}},
+	// rename EXPR|FROM [TO] FILES... moves its files to other names.
+	{Names: []string{"rename", "prename", "file-rename", "perl-rename"}, Opts: shell.OptSpec{Short: "e:E:"}, Operands: deletes, Skip: 1, SkipUnless: []string{"e", "E"}},
+	// A file system mounted over a directory replaces what it holds, for
+	// every program that reads it afterwards: the mount point is written
+	// (mount --bind DIR ~/.gemini, bindfs DIR ~/.gemini). mount alone lists.
+	{Names: []string{"mount", "bindfs", "mount_nullfs", "mount_bindfs"}, Opts: shell.OptSpec{Short: "t:o:L:U:O:N:T:", Long: []string{"types=", "options=", "label=", "uuid=", "test-opts=", "namespace=", "fstab=", "source=", "target=",
+		"map=", "force-user=", "force-group=", "perms=", "mirror=", "mirror-only=", "create-for-user=", "create-for-group=", "create-with-perms=", "chown-policy=", "chgrp-policy=", "chmod-policy="}},
+		Last: writes, Values: []Value{{"target", writes}}},
 	{Names: []string{"k9s", "kubectx", "kubens", "kustomize", "stern", "minikube", "kind", "k3d"}, Opts: shell.OptSpec{Short: kubectlShort, Long: kubectlLong}, Values: []Value{{"kubeconfig", uses}}},
 }
 
@@ -317,4 +348,25 @@ func remoteDestroy(args []string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// lispWriters are the Emacs Lisp functions that write, move, copy, link
+// or delete a file, or change its mode.
+var lispWriters = []string{"write-region", "with-temp-file", "save-buffer", "write-file", "copy-file", "rename-file", "delete-file",
+	"make-symbolic-link", "add-name-to-file", "set-file-modes", "append-to-file", "copy-directory", "delete-directory"}
+
+// lispWrites are the file names among the strings of Emacs Lisp code
+// that writes files: (with-temp-file "~/.gemini/settings.json" ...).
+func lispWrites(code string) []string {
+	if !slices.ContainsFunc(lispWriters, func(w string) bool { return strings.Contains(code, w) }) {
+		return nil
+	}
+	var out []string
+	parts := strings.Split(code, `"`)
+	for i := 1; i < len(parts); i += 2 { // the text between quotes
+		if f := parts[i]; f != "" && !strings.ContainsAny(f, " \n") && (strings.Contains(f, "/") || f[0] == '.' || f[0] == '~') {
+			out = append(out, f)
+		}
+	}
+	return out
 }

@@ -1,16 +1,18 @@
 package hook
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"sync/atomic"
 	"time"
 )
 
-// Deadlines of the hooks: how long each may decide before it answers its
-// fail-safe instead. Gemini CLI lets the action through when a hook passes
+// Deadlines of the hooks: how long each may take, from its start, to read
+// its input and decide before it answers its fail-safe instead. Gemini CLI lets the action through when a hook passes
 // its hooks.json timeout (shell 10 s, secrets 30 s, AfterTool 30 s,
 // AfterModel 10 s, BeforeModel 30 s), so each hook answers by its
 // deadline, at most ~40 % of that timeout: process start, a loaded machine
@@ -26,21 +28,39 @@ const (
 // ErrDeadline is the error a late decision is replaced with.
 var ErrDeadline = errors.New("the check took longer than its time limit")
 
-// DeadlineError says a decision did not come within its deadline.
-type DeadlineError struct{ Limit time.Duration }
+// DeadlineError says a decision did not come within its deadline. Unread
+// says the input itself had not been read whole by then (a stdin that
+// trickles or is never closed).
+type DeadlineError struct {
+	Limit  time.Duration
+	Unread bool
+}
 
 func (e *DeadlineError) Error() string {
+	if e.Unread {
+		return fmt.Sprintf("the hook's input did not arrive within its %v time limit", e.Limit)
+	}
 	return fmt.Sprintf("the check did not finish within its %v time limit", e.Limit)
 }
 
 func (e *DeadlineError) Unwrap() error { return ErrDeadline }
 
-// RunWithin is Run with a deadline: the input is read and decoded as Run
-// does, then decide runs while a timer counts limit. When the timer wins,
-// the answer is late(in, err) with a *DeadlineError (late nil: FailSafe),
-// written at once, and the process exits 0 (exitLate): decide, still busy
-// on the caller's goroutine, is ended with it. Exactly one JSON object is
-// written either way.
+// RunWithin is Run with a deadline: a timer counts limit from the moment
+// RunWithin is called (the process's start, but for the runtime's own
+// start-up), over the reading and decoding of the input as well as
+// decide. When the timer wins, the answer is late(in, err) with a
+// *DeadlineError (late nil: FailSafe), or FailSafe(ev, err) when the input
+// has not been decoded yet, written at once, and the process exits 0
+// (exitLate): the read or decide, still busy on the caller's goroutine, is
+// ended with it. Exactly one JSON object is written either way. The timer
+// covers the input because a host that trickles it, or never closes
+// stdin, would otherwise hold the hook past the host's own timeout, and
+// Gemini CLI lets the action through then.
+//
+// The same happens on SIGTERM (what Gemini CLI sends at its timeout),
+// SIGINT and SIGHUP: the answer is the fail-safe with a *SignalError,
+// never silence, for a signal that comes from signalsFrom into the call
+// (signal.go says why not from its very start).
 //
 // decide runs on the caller's goroutine, not a new one: handing the call to
 // another goroutine and waiting for it woke a second thread on every hook
@@ -58,29 +78,113 @@ func RunWithin[In any](ev Event, limit time.Duration, r io.Reader, w io.Writer, 
 	if late == nil {
 		late = func(_ In, err error) Output { return FailSafe(ev, err) }
 	}
-	once := onceWriter{written: make(chan struct{})}
 	o := collect(opts)
-	out, host := answer(ev, r, o, func(in In, host Dialect) (Output, error) {
-		lateAnswer := func(err error) {
-			if once.claim() {
-				write(w, ev, o, host, late(in, err))
-				close(once.written)
-				exitLate()
-			}
-		}
-		timer := time.AfterFunc(limit, func() { lateAnswer(&DeadlineError{Limit: limit}) })
-		defer timer.Stop()
-		stop := watchMemory(memoryCeiling, func() { lateAnswer(&MemoryError{Ceiling: memoryCeiling}) })
+	head := &headReader{r: r}
+	c := &lateCall[In]{ev: ev, w: w, o: o, late: late, head: head, written: make(chan struct{})}
+	timer := time.AfterFunc(limit, func() { c.answer(&DeadlineError{Limit: limit}) })
+	defer timer.Stop()
+	stopSignals := onSignal(signalsFrom, func(s os.Signal) { c.answer(&SignalError{Signal: s}) })
+	defer stopSignals()
+	out, host := answer(ev, head, o, func(in In, host Dialect) (Output, error) {
+		c.decoded.Store(&decoded[In]{in: in, host: host})
+		stop := watchMemory(memoryCeiling, func() { c.answer(&MemoryError{Ceiling: memoryCeiling}) })
 		defer stop()
 		return decide(in)
 	})
-	if !once.claim() {
+	if !c.done.CompareAndSwap(false, true) {
 		// The late answer is being written: returning now could end the
 		// process in the middle of it.
-		<-once.written
+		<-c.written
 		return
 	}
 	write(w, ev, o, host, out)
+}
+
+// lateCall is what the late answer of one RunWithin call needs: exactly
+// one of the decision and the late answer is written (done), and written
+// is closed once the late answer is out.
+type lateCall[In any] struct {
+	ev      Event
+	w       io.Writer
+	o       options
+	late    func(In, error) Output
+	head    *headReader
+	decoded atomic.Pointer[decoded[In]]
+	done    atomic.Bool
+	written chan struct{}
+}
+
+// decoded is the call's input once read, and the host that sent it.
+type decoded[In any] struct {
+	in   In
+	host Dialect
+}
+
+// answer writes the late answer for err, unless an answer is out or
+// being written, and ends the process.
+func (c *lateCall[In]) answer(err error) {
+	if !c.done.CompareAndSwap(false, true) {
+		return
+	}
+	if d := c.decoded.Load(); d != nil {
+		write(c.w, c.ev, c.o, d.host, c.late(d.in, err))
+	} else {
+		var de *DeadlineError
+		if errors.As(err, &de) {
+			de.Unread = !c.head.ended()
+		}
+		write(c.w, c.ev, c.o, c.head.host(c.o.host), FailSafe(c.ev, err))
+	}
+	close(c.written)
+	exitLate()
+}
+
+// headReader passes reads on and keeps the first bytes read, from which
+// the late answer to an input not decoded tells the host (host), and
+// whether the input has ended (ended: then it was read, and the time went
+// to decoding it).
+type headReader struct {
+	r   io.Reader
+	mu  sync.Mutex
+	n   int
+	eof bool
+	b   [4 << 10]byte
+}
+
+func (h *headReader) Read(p []byte) (int, error) {
+	n, err := h.r.Read(p)
+	if n > 0 || err == io.EOF {
+		h.mu.Lock()
+		if h.n < len(h.b) {
+			h.n += copy(h.b[h.n:], p[:n])
+		}
+		h.eof = h.eof || err == io.EOF
+		h.mu.Unlock()
+	}
+	return n, err
+}
+
+func (h *headReader) ended() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.eof
+}
+
+// host is the host whose answer fits an input not read whole: given
+// (from the command line) when it is not Gemini, else Qwen Code when the
+// input begun names one of its events (a Gemini CLI answer to its
+// PostToolUse would be ignored there, the output passed on), else Gemini.
+func (h *headReader) host(given Dialect) Dialect {
+	if given != Gemini {
+		return given
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	b := h.b[:h.n]
+	if bytes.Contains(b, []byte(`"PreToolUse"`)) || bytes.Contains(b, []byte(`"PostToolUse"`)) {
+		return Qwen
+	}
+	return Gemini
 }
 
 // memoryCeiling is MemoryCeiling; tests lower it.
@@ -89,15 +193,6 @@ var memoryCeiling uint64 = MemoryCeiling
 // exitLate ends the hook process after its late answer is written; tests
 // replace it.
 var exitLate = func() { os.Exit(0) }
-
-// onceWriter lets exactly one of the decision and the deadline answer;
-// written is closed once the deadline's answer is out.
-type onceWriter struct {
-	done    atomic.Bool
-	written chan struct{}
-}
-
-func (o *onceWriter) claim() bool { return o.done.CompareAndSwap(false, true) }
 
 // reserveStack grows the goroutine's stack once, before the decision,
 // by the size of its frame. A goroutine starts with a few KB of stack

@@ -3,6 +3,7 @@ package hook
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -112,4 +113,61 @@ func TestRunWithinEndsAStuckProcess(t *testing.T) {
 	require.NoError(t, json.Unmarshal(stdout.Bytes(), &got), stdout.String())
 	assert.Equal(t, "deny", got["decision"])
 	assert.Contains(t, got["reason"], "hook.deadline")
+}
+
+// heldInput is a stdin that gives head and then nothing, never closed,
+// until the hook would have exited (lateExitClosing): a host that
+// trickles its input or never closes the pipe.
+func heldInput(t *testing.T, head string) io.Reader {
+	r, w := io.Pipe()
+	go func() { _, _ = w.Write([]byte(head)) }()
+	saved := exitLate
+	exitLate = func() { _ = w.Close() }
+	t.Cleanup(func() { exitLate = saved; _ = w.Close() })
+	return r
+}
+
+// The deadline counts the reading of the input too: a stdin that is never
+// closed gets the event's fail-safe at the deadline, not silence at the
+// host's timeout (which lets the action through).
+func TestRunWithinInputNeverArrives(t *testing.T) {
+	run := func(ev Event, head string) map[string]any {
+		t.Helper()
+		var out bytes.Buffer
+		start := time.Now()
+		// (In a hook process the late answer ends the process; here the
+		// input is closed then, and a whole object is decided on, its
+		// answer not written.)
+		switch ev {
+		case BeforeTool:
+			RunWithin(ev, 50*time.Millisecond, heldInput(t, head), &out, func(BeforeToolInput) (Output, error) { return Output{}, nil }, nil)
+		case AfterTool:
+			RunWithin(ev, 50*time.Millisecond, heldInput(t, head), &out, func(AfterToolInput) (Output, error) { return Output{}, nil }, nil)
+		case AfterModel:
+			RunWithin(ev, 50*time.Millisecond, heldInput(t, head), &out, func(AfterModelInput) (Output, error) { return Output{}, nil },
+				func(AfterModelInput, error) Output { t.Error("late must not get an input never read"); return Output{} })
+		}
+		assert.Less(t, time.Since(start), 5*time.Second)
+		require.Equal(t, 1, strings.Count(out.String(), "\n"), "one line: %q", out.String())
+		var got map[string]any
+		require.NoError(t, json.Unmarshal(out.Bytes(), &got), out.String())
+		return got
+	}
+	got := run(BeforeTool, `{"tool_name":"run_shell_command","tool_input":{"command":"rm -rf /"}}`)
+	assert.Equal(t, "deny", got["decision"])
+	assert.Contains(t, got["reason"], "hook.deadline")
+	assert.Contains(t, got["reason"], "input did not arrive")
+
+	got = run(AfterTool, `{"tool_name":"read_file","tool_response":{"llmContent":"ghp_`)
+	assert.Equal(t, "deny", got["decision"], "AfterTool withholds the output")
+	assert.Contains(t, got["reason"], "hook.output-unscanned")
+
+	got = run(AfterModel, `{"llm_response":{"text":"the secret is `)
+	assertWithheld(t, got, "the secret is")
+
+	// Qwen Code ignores a PostToolUse deny: the input begun says which
+	// host waits, and the answer is in its form.
+	got = run(AfterTool, `{"session_id":"s","hook_event_name":"PostToolUse","tool_name":"read_file","tool_response":"`)
+	assert.Equal(t, false, got["continue"], "Qwen Code's form: continue false replaces the result")
+	assert.Contains(t, got["stopReason"], "hook.output-unscanned")
 }

@@ -29,8 +29,9 @@ const (
 )
 
 // MaxInput is the most bytes of stdin a hook reads. A call over it is not
-// scanned: BeforeTool denies it, AfterTool and AfterModel pass it on (see
-// FailSafe). 32 MiB is far above a model's tool call or a streamed chunk.
+// scanned: BeforeTool denies it, AfterTool and AfterModel withhold what it
+// carries, BeforeModel refuses it (see FailSafe). 32 MiB is far above a
+// model's tool call or a streamed chunk.
 const MaxInput = 32 << 20
 
 // Base holds the fields Gemini CLI sends with every event.

@@ -214,7 +214,8 @@ func (e *PanicError) Error() string { return fmt.Sprintf("internal error: %v", e
 // session without protecting anything:
 //
 //   - BeforeTool: deny, with a reason that says what went wrong and how to
-//     repair it. An oversized call is denied as too large to check.
+//     repair it. An oversized call is denied as too large to check; one
+//     whose hook was sent a signal (SignalError) as stopped.
 //   - AfterTool: withhold the tool's output (deny replaces it with the
 //     reason) and tell the model and the user why: output that could not be
 //     scanned may hold a secret, and once the model has read it, it is in
@@ -225,9 +226,13 @@ func (e *PanicError) Error() string { return fmt.Sprintf("internal error: %v", e
 //     panic) may hold a secret. Input of a shape the hook does not know
 //     passes unchanged: a Gemini CLI that changed the shape would have
 //     every request of every session refused.
-//   - AfterModel and SessionStart: no decision ({}): a deny in AfterModel
-//     would print the chunk and end the turn. A hook that can withhold the
-//     chunk does so itself (guard-redact's deadline answer).
+//   - AfterModel: withhold the chunk (WithheldChunk): its text is replaced
+//     by a short notice, in both answer shapes, since the input that could
+//     not be read does not say which one the host speaks. Never deny: a
+//     deny in AfterModel prints the chunk and ends the turn. A hook that
+//     has read the chunk builds a finer answer itself (guard-redact's
+//     deadline answer keeps the chunk's other fields).
+//   - SessionStart: no decision ({}).
 func FailSafe(ev Event, err error) Output {
 	detail := errorDetail(err)
 	switch ev {
@@ -251,6 +256,13 @@ func FailSafe(ev Event, err error) Output {
 				"gemini-guard blocked hook.deadline: "+detail+" and stopped this call to be safe (a hook that runs out of time would let it through). "+
 					"Safer: split the work into smaller, simpler calls (shorter commands, smaller edits).",
 				"gemini-guard blocked a tool call it could not check in time ("+detail+").")
+		}
+		var sig *SignalError
+		if errors.As(err, &sig) {
+			return Deny(
+				"gemini-guard blocked hook.stopped: "+detail+" and blocked this call to be safe (a hook stopped without an answer would let it through). "+
+					"Retry the call; if this happens again, split the work into smaller, simpler calls.",
+				"gemini-guard blocked a tool call: "+detail+".")
 		}
 		if errors.As(err, &in) {
 			return Deny(
@@ -277,8 +289,34 @@ func FailSafe(ev Event, err error) Output {
 			"gemini-guard did not send this request to the model (hook.request-unscanned): it could not be checked for secrets ("+detail+"), "+
 				"and a request that may hold a secret is not sent unchecked. Safer: remove or shorten the large text pasted or included (@file), or start a new conversation (/clear).",
 			"gemini-guard did not send the request to the model: it could not be checked for secrets ("+detail+").")
+	case AfterModel:
+		return WithheldChunk("gemini-guard withheld part of the model's answer: it could not check it for secrets (" + detail + "). Ask the model to repeat it if you need it.")
 	default:
 		return Output{}
+	}
+}
+
+// withheldNotice is the text shown in place of a chunk the hook could not
+// read: never the chunk's own text.
+const withheldNotice = "[gemini-guard withheld this part of the answer: it could not be checked for secrets]"
+
+// WithheldChunk is the AfterModel answer that shows withheldNotice in
+// place of a chunk the hook could not read (its input broken, cut, over
+// MaxInput, of an unknown shape, or not read in time), telling the user
+// systemMessage. It answers both shapes, as the input's shape is not known:
+// hookSpecificOutput.llm_response replaces Gemini CLI 0.61's chunk (its
+// one text part shown as it is), content the simplified shape's. The
+// chunk's finishReason is not known either, so none is given; a chunk that
+// carried a function call loses it, which stops the turn rather than show
+// what could not be checked.
+func WithheldChunk(systemMessage string) Output {
+	notice := withheldNotice
+	return Output{
+		Decision:      "allow",
+		Content:       &notice,
+		SystemMessage: systemMessage,
+		Specific: &Specific{HookEventName: AfterModel, LLMResponse: json.RawMessage(
+			`{"text":"` + withheldNotice + `","candidates":[{"content":{"role":"model","parts":["` + withheldNotice + `"]},"index":0}]}`)},
 	}
 }
 

@@ -72,7 +72,7 @@ func TestRunBadInput(t *testing.T) {
 			got = runOnce(t, AfterModel, strings.NewReader(in), func(AfterModelInput) (Output, error) {
 				return Deny("decide must not answer bad input", ""), nil
 			})
-			assert.Empty(t, got, "AfterModel passes the chunk on")
+			assertWithheld(t, got, in)
 
 			got = runOnce(t, AfterTool, strings.NewReader(in), func(AfterToolInput) (Output, error) { return Output{}, nil })
 			assert.Equal(t, "deny", got["decision"], "AfterTool withholds output it could not scan")
@@ -90,7 +90,7 @@ func TestRunTooLarge(t *testing.T) {
 
 	big = io.MultiReader(strings.NewReader(`{"content":"`), strings.NewReader(strings.Repeat("a", MaxInput)), strings.NewReader(`"}`))
 	got = runOnce(t, AfterModel, big, func(AfterModelInput) (Output, error) { return Output{}, nil })
-	assert.Empty(t, got)
+	assertWithheld(t, got, "aaaa")
 
 	// A request to the model too large to read is refused, never sent
 	// unchecked.
@@ -117,7 +117,30 @@ func TestRunRecoversPanicsAndErrors(t *testing.T) {
 	assert.Contains(t, got["reason"], "boom")
 
 	got = runOnce(t, AfterModel, strings.NewReader(`{}`), func(AfterModelInput) (Output, error) { panic("x") })
-	assert.Empty(t, got)
+	assertWithheld(t, got, "")
+}
+
+// assertWithheld checks an AfterModel answer that withholds a chunk the
+// hook could not read: the chunk replaced by the notice in both shapes,
+// never a deny (which prints the chunk), never the input's own text.
+func assertWithheld(t *testing.T, got map[string]any, raw string) {
+	t.Helper()
+	assert.NotEqual(t, "deny", got["decision"], "a deny prints the chunk")
+	assert.Equal(t, withheldNotice, got["content"])
+	spec, _ := got["hookSpecificOutput"].(map[string]any)
+	require.NotNil(t, spec, "the chunk is replaced")
+	resp, _ := spec["llm_response"].(map[string]any)
+	require.NotNil(t, resp)
+	assert.Equal(t, withheldNotice, resp["text"])
+	cands, _ := resp["candidates"].([]any)
+	require.Len(t, cands, 1)
+	content := cands[0].(map[string]any)["content"].(map[string]any)
+	assert.Equal(t, []any{withheldNotice}, content["parts"])
+	assert.NotEmpty(t, got["systemMessage"])
+	if raw = strings.TrimSpace(raw); len(raw) > 3 {
+		b, _ := json.Marshal(got)
+		assert.NotContains(t, string(b), raw, "the raw input is never shown")
+	}
 }
 
 func TestRunKeepsShellTextReadable(t *testing.T) {

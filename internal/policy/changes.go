@@ -115,6 +115,13 @@ func copyChanges(c *Call, ops []string) (writes, deletes []string) {
 			}
 		}
 	}
+	if c.Ex.Name == "cp" && hasArg(c.Args, "--parents") && len(ops) >= 2 {
+		// cp --parents a/b/f DIR writes DIR/a/b/f.
+		dst := c.resolve(ops[len(ops)-1])
+		for _, src := range ops[:len(ops)-1] {
+			writes = append(writes, path.Join(dst, src))
+		}
+	}
 	if c.Ex.Name == "ln" && len(ops) == 1 {
 		writes = append(writes, c.resolve(path.Base(ops[0])))
 	}
@@ -400,8 +407,32 @@ func gitWrites(c *Call, ops []string) []string {
 		if len(ops) >= 3 && ops[1] == "add" {
 			return []string{c.resolve(ops[2])}
 		}
+	case "checkout-index":
+		// git checkout-index --prefix=P FILE writes P followed by FILE
+		// (the prefix is a string: --prefix=out/ or --prefix=old-).
+		prefix, _ := checkoutIndexPrefix(c.Args)
+		var out []string
+		for _, o := range ops[1:] {
+			out = append(out, c.resolve(prefix+o))
+		}
+		return out
 	}
 	return nil
+}
+
+// checkoutIndexPrefix is git checkout-index's --prefix, and whether it
+// writes every file of the index (-a, --all) or names read from standard
+// input (--stdin): a whole tree under the prefix.
+func checkoutIndexPrefix(args []string) (prefix string, all bool) {
+	for _, a := range args {
+		if v, ok := strings.CutPrefix(a, "--prefix="); ok {
+			prefix = v
+		}
+		if a == "--all" || a == "--stdin" || shortClusterHas(a, "a") && !strings.Contains(a, "=") {
+			all = true
+		}
+	}
+	return prefix, all
 }
 
 // gitCheckoutPaths are the paths git checkout and git restore name: after

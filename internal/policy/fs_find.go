@@ -21,16 +21,42 @@ func (c *Call) selectiveFindExec() bool {
 	if len(c.Ex.Via) == 0 || !strings.HasPrefix(c.Ex.Via[len(c.Ex.Via)-1], "find -exec") {
 		return false
 	}
+	f := c.parentFind()
+	if f == nil {
+		return false
+	}
+	starts, expr := shell.FindStart(f.Args[1:])
+	return len(starts) > 0 && c.findSelective(starts, expr, isFindExec) == ""
+}
+
+// parentFind is the find whose -exec (-execdir, -ok, -okdir) runs the
+// call, directly or through a nested shell (-exec sh -c '… "$1"' _ {}),
+// nil if none.
+func (c *Call) parentFind() *shell.Exec {
+	if !slices.ContainsFunc(c.Ex.Via, func(v string) bool { return strings.HasPrefix(v, "find -") }) {
+		return nil
+	}
 	i := slices.Index(c.Res.Execs, c.Ex)
 	for j := i - 1; j >= 0; j-- {
-		f := c.Res.Execs[j]
-		if f.Name != "find" || f.Depth != c.Ex.Depth {
-			continue
+		if f := c.Res.Execs[j]; f.Name == "find" && f.Depth <= c.Ex.Depth {
+			return f
 		}
-		starts, expr := shell.FindStart(f.Args[1:])
-		return len(starts) > 0 && c.findSelective(starts, expr, isFindExec) == ""
 	}
-	return false
+	return nil
+}
+
+// findTestsBefore are the primaries of a find expression before its first
+// action (isAction): what selects the files the action acts on.
+func findTestsBefore(expr []string, isAction func(string) bool) []findTest {
+	var tests []findTest
+	acted := false
+	shell.FindExpr(expr, func(p, v string, _ []string) {
+		acted = acted || isAction(p)
+		if !acted {
+			tests = append(tests, findTest{p, v})
+		}
+	})
+	return tests
 }
 
 // findFilters are find tests that select what -delete deletes.
@@ -121,6 +147,13 @@ func keepsOutGit(start string, tests []findTest) bool {
 			return true
 		}
 	}
+	return branchesExclude(start, tests, gitDirSamples)
+}
+
+// branchesExclude reports whether every -o branch of a find expression
+// started at start holds a positive name or path test that matches none of
+// samples (paths relative to start).
+func branchesExclude(start string, tests []findTest, samples []string) bool {
 	branch, safe := false, true
 	for i := 0; i <= len(tests); i++ {
 		if i == len(tests) || tests[i].primary == "-o" || tests[i].primary == "-or" || tests[i].primary == "," {
@@ -130,7 +163,7 @@ func keepsOutGit(start string, tests []findTest) bool {
 		}
 		t := tests[i]
 		negated := i > 0 && tests[i-1].negates()
-		if slices.Contains(findNameTests, t.primary) && !negated && !findTestMatches(t, start, gitDirSamples) {
+		if slices.Contains(findNameTests, t.primary) && !negated && !findTestMatches(t, start, samples) {
 			branch = true
 		}
 	}

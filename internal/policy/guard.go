@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"github.com/gemini-guard/gemini-guard/internal/effects"
 	"github.com/gemini-guard/gemini-guard/internal/protect"
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
@@ -9,10 +10,10 @@ import (
 var guardRules = []*Rule{
 	{
 		ID: "guard.tamper", Category: "guard",
-		Protects: "gemini-guard's and Gemini CLI's configuration, one table shared with the secrets guard (internal/protect): ~/.gemini/settings.json, ~/.gemini/trustedFolders.json, ~/.gemini/extensions/** (gemini-guard, its .env settings, any other extension), ~/.gemini/policies/**, the same under the workspace's .gemini, /etc/gemini-cli, Antigravity CLI's hooks and settings (~/.gemini/config/hooks.json, ~/.gemini/antigravity-cli/hooks.json and settings.json, the workspace's .agents/hooks.json), any .gitleaks.toml and .gitleaksignore, the configured gitleaks config, any .env line setting a key that configures bash, the dynamic loader, node, Gemini CLI, git or the guard's Go runtime (BASH_ENV, ENV, SHELLOPTS, PATH, LD_*, DYLD_*, NODE_OPTIONS, GEMINI_*, XDG_*, HOME, TMPDIR, GIT_SSH_COMMAND, GIT_CONFIG_*, GODEBUG, …: Gemini CLI loads every key of the .env it finds into its own environment and every hook's), the project's tightening file .gemini/gemini-guard.toml (may only get stricter), a repository's .git/config, .git/hooks/** and .git/info/attributes, a .git written whole, and the user's ~/.gitconfig and ~/.config/git/config (code a later git command runs); a write is judged by where output lands, whatever the program, also through symlinks and hard links (the same file under another name), and their mode or owner changed (chmod -x on a hook's binary); a link made to a protected file; a tree copied, synced, moved or unpacked into the home directory; the guard's processes stopped by name; and Gemini CLI (or Qwen Code) however spelled (gemini, npx @google/gemini-cli, node .../gemini, node $(which gemini), xargs or env gemini, qwen) disabling or adding extensions, or starting a child agent without the guard, with approvals off, or with such a key (HOME=, GEMINI_CLI_HOME=, XDG_CONFIG_HOME=) in its environment",
+		Protects: "gemini-guard's and its hosts' configuration, one table of protected objects (internal/protect) from which the path check, the identity check (device and inode: a hard link is the same file) and the directories above them are all derived, shared with the secrets guard: in each host's configuration directory (~/.gemini for Gemini CLI and Antigravity CLI, ~/.qwen for Qwen Code, the workspace's .gemini and .qwen, and a Windows profile's under /mnt/<drive>/Users/<name> seen from WSL) settings.json, trustedFolders.json, extensions/** (gemini-guard, its programs guard-shell, guard-secrets, guard-redact, guard-scanner and gemini-guard, its .env settings, any other extension), policies/**, Antigravity CLI's hooks, settings and MCP servers (config/hooks.json, antigravity-cli/hooks.json, settings.json and mcp_config.json), and the directory itself in a home; the workspace's .agents/hooks.json and .agents/mcp_config.json; /etc/gemini-cli and /etc/qwen-code; the guard's state directory (~/.local/state/gemini-guard: session records, the record of the agent's own changes); any .gitleaks.toml and .gitleaksignore, the configured gitleaks config, any .env line setting a key that configures bash, the dynamic loader, node, Gemini CLI, git or the guard's Go runtime (BASH_ENV, ENV, SHELLOPTS, PATH, LD_*, DYLD_*, NODE_OPTIONS, GEMINI_*, XDG_*, HOME, TMPDIR, GIT_SSH_COMMAND, GIT_CONFIG_*, GODEBUG, …: Gemini CLI loads every key of the .env it finds into its own environment and every hook's), the project's tightening file .gemini/gemini-guard.toml (may only get stricter), a repository's .git/config, .git/hooks/** and .git/info/attributes, a .git written whole, and the user's ~/.gitconfig and ~/.config/git/config (code a later git command runs). Any change of such an object's content, mode, owner or name is judged, whatever program makes it: where output lands (redirections, copy, link and extraction targets, in-place editors, output options, cp --parents, git checkout-index --prefix, emacs --eval, and every file a program spec in internal/effects says the call writes or deletes: a mount point, gemini-guard agy install/uninstall rewriting agy's hooks.json), also through symlinks and hard links; a mode, owner, flag or extended attribute changed (chmod, chown, setfacl, chflags, xattr -w; a numeric chmod that takes the owner's own access away, chmod 600 on a hook's binary); a program rewritten in place (strip, upx, patchelf) or renamed (mv, rename); the files find hands to -exec, that xargs reads or that find -delete deletes, judged by find's starting points and name tests or the paths echo gives xargs; a link made to a protected file (ln, link, cp -l/-s, os.link and the like in interpreter code); a tree copied, synced, moved, unpacked or checked out into the home directory (cpio -p, git checkout-index -a); a branch switch, merge, pull or hard reset in a work tree holding home's configuration; the guard's processes stopped by name; and Gemini CLI (or Qwen Code) however spelled (gemini, npx @google/gemini-cli, node .../gemini, node $(which gemini), xargs or env gemini, qwen) disabling or adding extensions, or starting a child agent without the guard, with approvals off, or with such a key (HOME=, GEMINI_CLI_HOME=, XDG_CONFIG_HOME=) in its environment",
 		What:     "changes the configuration of gemini-guard or Gemini CLI",
 		Safer:    "ask the user to change the setting themselves; a project may tighten the guard in .gemini/gemini-guard.toml",
-		Unknown:  "Paths that cannot be known statically are not judged here (the other rules still apply); a .env written with output that cannot be known is denied in strict mode.",
+		Unknown:  "Paths that cannot be known statically are not judged here (the other rules still apply); a .env written with output that cannot be known is denied in strict mode; a branch switch, merge, pull or hard reset over the workspace's own protected files (which the other commit may carry) is denied in strict mode.",
 		Commands: []string{"*"}, exec: checkGuardTamper,
 		Block: []string{
 			`echo '{}' > ~/.gemini/settings.json`,
@@ -75,6 +76,47 @@ var guardRules = []*Rule{
 			`node $(which gemini) -y -p 'clean up'`,
 			`HOME=/tmp/h gemini -p 'clean up'`,
 			`GEMINI_CLI_HOME=/tmp/g npx @google/gemini-cli -p 'clean up'`,
+			`gemini-guard agy uninstall`,
+			`gemini-guard agy install --bin ./fakebin`,
+			`env gemini-guard agy uninstall --workspace .`,
+			`bash -c '~/.gemini/extensions/gemini-guard/bin/gemini-guard agy uninstall'`,
+			`command qwen extensions uninstall gemini-guard`,
+			`env gemini extensions uninstall gemini-guard`,
+			`echo '{"hooks":{}}' > ~/.qwen/settings.json`,
+			`rm -rf ~/.qwen/extensions/gemini-guard`,
+			`cp /tmp/s.json /mnt/c/Users/ann/.gemini/settings.json`,
+			`sudo mount --bind /tmp/empty ~/.gemini`,
+			`bindfs /tmp/empty ~/.gemini/extensions`,
+			`rm -rf ~/.local/state/gemini-guard/sessions`,
+			`mv ~/.local/state/gemini-guard ~/.local/state/gg.old`,
+			`truncate -s 0 ~/.gemini/extensions/gemini-guard/bin/guard-redact`,
+			`setfacl -m u:nobody:--- ~/.gemini/extensions/gemini-guard/bin/guard-shell`,
+			`find ~/.gemini -name guard-redact -exec chmod a-x {} +`,
+			`chmod 600 ~/.gemini/extensions/gemini-guard/bin/guard-shell`,
+			`strip ~/.gemini/extensions/gemini-guard/bin/guard-shell`,
+			`rename 's/$/.off/' ~/.gemini/extensions/gemini-guard/bin/guard-redact`,
+			`xattr -w com.apple.quarantine 0081 ~/.gemini/extensions/gemini-guard/bin/guard-shell`,
+			`chmod --reference=/tmp/plain ~/.gemini/extensions/gemini-guard/bin/guard-secrets`,
+			`find ~/.gemini/extensions -type f -exec cp /bin/true {} \;`,
+			`find ~/.gemini/extensions -name 'guard-*' -execdir mv {} {}.off \;`,
+			`find ~/.gemini/extensions/gemini-guard -name '*' -delete`,
+			`find ~/.gemini/policies -delete`,
+			`find ~/.gemini -name guard-redact -exec sh -c 'chmod a-x "$1"' _ {} \;`,
+			`echo '{}' > /c/Users/ann/.gemini/settings.json`,
+			`find ~/.gemini -name 'guard-*' | xargs chmod 644`,
+			`printf '%s\n' ~/.gemini/extensions/gemini-guard/bin/guard-shell | xargs chmod -x`,
+			`xargs truncate -s 0 <<< ~/.gemini/extensions/gemini-guard/bin/guard-scanner`,
+			`echo gemini-guard | xargs qwen extensions disable`,
+			`echo uninstall | xargs gemini-guard agy`,
+			`link ~/.gemini/settings.json cfg.json`,
+			`link ~/.gemini/antigravity-cli/hooks.json h.json`,
+			`python3 -c "import os; os.link(os.path.expanduser('~/.gemini/settings.json'), 'cfg.json')"`,
+			`perl -e 'link "$ENV{HOME}/.gemini/config/hooks.json", "h.json"'`,
+			`emacs --batch --eval '(with-temp-file "~/.gemini/settings.json" (insert "{}"))'`,
+			`find .gemini | cpio -pdm ~`,
+			`cp --parents .gemini/settings.json ~`,
+			`git checkout-index -a --prefix=$HOME/`,
+			`git checkout-index --prefix=$HOME/ .gemini/settings.json`,
 		},
 		Allow: []string{
 			`cat ~/.gemini/settings.json`,
@@ -111,13 +153,39 @@ var guardRules = []*Rule{
 			`git config user.email dev@example.com`,
 			`uniq list out.txt`,
 			`node $(which gemini) -p 'summarise the README'`,
+			`gemini-guard agy status`,
+			`gemini-guard doctor`,
+			`ls -la ~/.gemini/extensions/gemini-guard/bin`,
+			`mount`,
+			`mount -t tmpfs none /tmp/scratch`,
+			`install -m 755 build/tool ~/.local/bin/tool`,
+			`cat ~/.qwen/settings.json`,
+			`ls ~/.local/state/gemini-guard/sessions`,
+			`chmod +x ./scripts/run.sh`,
+			`find . -name '*.o' -delete`,
+			`find build -exec chmod +x {} +`,
+			`find ~/.gemini -name '*.json'`,
+			`find ~/.gemini/extensions -type f -exec sha256sum {} +`,
+			`find . -name '*.go' | xargs gofmt -l`,
+			`find dist -type f | xargs chmod 644`,
+			`find . -name '*.txt' -exec sh -c 'chmod 644 "$1"' _ {} \;`,
+			`xattr -l ~/.gemini/extensions/gemini-guard/bin/guard-shell`,
+			`strip build/app`,
+			`rename 's/\.txt$/.md/' notes/*.txt`,
+			`link notes.txt notes-link.txt`,
+			`python3 -c "import os; os.link('a.txt', 'b.txt')"`,
+			`emacs --batch --eval '(with-temp-file "out/report.txt" (insert "x"))'`,
+			`cp --parents src/a.go build/out`,
+			`find src | cpio -pdm build/stage`,
+			`git checkout-index -a --prefix=build/export/`,
+			`echo my-ext | xargs gemini extensions disable`,
 		},
 	},
 }
 
 // roots are the protected-path table's anchors for this context.
 func (c *Context) roots() protect.Roots {
-	return protect.Roots{Home: c.Home, Workspace: c.Workspace, GitleaksConfig: c.GitleaksConfig, FS: c.FS}
+	return protect.Roots{Home: c.Home, Workspace: c.Workspace, GitleaksConfig: c.GitleaksConfig, FS: c.FS, StateDir: c.StateDir}
 }
 
 // checkGuardTamper: changing or deleting the guard's or Gemini CLI's
@@ -129,16 +197,25 @@ func checkGuardTamper(c *Call) Finding {
 	}
 	r := c.Ctx.roots()
 	writes, deletes := changes(c)
+	ew, ed := specChanges(c)
+	writes, deletes = append(writes, ew...), append(deletes, ed...)
 	if f := protectedDeleted(c, r, deletes); f.Hit {
 		return f
 	}
 	if f := linksToProtected(c, r); f.Hit {
 		return f
 	}
+	writes = append(writes, modeChanges(c)...)
+	if f := runtimeChanged(c, r, append(writes, deletes...)); f.Hit {
+		return f
+	}
 	if f := treeIntoUserConfig(c, r); f.Hit || f.Maybe {
 		return f
 	}
-	return protectedWritten(c, r, append(writes, modeChanges(c)...))
+	if f := protectedWritten(c, r, writes); f.Hit || f.Maybe {
+		return f
+	}
+	return branchOverConfig(c, r)
 }
 
 // guardSwitchedOff: Gemini CLI switching the guard off (checkCLI), the
@@ -208,6 +285,27 @@ func protectedWritten(c *Call, r protect.Roots, writes []string) Finding {
 		}
 	}
 	return Finding{}
+}
+
+// specChanges are the files the call's program specs (internal/effects)
+// say it writes or deletes: every program whose effects reach a protected
+// object is judged, not only the ones changes reads itself (mount over
+// ~/.gemini, gemini-guard agy uninstall rewriting agy's hooks.json).
+// Generic guesses for unknown programs are left out: a path-like operand
+// of a program nobody described is more often read than written.
+func specChanges(c *Call) (writes, deletes []string) {
+	for _, e := range c.effectsOf() {
+		if e.Generic || e.Area != effects.Files {
+			continue
+		}
+		switch e.Kind {
+		case effects.Write:
+			writes = append(writes, e.Path)
+		case effects.Delete:
+			deletes = append(deletes, e.Path)
+		}
+	}
+	return writes, deletes
 }
 
 func hitSafer(what, safer string) Finding { return Finding{Hit: true, What: what, Safer: safer} }

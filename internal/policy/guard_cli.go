@@ -123,7 +123,7 @@ func checkCLI(c *Call, args []string) Finding {
 		return Finding{}
 	}
 	if len(ops) >= 2 && (ops[0] == "extensions" || ops[0] == "extension") {
-		return cliExtensionsVerb(args, ops)
+		return cliExtensionsVerb(c, args, ops)
 	}
 	if len(ops) >= 2 && ops[0] == "hooks" && (ops[1] == "disable" || ops[1] == "remove") {
 		return hit("gemini hooks " + ops[1] + " switches hooks off")
@@ -141,14 +141,34 @@ func checkCLI(c *Call, args []string) Finding {
 // (or every extension), install and link of any. update brings the
 // installed extensions to their own sources' new versions: the same
 // extensions, from where the user installed them.
-func cliExtensionsVerb(args, ops []string) Finding {
+func cliExtensionsVerb(c *Call, args, ops []string) Finding {
 	switch ops[1] {
 	case "disable", "uninstall", "remove", "config", "link", "install":
-		if ops[1] == "install" || ops[1] == "link" || len(ops) == 2 || hasArg(ops[2:], "gemini-guard") || hasArg(args, "--all") {
+		if ops[1] == "install" || ops[1] == "link" || len(ops) == 2 || hasArg(ops[2:], "gemini-guard") || hasArg(args, "--all") ||
+			slices.ContainsFunc(ops[2:], func(o string) bool { return c.inputNames(o, "gemini-guard") }) {
 			return hit("gemini extensions " + ops[1] + " changes the installed extensions (gemini-guard is one of them, and another extension's hooks and settings run beside it)")
 		}
 	}
 	return Finding{}
+}
+
+// inputNames reports whether the word o, read at run time by xargs, may be
+// name: the items echo or printf give it, or a here-string's.
+func (c *Call) inputNames(o, name string) bool {
+	for _, u := range c.Res.Unknowns(o) {
+		if u.Kind != shell.Input {
+			continue
+		}
+		if strings.Contains(u.Name, name) {
+			return true
+		}
+		for _, p := range u.Execs {
+			if (p.Name == "echo" || p.Name == "printf") && slices.Contains(p.Args[1:], name) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // cliEnv: Gemini CLI started with a GEMINI_GUARD_ setting or a child-agent

@@ -5,6 +5,7 @@ package policy
 // changed on a protected path.
 
 import (
+	"path"
 	"slices"
 	"strings"
 
@@ -12,10 +13,12 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
 
-// linkers create a link to their source: ln (hard by default), cp -l/-s,
-// --link, --symbolic-link.
+// linkers create a link to their source: ln (hard by default), link
+// (always hard), cp -l/-s, --link, --symbolic-link.
 func linker(c *Call) (symbolic, ok bool) {
 	switch c.Ex.Name {
+	case "link":
+		return false, true
 	case "ln":
 		return hasSymbolicFlag(c.Args), true
 	case "cp":
@@ -29,8 +32,9 @@ func linker(c *Call) (symbolic, ok bool) {
 	return false, false
 }
 
-// treeWriters copy, sync, move or unpack a whole tree into a directory.
-var treeWriters = []string{"cp", "rsync", "ditto", "mv", "tar", "bsdtar", "unzip", "7z", "7za", "cpio", "scp"}
+// treeWriters copy, sync, move or unpack a whole tree into a directory
+// (git: checkout-index -a --prefix=DIR/).
+var treeWriters = []string{"cp", "rsync", "ditto", "mv", "tar", "bsdtar", "unzip", "7z", "7za", "cpio", "scp", "git"}
 
 // treeIntoUserConfig: a recursive copy, sync, move or extraction whose
 // destination tree takes in the user's Gemini CLI configuration (the home
@@ -48,6 +52,10 @@ func treeIntoUserConfig(c *Call, r protect.Roots) Finding {
 	switch c.Ex.Name {
 	case "cp", "rsync", "ditto", "scp", "mv":
 		dests, unknown = treeCopyDests(c, ops)
+	case "git":
+		dests = checkoutIndexTree(c, ops)
+	case "cpio":
+		dests = cpioDests(c, ops)
 	default:
 		if !treeExtracts(c, ops) {
 			return Finding{}
@@ -107,6 +115,37 @@ func copiesTree(c *Call) bool {
 	return c.Ex.Name == "ditto" || c.Ex.Name == "mv"
 }
 
+// checkoutIndexTree is the directory git checkout-index -a (or --stdin)
+// writes the index into, when its prefix names one (--prefix=$HOME/).
+func checkoutIndexTree(c *Call, ops []string) []string {
+	if len(ops) == 0 || ops[0] != "checkout-index" {
+		return nil
+	}
+	prefix, all := checkoutIndexPrefix(c.Args)
+	if !all || prefix == "" {
+		return nil
+	}
+	if !strings.HasSuffix(prefix, "/") {
+		prefix = path.Dir(prefix) // --prefix=dir/old- writes dir/old-<file>
+	}
+	return []string{c.resolve(prefix)}
+}
+
+// cpioDests is where cpio extracts (-i: the working directory) or copies
+// the files it reads the names of (-p DIR, pass-through).
+func cpioDests(c *Call, ops []string) []string {
+	if hasArg(c.Args, "--pass-through") || hasShortFlag(c.Args, 'p') {
+		if len(ops) > 0 {
+			return []string{c.resolve(ops[len(ops)-1])}
+		}
+		return nil
+	}
+	if treeExtracts(c, ops) {
+		return []string{extractionDir(c)}
+	}
+	return nil
+}
+
 // treeExtracts reports whether an archiver extracts: unzip always, cpio
 // -i, 7z x/e, tar -x.
 func treeExtracts(c *Call, ops []string) bool {
@@ -141,25 +180,75 @@ func extractionDir(c *Call) string {
 	return dir
 }
 
-// modeChanges are the files whose mode, owner or attributes a call
-// changes: chmod -x on a hook's binary makes Gemini CLI let every call
+// modeChanges are the files whose mode, owner, flags, security context or
+// extended attributes a call changes: chmod -x on a hook's binary makes Gemini CLI let every call
 // through, since a hook that cannot run does not deny. A mode that only
 // takes group's and others' access away changes nothing the guard needs.
 func modeChanges(c *Call) []string {
 	switch c.Ex.Name {
-	case "chmod", "chown", "chgrp", "chattr", "setfacl":
+	case "chmod", "chown", "chgrp", "chattr", "setfacl", "chflags", "chcon", "setfattr":
+	case "xattr":
+		// macOS: a quarantine attribute written on a hook's binary stops
+		// it running; listing and printing (-l, -p) change nothing.
+		if !hasShortFlag(c.Args, 'w') && !hasShortFlag(c.Args, 'd') && !hasShortFlag(c.Args, 'c') {
+			return nil
+		}
 	default:
 		return nil
 	}
-	ops := operands(c.Args)
-	if c.Ex.Name == "chmod" && len(ops) > 0 && tighteningMode(ops[0]) {
-		return nil
+	ops, mode := operands(c.Args), ""
+	if c.Ex.Name == "chmod" {
+		mode, ops = chmodArgs(c.Args)
 	}
+	tightens := mode != "" && tighteningMode(mode)
 	var out []string
 	for _, o := range ops {
-		out = append(out, c.resolve(o))
+		p := c.resolve(o)
+		if !tightens || !c.keepsOwnerAccess(mode, p) {
+			out = append(out, p)
+		}
 	}
 	return out
+}
+
+// chmodArgs splits chmod's arguments into its mode (a -x or -w mode looks
+// like an option) and its files; with --reference there is no mode.
+func chmodArgs(args []string) (mode string, files []string) {
+	ref := false
+	for _, a := range args {
+		switch {
+		case strings.HasPrefix(a, "--reference"):
+			ref = true
+		case strings.HasPrefix(a, "--"), mode == "" && !ref && len(a) > 1 && a[0] == '-' && strings.Trim(a[1:], "RvcfhHLP") == "":
+			// an option: -R, -v, --recursive, ...
+		case mode == "" && !ref:
+			mode = a
+		default:
+			files = append(files, a)
+		}
+	}
+	return mode, files
+}
+
+// keepsOwnerAccess reports whether a numeric chmod mode keeps every
+// permission the owner has on p now (chmod 600 on a settings file keeps
+// its rw-; on a hook's binary it takes the x away, and a hook that cannot
+// run does not deny). Symbolic tightening modes (go-rwx) leave the owner's
+// alone. A file that cannot be looked at must keep read and write, and
+// execute in a bin directory.
+func (c *Call) keepsOwnerAccess(mode, p string) bool {
+	if mode == "" || mode[0] < '0' || mode[0] > '7' {
+		return true
+	}
+	owner := mode[len(mode)-3] - '0'
+	need := byte(6)
+	if path.Base(path.Dir(p)) == "bin" {
+		need = 7 // a program
+	}
+	if st, err := c.Ctx.fs().Stat(p); err == nil {
+		need = byte(st.Mode().Perm()>>6) & 7
+	}
+	return owner&need == need
 }
 
 func hasSymbolicFlag(args []string) bool {
@@ -193,17 +282,9 @@ func contentsCopied(c *Call, ops []string) bool {
 // ordinary write through the link lands there. A link to a .env is allowed
 // (monorepos share one); writes through it are judged by content.
 func linksToProtected(c *Call, r protect.Roots) Finding {
-	symbolic, ok := linker(c)
-	if !ok {
+	symbolic, targets := linkSources(c)
+	if len(targets) == 0 {
 		return Finding{}
-	}
-	ops := operands(c.Args)
-	if len(ops) == 0 {
-		return Finding{}
-	}
-	targets := ops
-	if len(ops) >= 2 {
-		targets = ops[:len(ops)-1]
 	}
 	kind := "hard link"
 	if symbolic {
@@ -223,4 +304,91 @@ func linksToProtected(c *Call, r protect.Roots) Finding {
 		}
 	}
 	return Finding{}
+}
+
+// linkSources are the files a call links to: a linker's operands but the
+// last, or the literals of interpreter code that makes links
+// (os.link(SRC, DST), perl's link SRC, DST), taken as symbolic when the
+// code names a symlink call.
+func linkSources(c *Call) (symbolic bool, srcs []string) {
+	if c.Ex.CodeLinks {
+		return strings.Contains(codeText(c), "sym"), c.Ex.CodeLiterals
+	}
+	symbolic, ok := linker(c)
+	if !ok {
+		return false, nil
+	}
+	ops := operands(c.Args)
+	if len(ops) >= 2 {
+		return symbolic, ops[:len(ops)-1]
+	}
+	return symbolic, ops
+}
+
+// branchSubs are the git commands that bring another commit's tree into
+// the work tree: whatever files it carries replace the ones there.
+var branchSubs = []string{"checkout", "switch", "merge", "pull", "rebase", "reset", "cherry-pick"}
+
+// branchOverConfig: a branch switch, merge, pull, rebase or hard reset in
+// a work tree that holds protected configuration. Which files the other
+// commit carries cannot be known statically: in a repository whose work
+// tree holds the home directory's ~/.gemini (the workspace is home, a
+// dotfiles repository) it is denied; where the work tree holds a
+// protected file of its own (.gemini/settings.json, .gitleaks.toml) it is
+// a Maybe (strict mode denies). git checkout -- <paths> is judged by the
+// paths it names (changes).
+func branchOverConfig(c *Call, r protect.Roots) Finding {
+	if c.Ex.Name != "git" {
+		return Finding{}
+	}
+	g := parseGit(c)
+	if !slices.Contains(branchSubs, g.sub) || !bringsTree(g) {
+		return Finding{}
+	}
+	root := c.workTree()
+	if root == "" {
+		return Finding{}
+	}
+	if e := protect.HoldsUserConfig(r, root); e.Kind != protect.None {
+		return hit("git " + g.sub + " in a repository whose work tree (" + root + ") holds " + e.What + ": the commit it brings in may carry its own .gemini/settings.json or extensions")
+	}
+	for _, p := range protect.Below(r, root) {
+		if e := protect.Classify(r, p); denyingKind(e.Kind) {
+			return maybe("git " + g.sub + " may replace " + e.What + " with the other commit's version, which cannot be known statically")
+		}
+	}
+	return Finding{}
+}
+
+// bringsTree reports whether a git command of branchSubs replaces the work
+// tree's files with another commit's: not checkout -- <paths> or
+// checkout -b (judged elsewhere), reset only with --hard, --merge or
+// --keep.
+func bringsTree(g gitCall) bool {
+	switch g.sub {
+	case "checkout":
+		return !slices.Contains(g.args, "--") && !hasArg(g.args, "-b", "-B", "--orphan") && len(operands(g.args)) == 1
+	case "reset":
+		return hasArg(g.args, "--hard", "--merge", "--keep")
+	}
+	return true
+}
+
+// workTree is the work tree the call's git runs in: the nearest directory
+// at or above its working directory holding a .git, "" if none or unknown.
+func (c *Call) workTree() string {
+	d := c.Ex.Dir
+	if d == "" || !shell.Known(d) || !path.IsAbs(d) {
+		return ""
+	}
+	for {
+		if _, err := c.Ctx.fs().Lstat(path.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := path.Dir(d)
+		if parent == d {
+			return ""
+		}
+		d = parent
+	}
 }

@@ -46,6 +46,9 @@ type Context struct {
 	// system (bounded.OS: a FIFO or device is never opened, a file read up
 	// to a limit); tests pass a temporary directory's or a fake.
 	FS bounded.FS
+	// StateDir is gemini-guard's state directory when the hook knows it
+	// ($XDG_STATE_HOME/gemini-guard), protected like the default one.
+	StateDir string
 
 	// TrustedHosts are the user's trusted host patterns (settings;
 	// "*.example.com" matches subdomains) and ProjectHosts the hosts the

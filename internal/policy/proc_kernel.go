@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gemini-guard/gemini-guard/internal/effects"
 	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
@@ -278,33 +279,23 @@ func umountsSystem(c *Call) Finding {
 
 // remountsSystemReadOnly: mount -o remount,ro of a system mount.
 func remountsSystemReadOnly(c *Call) Finding {
-	for i := range c.Args {
-		opts, ok := mountOptions(c.Args, i)
-		if !ok || !strings.Contains(opts, "remount") || !slices.Contains(strings.Split(opts, ","), "ro") {
+	// mount's arguments are read by its program spec (internal/effects),
+	// the one reader of them: the same spec says a mount point is written.
+	p, _ := effects.Parse("mount", c.Args)
+	for _, o := range p.Opts {
+		if !o.HasValue || o.Name != "o" && o.Name != "options" {
 			continue
 		}
-		for _, o := range operands(c.Args) {
-			if o != opts && systemMount(c.resolve(o)) {
-				return hit("mount -o " + opts + " " + o + " remounts a file system the running system needs")
+		if !strings.Contains(o.Value, "remount") || !slices.Contains(strings.Split(o.Value, ","), "ro") {
+			continue
+		}
+		for _, op := range p.Operands {
+			if systemMount(c.resolve(op)) {
+				return hit("mount -o " + o.Value + " " + op + " remounts a file system the running system needs")
 			}
 		}
 	}
 	return Finding{}
-}
-
-// mountOptions is the value of mount's -o/--options at args[i] (-oX, -o X,
-// --options=X, --options X).
-func mountOptions(args []string, i int) (string, bool) {
-	a := args[i]
-	switch {
-	case a == "-o" && i+1 < len(args):
-		return args[i+1], true
-	case strings.HasPrefix(a, "--options="):
-		return strings.TrimPrefix(a, "--options="), true
-	case a == "--options" && i+1 < len(args):
-		return args[i+1], true
-	}
-	return strings.CutPrefix(a, "-o")
 }
 
 // systemMount reports whether p is a mount point the running system needs:

@@ -8,43 +8,6 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/bounded"
 )
 
-// guardBinaries are the programs hooks.json runs, by name.
-var guardBinaries = []string{"guard-shell", "guard-secrets", "guard-redact", "gemini-guard", "guard-scanner"}
-
-// knownFiles are the protected files a hard link can reach: the table's
-// files that exist on their own (directories cannot be hard linked), each
-// under every place the table anchors them.
-func knownFiles(r Roots) []string {
-	var out []string
-	for _, g := range geminiDirs(r) {
-		out = append(out,
-			filepath.Join(g, "settings.json"),
-			filepath.Join(g, "trustedFolders.json"),
-			filepath.Join(g, ".env"),
-			filepath.Join(g, "extensions", "extension-enablement.json"),
-			filepath.Join(g, "extensions", "gemini-guard", ".env"),
-			filepath.Join(g, "extensions", "gemini-guard", "gemini-extension.json"),
-			filepath.Join(g, "extensions", "gemini-guard", "hooks", "hooks.json"),
-			filepath.Join(g, "extensions", "gemini-guard", "policies", "gemini-guard.toml"),
-		)
-		for _, b := range guardBinaries {
-			out = append(out, filepath.Join(g, "extensions", "gemini-guard", "bin", b))
-		}
-	}
-	for _, root := range []string{r.Home, r.Workspace} {
-		if root != "" {
-			out = append(out, filepath.Join(root, ".env"), filepath.Join(root, ".gitleaks.toml"), filepath.Join(root, ".git", "config"), filepath.Join(root, ".gitconfig"))
-		}
-	}
-	if r.Workspace != "" {
-		out = append(out, filepath.Join(r.Workspace, ProjectFile))
-	}
-	if r.GitleaksConfig != "" {
-		out = append(out, r.GitleaksConfig)
-	}
-	return append(out, "/etc/gemini-cli/settings.json")
-}
-
 // Identify reports whether the existing file at p is one of the protected
 // files under another name: a hard link (same device and inode) or a
 // symlink that reaches one. A path that does not exist yet, and a file

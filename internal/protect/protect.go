@@ -63,6 +63,10 @@ type Roots struct {
 	// FS is the file system symlinks and identities are read from; nil
 	// means the real one (bounded.OS).
 	FS bounded.FS
+	// StateDir is gemini-guard's state directory (internal/state's, one
+	// level above its sessions: $XDG_STATE_HOME/gemini-guard), protected
+	// beside the default ~/.local/state/gemini-guard; "" for that alone.
+	StateDir string
 }
 
 // Entry is a protected path: what it is, as a block reason says it, and how
@@ -78,51 +82,37 @@ const ProjectFile = settings.ProjectFile
 // Classify says whether the absolute path p is protected under r. It looks
 // at p as written; call Check to also follow symlinks.
 //
-// The table:
-//   - ~/.gemini/settings.json, trustedFolders.json, extensions/** (gemini-guard itself, its
-//     .env settings, any other extension), policies/**, and the same under
-//     the workspace's .gemini; /etc/gemini-cli/** (system settings);
-//   - Antigravity CLI's hooks (~/.gemini/config/hooks.json, its fallback
-//     ~/.gemini/antigravity-cli/hooks.json, the workspace's
-//     .agents/hooks.json) and settings (~/.gemini/antigravity-cli/settings.json);
-//   - any .gitleaks.toml or .gitleaksignore (a gitleaks config or ignore
-//     list, at any depth: scans of a subdirectory read them) and the
-//     gitleaks config the settings name;
+// The table (objects, in table.go) holds the objects at known places:
+//   - in each host's configuration directory (~/.gemini, ~/.qwen, the
+//     workspace's .gemini and .qwen, a Windows profile's under /mnt/<drive>/Users/<name>):
+//     settings.json, trustedFolders.json, extensions/** (gemini-guard itself, its programs and
+//     .env settings, any other extension), policies/**, Antigravity CLI's hooks
+//     (config/hooks.json, antigravity-cli/hooks.json), settings
+//     (antigravity-cli/settings.json) and MCP servers (mcp_config.json),
+//     and the directory itself in a home;
+//   - the workspace's .agents/hooks.json and .agents/mcp_config.json;
+//     /etc/gemini-cli/**, /etc/qwen-code/**;
+//   - gemini-guard's state directory (~/.local/state/gemini-guard/**, and
+//     Roots.StateDir);
 //   - the workspace's .gemini/gemini-guard.toml (Tightening);
+//   - the user's ~/.gitconfig, ~/.config/git/config and attributes (GitCode);
+//
+// then the patterns found at any depth:
+//   - any .gitleaks.toml or .gitleaksignore (a gitleaks config or ignore
+//     list: scans of a subdirectory read them) and the gitleaks config the
+//     settings name;
 //   - any .env file (EnvFile);
 //   - .git/config, .git/hooks/** and .git/info/attributes of any
-//     repository, and the user's ~/.gitconfig, ~/.config/git/config and
-//     attributes (GitCode).
+//     repository, a .git in the workspace written whole (GitCode).
 func Classify(r Roots, p string) Entry {
 	if p == "" {
 		return Entry{}
 	}
 	p = filepath.Clean(p)
+	if e, ok := located(r, p); ok {
+		return e
+	}
 	base := filepath.Base(p)
-	for _, g := range geminiDirs(r) {
-		switch {
-		case samePath(p, g) && r.Home != "" && Within(g, r.Home):
-			return Entry{"Gemini CLI's configuration directory (" + g + ")", Config}
-		case samePath(p, filepath.Join(g, "settings.json")):
-			return Entry{"Gemini CLI's settings (" + filepath.Join(g, "settings.json") + "), which switch hooks and extensions on and off", Config}
-		case Within(p, filepath.Join(g, "extensions")):
-			return Entry{"Gemini CLI's extensions directory (" + filepath.Join(g, "extensions") + ", where gemini-guard and its .env settings are installed)", Config}
-		case samePath(p, filepath.Join(g, "trustedFolders.json")):
-			return Entry{"Gemini CLI's trusted folders (" + filepath.Join(g, "trustedFolders.json") + "), which decide whether a workspace's own settings, hooks and MCP servers load", Config}
-		case Within(p, filepath.Join(g, "policies")):
-			return Entry{"Gemini CLI's policy rules (" + filepath.Join(g, "policies") + ")", Config}
-		case samePath(p, filepath.Join(g, "config", "hooks.json")) || samePath(p, filepath.Join(g, "antigravity-cli", "hooks.json")):
-			return Entry{"Antigravity CLI's hooks (" + p + "), which run gemini-guard in agy", Config}
-		case samePath(p, filepath.Join(g, "antigravity-cli", "settings.json")):
-			return Entry{"Antigravity CLI's settings (" + p + "), whose permissions decide what agy runs without asking", Config}
-		}
-	}
-	if r.Workspace != "" && samePath(p, filepath.Join(r.Workspace, ".agents", "hooks.json")) {
-		return Entry{"the workspace's Antigravity CLI hooks (.agents/hooks.json), which agy runs without asking", Config}
-	}
-	if Within(p, "/etc/gemini-cli") {
-		return Entry{"Gemini CLI's system settings (/etc/gemini-cli)", Config}
-	}
 	switch {
 	case strings.EqualFold(base, ".gitleaks.toml"):
 		return Entry{"a gitleaks config (" + base + ") whose rules and allowlists the secrets guard applies", Config}
@@ -132,20 +122,8 @@ func Classify(r Roots, p string) Entry {
 	if r.GitleaksConfig != "" && samePath(p, r.GitleaksConfig) {
 		return Entry{"the gitleaks config gemini-guard is set to use", Config}
 	}
-	if r.Workspace != "" {
-		if samePath(p, filepath.Join(r.Workspace, ProjectFile)) {
-			return Entry{"the project's tightening file (" + ProjectFile + ")", Tightening}
-		}
-	}
 	if strings.EqualFold(base, ".env") {
-		return Entry{"a .env file, which Gemini CLI loads into its own environment and every hook's", EnvFile}
-	}
-	if r.Home != "" {
-		for _, f := range []string{filepath.Join(r.Home, ".gitconfig"), filepath.Join(r.Home, ".config", "git", "config"), filepath.Join(r.Home, ".config", "git", "attributes")} {
-			if samePath(p, f) {
-				return Entry{"the user's git config (" + f + "), whose aliases, hooks path, ssh command and filters every later git command runs", GitCode}
-			}
-		}
+		return Entry{envWhat, EnvFile}
 	}
 	if strings.EqualFold(base, ".git") && r.Workspace != "" && Within(p, r.Workspace) {
 		// A .git written whole (a gitdir: file, a copied directory) points git
@@ -193,8 +171,10 @@ func Check(r Roots, p string) Entry {
 }
 
 // Contains reports whether deleting or moving the directory p would take a
-// protected directory with it: a .gemini directory or a directory between
-// it and the home or workspace holding it (rm -rf ~/.gemini, mv .gemini x).
+// protected directory with it: a host's configuration directory (.gemini,
+// .qwen), the workspace's .agents/hooks.json or the guard's state
+// directory, or a directory between it and the home or workspace holding
+// it (rm -rf ~/.gemini, mv .gemini x, rm -rf ~/.local/state/gemini-guard).
 // Deleting home or the workspace itself is for the delete rules to judge.
 func Contains(r Roots, p string) Entry {
 	return containing(r, p, false)
@@ -208,34 +188,19 @@ func Holds(r Roots, p string) Entry {
 
 func containing(r Roots, p string, anyAncestor bool) Entry {
 	p = filepath.Clean(p)
-	for _, root := range []string{r.Home, r.Workspace} {
-		if root == "" {
+	objs, roots := holders(r)
+	for i, g := range objs {
+		if roots[i] == "" || !Within(g, p) {
 			continue
 		}
-		g := filepath.Join(root, ".gemini")
-		if !Within(g, p) {
-			continue
-		}
-		if anyAncestor || Within(p, root) && !samePath(p, root) {
-			return Entry{"Gemini CLI's configuration directory (" + g + ")", Config}
+		if anyAncestor || Within(p, roots[i]) && !samePath(p, roots[i]) {
+			if e, ok := located(r, g); ok {
+				return e
+			}
+			return hostDirEntry(g)
 		}
 	}
 	return Entry{}
-}
-
-func geminiDirs(r Roots) []string {
-	var out []string
-	for _, root := range []string{r.Home, r.Workspace} {
-		if root == "" {
-			continue
-		}
-		g := filepath.Join(root, ".gemini")
-		out = append(out, g)
-		if real, err := bounded.EvalSymlinks(bounded.Or(r.FS), g); err == nil && real != g {
-			out = append(out, real)
-		}
-	}
-	return out
 }
 
 // Candidates are p and the paths it leads to through symlinks on the real

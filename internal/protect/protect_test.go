@@ -28,6 +28,8 @@ func fixture(t *testing.T) (ws, home string) {
 	for p, body := range map[string]string{
 		filepath.Join(home, ".gemini", "settings.json"):                      "{}\n",
 		filepath.Join(home, ".gemini", "extensions", "gemini-guard", ".env"): "",
+		filepath.Join(home, ".gemini", "config", "hooks.json"):               "{}\n",
+		filepath.Join(home, ".gemini", "antigravity-cli", "settings.json"):   "{}\n",
 		filepath.Join(ws, ".gemini", "gemini-guard.toml"):                    "mode = \"strict\"\n",
 		filepath.Join(ws, ".gitleaks.toml"):                                  "[extend]\nuseDefault = true\n",
 		filepath.Join(ws, ".env.example"):                                    "API_URL=http://localhost\n",
@@ -42,6 +44,10 @@ func fixture(t *testing.T) (ws, home string) {
 	// A hard link in the workspace to ~/.gemini/settings.json (issue 25):
 	// the same file under another name.
 	require.NoError(t, os.Link(filepath.Join(home, ".gemini", "settings.json"), filepath.Join(ws, "hard.json")))
+	// The same for agy's hooks and settings (issue 37): one table for both
+	// checks.
+	require.NoError(t, os.Link(filepath.Join(home, ".gemini", "config", "hooks.json"), filepath.Join(ws, "agy-hooks.json")))
+	require.NoError(t, os.Link(filepath.Join(home, ".gemini", "antigravity-cli", "settings.json"), filepath.Join(ws, "agy-settings.json")))
 	return ws, home
 }
 
@@ -196,6 +202,16 @@ var sharedCommands = []struct {
 	{"echo 'protected_paths = [\"data\"]' >> .gemini/gemini-guard.toml", false},
 	{"cat .gemini/gemini-guard.toml", false},
 	{"go test ./...", false},
+	// Issue 37: every host's configuration, the guard's own programs and verbs.
+	{"echo '{}' > agy-hooks.json", true},
+	{"sed -i 's/deny/allow/' agy-settings.json", true},
+	{"echo '{}' > ~/.qwen/settings.json", true},
+	{"gemini-guard agy uninstall", true},
+	{"find ~/.gemini -name guard-redact -exec chmod a-x {} +", true},
+	{"link ~/.gemini/settings.json s2.json", true},
+	{"mount --bind /tmp/empty ~/.gemini", true},
+	{"gemini-guard agy status", false},
+	{"find . -name '*.o' -delete", false},
 }
 
 // TestBothGuardsAgree runs the shared table through the shell guard
@@ -345,6 +361,23 @@ func TestClassify(t *testing.T) {
 		{"/home/u/.gemini/GEMINI.md", protect.None},
 		{"/w/src/main.go", protect.None},
 		{"", protect.None},
+		// Every host's configuration, the Windows side's, the guard's state.
+		{"/home/u/.qwen/settings.json", protect.Config},
+		{"/home/u/.qwen/extensions/gemini-guard/bin/guard-shell", protect.Config},
+		{"/w/.qwen/settings.json", protect.Config},
+		{"/home/u/.gemini/antigravity-cli/settings.json", protect.Config},
+		{"/w/.agents/hooks.json", protect.Config},
+		{"/w/.agents/workflows/release.md", protect.None},
+		{"/w/.agents/mcp_config.json", protect.Config},
+		{"/home/u/.gemini/antigravity-cli/mcp_config.json", protect.Config},
+		{"/mnt/c/Users/ann/.gemini/settings.json", protect.Config},
+		{"/mnt/d/Users/ann/.gemini/extensions/gemini-guard/bin/guard-shell.exe", protect.Config},
+		{"/mnt/c/Users/ann/.gemini", protect.Config},
+		{"/cygdrive/c/Users/ann/.qwen/settings.json", protect.Config},
+		{"/mnt/c/Users/ann/Documents/settings.json", protect.None},
+		{"/home/u/.local/state/gemini-guard/sessions/ab12", protect.Config},
+		{"/home/u/.local/state/other/x", protect.None},
+		{"/etc/qwen-code/settings.json", protect.Config},
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.kind, protect.Classify(r, tt.path).Kind, tt.path)
@@ -352,6 +385,42 @@ func TestClassify(t *testing.T) {
 	assert.Equal(t, protect.Config, protect.Contains(r, "/w/.gemini").Kind)
 	assert.Equal(t, protect.None, protect.Contains(r, "/w").Kind, "deleting the workspace is fs.rm-workspace's")
 	assert.Equal(t, protect.Config, protect.Holds(r, "/home/u").Kind)
+	assert.Equal(t, protect.Config, protect.Contains(r, "/home/u/.local/state").Kind, "the guard's state directory")
+	assert.Equal(t, protect.None, protect.Contains(r, "/w/.agents").Kind, "no agy hooks in it")
+	assert.Equal(t, protect.None, protect.Contains(r, "/w/src").Kind)
+
+	// The state directory the hook knows ($XDG_STATE_HOME/gemini-guard).
+	r.StateDir = "/x/state/gemini-guard"
+	assert.Equal(t, protect.Config, protect.Classify(r, "/x/state/gemini-guard/provenance/ab").Kind)
+	assert.Equal(t, protect.Config, protect.Contains(r, "/x/state").Kind)
+	assert.Equal(t, protect.None, protect.Classify(r, "/x/state/other").Kind)
+}
+
+// TestIdentifyEveryObject: a hard link to any file of the table is that
+// file, agy's hooks and settings and the guard's programs included (the
+// identity check is derived from the same table as the path check).
+func TestIdentifyEveryObject(t *testing.T) {
+	ws, home := t.TempDir(), t.TempDir()
+	r := protect.Roots{Home: home, Workspace: ws}
+	for _, rel := range []string{
+		".gemini/config/hooks.json", ".gemini/antigravity-cli/hooks.json", ".gemini/antigravity-cli/settings.json",
+		".qwen/settings.json", ".gemini/extensions/gemini-guard/bin/guard-redact",
+	} {
+		p := filepath.Join(home, rel)
+		link := filepath.Join(ws, strings.ReplaceAll(rel, "/", "_"))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte("{}"), 0o644))
+		require.NoError(t, os.Link(p, link))
+		e := protect.Check(r, link)
+		assert.Equal(t, protect.Config, e.Kind, rel)
+		assert.Contains(t, e.What, "the same file under another name", rel)
+	}
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".agents"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, ".agents", "hooks.json"), []byte("{}"), 0o644))
+	assert.Equal(t, protect.Config, protect.Contains(r, filepath.Join(ws, ".agents")).Kind, "the workspace's agy hooks")
+	plain := filepath.Join(ws, "plain.json")
+	require.NoError(t, os.WriteFile(plain, []byte("{}"), 0o644))
+	assert.Equal(t, protect.None, protect.Check(r, plain).Kind)
 }
 
 // TestFileToolsSameTable: write_file and replace meet the same table
@@ -376,6 +445,9 @@ func TestFileToolsSameTable(t *testing.T) {
 		{"~/.env with NODE_OPTIONS", filepath.Join(home, ".env"), "export NODE_OPTIONS='--require /tmp/x.js'\n", true},
 		{".env with app keys", ".env", "DATABASE_URL=postgres://localhost/app\nAPI_BASE=http://localhost\nNODE_ENV=production\n", false},
 		{"hard link to ~/.gemini/settings.json", "hard.json", "{\"hooksConfig\":{\"enabled\":false}}\n", true},
+		{"hard link to agy's hooks.json", "agy-hooks.json", "{}\n", true},
+		{"hard link to agy's settings.json", "agy-settings.json", "{}\n", true},
+		{"Qwen Code's settings", filepath.Join(home, ".qwen", "settings.json"), "{}\n", true},
 		{".git/config", ".git/config", "[alias]\n\tst = !sh -c x\n", true},
 		{".git/hooks/pre-commit", ".git/hooks/pre-commit", "#!/bin/sh\n", true},
 		{".git/info/attributes", ".git/info/attributes", "* filter=x\n", true},

@@ -166,10 +166,26 @@ func (r *Redactor) find(text string, base int, scan bool, known []string) ([]sec
 	}
 	// Copies of every secret known or just found are hidden too.
 	all := known
-	for _, f := range finds {
-		if len(f.Secret) >= minKnown && !slices.Contains(all, f.Secret) {
-			all = append(all[:len(all):len(all)], f.Secret)
+	var listed map[string]bool // for many findings: a search of all each was quadratic
+	if len(finds) > fewKnown {
+		listed = make(map[string]bool, len(known)+len(finds))
+		for _, k := range known {
+			listed[k] = true
 		}
+	}
+	for _, f := range finds {
+		if len(f.Secret) < minKnown {
+			continue
+		}
+		if listed != nil {
+			if listed[f.Secret] {
+				continue
+			}
+			listed[f.Secret] = true
+		} else if slices.Contains(all, f.Secret) {
+			continue
+		}
+		all = append(all[:len(all):len(all)], f.Secret)
 	}
 	finds = append(finds, knownCopies(text, base, all)...)
 	return append(finds, r.Known.Find(text, base)...), nil
@@ -239,8 +255,19 @@ func better(a, b secrets.Finding) bool {
 // knownRule is the rule id of a copy of a secret found earlier.
 const knownRule = "known-secret"
 
-// knownCopies finds the copies of known secrets in text that end after base.
+// fewKnown is how many known secrets knownCopies looks for one at a time,
+// a search of the text each; more are looked for in one pass of the text
+// per length (knownCopiesByLength). A tool output dense with keys has
+// tens of thousands, and a search each made the redaction quadratic.
+const fewKnown = 16
+
+// knownCopies finds the copies of known secrets in text that end after
+// base: for each secret of known in order, its copies from left to right
+// (overlapping ones too).
 func knownCopies(text string, base int, known []string) []secrets.Finding {
+	if len(known) > fewKnown {
+		return knownCopiesByLength(text, base, known)
+	}
 	var out []secrets.Finding
 	for _, k := range known {
 		if k == "" {
@@ -254,6 +281,52 @@ func knownCopies(text string, base int, known []string) []secrets.Finding {
 			}
 			out = append(out, secrets.Finding{RuleID: knownRule, Start: from + i, End: from + i + len(k), Secret: k})
 			from += i + 1
+		}
+	}
+	return out
+}
+
+// knownCopiesByLength is knownCopies in one pass of text per length of
+// secret: each place is looked up in a set of the secrets of that length,
+// after a filter on its first two bytes. The findings come in knownCopies'
+// order.
+func knownCopiesByLength(text string, base int, known []string) []secrets.Finding {
+	byLen := map[int]map[string][]int{} // length → secret → its indexes in known
+	for i, k := range known {
+		if k == "" {
+			continue
+		}
+		g := byLen[len(k)]
+		if g == nil {
+			g = map[string][]int{}
+			byLen[len(k)] = g
+		}
+		g[k] = append(g[k], i)
+	}
+	at := make([][]int, len(known))
+	for n, g := range byLen {
+		var first [1 << 16 / 64]uint64 // the secrets' first two bytes
+		if n >= 2 {
+			for k := range g {
+				b := uint16(k[0])<<8 | uint16(k[1])
+				first[b/64] |= 1 << (b % 64)
+			}
+		}
+		for i := max(0, base-n+1); i+n <= len(text); i++ {
+			if n >= 2 {
+				if b := uint16(text[i])<<8 | uint16(text[i+1]); first[b/64]&(1<<(b%64)) == 0 {
+					continue
+				}
+			}
+			for _, k := range g[text[i:i+n]] {
+				at[k] = append(at[k], i)
+			}
+		}
+	}
+	var out []secrets.Finding
+	for k, starts := range at {
+		for _, s := range starts {
+			out = append(out, secrets.Finding{RuleID: knownRule, Start: s, End: s + len(known[k]), Secret: known[k]})
 		}
 	}
 	return out

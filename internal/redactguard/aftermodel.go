@@ -48,12 +48,16 @@ func readChunk(in hook.AfterModelInput) (c redact.Chunk, simple bool, err error)
 		return c, true, nil
 	}
 	var resp llmResponse
-	if err := json.Unmarshal(in.LLMResponse, &resp); err != nil {
-		return c, false, err
+	if json.Unmarshal(in.LLMResponse, &resp) != nil {
+		return c, false, errors.New("llm_response is not a response object")
 	}
-	if resp.Text != nil {
-		c.Text = *resp.Text
+	if resp.Text == nil {
+		// Gemini CLI sends text with every chunk ("" for a function
+		// call): a response without it is of a shape the hook does not
+		// know, and what it would show cannot be told.
+		return c, false, errors.New("llm_response without text")
 	}
+	c.Text = *resp.Text
 	for _, cand := range resp.Candidates {
 		c.Final = c.Final || cand.FinishReason != ""
 	}
@@ -87,13 +91,19 @@ func afterModel(in hook.AfterModelInput, e Env) (hook.Output, error) {
 	}
 	c, simple, err := readChunk(in)
 	if err != nil {
-		// A chunk the hook cannot read is passed on untouched.
-		return hook.Output{}, nil
+		// A chunk the hook cannot read is withheld (hook.FailSafe): what
+		// it would show was not checked.
+		return hook.Output{}, &hook.InputError{Err: err}
 	}
 	if c.Text == "" && !c.Final {
 		// A function call or thought in the middle of an answer: nothing
 		// to show, nothing to end.
 		return hook.Output{}, nil
+	}
+	if len(c.Text) > maxChunkText {
+		// Too long to check within the deadline: withheld before the
+		// work starts, as the deadline would withhold it after.
+		return withheld(in, c, simple, fmt.Sprintf("gemini-guard withheld part of the model's answer: a chunk of %d bytes, more than the %d it checks for secrets. Ask the model to write long output to a file.", len(c.Text), maxChunkText)), nil
 	}
 	now := e.Now()
 	next := nextFunc(s, in.Cwd, in.SessionID, e)

@@ -35,9 +35,12 @@ type Env struct {
 	// Scanner returns the scanner for options; nil means the scanner
 	// process's client (internal/scanner).
 	Scanner func(secrets.Options) secrets.Scanner
-	// ScanTimeout bounds one scan by the scanner process; Run sets it from
-	// the hook's deadline.
+	// ScanTimeout bounds the scans of one hook call by the scanner
+	// process, counted from Start; Run sets it from the hook's deadline.
 	ScanTimeout time.Duration
+	// Start is when the hook call began, which its deadline counts from
+	// (hook.RunWithin); zero means when its scans begin.
+	Start time.Time
 	// CLIVersion is the version of the Gemini CLI that runs the hook, ""
 	// when it cannot be told; nil means it cannot be told.
 	CLIVersion func() string
@@ -52,6 +55,10 @@ func DefaultEnv() Env {
 // before-model, else after-model), and returns the exit code, always 0:
 // with Gemini CLI the JSON on stdout carries the decision.
 func Run(args []string, stdin io.Reader, stdout io.Writer, e Env) int {
+	// The scans' time limit counts from here, as the hook's deadline
+	// does: reading a large input must not leave the scans their whole
+	// limit past the deadline.
+	e.Start = time.Now()
 	if len(args) > 0 && args[0] == "after-tool" {
 		e.ScanTimeout = afterToolScanTimeout
 		hook.RunWithin(hook.AfterTool, hook.AfterToolDeadline, stdin, stdout, func(in hook.AfterToolInput) (hook.Output, error) {

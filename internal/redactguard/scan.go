@@ -86,12 +86,17 @@ func knownValues(s settings.Settings, cwd, sessionID string, e Env) *known.Set {
 	return known.Load(known.Sources{Environ: environ, Home: e.Getenv("HOME"), Cwd: cwd, StateDir: e.StateDir, SessionID: sessionID, DisabledRules: s.DisabledRules})
 }
 
-// scanUntil is when the scans of this call must be done.
+// scanUntil is when the scans of this call must be done: ScanTimeout after
+// the call's start.
 func scanUntil(e Env) time.Time {
 	if e.ScanTimeout <= 0 {
 		return time.Time{}
 	}
-	return time.Now().Add(e.ScanTimeout)
+	start := e.Start
+	if start.IsZero() {
+		start = time.Now()
+	}
+	return start.Add(e.ScanTimeout)
 }
 
 func marker(s settings.Settings) func(string) string {

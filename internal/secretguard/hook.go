@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/gemini-guard/gemini-guard/internal/audit"
 	"github.com/gemini-guard/gemini-guard/internal/bounded"
@@ -51,7 +52,8 @@ func Run(stdin io.Reader, stdout io.Writer, e HookEnv) int {
 func answer(in hook.BeforeToolInput, e HookEnv) (hook.Output, error) {
 	call := hookcall.Load(e.Getenv, hook.BeforeTool, "secrets", in.Base)
 	d, err := Check(Call{Tool: in.ToolName, Input: in.ToolInput, Cwd: in.Cwd, Name: in.HostToolName},
-		Env{Settings: call.Settings, Home: e.Getenv("HOME"), Scanner: e.Scanner, Known: knownValues(in, call.Settings, e), FS: bounded.OS{}})
+		Env{Settings: call.Settings, Home: e.Getenv("HOME"), Scanner: e.Scanner, Known: knownValues(in, call.Settings, e), FS: bounded.OS{},
+			StateDir: filepath.Dir(state.Dir(e.Getenv))})
 	var inputErr *InputError
 	if errors.As(err, &inputErr) {
 		// Unusable arguments: the hook's bad-input answer asks the model to

@@ -144,7 +144,7 @@ func cases() []hookCase {
 			in: map[string]any{"file_path": "n.py", "old_string": "B = 2", "new_string": "B = 3"}, want: "allow", note: "scanned new_string alone"},
 		{name: "write_file without file_path", tool: "write_file", in: map[string]any{"content": tok}, want: "deny", rule: "hook.bad-input", secrets: []string{tok}},
 		{name: "huge content", tool: "write_file", in: map[string]any{"file_path": "huge.txt", "content": strings.Repeat("plain text line\n", 300_000) + tok},
-			want: "allow", note: "scanned only the first 4 MiB", secrets: []string{tok}},
+			want: "deny", rule: "secrets.too-large-to-scan", secrets: []string{tok}},
 
 		// Actions and modes.
 		{name: "redact write", tool: "write_file", in: map[string]any{"file_path": "r.py", "content": "T = \"" + tok + "\"\n"},

@@ -209,3 +209,18 @@ func TestLearntValuesLostFailsClosed(t *testing.T) {
 	require.NoError(t, known.StoreFault(dir), "a new key is made")
 	assert.Equal(t, secretguard.RuleStateFault, write().Verdict.RuleID, "the values hashed under the old key are still lost")
 }
+
+// A known value an edit puts past the first MaxScan bytes of a large file
+// is found there: the known values are looked for in the edit's windows,
+// as the rules are, not in the file's head.
+func TestKnownValueEditedIntoALargeFilesTail(t *testing.T) {
+	ws := t.TempDir()
+	env := testEnv(t, settings.Default(), t.TempDir())
+	env.Known = knownSet()
+	big := strings.Repeat("an ordinary line of the log\n", (secretguard.MaxScan+(1<<20))/28) + "END\n"
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "big.log"), []byte(big), 0o644))
+	d := check(t, env, ws, secretguard.Replace, input(t, "file_path", "big.log", "old_string", "END\n", "new_string", "END "+knownToken+"\n"))
+	require.Equal(t, verdict.Deny, d.Verdict.Action)
+	assert.Contains(t, d.Verdict.Message(), "$INTERNAL_API_TOKEN")
+	assert.NotContains(t, d.Verdict.Message(), knownToken)
+}

@@ -34,7 +34,10 @@ func checkOutbound(call Call, env Env) (Decision, error) {
 	if err != nil {
 		return Decision{}, &InputError{"tool_input is not JSON: " + err.Error()}
 	}
-	found, text, notes, err := scanShort(call, env, text, "this call's arguments")
+	if len(text) > MaxScan {
+		return tooLarge("the text of this call's arguments", len(text)), nil
+	}
+	found, text, notes, err := scanShort(call, env, text)
 	if err != nil || len(found) == 0 {
 		return Decision{Verdict: verdict.Verdict{Notes: notes}}, err
 	}

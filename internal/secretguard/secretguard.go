@@ -44,10 +44,30 @@ const (
 	MultiReplace = "multi_replace"
 )
 
-// MaxScan is the most bytes of one text the guard scans. Above it the first
-// MaxScan bytes are scanned and a note tells the user the rest was not.
-// 4 MiB takes about a second to scan; model tool calls are far smaller.
+// MaxScan is the most bytes of one text the guard scans. A call whose text
+// (a write's content, the changed part of an edit, a command, an outbound
+// call's arguments) is longer is denied before any scan (tooLarge): scanning
+// only its head would let a secret in its tail through, and scanning it
+// whole could outrun the hook's deadline. 4 MiB of ordinary text takes
+// about a second to scan; model tool calls are far smaller.
 const MaxScan = 4 << 20
+
+// RuleTooLarge denies a call whose text is longer than MaxScan.
+const RuleTooLarge = "secrets.too-large-to-scan"
+
+// tooLarge is the decision on a call whose text of size bytes is longer
+// than MaxScan; what names the text.
+func tooLarge(what string, size int) Decision {
+	return Decision{
+		Verdict: verdict.Verdict{
+			Action: verdict.Deny,
+			RuleID: RuleTooLarge,
+			What:   fmt.Sprintf("%s is %d bytes, more than the %d MiB gemini-guard scans for secrets, and text it cannot scan whole is not let through", what, size, MaxScan>>20),
+			Safer:  "write the content in smaller parts (a first write_file, then replace calls that add the rest), or keep large generated data out of the call",
+		},
+		Rules: []string{RuleTooLarge},
+	}
+}
 
 // editContext is how far around an edit a replace is scanned (whole lines):
 // a secret completed across the edit boundary lies within it. PEM blocks,
@@ -83,6 +103,9 @@ type Env struct {
 	// analysis read (symlinks, hard links, a copier's source); nil means
 	// the real one through internal/bounded (a FIFO is never opened).
 	FS bounded.FS
+	// StateDir is gemini-guard's state directory (above state.Dir's
+	// sessions), protected like the default ~/.local/state/gemini-guard.
+	StateDir string
 }
 
 // Call is one BeforeTool call.
@@ -255,13 +278,18 @@ func checkFile(call Call, env Env, filePath string, apply func(before string, ex
 	case edit.NotFound, edit.Ambiguous, edit.Missing, edit.NoOp:
 		notes = append(notes, fmt.Sprintf("gemini-guard could not apply this edit to %s (%s), so it scanned new_string alone.", shown, res.Outcome))
 	}
+	spans := scanSpans(res)
+	for _, sp := range spans {
+		if sp.End-sp.Start > MaxScan {
+			return tooLarge("the text this call writes to "+shown, sp.End-sp.Start), nil
+		}
+	}
 	sc := newConfigured(call, env)
-	found, scanNotes, err := scanWindows(sc, res)
+	found, knownFound, err := scanWindows(sc, env.Known, res, spans)
 	if err != nil {
 		return Decision{}, err
 	}
 	notes = append(notes, sc.notes...)
-	notes = append(notes, scanNotes...)
 	fresh := edit.New(found, res.After, res.Before)
 	if len(fresh) < len(found) {
 		// Some values were already in the file. Old only if the file's own
@@ -274,7 +302,7 @@ func checkFile(call Call, env Env, filePath string, apply func(before string, ex
 	}
 	// A known value is new when the file did not hold it (or the form
 	// found) before: no keyword makes it a secret, it is one.
-	if kf := edit.New(env.Known.Find(res.After[:min(len(res.After), MaxScan)], 0), res.After, res.Before); len(kf) > 0 {
+	if kf := edit.New(knownFound, res.After, res.Before); len(kf) > 0 {
 		fresh = sortFindings(append(fresh, kf...))
 	}
 	if len(fresh) == 0 {
@@ -295,40 +323,42 @@ func checkFile(call Call, env Env, filePath string, apply func(before string, ex
 	return d, nil
 }
 
-// scanWindows scans the parts of res.After that the call changed (with
-// context), each at most MaxScan bytes, and returns findings with offsets
-// in res.After.
-func scanWindows(sc *configured, res edit.Result) ([]secrets.Finding, []string, error) {
-	var spans []edit.Span
+// scanSpans are the parts of res.After that the call changed (with
+// context), joined into as few as fit MaxScan; a part longer than MaxScan
+// stays whole (the caller denies the call).
+func scanSpans(res edit.Result) []edit.Span {
 	if res.Outcome == edit.Applied && len(res.After) > editContext {
-		spans = scanGroups(res.Window(editContext), MaxScan)
-	} else {
-		spans = []edit.Span{{Start: 0, End: len(res.After)}}
+		return scanGroups(res.Window(editContext), MaxScan)
 	}
-	var out []secrets.Finding
-	var notes []string
+	return []edit.Span{{Start: 0, End: len(res.After)}}
+}
+
+// scanWindows scans spans of res.After, each at most MaxScan bytes
+// (scanSpans), and looks for the known values in them: the findings of
+// each, with offsets in res.After.
+func scanWindows(sc *configured, set *knownvals.Set, res edit.Result, spans []edit.Span) (found, known []secrets.Finding, err error) {
 	lines := 0
 	prev := 0
-	for _, sp := range spans {
-		lines += strings.Count(res.After[prev:sp.Start], "\n")
-		prev = sp.Start
-		end := sp.End
-		if end-sp.Start > MaxScan {
-			end = sp.Start + MaxScan
-			notes = append(notes, fmt.Sprintf("gemini-guard scanned only the first %d MiB of this call's text (%d MiB); the rest was not checked for secrets.", MaxScan>>20, (sp.End-sp.Start)>>20))
-		}
-		found, err := sc.scan(res.After[sp.Start:end])
-		if err != nil {
-			return nil, nil, err
-		}
-		for _, f := range found {
+	shift := func(out []secrets.Finding, fs []secrets.Finding, sp edit.Span) []secrets.Finding {
+		for _, f := range fs {
 			f.Start += sp.Start
 			f.End += sp.Start
 			f.Line += lines
 			out = append(out, f)
 		}
+		return out
 	}
-	return out, notes, nil
+	for _, sp := range spans {
+		lines += strings.Count(res.After[prev:sp.Start], "\n")
+		prev = sp.Start
+		fs, err := sc.scan(res.After[sp.Start:sp.End])
+		if err != nil {
+			return nil, nil, err
+		}
+		found = shift(found, fs, sp)
+		known = shift(known, set.Find(res.After[sp.Start:sp.End], 0), sp)
+	}
+	return found, known, nil
 }
 
 // scanGroups joins consecutive spans into as few spans of at most limit
@@ -350,6 +380,10 @@ func scanGroups(spans []edit.Span, limit int) []edit.Span {
 }
 
 func checkShell(call Call, env Env, command, dir string) (Decision, error) {
+	if len(command) > MaxScan {
+		// Denied before the analysis, whose cost grows with it.
+		return tooLarge("this command", len(command)), nil
+	}
 	res := analyze(env, call.Cwd, dir, command)
 	if why, safer := protectedCommand(env, call.Cwd, res); why != "" {
 		return protectedDecision(call.Tool, "", why, safer), nil
@@ -359,7 +393,10 @@ func checkShell(call Call, env Env, command, dir string) (Decision, error) {
 		// One scan of the command and what its words become when run.
 		text = command + "\n" + extra
 	}
-	found, text, notes, err := scanShort(call, env, text, "this command")
+	if len(text) > MaxScan {
+		return tooLarge("this command with what its words expand to", len(text)), nil
+	}
+	found, text, notes, err := scanShort(call, env, text)
 	if err != nil || len(found) == 0 {
 		return Decision{Verdict: verdict.Verdict{Notes: notes}}, err
 	}
@@ -376,15 +413,11 @@ func checkShell(call Call, env Env, command, dir string) (Decision, error) {
 	return d, nil
 }
 
-// scanShort scans a short text (a command, a call's arguments), at most its
-// first MaxScan bytes (what names it in the note about the cut), asking the
-// scanner only when a rule may match. It returns the findings with offsets
-// in scanned, the text scanned, and notes for the user.
-func scanShort(call Call, env Env, text, what string) (found []secrets.Finding, scanned string, notes []string, err error) {
-	if len(text) > MaxScan {
-		text = text[:MaxScan]
-		notes = append(notes, fmt.Sprintf("gemini-guard scanned only the first %d MiB of %s.", MaxScan>>20, what))
-	}
+// scanShort scans a short text (a command, a call's arguments; the caller
+// denies one over MaxScan), asking the scanner only when a rule may match.
+// It returns the findings with offsets in scanned, the text scanned, and
+// notes for the user.
+func scanShort(call Call, env Env, text string) (found []secrets.Finding, scanned string, notes []string, err error) {
 	sc := newConfigured(call, env)
 	if !sc.mayFind(text) {
 		return withKnown(nil, env.Known, text), text, notes, nil

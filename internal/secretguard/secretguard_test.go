@@ -282,13 +282,24 @@ func TestBadInput(t *testing.T) {
 		assert.Equal(t, verdict.Deny, d.Verdict.Action)
 		assert.Contains(t, strings.Join(d.Verdict.Notes, " "), "old_string not found")
 	})
-	t.Run("huge content: first MaxScan bytes, with a note", func(t *testing.T) {
+	t.Run("content over MaxScan is denied, never allowed with its tail unscanned", func(t *testing.T) {
 		pad := strings.Repeat("a quiet line of text\n", secretguard.MaxScan/21+1)
-		d := check(t, env, ws, secretguard.WriteFile, input(t, "file_path", "huge.txt", "content", pad+tok))
-		assert.Equal(t, verdict.Allow, d.Verdict.Action)
-		assert.Contains(t, strings.Join(d.Verdict.Notes, " "), "scanned only the first 4 MiB")
-		d = check(t, env, ws, secretguard.WriteFile, input(t, "file_path", "huge.txt", "content", tok+"\n"+pad))
+		for _, content := range []string{pad + tok, tok + "\n" + pad, pad} {
+			d := check(t, env, ws, secretguard.WriteFile, input(t, "file_path", "huge.txt", "content", content))
+			assert.Equal(t, verdict.Deny, d.Verdict.Action)
+			assert.Equal(t, secretguard.RuleTooLarge, d.Verdict.RuleID)
+			assert.Contains(t, d.Verdict.Message(), "more than the 4 MiB gemini-guard scans")
+			assert.NotContains(t, d.Verdict.Message(), tok)
+		}
+		// A command and an outbound call too.
+		d := check(t, env, ws, secretguard.Shell, input(t, "command", "echo "+pad))
+		assert.Equal(t, secretguard.RuleTooLarge, d.Verdict.RuleID)
+		d = check(t, env, ws, "web_fetch", input(t, "prompt", pad+tok))
+		assert.Equal(t, secretguard.RuleTooLarge, d.Verdict.RuleID)
+		// Up to MaxScan the content is scanned whole, its end too.
+		d = check(t, env, ws, secretguard.WriteFile, input(t, "file_path", "big.txt", "content", pad[:secretguard.MaxScan-len(tok)-1]+" "+tok))
 		assert.Equal(t, verdict.Deny, d.Verdict.Action)
+		assert.NotEqual(t, secretguard.RuleTooLarge, d.Verdict.RuleID)
 	})
 	for name, in := range map[string]json.RawMessage{
 		"no file_path":     input(t, "content", tok),

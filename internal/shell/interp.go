@@ -410,8 +410,12 @@ func interpCalls(lang string) []callPattern {
 }
 
 var (
-	homeExprRe  = &lazyregexp.Regexp{Expr: `^(?:os\.environ\[\s*["']HOME["']\s*\]|os\.(?:getenv|environ\.get)\(\s*["']HOME["']\s*\)|(?:pathlib\.)?Path\.home\(\)|os\.path\.expanduser\(\s*["']~/?["']\s*\)|(?:os|require\(["']os["']\))\.homedir\(\)|process\.env\.HOME|ENV\[["']HOME["']\]|ENV\.fetch\(["']HOME["']\)|Dir\.home|\$ENV\{HOME\}|getenv\(["']HOME["']\)|\$_SERVER\[["']HOME["']\])`}
-	forkLoopRe  = &lazyregexp.Regexp{Expr: `(?s)(?:\bwhile\b|\bloop\b|\buntil\b|for\s*\(\s*;\s*;\s*\)|\bfor\b[^\n]{0,60}\brange\()[^\n]{0,120}\bfork\b|\bfork\b[^\n]{0,40}\b(?:while|until)\b`}
+	homeExprRe = &lazyregexp.Regexp{Expr: `^(?:os\.environ\[\s*["']HOME["']\s*\]|os\.(?:getenv|environ\.get)\(\s*["']HOME["']\s*\)|(?:pathlib\.)?Path\.home\(\)|os\.path\.expanduser\(\s*["']~/?["']\s*\)|(?:os|require\(["']os["']\))\.homedir\(\)|process\.env\.HOME|ENV\[["']HOME["']\]|ENV\.fetch\(["']HOME["']\)|Dir\.home|\$ENV\{HOME\}|getenv\(["']HOME["']\)|\$_SERVER\[["']HOME["']\])`}
+	forkLoopRe = &lazyregexp.Regexp{Expr: `(?s)(?:\bwhile\b|\bloop\b|\buntil\b|for\s*\(\s*;\s*;\s*\)|\bfor\b[^\n]{0,60}\brange\()[^\n]{0,120}\bfork\b|\bfork\b[^\n]{0,40}\b(?:while|until)\b`}
+	// linkHintRe finds the calls that make a hard or symbolic link:
+	// os.link, os.symlink, Path.hardlink_to, fs.linkSync, File.link,
+	// FileUtils.ln, perl's and php's link and symlink.
+	linkHintRe  = &lazyregexp.Regexp{Expr: `\b(?:os\.(?:sym)?link|(?:hard|sym)link_to|(?:sym)?link(?:Sync)?\s*\(|File\.(?:sym)?link|FileUtils\.ln\w*|(?:sym)?link\s+["'$(])`}
 	writeHintRe = &lazyregexp.Regexp{Expr: `open\s*\((?:[^()]|\([^()]*\))*["'](?:[wax]\+?b?|r\+)["']|write_?(?:text|bytes|FileSync|File)|appendFile|File\.write|>>|\bprint\s*\{|fputs|file_put_contents|os\.(?:remove|unlink|rename|replace)|shutil\.(?:move|copy\w*|rmtree)|unlink|rmSync|rm_rf|rename`}
 )
 
@@ -444,6 +448,9 @@ func (a *analyzer) interpCode(f *frame, st *state, ex *Exec, lang, code, label s
 	ex.CodeLiterals = append(ex.CodeLiterals, homeJoined(code, lits)...)
 	if mayWrite(code) && writeHintRe.MatchString(code) {
 		ex.CodeWrites = true
+	}
+	if strings.Contains(code, "link") && linkHintRe.MatchString(code) {
+		ex.CodeLinks = true
 	}
 	if strings.Contains(code, "fork") && forkLoopRe.MatchString(code) { // every match holds "fork"; the regexp costs ~2 ms to compile cold
 		a.res.Hazards = append(a.res.Hazards, Hazard{Kind: ForkBomb, Text: ex.Text, Via: f.via, Detail: ex.Name + " code forks in a loop"})
@@ -570,6 +577,7 @@ func (a *analyzer) synthetic(f *frame, st *state, ex *Exec, args []string, via s
 	c.Stdin = nil
 	c.CodeLiterals = nil
 	c.CodeWrites = false
+	c.CodeLinks = false
 	a.run(f, st, c)
 }
 
@@ -726,6 +734,11 @@ var homeEnds = []string{"homedir()", "Path.home()", "expanduser('~')", `expandus
 func homeJoined(code string, lits []literal) []string {
 	var out []string
 	for _, l := range lits {
+		for _, h := range homeInterpolations {
+			if rest, ok := strings.CutPrefix(l.val, h); ok && strings.HasPrefix(rest, "/") {
+				out = append(out, "~"+rest) // "$ENV{HOME}/.gemini/settings.json"
+			}
+		}
 		if !strings.HasPrefix(l.val, "/") {
 			continue
 		}
@@ -743,6 +756,11 @@ func homeJoined(code string, lits []literal) []string {
 	}
 	return out
 }
+
+// homeInterpolations are the home directory interpolated at the start of
+// a string literal: perl's "$ENV{HOME}/x", ruby's "#{Dir.home}/x",
+// JavaScript's `${os.homedir()}/x`.
+var homeInterpolations = []string{"$ENV{HOME}", "${ENV{HOME}}", "#{Dir.home}", `#{ENV["HOME"]}`, "#{ENV['HOME']}", "${process.env.HOME}", "${os.homedir()}", "${require('os').homedir()}"}
 
 // mayWrite reports whether code holds a literal that every match of
 // writeHintRe needs, so that the regexp is compiled only for code that

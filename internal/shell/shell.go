@@ -107,9 +107,12 @@ type Exec struct {
 	Synthetic bool
 	// CodeLiterals are the string literals of the interpreter code this
 	// command runs (python -c "open('.env')" gives ".env"), and CodeWrites
-	// says whether that code looks like it writes or deletes files.
+	// says whether that code looks like it writes or deletes files,
+	// CodeLinks whether it makes a link (os.link, symlink, fs.linkSync,
+	// perl's link), whose source is one of the literals.
 	CodeLiterals []string
 	CodeWrites   bool
+	CodeLinks    bool
 }
 
 // Redir is one redirection.

@@ -6,6 +6,7 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/bounded"
 	"io"
 	"os"
+	"path"
 
 	"github.com/gemini-guard/gemini-guard/internal/audit"
 	"github.com/gemini-guard/gemini-guard/internal/hook"
@@ -88,7 +89,7 @@ func answer(in hook.BeforeToolInput, e Env) (hook.Output, error) {
 		}
 	}
 	call := hookcall.Load(e.Getenv, hook.BeforeTool, "shell", in.Base)
-	input := Input{Command: command, Dir: ti.DirPath, Cwd: in.Cwd, Home: userHome(e), Settings: call.Settings, FS: bounded.OS{}}
+	input := Input{Command: command, Dir: ti.DirPath, Cwd: in.Cwd, Home: userHome(e), Settings: call.Settings, FS: bounded.OS{}, StateDir: guardStateDir(e.Getenv)}
 	v, res, ctx := judge(input)
 	dir := provenance.Dir(e.Getenv)
 	if v.Action != verdict.Allow && in.SessionID != "" && !gitRedirected(e.Getenv) {
@@ -211,4 +212,14 @@ func gitRedirected(getenv func(string) string) bool {
 		}
 	}
 	return false
+}
+
+// guardStateDir is gemini-guard's state directory, the one above
+// state.Dir's sessions (provenance keeps its records there too), "" if
+// none.
+func guardStateDir(getenv func(string) string) string {
+	if d := state.Dir(getenv); d != "" {
+		return path.Dir(d)
+	}
+	return ""
 }

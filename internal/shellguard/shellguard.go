@@ -59,6 +59,9 @@ type Input struct {
 	// FS is the file system view the policy reads (bounded.FS); nil means
 	// the real file system through internal/bounded.
 	FS bounded.FS
+	// StateDir is gemini-guard's state directory (above state.Dir's
+	// sessions), protected by guard.tamper; "" for the default alone.
+	StateDir string
 }
 
 // Decide returns the decision for in: Allow, or Deny with the rule, what it
@@ -133,6 +136,7 @@ func prepare(in Input, trace bool) (*shell.Result, *policy.Context, *verdict.Ver
 	ctx.Own = in.Own
 	ctx.ProjectHosts = in.ProjectHosts
 	ctx.FS = in.FS
+	ctx.StateDir = in.StateDir
 	res := shell.Analyze(in.Command, shell.Options{Dir: dir, Home: home, Trace: trace})
 	return res, &ctx, nil
 }

@@ -364,3 +364,22 @@ func TestLearntRecordRoundTripAndDamage(t *testing.T) {
 		assert.Empty(t, forms, bad)
 	}
 }
+
+// TestEnvFileReadAsTheHostReadsIt: the workspace's .env gives the values
+// Gemini CLI loads from it (internal/dotenv), also behind a lone carriage
+// return or a no-break space, in quotes, and after export; a value in a
+// comment gives nothing.
+func TestEnvFileReadAsTheHostReadsIt(t *testing.T) {
+	ws := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(ws, ".env"), []byte(
+		"PORT=3000\rDB_PASSWORD=Zr8q-Kp3m-Wx7v\n\u00a0export API_TOKEN=\"tq5-Lm2-Vx8-Rr4\"\n# OLD_SECRET=Yy7-Pp2-Qq9-Ww3\nDATABASE_URL=postgres://app:Hb6-Ck9-Df2@db/app\n"), 0o600))
+	got := map[string]string{}
+	for _, v := range FromFiles(ws, "") {
+		got[v.Source] = v.Text
+	}
+	assert.Equal(t, map[string]string{
+		".env (DB_PASSWORD)":  "Zr8q-Kp3m-Wx7v",
+		".env (API_TOKEN)":    "tq5-Lm2-Vx8-Rr4",
+		".env (URL password)": "Hb6-Ck9-Df2",
+	}, got)
+}

@@ -87,15 +87,23 @@ func Learn(st *state.Store, key Key, sessionID string, values []Value) error {
 	}
 	return st.Update(state.Key(recordKind, sessionID), func(old []byte) ([]byte, error) {
 		have, check := parseLearnt(old)
-		if len(have) > 0 && check != 0 && check != keyCheck(key) {
-			return nil, fmt.Errorf("%w: the record was made under another key", ErrLearntLost)
+		if check == lostCheck || len(have) > 0 && check != 0 && check != keyCheck(key) {
+			return nil, fmt.Errorf("%w: the record was lost or made under another key", ErrLearntLost)
+		}
+		// A set, not a search of have per form: a tool output dense with
+		// keys adds tens of thousands of forms, and the search made
+		// that quadratic (most of a hook's time on 256 KB of keys).
+		type form struct {
+			sum uint64
+			n   int
+		}
+		seen := make(map[form]bool, len(have)+len(add))
+		for _, x := range have {
+			seen[form{x.Sum, x.Len}] = true
 		}
 		for _, h := range add {
-			dup := false
-			for _, x := range have {
-				dup = dup || x.Sum == h.Sum && x.Len == h.Len
-			}
-			if !dup {
+			if f := (form{h.Sum, h.Len}); !seen[f] {
+				seen[f] = true
 				have = append(have, h)
 			}
 		}
@@ -116,6 +124,18 @@ func Learnt(st *state.Store, sessionID string) ([]Hashed, uint64, error) {
 	}
 	forms, check := parseLearnt(data)
 	return forms, check, nil
+}
+
+// lostCheck is the check of a record that stands for one the state
+// directory lost (removed as damaged, or moved aside with the
+// directory): "k1 lost". The session's learnt values stay lost, so its
+// hooks keep failing closed, not only the first to see the loss.
+const lostCheck = ^uint64(0)
+
+// markLost leaves the session's record saying it was lost (best effort:
+// the store that lost it may not take the mark either).
+func markLost(st *state.Store, sessionID string) {
+	_ = st.Update(state.Key(recordKind, sessionID), func([]byte) ([]byte, error) { return []byte("k1 lost\n"), nil })
 }
 
 // keyCheck identifies a key without saying anything of it: the record
@@ -151,6 +171,9 @@ func parseLearnt(data []byte) (forms []Hashed, check uint64) {
 		line, text, _ = strings.Cut(text, "\n")
 		if k, ok := strings.CutPrefix(line, "k1 "); ok {
 			check, _ = strconv.ParseUint(k, 16, 64)
+			if k == "lost" {
+				check = lostCheck
+			}
 			continue
 		}
 		rest, ok := strings.CutPrefix(line, "v1 ")

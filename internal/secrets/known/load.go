@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/state"
 )
@@ -62,15 +63,12 @@ func Load(src Sources) *Set {
 // and reads them, or says why it cannot: then a value found in one tool
 // output would not be known in the next (or one learnt earlier is
 // already lost), which is a fault, not an empty record. Something other
-// than a directory in the state directory's place is left for the hook's
-// own state (the stream's record, BeforeModel's) to move aside and tell
-// the user about: repaired here, silently, the user would never hear of
-// it.
+// than a directory in the directory's place, or in the record's, is put
+// right by the store (moved aside, removed); the session's record then
+// says it was lost (markLost), so every later call of the session fails
+// closed too, not only the one that saw it.
 func (s *Set) openStore(dir, sessionID string) error {
-	if notADirectory(dir) {
-		return fmt.Errorf("%w: its state directory %s is not a directory", ErrLearntLost, dir)
-	}
-	st, err := state.Open(dir)
+	st, err := state.Open(dir) // moves aside what is not a directory (st.Repaired)
 	if err != nil {
 		return fmt.Errorf("%w: %w", errCannotRecord, err)
 	}
@@ -84,6 +82,15 @@ func (s *Set) openStore(dir, sessionID string) error {
 	learnt, check, err := Learnt(st, sessionID)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrLearntLost, err)
+	}
+	if len(st.Repaired) > 0 {
+		// The directory or the record was something else and was put
+		// right: what the session learnt went with it.
+		markLost(st, sessionID)
+		return fmt.Errorf("%w: %s", ErrLearntLost, strings.Join(st.Repaired, " "))
+	}
+	if check == lostCheck {
+		return fmt.Errorf("%w: the state directory lost the session's record earlier", ErrLearntLost)
 	}
 	if len(learnt) == 0 {
 		return nil

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gemini-guard/gemini-guard/internal/bounded"
 	"github.com/gemini-guard/gemini-guard/internal/credpaths"
+	"github.com/gemini-guard/gemini-guard/internal/dotenv"
 )
 
 // maxFile is the most of a .env or credential file read: far above any
@@ -111,7 +112,8 @@ func unhex(c byte) int {
 }
 
 // FromFiles returns the secret values of the workspace's .env files (its
-// top directory; not examples or templates: credpaths.EnvFile) and of the
+// top directory; not examples or templates: credpaths.EnvFile; read as
+// the hosts read them) and of the
 // user's credential files with a fixed place in home
 // (credpaths.NamedHomeFiles: ~/.aws/credentials, ~/.netrc,
 // ~/.docker/config.json, ~/.npmrc, ~/.pypirc, …). Each file is read with
@@ -131,7 +133,7 @@ func FromFiles(cwd, home string) []Value {
 				}
 				n++
 				// A directory so named is not read (bounded.ReadFile).
-				out = append(out, fromFile(filepath.Join(cwd, name), name)...)
+				out = append(out, fromEnvFile(filepath.Join(cwd, name), name)...)
 			}
 		}
 	}
@@ -160,6 +162,31 @@ func FromFiles(cwd, home string) []Value {
 // with more (a generated tree at the top) costs at most this much, and a
 // .env listed after them is not read.
 const maxDirEntries = 4096
+
+// fromEnvFile returns the secret values of a .env file, read as the host
+// reads it (internal/dotenv, the one reader of the grammar): what
+// FromEnviron gives once Gemini CLI has loaded the file (the password of
+// a URL, a secret-named key's value), named by the file.
+func fromEnvFile(path, shown string) []Value {
+	data, _, err := bounded.ReadFile(path, maxFile)
+	if err != nil || len(data) == 0 {
+		return nil
+	}
+	var out []Value
+	for _, e := range dotenv.Parse(string(data)) {
+		if len(e.Value) < MinLen {
+			continue
+		}
+		if pw := urlPassword(e.Value); pw != "" {
+			out = append(out, Value{Source: shown + " (URL password)", Text: pw})
+			continue
+		}
+		if SecretKey(e.Key) && !identifierKey(strings.ToUpper(e.Key), e.Value) {
+			out = append(out, Value{Source: shown + " (" + e.Key + ")", Text: e.Value})
+		}
+	}
+	return out
+}
 
 func fromFile(path, shown string) []Value {
 	data, _, err := bounded.ReadFile(path, maxFile)
