@@ -368,6 +368,15 @@ func (c *collector) code() {
 // files adds the file effects of the program's spec, or the generic ones
 // of a program nobody listed.
 func (c *collector) files(args []string) {
+	if g := GrammarOf(c.ex.Name); g != nil {
+		// A subcommand CLI: the files it is handed to use (a kubeconfig,
+		// a CA bundle), by option or by the variable that stands for it.
+		cmd := ParseCommand(c.ex.Name, args, c.ex.Env)
+		for _, f := range cmd.Values(g.Uses...) {
+			c.path(Use, f, false)
+		}
+		return
+	}
 	if s := specFor(c.ex.Name); s != nil {
 		var effs []Effect
 		for _, e := range s.fileEffects(args) {

@@ -191,8 +191,8 @@ func TestRemoteDestroy(t *testing.T) {
 	}
 }
 
-// TestParse: the specs tell option values from subcommands (issue #24's
-// kubectl and terraform bugs).
+// TestParse: the grammars tell option values from subcommands (issue #24's
+// kubectl and terraform bugs, issue #36's global options).
 func TestParse(t *testing.T) {
 	cases := []struct {
 		name string
@@ -206,26 +206,73 @@ func TestParse(t *testing.T) {
 		{"terraform", "-chdir infra destroy -auto-approve", []string{"destroy"}},
 		{"terraform", "-chdir=infra apply -var-file destroy.tfvars", []string{"apply"}},
 		{"aws", "--profile delete s3 ls", []string{"s3", "ls"}},
+		{"aws", "--region x --output=json secretsmanager get-secret-value --profile p", []string{"secretsmanager", "get-secret-value"}},
 		{"az", "--subscription delete group list", []string{"group", "list"}},
 		{"gcloud", "--project delete sql instances list", []string{"sql", "instances", "list"}},
+		{"gcloud", "--project=p --impersonate-service-account sa auth print-access-token", []string{"auth", "print-access-token"}},
+		{"gsutil", "-o x -m rm -r gs://b", []string{"rm", "gs://b"}},
 		{"pulumi", "--cwd destroy preview", []string{"preview"}},
 		{"helm", "--namespace delete list", []string{"list"}},
+		{"docker", "-H tcp://h:2375 --context c run --rm -v /a:/b -w /b img sh -c x", []string{"run", "img", "sh", "-c", "x"}},
+		{"docker", "container run --mount type=bind,src=/a,dst=/b -it img ls", []string{"container", "run", "img", "ls"}},
+		{"docker", "compose -f c.yml -p x down -v", []string{"compose", "down"}},
+		{"podman", "--connection c run --pod p img rm -rf /x", []string{"run", "img", "rm", "-rf", "/x"}},
+		{"vault", "kv get -mount=secret -field password app", []string{"kv", "get", "app"}},
 	}
 	for _, c := range cases {
-		p, ok := Parse(c.name, strings.Fields(c.args))
-		require.True(t, ok, c.name)
-		assert.Equal(t, c.want, p.Operands, "%s %s", c.name, c.args)
+		require.NotNil(t, GrammarOf(c.name), c.name)
+		cmd := ParseCommand(c.name, strings.Fields(c.args), nil)
+		assert.Equal(t, c.want, cmd.Words, "%s %s", c.name, c.args)
 	}
-	_, ok := Parse("no-such-program", nil)
-	assert.False(t, ok)
+	cmd := ParseCommand("docker", strings.Fields("run -v /a:/b --volume=/c:/d --mount type=bind,source=/e,target=/f img"), nil)
+	assert.Equal(t, []string{"/a:/b", "/c:/d", "type=bind,source=/e,target=/f"}, cmd.Values("v", "volume", "mount"))
+	cmd = ParseCommand("aws", []string{"s3", "ls"}, map[string]string{"AWS_PROFILE": "prod"})
+	v, ok := cmd.Value("profile")
+	assert.True(t, ok && v == "prod", "AWS_PROFILE stands for --profile")
+	effs := Of(&shell.Exec{Name: "kubectl", Args: []string{"kubectl", "get", "pods"}, Env: map[string]string{"KUBECONFIG": "/home/u/.kube/prod"}}, testHome)
+	assert.Contains(t, effs, Effect{Kind: Use, Path: "/home/u/.kube/prod"}, "KUBECONFIG stands for --kubeconfig")
+	assert.Nil(t, GrammarOf("no-such-program"))
+	cmd = ParseCommand("no-such-program", []string{"-x", "a", "--y=1", "b"}, nil)
+	assert.Equal(t, []string{"a", "b"}, cmd.Words)
+}
+
+// TestGrammarsWellFormed: no program has two grammars, every Target option
+// is one the grammar knows, every variable stands for one it knows.
+func TestGrammarsWellFormed(t *testing.T) {
+	seen := map[string]bool{}
+	for _, g := range Grammars() {
+		require.NotEmpty(t, g.Names)
+		for _, n := range g.Names {
+			assert.False(t, seen[n], "%s has two grammars", n)
+			seen[n] = true
+		}
+		for _, o := range g.Target {
+			assert.True(t, takesValue(&g.Opts, o), "%s: target option %s takes no value", g.Names[0], o)
+		}
+		for _, o := range g.Uses {
+			assert.True(t, takesValue(&g.Opts, o), "%s: used file option %s takes no value", g.Names[0], o)
+		}
+		for _, e := range g.Env {
+			assert.True(t, takesValue(&g.Opts, e.Opt), "%s: %s stands for %s, which takes no value", g.Names[0], e.Var, e.Opt)
+		}
+	}
+}
+
+// takesValue: the spec lists o (a letter or a long name) taking a value.
+func takesValue(s *shell.OptSpec, o string) bool {
+	if len(o) == 1 {
+		p := shell.ParseArgs([]string{"-" + o, "v"}, s)
+		return len(p.Opts) == 1 && p.Opts[0].Known && p.Opts[0].Value == "v"
+	}
+	p := shell.ParseArgs([]string{"--" + o, "v"}, s)
+	return len(p.Opts) == 1 && p.Opts[0].Known && p.Opts[0].Value == "v"
 }
 
 // TestSpecsWellFormed: no program has two specs, and no spec'd program is
 // also in the lists that switch generic effects off.
 func TestSpecsWellFormed(t *testing.T) {
 	seen := map[string]bool{}
-	files, clis := Specs()
-	for _, s := range append(slices.Clone(files), clis...) {
+	for _, s := range Specs() {
 		require.NotEmpty(t, s.Names)
 		for _, n := range s.Names {
 			assert.False(t, seen[n], "%s has two specs", n)

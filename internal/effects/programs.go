@@ -32,17 +32,27 @@ type Switch struct {
 	What string
 }
 
+// A program with a grammar (GrammarOf) is read by it, and Opts is then
+// left empty: the grammar knows which of its options take values.
 func (s *Switch) matches(name string, args []string) bool {
 	if !slices.Contains(s.Names, name) {
 		return false
 	}
-	p := shell.ParseArgs(args, &s.Opts)
+	var words []string
+	var has func(...string) bool
+	if GrammarOf(name) != nil {
+		cmd := ParseCommand(name, args, nil)
+		words, has = cmd.Words, cmd.Has
+	} else {
+		p := shell.ParseArgs(args, &s.Opts)
+		words, has = p.Operands, p.Has
+	}
 	if len(s.Words) > 0 && !slices.ContainsFunc(s.Words, func(w []string) bool {
-		return len(p.Operands) >= len(w) && slices.Equal(p.Operands[:len(w)], w)
+		return len(words) >= len(w) && slices.Equal(words[:len(w)], w)
 	}) {
 		return false
 	}
-	if len(s.Flags) > 0 && !p.Has(s.Flags...) {
+	if len(s.Flags) > 0 && !has(s.Flags...) {
 		return false
 	}
 	return len(s.Words) > 0 || len(s.Flags) > 0
@@ -62,8 +72,8 @@ var secretPrinters = []Switch{
 	{Names: []string{"vault", "bao"}, Words: [][]string{{"token", "create"}}, What: "a Vault token"},
 	{Names: []string{"heroku"}, Words: [][]string{{"auth:token"}, {"authorizations:create"}}, What: "a Heroku token"},
 	{Names: []string{"aws"}, Words: [][]string{{"sts", "get-session-token"}, {"sts", "get-federation-token"}, {"sts", "assume-role"}, {"iam", "create-access-key"}, {"ecr", "get-login-password"}, {"configure", "export-credentials"}}, What: "AWS credentials"},
-	{Names: []string{"kubectl", "oc"}, Opts: shell.OptSpec{Short: kubectlShort, Long: kubectlLong}, Words: [][]string{{"create", "token"}}, What: "a service-account token"},
-	{Names: []string{"oc"}, Opts: shell.OptSpec{Short: "t"}, Words: [][]string{{"whoami"}}, Flags: []string{"t", "show-token"}, What: "the OpenShift token"},
+	{Names: []string{"kubectl", "oc"}, Words: [][]string{{"create", "token"}}, What: "a service-account token"},
+	{Names: []string{"oc"}, Words: [][]string{{"whoami"}}, Flags: []string{"t", "show-token"}, What: "the OpenShift token"},
 	{Names: []string{"wg"}, Words: [][]string{{"showconf"}}, What: "a WireGuard private key"},
 	{Names: []string{"nmcli"}, Opts: shell.OptSpec{Short: "g:f:t", Long: []string{"get-values=", "fields="}}, Flags: []string{"s", "show-secrets"}, What: "saved network passwords"},
 	{Names: []string{"npm", "pnpm", "yarn"}, Words: [][]string{{"token", "create"}}, What: "a new registry token"},
@@ -94,7 +104,7 @@ var secretPrinters = []Switch{
 	{Names: []string{"aws-vault"}, Words: [][]string{{"export"}}, What: "temporary AWS keys"},
 	{Names: []string{"teller"}, Words: [][]string{{"show"}, {"export"}, {"env"}, {"yaml"}, {"json"}}, What: "the project's secrets (teller)"},
 	{Names: []string{"saml2aws"}, Words: [][]string{{"script"}}, What: "temporary AWS keys"},
-	{Names: []string{"kubectl"}, Opts: shell.OptSpec{Short: kubectlShort, Long: kubectlLong}, Words: [][]string{{"oidc-login", "get-token"}}, What: "an OIDC token"},
+	{Names: []string{"kubectl"}, Words: [][]string{{"oidc-login", "get-token"}}, What: "an OIDC token"},
 	{Names: []string{"kubelogin"}, Words: [][]string{{"get-token"}}, What: "an OIDC token"},
 	{Names: []string{"garage"}, Words: [][]string{{"key", "info"}}, Flags: []string{"show-secret"}, What: "an S3 secret key"},
 	{Names: []string{"procdump64", "procdump64a"}, What: ProcessMemory},
@@ -231,8 +241,8 @@ func terraformOutput(name string, args []string) (string, bool) {
 	if name != "terraform" && name != "tofu" {
 		return "", false
 	}
-	p := shell.ParseArgs(args, &shell.OptSpec{SingleDash: true, Long: []string{"state=", "chdir="}})
-	if len(p.Operands) >= 2 && p.Operands[0] == "output" && p.Has("raw") {
+	cmd := ParseCommand(name, args, nil)
+	if len(cmd.Words) >= 2 && cmd.Leads("output") && cmd.Has("raw") {
 		return "a Terraform output's value (sensitive ones included)", true
 	}
 	return "", false
@@ -813,10 +823,6 @@ type cloudChange struct {
 	What   string
 }
 
-var cloudOpts = shell.OptSpec{Long: []string{"cidr=", "ip-permissions=", "source-ranges=", "source-address-prefixes=", "source-address-prefix=", "acl=", "policy-arn=",
-	"role=", "member=", "region=", "profile=", "project=", "output=", "query=", "group-id=", "protocol=", "port=", "name=", "bucket=", "user-name=", "role-name=",
-	"group-name=", "allow=", "rules=", "resource-group=", "nsg-name=", "assignee=", "scope=", "trail-name=", "detector-id=", "configuration-recorder-name="}}
-
 var cloudChanges = []cloudChange{
 	{"aws", []string{"ec2", "authorize-security-group-ingress"}, "cidr", []string{"0.0.0.0/0", "::/0"}, Service, "cloud-firewall"},
 	{"aws", []string{"ec2", "authorize-security-group-ingress"}, "ip-permissions", []string{"0.0.0.0/0", "::/0"}, Service, "cloud-firewall"},
@@ -849,17 +855,19 @@ var cloudChanges = []cloudChange{
 
 // cloudEffects finds a cloud firewall opened to the internet, data made
 // public, an audit trail stopped, or an administrator role granted.
+// The CLI's grammar reads the call (the options named in cloudChanges
+// are among its value-taking ones).
 func cloudEffects(name string, args []string) []Effect {
-	var p shell.Args
+	var cmd Command
 	parsed := false
 	for _, cc := range cloudChanges {
 		if cc.CLI != name {
 			continue
 		}
 		if !parsed {
-			p, parsed = shell.ParseArgs(args, &cloudOpts), true
+			cmd, parsed = ParseCommand(name, args, nil), true
 		}
-		if len(p.Operands) < len(cc.Words) || !slices.Equal(p.Operands[:len(cc.Words)], cc.Words) || !cloudValue(p, cc) {
+		if !cmd.Leads(cc.Words...) || !cloudValue(&cmd, cc) {
 			continue
 		}
 		return []Effect{{Kind: Change, Area: cc.Area, Name: cc.What, Action: strings.Join(cc.Words, " ")}}
@@ -867,19 +875,13 @@ func cloudEffects(name string, args []string) []Effect {
 	return nil
 }
 
-func cloudValue(p shell.Args, cc cloudChange) bool {
+func cloudValue(cmd *Command, cc cloudChange) bool {
 	if len(cc.Values) == 0 {
 		return true
 	}
-	var in []string
-	if cc.Opt == "" {
-		in = p.Operands
-	} else {
-		for _, o := range p.Opts {
-			if o.Name == cc.Opt {
-				in = append(in, o.Value)
-			}
-		}
+	in := cmd.Words
+	if cc.Opt != "" {
+		in = cmd.Values(cc.Opt)
 	}
 	for _, v := range in {
 		for _, w := range cc.Values {

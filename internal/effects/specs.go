@@ -127,23 +127,19 @@ func specFor(name string) *Spec {
 	return nil
 }
 
-// Parse splits args by the spec of the program named name, for the rules
-// that read a known program's operands (kubectl's subcommand after its
-// global options). ok is false when no spec names the program.
+// Parse reads a program's arguments with its file spec, the one reader of
+// them (a subcommand CLI's: ParseCommand); ok is false when the program has
+// no spec.
 func Parse(name string, args []string) (p shell.Args, ok bool) {
 	if s := specFor(name); s != nil {
 		return shell.ParseArgs(args, &s.Opts), true
 	}
-	for i := range cliSpecs {
-		if slices.Contains(cliSpecs[i].Names, name) {
-			return shell.ParseArgs(args, &cliSpecs[i].Opts), true
-		}
-	}
 	return shell.Args{}, false
 }
 
-// Specs returns the file specs and the CLI specs, for tests and docs.
-func Specs() (files, clis []Spec) { return specs, cliSpecs }
+// Specs returns the file specs, for tests and docs (the subcommand CLIs'
+// grammars: Grammars).
+func Specs() []Spec { return specs }
 
 // specs are the known programs' file effects.
 var specs = []Spec{
@@ -200,7 +196,7 @@ var specs = []Spec{
 	{Names: []string{"mount", "bindfs", "mount_nullfs", "mount_bindfs"}, Opts: shell.OptSpec{Short: "t:o:L:U:O:N:T:", Long: []string{"types=", "options=", "label=", "uuid=", "test-opts=", "namespace=", "fstab=", "source=", "target=",
 		"map=", "force-user=", "force-group=", "perms=", "mirror=", "mirror-only=", "create-for-user=", "create-for-group=", "create-with-perms=", "chown-policy=", "chgrp-policy=", "chmod-policy="}},
 		Last: writes, Values: []Value{{"target", writes}}},
-	{Names: []string{"kubectl", "oc", "k", "helm", "k9s", "kubectx", "kubens", "kustomize", "stern", "minikube", "kind", "k3d"}, Opts: shell.OptSpec{Short: kubectlShort, Long: kubectlLong}, Values: []Value{{"kubeconfig", uses}}},
+	{Names: []string{"k9s", "kubectx", "kubens", "kustomize", "stern", "minikube", "kind", "k3d"}, Opts: shell.OptSpec{Short: kubectlShort, Long: kubectlLong}, Values: []Value{{"kubeconfig", uses}}},
 }
 
 // kubectlShort and kubectlLong are kubectl's global options and the common options of its
@@ -219,26 +215,8 @@ var kubectlLong = []string{
 	"selector=", "filename=", "kustomize=", "output=", "field-selector=", "container=", "grace-period=", "timeout=", "for=", "label-columns=",
 	"sort-by=", "template=", "type=", "replicas=", "image=", "port=", "dry-run=?", "cascade=?", "wait=?", "raw=", "subresource=",
 	"all", "all-namespaces", "force", "now", "ignore-not-found=?", "recursive", "watch", "help",
+	"address=", "www=", "www-prefix=", "api-prefix=", "accept-hosts=", "accept-paths=", "reject-paths=", "unix-socket=", // proxy, port-forward
 	"kube-context=", "repo=", "version=", "values=", "set=", "set-string=", "set-file=", // helm
-}
-
-// cliSpecs are the option specs of CLIs whose destroy verbs the infra rules
-// judge (package policy reads their subcommand through Parse); the generic
-// remote-destroy guess does not apply to them, nor to the local tools.
-var cliSpecs = []Spec{
-	{Names: []string{"aws"}, Opts: shell.OptSpec{Long: []string{"profile=", "region=", "output=", "endpoint-url=", "query=", "cli-input-json=", "cli-input-yaml=",
-		"ca-bundle=", "cli-read-timeout=", "cli-connect-timeout=", "color=", "cli-binary-format=", "debug", "no-verify-ssl", "no-paginate", "no-sign-request"}}},
-	{Names: []string{"gcloud", "gsutil", "bq"}, Opts: shell.OptSpec{Long: []string{"project=", "account=", "configuration=", "format=", "verbosity=", "impersonate-service-account=",
-		"billing-project=", "zone=", "region=", "flags-file=", "filter=", "limit=", "sort-by=", "page-size=", "quiet", "log-http", "trace-token=", "location="}, Short: "p:o:"}},
-	{Names: []string{"az"}, Opts: shell.OptSpec{Short: "o:g:n:l:", Long: []string{"subscription=", "output=", "query=", "resource-group=", "name=", "location=", "debug", "verbose", "only-show-errors"}}},
-	{Names: []string{"doctl"}, Opts: shell.OptSpec{Short: "t:o:c:u:", Long: []string{"context=", "access-token=", "output=", "config=", "api-url=", "format=", "http-retry-max=", "trace", "verbose"}}},
-	{Names: []string{"pulumi"}, Opts: shell.OptSpec{Short: "C:s:v:", Long: []string{"cwd=", "stack=", "color=", "verbose=", "profiling=", "tracing=", "logflow", "logtostderr", "non-interactive", "yes", "skip-preview", "emoji"}}},
-	{Names: []string{"terraform", "tofu", "terragrunt"}, Opts: shell.OptSpec{SingleDash: true, Long: []string{
-		"chdir=", "out=", "var=", "var-file=", "target=", "replace=", "state=", "state-out=", "backup=", "lock-timeout=", "parallelism=",
-		"input=?", "lock=?", "refresh=?", "refresh-only", "destroy", "auto-approve", "compact-warnings", "no-color", "json", "upgrade", "reconfigure",
-		"migrate-state", "backend=?", "backend-config=", "plugin-dir=", "from-module=", "get=?", "help", "h", "version", "detailed-exitcode", "generate-config-out=",
-		"terragrunt-config=", "terragrunt-working-dir=", "terragrunt-include-dir=", "terragrunt-exclude-dir=", "terragrunt-non-interactive", "working-dir=", "config=",
-	}}},
 }
 
 // judgedElsewhere are programs whose destroy verbs package policy's own

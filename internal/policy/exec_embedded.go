@@ -1,10 +1,11 @@
 package policy
 
 import (
-	"cmp"
+	"path"
 	"slices"
 	"strings"
 
+	"github.com/gemini-guard/gemini-guard/internal/effects"
 	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
@@ -209,7 +210,7 @@ func embeddedCandidates(ex *shell.Exec, res *shell.Result, rules []*Rule, home s
 	cs := &candidates{rules: rules, home: home}
 	args := ex.Args[1:]
 	cs.restOfArgs(ex.Name, args)
-	cs.argShapes(ex.Name, args)
+	cs.containerShapes(ex.Name, args)
 	cs.env(ex)
 	cs.processFiles(res, args)
 	cs.stdin(ex, args)
@@ -221,15 +222,23 @@ func embeddedCandidates(ex *shell.Exec, res *shell.Result, rules []*Rule, home s
 // restOfArgs offers the rest of the argument list, from the first word
 // that names a command the policy judges: strace -f git push --force,
 // setarch x -R rm -rf ~, bundle exec …, docker run --privileged img dd
-// of=/dev/sda. A container's command runs isolated unless it is
-// privileged or binds the host's /, whose paths are then the host's.
+// of=/dev/sda. A container's command (for docker, podman and nerdctl the
+// one their grammar reads after the image) is judged as if it ran on the
+// host when the container reaches the host (containerAccess): its paths
+// under a host path bound into it are that host path's, the others its
+// own scratch space, or, privileged, the host's.
 func (cs *candidates) restOfArgs(program string, args []string) {
 	container := slices.Contains(containerCommands, program)
-	mounts := hostRootMounts(args)
-	if container && !privilegedContainer(args) {
-		mounts = credentialBinds(args, cs.home)
-		if len(mounts) == 0 {
+	var host containerHost
+	if container {
+		var inner []string
+		host, inner = containerAccess(program, args)
+		host, inner = throughSocket(host, inner)
+		if !host.privileged && len(host.binds) == 0 {
 			return
+		}
+		if inner != nil {
+			program, args = "", inner
 		}
 	}
 	for i := range args {
@@ -238,7 +247,7 @@ func (cs *candidates) restOfArgs(program string, args []string) {
 		}
 		rest := quoteArgs(args[i:])
 		if container {
-			rest = hostPaths(rest, mounts)
+			rest = host.paths(rest)
 		}
 		if shell.Known(rest) {
 			cs.out = append(cs.out, rest)
@@ -287,6 +296,32 @@ func (cs *candidates) argShapes(program string, args []string) {
 			}
 		}
 		cs.shapes(w)
+	}
+}
+
+// containerShapes offers the code shapes of the arguments (argShapes),
+// those of the command a container runs (docker run IMAGE sh -c '…') with
+// its paths as the host's (containerHost.paths), and none of them when the
+// container reaches nothing of the host: its own rm -rf /var/lib/apt/lists
+// is not the host's.
+func (cs *candidates) containerShapes(program string, args []string) {
+	if !slices.Contains(containerCommands, program) {
+		cs.argShapes(program, args)
+		return
+	}
+	host, inner := containerAccess(program, args)
+	if inner == nil {
+		cs.argShapes(program, args)
+		return
+	}
+	cs.argShapes(program, args[:len(args)-len(inner)])
+	if !host.privileged && len(host.binds) == 0 {
+		return
+	}
+	in := &candidates{rules: cs.rules, home: cs.home}
+	in.argShapes("", inner)
+	for _, c := range in.out {
+		cs.add(host.paths(c))
 	}
 }
 
@@ -586,107 +621,212 @@ func writtenUnder(written map[string]string, p string) []string {
 	return out
 }
 
-// privilegedContainer reports whether a container command reaches the
-// host: --privileged, or the host's / (or a device) bound into it.
-func privilegedContainer(args []string) bool {
-	for i, a := range args {
-		if a == "--privileged" || strings.HasPrefix(a, "--privileged=t") || strings.Contains(a, "security.privileged=true") {
-			return true
-		}
-		v := a
-		if (a == "-v" || a == "--volume" || a == "--mount" || a == "--device") && i+1 < len(args) {
-			v = args[i+1]
-		}
-		if strings.HasPrefix(v, "/:") || strings.Contains(v, "src=/,") || strings.Contains(v, "source=/,") || strings.HasPrefix(v, "/dev/sd") || strings.HasPrefix(v, "/dev/nvme") {
-			return true
-		}
-	}
-	return false
+// containerHost is what of the host a container reaches.
+type containerHost struct {
+	// privileged: the whole host (--privileged, the host's / bound, the
+	// container daemon's socket bound, a disk given as a device).
+	privileged bool
+	// binds are the host paths bound into it.
+	binds []bind
 }
 
-// hostRootMounts returns where a container command mounts the host's /
-// (-v /:/host, --volume=/:/mnt:rw, --mount type=bind,source=/,target=/h).
-func hostRootMounts(args []string) []bind {
-	var out []bind
-	for i := range args {
-		v := mountValue(args, i)
-		if rest, ok := strings.CutPrefix(v, "/:"); ok {
-			t, _, _ := strings.Cut(rest, ":")
-			out = append(out, bind{dst: t})
-			continue
-		}
-		for _, t := range rootBindTargets(v) {
-			out = append(out, bind{dst: t})
-		}
-	}
-	return out
-}
-
-// mountValue is the value of a volume or mount option at args[i] (-v v,
-// --volume=v), or args[i] itself.
-func mountValue(args []string, i int) string {
-	a := args[i]
-	if (a == "-v" || a == "--volume" || a == "--mount") && i+1 < len(args) {
-		return args[i+1]
-	}
-	if k, val, ok := strings.Cut(a, "="); ok && (k == "--volume" || k == "--mount") {
-		return val
-	}
-	return a
-}
-
-// rootBindTargets are the targets of a --mount binding the host's /
-// (type=bind,source=/,target=/h).
-func rootBindTargets(v string) []string {
-	if !strings.Contains(v, "source=/,") && !strings.Contains(v, "src=/,") && !strings.HasSuffix(v, "source=/") && !strings.HasSuffix(v, "src=/") {
-		return nil
-	}
-	var out []string
-	for _, f := range strings.Split(v, ",") {
-		if k, t, ok := strings.Cut(f, "="); ok && (k == "target" || k == "dst" || k == "destination") {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-// hostPaths rewrites paths under the mount points in a command run
-// inside the container as the host paths they are: rm -rf /host/etc is
-// rm -rf /etc (the host's / at /host), cat /k/id_rsa is cat
-// ~/.ssh/id_rsa (~/.ssh at /k).
-func hostPaths(cmd string, mounts []bind) string {
-	for _, m := range mounts {
-		dst, src := strings.TrimSuffix(m.dst, "/"), strings.TrimSuffix(m.src, "/")
-		if dst == "" || !strings.HasPrefix(dst, "/") {
-			continue
-		}
-		cmd = strings.ReplaceAll(cmd, dst+"/", src+"/")
-		for _, end := range []string{"'", " ", "\"", ";"} {
-			cmd = strings.ReplaceAll(cmd, dst+end, cmp.Or(src, "/")+end)
-		}
-	}
-	return cmd
-}
-
-// bind is a host path (src, "" for /) seen inside a container at dst.
+// bind is a host path (src) seen inside a container at dst.
 type bind struct{ src, dst string }
 
-// credentialBinds are the host credential files and directories bound
-// into a container (-v ~/.ssh:/k, --mount type=bind,src=…,dst=…): a
-// command inside that reads them reads the host's.
-func credentialBinds(args []string, home string) []bind {
-	var out []bind
-	for i := range args {
-		src, rest, ok := strings.Cut(mountValue(args, i), ":")
-		if !ok || !strings.HasPrefix(src, "/") {
-			continue
+// containerAccess reads what of the host a container command reaches and,
+// for the programs with a grammar that names their run, create and exec
+// subcommands (docker, podman, nerdctl), the command the container runs
+// (nil for the others, whose arguments are searched for one). A host path
+// is bound by -v/--volume SRC:DST[:OPTS] or --mount
+// type=bind,source=SRC,target=DST[,readonly] (src=, dst=, destination=),
+// in any of the spellings the grammar reads (--volume=…, -vSRC:DST).
+func containerAccess(program string, args []string) (containerHost, []string) {
+	var h containerHost
+	var vols, mounts []string
+	var inner []string
+	if g := effects.GrammarOf(program); g != nil && len(g.Subs) > 0 {
+		cmd := effects.ParseCommand(program, args, nil)
+		if cmd.Sub == 0 {
+			return h, nil
 		}
+		inner = cmd.Words[min(cmd.Sub+1, len(cmd.Words)):]
+		priv, _ := cmd.Value("privileged")
+		h.privileged = cmd.Has("privileged") && priv != "false"
+		h.privileged = h.privileged || slices.ContainsFunc(cmd.Values("device"), diskDevice) || hostNamespaces(&cmd)
+		vols, mounts = cmd.Values("v", "volume"), cmd.Values("mount")
+	} else {
+		h.privileged = slices.ContainsFunc(args, func(a string) bool {
+			return a == "--privileged" || strings.HasPrefix(a, "--privileged=t") || strings.Contains(a, "security.privileged=true")
+		})
+		vols, mounts = rawContainerValues(args)
+	}
+	for _, v := range vols {
+		src, rest, _ := strings.Cut(v, ":")
 		dst, _, _ := strings.Cut(rest, ":")
-		if _, cred := CredentialFile(src, home); cred && strings.HasPrefix(dst, "/") {
-			out = append(out, bind{src: src, dst: dst})
+		h.bind(src, dst)
+	}
+	for _, m := range mounts {
+		h.mount(m)
+	}
+	return h, inner
+}
+
+// rawContainerValues are the values of -v, --volume, --mount and --bind
+// (and a device given to one) in the arguments of a container program
+// without a grammar (lxc, systemd-nspawn, ctr).
+func rawContainerValues(args []string) (vols, mounts []string) {
+	for i, a := range args {
+		k, v, eq := strings.Cut(a, "=")
+		if !eq && i+1 < len(args) {
+			v = args[i+1]
+		}
+		switch k {
+		case "-v", "--volume", "--bind", "--bind-ro":
+			vols = append(vols, v)
+		case "--mount":
+			mounts = append(mounts, v)
 		}
 	}
-	return out
+	return vols, mounts
+}
+
+// throughSocket follows a container that runs another container through
+// the host's daemon (docker run -v /var/run/docker.sock:… docker:cli
+// docker run -v /:/h alpine rm -rf /h/etc): the inner container's binds
+// are the host's paths, and its command is the one judged. A few levels.
+func throughSocket(h containerHost, inner []string) (containerHost, []string) {
+	for range 4 {
+		if !h.privileged || len(inner) < 2 {
+			break
+		}
+		name := shell.CommandName(inner[0])
+		if effects.GrammarOf(name) == nil || !slices.Contains(containerCommands, name) {
+			break
+		}
+		next, nextInner := containerAccess(name, inner[1:])
+		if nextInner == nil {
+			break
+		}
+		h, inner = next, nextInner
+	}
+	return h, inner
+}
+
+// hostNamespaces: a container that shares the host's processes
+// (--pid=host: its root signals and traces the host's) or holds the
+// capabilities that reach past it (--cap-add ALL, SYS_ADMIN, SYS_MODULE,
+// SYS_PTRACE, DAC_READ_SEARCH).
+func hostNamespaces(cmd *effects.Command) bool {
+	if slices.Contains(cmd.Values("pid"), "host") {
+		return true
+	}
+	return slices.ContainsFunc(cmd.Values("cap-add"), func(c string) bool {
+		c = strings.TrimPrefix(strings.ToUpper(c), "CAP_")
+		return c == "ALL" || c == "SYS_ADMIN" || c == "SYS_MODULE" || c == "SYS_PTRACE" || c == "DAC_READ_SEARCH"
+	})
+}
+
+// diskDevice: a disk given to a container (--device /dev/sda).
+func diskDevice(d string) bool {
+	return strings.HasPrefix(d, "/dev/sd") || strings.HasPrefix(d, "/dev/nvme") || strings.HasPrefix(d, "/dev/disk") || strings.HasPrefix(d, "/dev/mapper")
+}
+
+// mount reads --mount's comma-separated keys: a bind of a host path (its
+// type bind, or a source that is a path).
+func (h *containerHost) mount(m string) {
+	typ, src, dst := "", "", ""
+	for _, f := range strings.Split(m, ",") {
+		k, v, _ := strings.Cut(f, "=")
+		switch strings.ToLower(k) {
+		case "type":
+			typ = v
+		case "source", "src":
+			src = v
+		case "target", "dst", "destination":
+			dst = v
+		}
+	}
+	if typ == "" && strings.HasPrefix(src, "/") || typ == "bind" {
+		h.bind(src, dst)
+	}
+}
+
+// bind records the host path src bound at dst: a path (absolute or
+// relative), not a named volume. The host's / and the container daemon's
+// socket give the container the host.
+func (h *containerHost) bind(src, dst string) {
+	if src == "" || dst == "" || !strings.HasPrefix(src, "/") && !strings.HasPrefix(src, ".") {
+		return
+	}
+	if path.Clean(src) == "/" || daemonSocket(src) {
+		h.privileged = true
+	}
+	h.binds = append(h.binds, bind{src: src, dst: dst})
+}
+
+// daemonSocket: the socket of a container daemon (docker.sock,
+// podman.sock, containerd.sock): whoever holds it starts containers with
+// the host's / bound, as root.
+func daemonSocket(p string) bool {
+	base := path.Base(p)
+	return base == "docker.sock" || base == "podman.sock" || base == "containerd.sock" || base == "dockershim.sock" || base == "crio.sock"
+}
+
+// containerScratch is where a path of the container's own file system is
+// judged: scratch space the container takes with it.
+const containerScratch = "/tmp/gemini-guard-container"
+
+// paths rewrites the absolute paths of a command run inside the container
+// as the paths they are on the host: under a bind, the host path bound
+// (rm -rf /h/dev is rm -rf /home/dev with /home at /h; cat /k/id_rsa is
+// cat ~/.ssh/id_rsa with ~/.ssh at /k); elsewhere the host's own when the
+// container is privileged, its scratch space when it is not. One pass
+// over the text.
+func (h containerHost) paths(cmd string) string {
+	var b strings.Builder
+	for i := 0; i < len(cmd); {
+		if cmd[i] != '/' || i > 0 && strings.IndexByte(" '\"=:;(`\t\n|&<>", cmd[i-1]) < 0 {
+			b.WriteByte(cmd[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(cmd) && strings.IndexByte(" '\";|&)`\t\n<>", cmd[j]) < 0 {
+			j++
+		}
+		b.WriteString(h.hostPath(cmd[i:j]))
+		i = j
+	}
+	return b.String()
+}
+
+// hostPath is the host path of the container's absolute path p.
+func (h containerHost) hostPath(p string) string {
+	best, bestLen := -1, -1
+	for k, m := range h.binds {
+		dst := strings.TrimSuffix(m.dst, "/")
+		if (p == dst || strings.HasPrefix(p, dst+"/") || dst == "") && len(dst) > bestLen {
+			best, bestLen = k, len(dst)
+		}
+	}
+	if best >= 0 {
+		src := strings.TrimSuffix(h.binds[best].src, "/")
+		if rest := p[bestLen:]; src != "" || rest != "" {
+			return src + rest
+		}
+		return "/"
+	}
+	if h.privileged {
+		return p
+	}
+	return containerScratch + p
+}
+
+// privilegedContainer reports whether a container command reaches the
+// whole host (containerAccess).
+func privilegedContainer(program string, args []string) bool {
+	h, _ := containerAccess(program, args)
+	return h.privileged
 }
 
 // quoteArgs renders resolved words as shell text for a new analysis.

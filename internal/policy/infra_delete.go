@@ -17,18 +17,15 @@ import (
 
 func checkTerraform(c *Call) Finding {
 	// Option values are not subcommands: terraform plan -out destroy
-	// plans (the spec in package effects says which options take values).
-	p, ok := effects.Parse(c.Ex.Name, c.Args)
-	ops := p.Operands
-	if !ok {
-		ops = operands(c.Args)
-	}
-	if len(ops) == 0 || hasArg(c.Args, "-help", "--help", "-h") {
+	// plans (the grammar in package effects says which options take values).
+	cmd := c.Cmd()
+	ops := cmd.Words
+	if len(ops) == 0 || cmd.Has("help", "h") {
 		return Finding{}
 	}
 	switch c.Ex.Name {
 	case "terraform", "tofu", "terragrunt":
-		return terraformDestroy(c, ops)
+		return terraformDestroy(c, cmd)
 	case "pulumi", "cdk", "cdktf":
 		if ops[0] == "destroy" {
 			return hit(c.Ex.Name + " destroy deletes every resource of the stack")
@@ -47,20 +44,20 @@ func checkTerraform(c *Call) Finding {
 // terraformDestroy: terraform destroy, apply -destroy or -replace, given
 // as words (also after terragrunt run-all or run) or through TF_CLI_ARGS
 // in the environment.
-func terraformDestroy(c *Call, ops []string) Finding {
+func terraformDestroy(c *Call, cmd *effects.Command) Finding {
 	for k, v := range c.Ex.Env { // TF_CLI_ARGS=-destroy, TF_CLI_ARGS_apply=-destroy: options from the environment
 		if strings.HasPrefix(k, "TF_CLI_ARGS") && (strings.Contains(v, "-destroy") || strings.Contains(v, "-replace")) {
 			return hit(c.Ex.Name + " given " + k + "=" + v + " destroys what the configuration manages")
 		}
 	}
-	for i, o := range ops {
-		if o == "destroy" || o == "destroy-all" || o == "apply" && hasArg(c.Args, "-destroy", "--destroy") {
+	for i, o := range cmd.Words {
+		if o == "destroy" || o == "destroy-all" || o == "apply" && cmd.Has("destroy") {
 			return hit(c.Ex.Name + " " + o + " destroys the infrastructure the configuration manages")
 		}
-		if o == "apply" && hasPrefixArg(c.Args, "-replace") {
+		if o == "apply" && cmd.Has("replace") {
 			return hit(c.Ex.Name + " apply -replace destroys the resource and creates a new one: its data is lost")
 		}
-		if i > 0 && ops[0] != "run-all" && ops[0] != "run" {
+		if i > 0 && cmd.Word(0) != "run-all" && cmd.Word(0) != "run" {
 			break
 		}
 	}
@@ -74,13 +71,10 @@ var kubectlOther = []string{"wait", "get", "describe", "logs", "explain", "event
 
 func checkKubectl(c *Call) Finding {
 	// Global options' values are not subcommands: kubectl --kubeconfig F
-	// --context delete get pods gets pods (the spec in package effects).
-	p, ok := effects.Parse(c.Ex.Name, c.Args)
-	ops := p.Operands
-	if !ok {
-		ops = operands(c.Args)
-	}
-	if hasPrefixArg(c.Args, "--dry-run") || hasArg(c.Args, "--help", "-h") {
+	// --context delete get pods gets pods (the grammar in package effects).
+	cmd := c.Cmd()
+	ops := cmd.Words
+	if cmd.HasPrefix("dry-run") || cmd.Has("help", "h") {
 		return Finding{}
 	}
 	if f := checkKubectlScale(c); f.Hit {
@@ -93,14 +87,14 @@ func checkKubectl(c *Call) Finding {
 	if i < 0 {
 		return f
 	}
-	if hasArg(c.Args, "--all", "-A", "--all-namespaces") {
+	if cmd.Has("all", "A", "all-namespaces") {
 		return hit(c.Ex.Name + " delete --all deletes every resource of that kind")
 	}
 	if i+1 < len(ops) {
 		// The first operand names the kinds (kubectl delete KIND[,KIND] NAME).
 		o := ops[i+1]
 		kind, _, _ := strings.Cut(strings.ToLower(o), "/")
-		if podsByName(kind, o, ops[i+2:], c.Args) {
+		if podsByName(kind, o, ops[i+2:], cmd) {
 			return Finding{}
 		}
 		if slices.ContainsFunc(strings.Split(kind, ","), func(k string) bool { return slices.Contains(kubectlHoldingKinds, k) }) {
@@ -125,7 +119,7 @@ func kubectlVerb(c *Call, ops []string) (int, Finding) {
 		case "drain":
 			return -1, hit(c.Ex.Name + " drain evicts every pod from the node")
 		case "replace":
-			if hasArg(c.Args, "--force") {
+			if c.Cmd().Has("force") {
 				return -1, hit(c.Ex.Name + " replace --force deletes and recreates the resources")
 			}
 		}
@@ -136,12 +130,11 @@ func kubectlVerb(c *Call, ops []string) (int, Finding) {
 // podsByName reports kubectl delete pod NAME… (or pod/NAME): pods named
 // one by one, which their deployment, statefulset or job recreates (the
 // usual way to restart one). Not --all, not a selector, not a file.
-func podsByName(kind, first string, rest, args []string) bool {
+func podsByName(kind, first string, rest []string, cmd *effects.Command) bool {
 	if kind != "pod" && kind != "pods" && kind != "po" {
 		return false
 	}
-	if hasArg(args, "--all", "-A", "--all-namespaces", "-l", "-f", "--filename", "-k", "--kustomize", "--selector", "--field-selector") ||
-		hasPrefixArg(args, "--selector=") || hasPrefixArg(args, "--field-selector=") || hasPrefixArg(args, "--filename=") {
+	if cmd.Has("all", "A", "all-namespaces", "l", "f", "filename", "k", "kustomize", "selector", "field-selector") {
 		return false
 	}
 	return strings.Contains(first, "/") || len(rest) > 0
@@ -175,46 +168,42 @@ var cloudDeletes = []cloudDelete{
 }
 
 func checkCloud(c *Call) Finding {
-	if hasArg(c.Args, "--help", "-h", "help") || slices.ContainsFunc(c.Args, isPlatformReadOnly) {
+	cmd := c.Cmd()
+	if platformReadOnly(cmd) {
 		return Finding{} // aws ... --dry-run checks permissions and deletes nothing
 	}
-	ops := operands(c.Args)
 	switch c.Ex.Name {
 	case "nomad":
-		if len(ops) > 1 && ops[0] == "job" && ops[1] == "stop" && hasArg(c.Args, "-purge", "--purge") {
+		if cmd.Leads("job", "stop") && cmd.Has("purge") {
 			return hit("nomad job stop -purge stops the job and deletes it and its history")
 		}
 		return Finding{}
 	case "gsutil":
-		return gsutilDelete(ops, c.Args)
+		return gsutilDelete(cmd)
 	}
-	if f := cloudTableDelete(c.Ex.Name, ops); f.Hit {
+	if f := cloudTableDelete(c.Ex.Name, cmd.Words); f.Hit {
 		return f
 	}
-	return storageRecursiveRemove(c.Ex.Name, ops, c.Args)
+	return storageRecursiveRemove(c.Ex.Name, cmd)
 }
 
 // storageRecursiveRemove: aws s3 rm --recursive, gcloud storage rm -r,
 // deleting everything under a prefix.
-func storageRecursiveRemove(cli string, ops, args []string) Finding {
-	if len(ops) < 2 || ops[1] != "rm" {
-		return Finding{}
-	}
-	if cli == "aws" && ops[0] == "s3" && hasArg(args, "--recursive") {
+func storageRecursiveRemove(cli string, cmd *effects.Command) Finding {
+	if (cli == "aws" || cli == "awslocal") && cmd.Leads("s3", "rm") && cmd.Has("recursive") {
 		return hit("aws s3 rm --recursive deletes everything under that prefix")
 	}
-	if cli == "gcloud" && ops[0] == "storage" && hasArg(args, "-r", "--recursive") {
+	if cli == "gcloud" && cmd.Leads("storage", "rm") && cmd.Has("r", "recursive") {
 		return hit("gcloud storage rm -r deletes everything under that path")
 	}
 	return Finding{}
 }
 
-// gsutilDelete: gsutil rb, or rm of everything under a path (-r, -m … -r).
-func gsutilDelete(ops, args []string) Finding {
-	for _, o := range ops {
-		if o == "rb" || o == "rm" && (hasArg(args, "-r", "-R", "-rf", "-fr") || hasArg(args, "-m") && hasArg(args, "-r")) {
-			return hit("gsutil " + o + " deletes a bucket or everything in it")
-		}
+// gsutilDelete: gsutil rb, or rm of everything under a path (-r, -R, in
+// any cluster, after -m or not).
+func gsutilDelete(cmd *effects.Command) Finding {
+	if o := cmd.Word(0); o == "rb" || o == "rm" && cmd.Has("r", "R", "recursive") {
+		return hit("gsutil " + o + " deletes a bucket or everything in it")
 	}
 	return Finding{}
 }
@@ -322,7 +311,8 @@ func checkRedisFlush(c *Call) Finding {
 }
 
 func checkDockerPrune(c *Call) Finding {
-	ops := operands(c.Args)
+	cmd := c.Cmd()
+	ops := cmd.Words
 	for i := 0; i+1 < len(ops); i++ {
 		switch ops[i] + " " + ops[i+1] {
 		case "system prune", "volume prune", "volume rm", "volume remove", "system reset", "machine rm", "volume delete":
@@ -330,15 +320,20 @@ func checkDockerPrune(c *Call) Finding {
 		case "compose down":
 		}
 	}
-	if hasArg(ops, "down") && (hasArg(c.Args, "-v", "--volumes") || c.Ex.Name == "docker-compose" && hasArg(c.Args, "-v")) {
+	// The compose subcommand, from the plugin (docker compose down) or
+	// the program (docker-compose down): its -v/--volumes, also in a
+	// cluster (-fsv), deletes volumes.
+	sub := cmd.Word(0)
+	if cmd.Leads("compose") {
+		sub = cmd.Word(1)
+	} else if !strings.HasSuffix(c.Ex.Name, "-compose") {
+		sub = ""
+	}
+	if sub == "down" && cmd.Has("v", "volumes") {
 		return hit("compose down -v deletes the project's volumes and their data")
 	}
-	// compose rm -v (also in a cluster, -fsv) removes the containers'
-	// anonymous volumes with them.
-	if i := slices.Index(ops, "rm"); i > 0 && ops[i-1] == "compose" || c.Ex.Name == "docker-compose" && hasArg(ops, "rm") {
-		if hasArg(c.Args, "-v", "--volumes") || hasShortFlag(c.Args, 'v') {
-			return hit("compose rm -v deletes the containers' volumes and their data")
-		}
+	if sub == "rm" && cmd.Has("v", "volumes") {
+		return hit("compose rm -v deletes the containers' volumes and their data")
 	}
 	return Finding{}
 }
@@ -386,7 +381,7 @@ func checkAppDBReset(c *Call) Finding {
 	if name == "rails" || name == "rake" {
 		return Finding{} // checkPlatformDestroy judges these
 	}
-	if slices.ContainsFunc(args, func(a string) bool { return isPlatformReadOnly(a) || a == "--pretend" }) {
+	if app := effects.ParseCommand(name, args, nil); platformReadOnly(&app) || app.Has("pretend") {
 		return Finding{}
 	}
 	if name == "prisma" && hasArg(args, "--force-reset") && slices.Contains(args, "push") {
@@ -473,11 +468,7 @@ func containerExec(c *Call) *Call {
 	if !slices.Contains(containerCommands, c.Ex.Name) && c.Ex.Name != "docker-compose" && c.Ex.Name != "podman-compose" {
 		return nil
 	}
-	args := containerSubcommand(c.Args)
-	if len(args) == 0 || args[0] != "exec" && args[0] != "run" {
-		return nil
-	}
-	args = containerCommand(args[1:])
+	args := containerCommand(c.Cmd())
 	if len(args) == 0 {
 		return nil
 	}
@@ -486,43 +477,24 @@ func containerExec(c *Call) *Call {
 	return &Call{Ex: &ex, Res: c.Res, Ctx: c.Ctx, Args: args[1:]}
 }
 
-// containerSubcommand is args from the subcommand on: past compose and
-// the options before it (docker -H h, compose -f f -p p).
-func containerSubcommand(args []string) []string {
-	if len(args) > 0 && args[0] == "compose" {
-		args = args[1:]
+// containerCommand is the command line exec or run runs, from the call
+// read by its grammar: after --, or after the container, service or image
+// (docker exec db psql …, docker compose run web …); nil if none.
+func containerCommand(cmd *effects.Command) []string {
+	w := cmd.Words
+	if len(w) > 0 && (w[0] == "compose" || w[0] == "container") {
+		w = w[1:]
 	}
-	for len(args) > 1 && strings.HasPrefix(args[0], "-") {
-		if strings.Contains(args[0], "=") {
-			args = args[1:]
-		} else {
-			args = args[2:]
-		}
-	}
-	return args
-}
-
-// containerValueOpts are exec's and run's options that take a value.
-var containerValueOpts = []string{"-e", "--env", "-u", "--user", "-w", "--workdir", "-v", "--volume", "--name", "--network", "-p", "--publish",
-	"--entrypoint", "--env-file", "-c", "--container", "-n", "--namespace", "--index", "--mount", "-l", "--label"}
-
-// containerCommand is the command line exec or run runs, given the
-// arguments after it: after --, or after the options and the container,
-// service or image; nil if there is none.
-func containerCommand(args []string) []string {
-	if i := slices.Index(args, "--"); i >= 0 {
-		return args[i+1:] // kubectl exec pod -- cmd
-	}
-	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
-		if slices.Contains(containerValueOpts, args[0]) {
-			args = args[1:]
-		}
-		args = args[1:]
-	}
-	if len(args) < 2 {
+	if len(w) == 0 || w[0] != "exec" && w[0] != "run" {
 		return nil
 	}
-	return args[1:]
+	if cmd.DashDash >= 0 {
+		return cmd.Words[cmd.DashDash:] // kubectl exec pod -- cmd
+	}
+	if len(w) < 3 {
+		return nil
+	}
+	return w[2:]
 }
 
 // hasArgPrefix reports whether an argument is opt or opt=value.
@@ -682,17 +654,12 @@ func (c *Call) emptySource(src string) bool {
 // --replicas=0, or by a selector): an outage of everything at once. One
 // named deployment paused is the everyday use.
 func checkKubectlScale(c *Call) Finding {
-	ops := operands(c.Args)
-	if len(ops) == 0 || ops[0] != "scale" && (len(ops) < 2 || ops[1] != "scale") || hasPrefixArg(c.Args, "--dry-run") {
+	cmd := c.Cmd()
+	if !cmd.Leads("scale") || cmd.HasPrefix("dry-run") {
 		return Finding{}
 	}
-	zero := false
-	for i, a := range c.Args {
-		if a == "--replicas=0" || a == "--replicas" && i+1 < len(c.Args) && c.Args[i+1] == "0" {
-			zero = true
-		}
-	}
-	if zero && (hasArg(c.Args, "--all", "-A", "--all-namespaces", "-l", "--selector") || hasPrefixArg(c.Args, "--selector=") || hasPrefixArg(c.Args, "-l=")) {
+	zero := slices.Contains(cmd.Values("replicas"), "0")
+	if zero && cmd.Has("all", "A", "all-namespaces", "l", "selector") {
 		return hit(c.Ex.Name + " scale --replicas=0 stops every matching workload at once")
 	}
 	return Finding{}

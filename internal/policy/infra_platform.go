@@ -69,46 +69,40 @@ var platformAllowed = []struct {
 	{"pulumi", []string{"remove", "rm"}},
 }
 
-// platformReadOnly flags make any command only show what it would do.
-var platformReadOnly = []string{"--dry-run", "--dryrun", "--dry-run=client", "--dry-run=server", "--help", "-h", "--whatif", "--what-if", "help"}
+// platformReadOnlyOpts make any command only show what it would do
+// (--dry-run, --dry-run=client, -dry-run for the single-dash CLIs).
+var platformReadOnlyOpts = []string{"dry-run", "dryrun", "whatif", "what-if"}
+
+// platformReadOnly reports whether the call only shows what it would do,
+// or its help.
+func platformReadOnly(cmd *effects.Command) bool {
+	return cmd.Help() || cmd.Has(platformReadOnlyOpts...)
+}
 
 // checkPlatformDestroy: VERB x RESOURCE across cloud, hosting, registry
 // and platform CLIs: a destroy verb among the first few subcommand words.
 func checkPlatformDestroy(c *Call) Finding {
 	name := c.Ex.Name
-	if !slices.Contains(platformCLIs, name) || slices.ContainsFunc(c.Args, isPlatformReadOnly) {
+	cmd := c.Cmd()
+	if !slices.Contains(platformCLIs, name) || platformReadOnly(cmd) {
 		return Finding{}
 	}
-	if strings.HasPrefix(name, "kafka-") && hasArg(c.Args, "--delete") {
+	if strings.HasPrefix(name, "kafka-") && cmd.Has("delete") {
 		return hit(name + " --delete deletes a topic or its configuration, and the messages it holds")
 	}
-	ops := platformOperands(name, c.Args)
+	ops := cmd.Words
+	if name == "doctl" && cmd.Leads("compute") { // doctl compute x is doctl x
+		ops = ops[1:]
+	}
 	allowed := platformAllowedVerbs(name)
 	for i := range ops[:min(len(ops), 4)] {
 		verb, destroy := platformDestroyWord(name, ops, i)
-		if !destroy || slices.Contains(allowed, verb) || platformSpares(name, verb, i, c.Args) {
+		if !destroy || slices.Contains(allowed, verb) || platformSpares(name, verb, i, cmd) {
 			continue
 		}
 		return hit(name + " " + strings.Join(ops[:min(len(ops), i+2)], " ") + " deletes what the platform holds (servers, volumes, databases, clusters, projects or published packages)")
 	}
 	return Finding{}
-}
-
-func isPlatformReadOnly(a string) bool { return slices.Contains(platformReadOnly, a) }
-
-// platformOperands are the subcommand words of a platform CLI's call.
-// Option values are not subcommands (az --subscription delete group list
-// lists): the CLI's spec in package effects says which options take
-// values, for the CLIs that have one. doctl compute x is doctl x.
-func platformOperands(name string, args []string) []string {
-	ops := subcommandWords(args)
-	if p, ok := effects.Parse(name, args); ok {
-		ops = p.Operands
-	}
-	if name == "doctl" && len(ops) > 0 && ops[0] == "compute" {
-		ops = ops[1:]
-	}
-	return ops
 }
 
 // platformAllowedVerbs are the destroy-shaped verbs of cli that are not
@@ -168,9 +162,9 @@ func destroyAffix(verb string) bool {
 // platformSpares reports whether a destroy verb (the i-th subcommand
 // word) of cli is left to another rule or is not a destroy there
 // (platformSpared).
-func platformSpares(cli, verb string, i int, args []string) bool {
+func platformSpares(cli, verb string, i int, cmd *effects.Command) bool {
 	for _, s := range platformSpared {
-		if slices.Contains(s.clis, cli) && s.spares(verb, i, args) {
+		if slices.Contains(s.clis, cli) && s.spares(verb, i, cmd) {
 			return true
 		}
 	}
@@ -181,37 +175,21 @@ func platformSpares(cli, verb string, i int, args []string) bool {
 // alone.
 var platformSpared = []struct {
 	clis   []string
-	spares func(verb string, i int, args []string) bool
+	spares func(verb string, i int, cmd *effects.Command) bool
 }{
 	// infra.docker-prune judges these.
-	{[]string{"docker", "podman", "nerdctl"}, func(string, int, []string) bool { return true }},
+	{[]string{"docker", "podman", "nerdctl"}, func(string, int, *effects.Command) bool { return true }},
 	// gh extension remove … is at i == 1; gh delete alone is not a command.
-	{[]string{"gh", "glab"}, func(_ string, i int, _ []string) bool { return i == 0 }},
-	{[]string{"gem"}, func(verb string, _ int, _ []string) bool { return verb != "yank" }},
-	{[]string{"npm", "pnpm", "yarn"}, func(verb string, _ int, _ []string) bool { return verb != "unpublish" }},
-	{[]string{"mc"}, func(verb string, _ int, args []string) bool {
-		return verb != "rb" && !(verb == "rm" && (hasArg(args, "--recursive", "-r") || hasArg(args, "--force")))
+	{[]string{"gh", "glab"}, func(_ string, i int, _ *effects.Command) bool { return i == 0 }},
+	{[]string{"gem"}, func(verb string, _ int, _ *effects.Command) bool { return verb != "yank" }},
+	{[]string{"npm", "pnpm", "yarn"}, func(verb string, _ int, _ *effects.Command) bool { return verb != "unpublish" }},
+	{[]string{"mc"}, func(verb string, _ int, cmd *effects.Command) bool {
+		return verb != "rb" && !(verb == "rm" && cmd.Has("recursive", "r", "force"))
 	}},
 	// One object; infra.cloud-delete judges the recursive form.
-	{[]string{"aws", "awslocal"}, func(verb string, _ int, args []string) bool { return verb == "rm" && !hasArg(args, "--recursive") }},
-	{[]string{"gsutil"}, func(verb string, _ int, args []string) bool { return verb == "rm" && !hasArg(args, "-r", "-R") }},
-	{[]string{"helm"}, func(verb string, _ int, _ []string) bool {
+	{[]string{"aws", "awslocal"}, func(verb string, _ int, cmd *effects.Command) bool { return verb == "rm" && !cmd.Has("recursive") }},
+	{[]string{"gsutil"}, func(verb string, _ int, cmd *effects.Command) bool { return verb == "rm" && !cmd.Has("r", "R") }},
+	{[]string{"helm"}, func(verb string, _ int, _ *effects.Command) bool {
 		return verb != "uninstall" && verb != "delete" && verb != "del" && verb != "un"
 	}},
-}
-
-// subcommandWords are the words of a call that are not options nor the
-// values of --opt value pairs the analysis can recognise (a word after an
-// option that starts with -- and has no = is taken as its value only when
-// it does not look like a subcommand).
-func subcommandWords(args []string) []string {
-	var out []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if strings.HasPrefix(a, "-") {
-			continue
-		}
-		out = append(out, a)
-	}
-	return out
 }

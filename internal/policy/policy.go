@@ -225,6 +225,9 @@ type Call struct {
 	// eff caches effects.Of for the harm rules (effectsOf).
 	eff     []effects.Effect
 	effDone bool
+	// cmd caches the call read by its program's grammar (Cmd).
+	cmd     effects.Command
+	cmdDone bool
 
 	// rules is the policy the call is judged by, handed down by the
 	// engine: exec.embedded-command judges the commands a program would
@@ -235,6 +238,18 @@ type Call struct {
 
 // Loc places a path argument of the call.
 func (c *Call) Loc(arg string) Loc { return c.Ctx.Classify(c.Res, c.Ex.Dir, arg) }
+
+// Cmd is the call read by its program's grammar (effects.ParseCommand),
+// once: its subcommand words and option values, the variables set for it
+// on the command line standing for their options (AWS_PROFILE=x aws … is
+// aws --profile x …). A program without a grammar is read with no option
+// taking a value.
+func (c *Call) Cmd() *effects.Command {
+	if !c.cmdDone {
+		c.cmd, c.cmdDone = effects.ParseCommand(c.Ex.Name, c.Args, c.Ex.Env), true
+	}
+	return &c.cmd
+}
 
 // Show renders a resolved word for a message.
 func (c *Call) Show(s string) string { return c.Res.Show(s) }

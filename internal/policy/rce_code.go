@@ -421,7 +421,7 @@ func runsFetchedCode(ex *shell.Exec, res *shell.Result) Finding {
 			return hit(ex.Name + " " + ex.Args[i] + " runs code fetched from the network, without anyone reading it")
 		}
 	}
-	if slices.Contains(containerCommands, ex.Name) && privilegedContainer(ex.Args[1:]) && fedByFetcher(ex) {
+	if slices.Contains(containerCommands, ex.Name) && privilegedContainer(ex.Name, ex.Args[1:]) && fedByFetcher(ex) {
 		if ops := operands(ex.Args[1:]); len(ops) > 0 && shell.IsShell(shell.CommandName(ops[len(ops)-1])) {
 			return hit(ex.Name + " runs a shell with the host's privileges on code fetched from the network, without anyone reading it")
 		}

@@ -3,6 +3,8 @@ package policy
 import (
 	"slices"
 	"strings"
+
+	"github.com/gemini-guard/gemini-guard/internal/effects"
 )
 
 // secretsRules keep credentials where they are.
@@ -342,20 +344,22 @@ func opensslServed(name string, args []string) (string, bool) {
 	return ".", name == "openssl" && len(args) > 0 && args[0] == "s_server" && hasArg(args, "-WWW", "-HTTP", "-www")
 }
 
-// kubectlServed: kubectl proxy --www=dir.
+// kubectlServed: kubectl proxy --www=dir (-w dir), read by kubectl's
+// grammar (kubectl --context c proxy --www=/).
 func kubectlServed(name string, args []string) (string, bool) {
-	if name != "kubectl" || len(args) == 0 || args[0] != "proxy" {
+	if g := effects.GrammarOf(name); g == nil || g.Names[0] != "kubectl" {
 		return "", false
 	}
-	dir, served := "", false
-	for i, a := range args {
-		if v, ok := strings.CutPrefix(a, "--www="); ok {
-			dir, served = v, true
-		} else if (a == "--www" || a == "-w") && i+1 < len(args) {
-			dir, served = args[i+1], true
-		}
+	cmd := effects.ParseCommand(name, args, nil)
+	if !cmd.Leads("proxy") {
+		return "", false
 	}
-	return dir, served
+	if dir, ok := cmd.Value("www"); ok {
+		return dir, true
+	}
+	// -w is --watch elsewhere, so kubectl's grammar gives it no value:
+	// proxy takes no operand, and the word after it is the directory.
+	return cmd.Word(1), cmd.Has("w") && len(cmd.Words) > 1
 }
 
 // httpdServed: busybox httpd -h dir, httpd -h dir.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/credpaths"
+	"github.com/gemini-guard/gemini-guard/internal/effects"
 	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
@@ -613,11 +614,16 @@ func (c *Call) redirectedCredential() Finding {
 // containerSecretCopied: docker cp web:/run/secrets/db ./pw, a secret
 // copied out of a container.
 func (c *Call) containerSecretCopied() Finding {
-	if c.Ex.Name != "docker" && c.Ex.Name != "podman" || len(c.Args) <= 1 {
+	if c.Ex.Name != "docker" && c.Ex.Name != "podman" && c.Ex.Name != "nerdctl" {
 		return Finding{}
 	}
-	if ops := operands(c.Args); len(ops) > 2 && ops[0] == "cp" {
-		if _, src, ok := strings.Cut(ops[1], ":"); ok {
+	cmd := c.Cmd()
+	words := cmd.Words
+	if cmd.Leads("container", "cp") {
+		words = words[1:]
+	}
+	if len(words) > 2 && words[0] == "cp" {
+		if _, src, ok := strings.Cut(words[1], ":"); ok {
 			if what, ok := c.Ctx.credential(c.Res, src); ok {
 				return hit(c.Ex.Name + " cp copies " + what + " out of the container")
 			}
@@ -682,7 +688,11 @@ func (c *Call) newKeyInWorkspace() bool {
 
 func isKeyGenerator(ex *shell.Exec) bool {
 	return slices.ContainsFunc(keyGenerators, func(g []string) bool {
-		return ex.Name == g[0] && (len(g) == 1 || leads(operands(ex.Args[1:]), g[1:]...))
+		if ex.Name != g[0] {
+			return false
+		}
+		cmd := effects.ParseCommand(ex.Name, ex.Args[1:], ex.Env)
+		return cmd.Leads(g[1:]...)
 	})
 }
 

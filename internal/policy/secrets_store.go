@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gemini-guard/gemini-guard/internal/effects"
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
 
@@ -19,7 +20,7 @@ import (
 // /dev/null. A program gemini-guard does not know taking the value may
 // print it: a maybe, denied in strict mode.
 func checkStoreRead(c *Call) Finding {
-	what, ok := storeRead(c.Ex.Name, c.Args)
+	what, ok := storeRead(c)
 	if !ok {
 		return Finding{}
 	}
@@ -42,30 +43,31 @@ func (c *Call) storeFlow(what string) Finding {
 }
 
 // storeRead says whether a command prints a secret value, and which.
-func storeRead(name string, args []string) (string, bool) {
+func storeRead(c *Call) (string, bool) {
 	for _, r := range storeReaders {
-		if slices.Contains(r.names, name) {
-			return r.read(operands(args), args)
+		if slices.Contains(r.names, c.Ex.Name) {
+			return r.read(c.Cmd())
 		}
 	}
 	return "", false
 }
 
-// storeReader judges one family of store programs: read gets the
-// operands (the words not starting with "-") and all the arguments.
+// storeReader judges one family of store programs from the call read by
+// its grammar (effects.Command: the subcommand words and the options with
+// their values).
 type storeReader struct {
 	names []string
-	read  func(ops, args []string) (string, bool)
+	read  func(cmd *effects.Command) (string, bool)
 }
 
 // storeReaders are the programs that keep secrets and the command lines
 // with which they print one.
 var storeReaders = []storeReader{
-	{[]string{"aws"}, awsStoreRead},
+	{[]string{"aws", "awslocal"}, awsStoreRead},
 	{[]string{"gcloud"}, gcloudStoreRead},
 	{[]string{"az"}, azStoreRead},
 	{[]string{"vault", "bao"}, vaultStoreRead},
-	{[]string{"kubectl", "oc"}, kubectlStoreRead},
+	{[]string{"kubectl", "oc", "k"}, kubectlStoreRead},
 	{[]string{"terraform", "tofu", "terragrunt"}, terraformStoreRead},
 	{[]string{"heroku"}, herokuStoreRead},
 	{[]string{"railway"}, railwayStoreRead},
@@ -80,114 +82,109 @@ var storeReaders = []storeReader{
 	{[]string{"git"}, gitStoreRead},
 }
 
-// leads reports whether ops start with words.
-func leads(ops []string, words ...string) bool {
-	return len(ops) >= len(words) && slices.Equal(ops[:len(words)], words)
-}
-
-func awsStoreRead(ops, args []string) (string, bool) {
+func awsStoreRead(cmd *effects.Command) (string, bool) {
 	switch {
-	case leads(ops, "secretsmanager", "get-secret-value"), leads(ops, "secretsmanager", "batch-get-secret-value"):
+	case cmd.Leads("secretsmanager", "get-secret-value"), cmd.Leads("secretsmanager", "batch-get-secret-value"):
 		return "a secret from AWS Secrets Manager", true
-	case (leads(ops, "ssm", "get-parameter") || leads(ops, "ssm", "get-parameters") || leads(ops, "ssm", "get-parameters-by-path")) && hasArg(args, "--with-decryption"):
+	case (cmd.Leads("ssm", "get-parameter") || cmd.Leads("ssm", "get-parameters") || cmd.Leads("ssm", "get-parameters-by-path")) && cmd.Has("with-decryption"):
 		return "decrypted SSM parameters", true
-	case leads(ops, "ecr", "get-login-password"), leads(ops, "ecr-public", "get-login-password"):
+	case cmd.Leads("ecr", "get-login-password"), cmd.Leads("ecr-public", "get-login-password"):
 		return "a registry password", true
-	case leads(ops, "configure", "get") && len(ops) > 2 && (strings.Contains(ops[2], "secret") || strings.Contains(ops[2], "token")):
-		return "the AWS " + ops[2], true
-	case leads(ops, "configure", "export-credentials"):
+	case cmd.Leads("configure", "get") && (strings.Contains(cmd.Word(2), "secret") || strings.Contains(cmd.Word(2), "token")):
+		return "the AWS " + cmd.Word(2), true
+	case cmd.Leads("configure", "export-credentials"):
 		return "the AWS credentials", true
 	}
 	return "", false
 }
 
-func gcloudStoreRead(ops, _ []string) (string, bool) {
+func gcloudStoreRead(cmd *effects.Command) (string, bool) {
 	switch {
-	case leads(ops, "secrets", "versions", "access"):
+	case cmd.Leads("secrets", "versions", "access"):
 		return "a secret from Secret Manager", true
-	case leads(ops, "auth", "print-access-token"), leads(ops, "auth", "print-identity-token"), leads(ops, "auth", "application-default", "print-access-token"):
+	case cmd.Leads("auth", "print-access-token"), cmd.Leads("auth", "print-identity-token"), cmd.Leads("auth", "application-default", "print-access-token"):
 		return "a Google Cloud access token", true
 	}
 	return "", false
 }
 
-func azStoreRead(ops, _ []string) (string, bool) {
+func azStoreRead(cmd *effects.Command) (string, bool) {
 	switch {
-	case leads(ops, "keyvault", "secret", "show"), leads(ops, "keyvault", "secret", "download"):
+	case cmd.Leads("keyvault", "secret", "show"), cmd.Leads("keyvault", "secret", "download"):
 		return "a Key Vault secret", true
-	case leads(ops, "account", "get-access-token"):
+	case cmd.Leads("account", "get-access-token"):
 		return "an Azure access token", true
 	}
 	return "", false
 }
 
-func vaultStoreRead(ops, _ []string) (string, bool) {
-	return "a secret from Vault", leads(ops, "kv", "get") || leads(ops, "read") || leads(ops, "kv", "read")
+func vaultStoreRead(cmd *effects.Command) (string, bool) {
+	return "a secret from Vault", cmd.Leads("kv", "get") || cmd.Leads("read") || cmd.Leads("kv", "read")
 }
 
-func kubectlStoreRead(ops, args []string) (string, bool) {
-	// The verb after the global options' values (-n kube-system get).
-	if i := slices.Index(ops, "get"); i >= 0 && i+1 < len(ops) && isSecretResource(ops[i+1]) && secretValuesShown(args) {
+func kubectlStoreRead(cmd *effects.Command) (string, bool) {
+	if cmd.Leads("get") && isSecretResource(cmd.Word(1)) && secretValuesShown(cmd) {
 		return "a Kubernetes secret's values", true
 	}
-	if leads(ops, "view-secret") {
+	if cmd.Leads("view-secret") {
 		return "a Kubernetes secret's values", true
 	}
-	return "the kubeconfig with its tokens and client keys", leads(ops, "config", "view") && hasArg(args, "--raw", "--flatten")
+	return "the kubeconfig with its tokens and client keys", cmd.Leads("config", "view") && cmd.Has("raw", "flatten")
 }
 
-func terraformStoreRead(ops, _ []string) (string, bool) {
-	return "the Terraform state, with every secret of the resources it manages", leads(ops, "state", "pull")
+func terraformStoreRead(cmd *effects.Command) (string, bool) {
+	return "the Terraform state, with every secret of the resources it manages", cmd.Leads("state", "pull")
 }
 
-func herokuStoreRead(ops, _ []string) (string, bool) {
-	return "the app's config vars (its secrets)", len(ops) > 0 && (ops[0] == "config" || ops[0] == "config:get")
+func herokuStoreRead(cmd *effects.Command) (string, bool) {
+	return "the app's config vars (its secrets)", cmd.Leads("config") || cmd.Leads("config:get")
 }
 
-func railwayStoreRead(ops, args []string) (string, bool) {
-	return "the service's variables (its secrets)", leads(ops, "variables") && !hasArg(args, "--set", "-s")
+func railwayStoreRead(cmd *effects.Command) (string, bool) {
+	return "the service's variables (its secrets)", cmd.Leads("variables") && !cmd.Has("set", "s")
 }
 
-func ghStoreRead(ops, args []string) (string, bool) {
-	return "the GitHub CLI's token", leads(ops, "auth", "token") || leads(ops, "auth", "status") && hasArg(args, "--show-token", "-t")
+func ghStoreRead(cmd *effects.Command) (string, bool) {
+	return "the GitHub CLI's token", cmd.Leads("auth", "token") || cmd.Leads("auth", "status") && cmd.Has("show-token", "t")
 }
 
-func glabStoreRead(ops, args []string) (string, bool) {
-	return "the GitLab CLI's token", leads(ops, "auth", "status") && hasArg(args, "--show-token", "-t")
+func glabStoreRead(cmd *effects.Command) (string, bool) {
+	return "the GitLab CLI's token", cmd.Leads("auth", "status") && cmd.Has("show-token", "t")
 }
 
-func opStoreRead(ops, args []string) (string, bool) {
-	return "a 1Password secret", leads(ops, "read") || leads(ops, "item", "get") && (hasArg(args, "--reveal") || hasArgPrefix(args, "--fields"))
+func opStoreRead(cmd *effects.Command) (string, bool) {
+	return "a 1Password secret", cmd.Leads("read") || cmd.Leads("item", "get") && cmd.Has("reveal", "fields")
 }
 
-func bwStoreRead(ops, _ []string) (string, bool) {
-	if len(ops) >= 2 && ops[0] == "get" && slices.Contains([]string{"password", "totp", "item", "notes"}, ops[1]) {
-		return "a Bitwarden " + ops[1], true
+func bwStoreRead(cmd *effects.Command) (string, bool) {
+	if cmd.Leads("get") && slices.Contains([]string{"password", "totp", "item", "notes"}, cmd.Word(1)) {
+		return "a Bitwarden " + cmd.Word(1), true
 	}
 	return "", false
 }
 
-func lpassStoreRead(ops, args []string) (string, bool) {
-	return "a LastPass entry", leads(ops, "show") && !hasArg(args, "-c", "--clip")
+func lpassStoreRead(cmd *effects.Command) (string, bool) {
+	return "a LastPass entry", cmd.Leads("show") && !cmd.Has("c", "clip")
 }
 
-func passStoreRead(ops, args []string) (string, bool) {
-	if hasArg(args, "-c", "--clip") || len(ops) == 0 {
+func passStoreRead(cmd *effects.Command) (string, bool) {
+	if cmd.Has("c", "clip") || len(cmd.Words) == 0 {
 		return "", false
 	}
-	return "a password store entry", ops[0] == "show" || ops[0] == "cat" || !slices.Contains(passCommands, ops[0])
+	first := cmd.Word(0)
+	return "a password store entry", first == "show" || first == "cat" || !slices.Contains(passCommands, first)
 }
 
-func dopplerStoreRead(ops, args []string) (string, bool) {
-	return "Doppler secrets", leads(ops, "secrets", "get") || len(ops) == 1 && ops[0] == "secrets" && !hasArg(args, "--only-names")
+func dopplerStoreRead(cmd *effects.Command) (string, bool) {
+	return "Doppler secrets", cmd.Leads("secrets", "get") || len(cmd.Words) == 1 && cmd.Word(0) == "secrets" && !cmd.Has("only-names")
 }
 
-func keyringStoreRead(ops, _ []string) (string, bool) {
-	return "a keyring password", leads(ops, "get")
+func keyringStoreRead(cmd *effects.Command) (string, bool) {
+	return "a keyring password", cmd.Leads("get")
 }
 
-func gitStoreRead(ops, _ []string) (string, bool) {
-	return "a stored git password", leads(ops, "credential", "fill")
+func gitStoreRead(cmd *effects.Command) (string, bool) {
+	return "a stored git password", cmd.Leads("credential", "fill")
 }
 
 func isSecretResource(r string) bool {
@@ -201,24 +198,10 @@ var passCommands = []string{"init", "ls", "list", "find", "search", "grep", "ins
 
 // secretValuesShown says whether kubectl get prints values (an output
 // format that includes data) rather than names.
-func secretValuesShown(args []string) bool {
-	for i, a := range args {
-		v := ""
-		switch {
-		case a == "-o" || a == "--output":
-			if i+1 < len(args) {
-				v = args[i+1]
-			}
-		case strings.HasPrefix(a, "-o"):
-			v = strings.TrimPrefix(strings.TrimPrefix(a, "-o"), "=")
-		case strings.HasPrefix(a, "--output="):
-			v = strings.TrimPrefix(a, "--output=")
-		}
-		if v != "" && v != "name" && v != "wide" && !strings.HasPrefix(v, "custom-columns") {
-			return true
-		}
-	}
-	return false
+func secretValuesShown(cmd *effects.Command) bool {
+	v, _ := cmd.Value("o", "output")
+	v = strings.TrimPrefix(v, "=")
+	return v != "" && v != "name" && v != "wide" && !strings.HasPrefix(v, "custom-columns")
 }
 
 // showers pass what they read on to their own output (or a file, or the
@@ -392,9 +375,11 @@ func isFlagCluster(a string) bool {
 // secret or variable set, or "-" as a file or value (vault login -,
 // kubectl apply -f -).
 func readsSecretInput(t *shell.Exec) bool {
-	ops := operands(t.Args[1:])
-	if (t.Name == "gh" || t.Name == "glab") && len(ops) >= 2 && (ops[0] == "secret" || ops[0] == "variable") && ops[1] == "set" {
-		return true
+	if t.Name == "gh" || t.Name == "glab" {
+		cmd := effects.ParseCommand(t.Name, t.Args[1:], t.Env)
+		if cmd.Leads("secret", "set") || cmd.Leads("variable", "set") {
+			return true
+		}
 	}
 	for _, a := range t.Args[1:] {
 		if strings.Contains(strings.ToLower(a), "stdin") || a == "--with-token" || a == "-" || strings.HasSuffix(a, "=-") || strings.HasSuffix(a, "@-") {
