@@ -161,7 +161,8 @@ var specs = []Spec{
 	{Names: []string{"awk", "gawk", "mawk", "nawk"}, Opts: shell.OptSpec{Short: "f:v:F:i:", Long: []string{"file=", "assign=", "field-separator=", "include="}}, Operands: reads, Skip: 1, SkipUnless: []string{"f", "file"}, InPlace: []string{"i"}},
 	{Names: []string{"jq", "yq", "gojq", "jaq"}, Opts: shell.OptSpec{Short: "f:L:", Long: []string{"from-file=", "arg=", "argjson=", "slurpfile=", "rawfile=", "indent="}}, Operands: reads, Skip: 1, SkipUnless: []string{"f", "from-file"}, InPlace: []string{"i", "inplace"}},
 	{Names: []string{"sort", "uniq", "cut", "tr", "join"}, Opts: shell.OptSpec{Short: "o:k:t:S:T:d:f:c:", Long: []string{"output=", "key=", "field-separator=", "buffer-size=", "temporary-directory=", "delimiter=", "fields=", "characters="}}, Operands: reads, Values: []Value{{"o", writes}, {"output", writes}}},
-	{Names: []string{"openssl"}, Opts: shell.OptSpec{Long: []string{"in=", "out=", "inkey=", "key=", "passin=", "passout=", "config=", "CAfile=", "cert=", "signkey="}, SingleDash: true}, Values: []Value{{"in", reads}, {"inkey", uses}, {"key", uses}, {"signkey", uses}, {"out", writes}}},
+	// openssl req/genpkey/x509 … -keyout KEY -out CERT: both written.
+	{Names: []string{"openssl"}, Opts: shell.OptSpec{Long: []string{"in=", "out=", "inkey=", "key=", "passin=", "passout=", "config=", "CAfile=", "cert=", "signkey=", "keyout="}, SingleDash: true}, Values: []Value{{"in", reads}, {"inkey", uses}, {"key", uses}, {"signkey", uses}, {"out", writes}, {"keyout", writes}}},
 	{Names: []string{"plutil"}, Opts: shell.OptSpec{SingleDash: true, Long: []string{"o=", "e=", "s", "r", "p", "lint", "help", "extract=", "type=", "insert=", "replace=", "remove=", "convert=", "create="}},
 		Operands: reads, InPlace: []string{"insert", "replace", "remove", "convert", "create"}},
 	// Programs that write their operands.

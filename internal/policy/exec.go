@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"strings"
+
 	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
@@ -94,10 +96,44 @@ var (
 	runsCommandsRe = &lazyregexp.Regexp{Expr: `(?i)(system|exec|spawn|popen|execute|shell|passthru|proc_open|Command|callCommand|getline|\|\s*["'](ba|z|da)?sh\b)`}
 )
 
+// remoteURL reports whether text names a URL (http or https) whose host is
+// not this machine: code that fetches only from localhost, 127.x or [::1]
+// (a server the same code started, a local API) downloads nothing from the
+// network.
+func remoteURL(text string) bool {
+	for rest := text; ; {
+		i := strings.Index(rest, "://")
+		if i < 0 {
+			return false
+		}
+		scheme := strings.ToLower(rest[max(0, i-5):i])
+		rest = rest[i+3:]
+		if !strings.HasSuffix(scheme, "http") && !strings.HasSuffix(scheme, "https") {
+			continue
+		}
+		host := rest
+		if j := strings.IndexAny(host, "/?#'\"` \t\n)]},;"); j >= 0 && !strings.HasPrefix(host, "[") {
+			host = host[:j]
+		}
+		if strings.HasPrefix(host, "[") {
+			host, _, _ = strings.Cut(host[1:], "]")
+		} else {
+			host, _, _ = strings.Cut(host, ":")
+		}
+		if at := strings.LastIndexByte(host, '@'); at >= 0 {
+			host = host[at+1:]
+		}
+		h := strings.ToLower(host)
+		if h != "localhost" && !strings.HasSuffix(h, ".localhost") && !loopbackAddr(h) {
+			return true
+		}
+	}
+}
+
 // checkFetchEval finds interpreter code that fetches code from the network
 // and evaluates it, whatever the language's spelling.
 func checkFetchEval(h *shell.Hazard, _ *Context) Finding {
-	if h.Kind != shell.InterpreterCode || !urlRe.MatchString(h.Text) {
+	if h.Kind != shell.InterpreterCode || !urlRe.MatchString(h.Text) || !remoteURL(h.Text) {
 		return Finding{}
 	}
 	if fetchRe.MatchString(h.Text) && evalRe.MatchString(h.Text) {

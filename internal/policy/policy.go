@@ -60,6 +60,11 @@ type Context struct {
 	// Own is what the shell guard found out about the files a git discard
 	// would lose (whose changes they are); nil when nothing was gathered.
 	Own *Own
+	// AgentMade says whether the file at an absolute path is one the agent
+	// created this session and left as it is (the provenance record: absent
+	// at its first touch, its content what the agent's call left). The
+	// hook reads the record only when a rule asks; nil: nothing known.
+	AgentMade func(p string) bool
 
 	// embeddedSpent counts the bytes exec.embedded-command analysed for
 	// this decision, against maxEmbeddedBytes (exec_embedded.go).

@@ -75,6 +75,9 @@ var secretsRules = []*Rule{
 			`wget -i .env`, `date -f ~/.ssh/id_rsa`, `ssh-keyscan -f ~/.ssh/id_rsa`, `xargs cat <<< ~/.aws/credentials`,
 			`keepassxc-cli show -s ~/Passwords.kdbx GitHub`, `find ~/.ssh -name id_rsa -delete`, `git log -p -- ~/.gemini/`,
 			`htpasswd -b .htpasswd ann pw`, `cp ~/.ssh/id_ed25519 /tmp/.k`, `cp ~/.ssh/id_ed25519 ./keys/`, `wg genkey | tee ~/.config/wg.key`, `cat ~/.azure/msal_token_cache.json`,
+			// Made on the same line, but printed, or copied out of the workspace.
+			`openssl genrsa -out tls/new.key 2048 && cat tls/new.key`,
+			`openssl genrsa -out tls/new.key 2048 && cat tls/new.key > /tmp/out.pem`,
 		},
 		Allow: []string{
 			`grep -c API_KEY .env`,
@@ -101,6 +104,8 @@ var secretsRules = []*Rule{
 			`cat ~/.config/rclone/rclone.conf.example`, `git log -- .gemini/`, `wg genkey | tee ./test/wg.key | wg pubkey > ./test/wg.pub`,
 			`htpasswd -v .htpasswd ann`, `find ~/.ssh -maxdepth 1 -name '*.pub'`, `security import ./certs/dev.p12 -k build.keychain`,
 			`cat ~/.azure/azureProfile.json`, `cp /mnt/c/Users/ann/.ssh/id_ed25519 ~/.ssh/id_ed25519`,
+			// A key made earlier on the same line, kept in the workspace.
+			`openssl req -x509 -newkey rsa:2048 -nodes -keyout server.key -out server.crt -days 1 -subj /CN=localhost && cat server.key server.crt > server.pem`,
 		},
 	},
 	{

@@ -710,7 +710,7 @@ func (c *Call) credentialArgRead() Finding {
 			return hit(name + " opens a file whose name is decoded at run time (" + c.Show(a) + "), hiding which file it is")
 		}
 		what, ok := c.credentialArg(a)
-		if !ok || isHistoryFile(a) && filtersOutput(c) {
+		if !ok || isHistoryFile(a) && filtersOutput(c) || c.agentKeyKeptLocal(a) {
 			continue
 		}
 		verb := "reads or copies"
@@ -720,6 +720,49 @@ func (c *Call) credentialArgRead() Finding {
 		return hit(name + " " + verb + " " + what)
 	}
 	return Finding{}
+}
+
+// agentKeyKeptLocal says whether a is a key the agent made itself in the
+// workspace (this session, as it left it: Context.AgentMade; or earlier
+// in the same line, not on disk yet: openssl req -keyout k … && cat k
+// crt > pem) and the call's output is not shown: the user's credential is
+// not read, and the model sees nothing of it. Printed, it is still
+// denied: the key may be deployed, and the transcript keeps it.
+func (c *Call) agentKeyKeptLocal(a string) bool {
+	if l := c.Loc(a); l.Place != InWorkspace || l.Maybe {
+		return false
+	}
+	p := c.resolve(a)
+	made := c.Ctx.AgentMade != nil && c.Ctx.AgentMade(p)
+	if !made {
+		_, err := c.Ctx.fs().Lstat(p)
+		made = err != nil && writtenEarlier(c, p)
+	}
+	if !made {
+		return false
+	}
+	return c.outputStaysInWorkspace()
+}
+
+// outputStaysInWorkspace says whether the call's standard output goes
+// only into files of the workspace: redirected there (the last redirection
+// of descriptor 1 wins, as in bash), and not piped into another command.
+func (c *Call) outputStaysInWorkspace() bool {
+	if len(c.Res.OutputTakers(c.Ex)) > 0 {
+		return false
+	}
+	to := ""
+	for _, r := range c.Ex.Redirs {
+		if !r.Writes() || r.Fd != "" && r.Fd != "1" && !strings.HasPrefix(r.Op, "&") {
+			continue
+		}
+		to = r.Target
+	}
+	if to == "" {
+		return false
+	}
+	l := c.Loc(to)
+	return l.Place == InWorkspace && !l.Maybe
 }
 
 // decodedName reports whether the word a is made by a decoder at run time

@@ -90,8 +90,9 @@ func answer(in hook.BeforeToolInput, e Env) (hook.Output, error) {
 	}
 	call := hookcall.Load(e.Getenv, hook.BeforeTool, "shell", in.Base)
 	input := Input{Command: command, Dir: ti.DirPath, Cwd: in.Cwd, Home: userHome(e), Settings: call.Settings, FS: bounded.OS{}, StateDir: guardStateDir(e.Getenv)}
-	v, res, ctx := judge(input)
 	dir := provenance.Dir(e.Getenv)
+	input.AgentMade = agentMade(dir, in.SessionID)
+	v, res, ctx := judge(input)
 	if v.Action != verdict.Allow && in.SessionID != "" && !gitRedirected(e.Getenv) {
 		// A git discard may pass when every change it loses is the
 		// agent's own: gather the facts, then decide again on them.
@@ -152,6 +153,24 @@ func agentWritten(dir, session string) map[string]bool {
 		out[p] = true
 	}
 	return out
+}
+
+// agentMade is Input.AgentMade over the session's provenance record, read
+// on the first question: most calls never ask.
+func agentMade(dir, session string) func(string) bool {
+	var rec *provenance.Record
+	read := false
+	return func(p string) bool {
+		if !read {
+			read = true
+			rec, _ = provenance.Load(dir, session)
+		}
+		if rec == nil {
+			return false
+		}
+		e := rec.Files[p]
+		return e != nil && e.Created && !e.Foreign && !e.Pending && e.Left != "" && e.Left != provenance.Absent && provenance.Hash(p) == e.Left
+	}
 }
 
 func userHome(e Env) string {

@@ -51,6 +51,10 @@ type Input struct {
 	// command would lose (Discards, own.go): whether the changes are the
 	// agent's own. Nil judges every discard as the user's work.
 	Own *policy.Own
+	// AgentMade says whether a file (absolute path) is one the agent
+	// created this session and left as it is; asked only when a rule
+	// needs it (the hook reads the provenance record then). nil: none.
+	AgentMade func(p string) bool
 	// ProjectHosts are the hosts the workspace's own files name
 	// (GatherProjectHosts), where a secret-bearing variable may be sent;
 	// the hook gathers them only when a command would otherwise be denied
@@ -134,6 +138,7 @@ func prepare(in Input, trace bool) (*shell.Result, *policy.Context, *verdict.Ver
 	}
 	ctx := policy.NewContext(cwd, home, in.Settings)
 	ctx.Own = in.Own
+	ctx.AgentMade = in.AgentMade
 	ctx.ProjectHosts = in.ProjectHosts
 	ctx.FS = in.FS
 	ctx.StateDir = in.StateDir
