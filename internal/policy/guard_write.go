@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/bounded"
-	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 	"github.com/gemini-guard/gemini-guard/internal/protect"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 	"github.com/gemini-guard/gemini-guard/internal/shell"
@@ -36,10 +35,11 @@ func writtenText(c *Call, target string) (text string, appends, known bool) {
 	switch c.Ex.Name {
 	case ":", "true":
 		return "", appends, true
-	case "echo":
-		return echoText(c.Args), appends, true
-	case "printf":
-		text, known = printfText(c.Args)
+	case "echo", "printf":
+		// What bash prints, escapes (\r, \xHH, \NNN, \uHHHH, %b) and
+		// formats applied: the one reader of echo and printf
+		// (shell.EchoOutput), which the secrets guard reads too.
+		text, known = shell.EchoOutput(append([]string{c.Ex.Name}, c.Args...))
 		return text, appends, known
 	}
 	if in := c.Ex.Stdin; in != nil && in.HasText && len(in.Producers) == 0 && (c.Ex.Name == "cat" || c.Ex.Name == "tee") && len(operands(c.Args)) <= 1 {
@@ -52,30 +52,6 @@ func writtenText(c *Call, target string) (text string, appends, known bool) {
 	return text, appends, known
 }
 
-// echoText is what echo prints: its arguments and a newline unless -n.
-func echoText(args []string) string {
-	nl := "\n"
-	for len(args) > 0 && (args[0] == "-n" || args[0] == "-e" || args[0] == "-E" || args[0] == "-ne" || args[0] == "-en") {
-		if strings.Contains(args[0], "n") {
-			nl = ""
-		}
-		args = args[1:]
-	}
-	return strings.Join(args, " ") + nl
-}
-
-// printfText is what printf prints for a format without directives or the
-// formats %s and %s\n.
-func printfText(args []string) (string, bool) {
-	if len(args) == 1 && !strings.Contains(args[0], "%") {
-		return strings.ReplaceAll(args[0], "\\n", "\n"), true
-	}
-	if len(args) >= 1 && (args[0] == "%s\\n" || args[0] == "%s") {
-		return strings.Join(args[1:], "\n") + "\n", true
-	}
-	return "", false
-}
-
 // copiedText is the current content of the files a copier reads, when
 // they are known and not written earlier on the same line.
 func copiedText(c *Call) (string, bool) {
@@ -86,6 +62,15 @@ func copiedText(c *Call) (string, bool) {
 	var b strings.Builder
 	for _, s := range srcs {
 		p := c.resolve(s)
+		if p == "/dev/stdin" || p == "/dev/fd/0" || p == "/proc/self/fd/0" || s == "-" {
+			// cp /dev/stdin .env <<'EOF', install -m 600 /dev/stdin .env <<< …
+			in := c.Ex.Stdin
+			if in == nil || !in.HasText || len(in.Producers) > 0 || !shell.Known(in.Text) {
+				return "", false
+			}
+			b.WriteString(in.Text)
+			continue
+		}
 		data, err := c.readSmall(p)
 		if err != nil && (!shell.Known(p) || writtenEarlier(c, p)) {
 			return "", false
@@ -181,6 +166,9 @@ func judgeEnvWrite(c *Call, p string, e protect.Entry) Finding {
 		if slices.Contains(copiers, c.Ex.Name) && c.Ex.Name != "tee" {
 			return hit("changes " + e.What + " with content the guard cannot read first")
 		}
+		if computedFromWords(c) {
+			return hit("writes " + e.What + " with text the command computes from its own words (decoded, translated or printed by code), which the guard cannot follow to see which keys it sets")
+		}
 		return maybe("writes " + e.What + " with content that cannot be known statically")
 	}
 	before := c.currentText(p)
@@ -199,24 +187,89 @@ func envKeyWhat(ch protect.ControlChange, e protect.Entry) string {
 	return "sets " + ch.Key + " in " + e.What + ": " + ch.Why
 }
 
-// mentionedControlKey is the first control key the call's arguments or
-// input assign (NAME=, NAME: ), "" if none.
-func mentionedControlKey(c *Call) string {
-	text := codeText(c)
-	if !strings.Contains(text, "=") && !strings.Contains(text, ":") {
-		return ""
+// transformers are programs whose output is their input (or their code's
+// literals) changed: decoders, translators and interpreters. Their output
+// into a .env, computed from the command's own words, is a text the guard
+// would have to run the program to read.
+var transformers = []string{"base64", "base32", "basenc", "xxd", "od", "hexdump", "uudecode", "rev", "tr", "sed", "awk", "gawk", "mawk", "nawk",
+	"perl", "ruby", "php", "node", "deno", "bun", "python", "python2", "python3", "openssl", "iconv", "recode", "jq", "yq", "printf", "echo", "cut", "paste", "fold"}
+
+// computedFromWords says whether the unknown output the call writes is
+// computed from the command's own words: interpreter one-liner code, a
+// transformer fed a here-string, a heredoc or echo/printf, or a command
+// substitution that runs one (echo "$(echo … | base64 -d)").
+func computedFromWords(c *Call) bool {
+	isTransformer := func(ex *shell.Exec) bool {
+		return slices.Contains(transformers, ex.Name) || shell.Interpreter(ex.Name) != ""
 	}
-	for _, m := range keyAssignment.Get().FindAllStringSubmatch(text, -1) {
-		// Upper case only: a mention is a guess at what unknown output holds,
-		// and --path=, path= are options, not environment keys.
-		if _, ok := protect.ControlKey(m[1]); ok && m[1] == strings.ToUpper(m[1]) {
-			return m[1]
+	if shell.Interpreter(c.Ex.Name) != "" && len(c.Ex.CodeLiterals) > 0 && disguisedCode(c.Ex.Text) {
+		return true
+	}
+	if in := c.Ex.Stdin; in != nil {
+		literal := in.HasText
+		chain := isTransformer(c.Ex)
+		for _, p := range in.Producers {
+			literal = literal || p.Name == "echo" || p.Name == "printf" || p.Stdin != nil && p.Stdin.HasText
+			chain = chain || isTransformer(p) && p.Name != "echo" && p.Name != "printf"
+		}
+		if literal && chain {
+			return true
+		}
+	}
+	for _, a := range c.Args {
+		for _, u := range c.Res.Unknowns(a) {
+			if u.Kind == shell.CommandOutput && slices.ContainsFunc(u.Execs, func(ex *shell.Exec) bool {
+				return isTransformer(ex) && ex.Name != "echo" && ex.Name != "printf"
+			}) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// disguisedCode says whether interpreter code builds text in a way that
+// hides its words: escapes other than \n and \t (\x, \u, \N{…}, octal),
+// decoders, character codes, reversal, joins and concatenation of
+// literals. Code that only prints plain literals (print('PORT=3000'))
+// hides nothing a mention would not show.
+func disguisedCode(code string) bool {
+	for i := 0; i+1 < len(code); i++ {
+		if code[i] == '\\' && !strings.ContainsRune("nt\\'\"", rune(code[i+1])) {
+			return true
+		}
+	}
+	for _, w := range []string{"chr(", "fromCharCode", "decode", "b64", "base64", "fromhex", "unhexlify", "codecs", "[::-1]", "reverse", "join(", "pack(",
+		"%c", "Buffer.from", "atob", "eval", "exec", "rot13", "translate", "replace(", "upper(", "lower(", "swapcase", "' +", "'+", "\" +", "\"+", "+ '", "+'", "+ \"", "+\"", "sprintf", "format("} {
+		if strings.Contains(code, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// mentionedControlKey is the first control key the call names as a word
+// anywhere in its arguments, its code, its input or its producers (an
+// assignment, printf '%s=%s' KEY …, sed s/PORT/BASH_ENV/), "" if none:
+// the guess at what output it cannot read holds. Upper case only:
+// --path, path= and env are options and words, not environment keys.
+func mentionedControlKey(c *Call) string {
+	text := codeText(c) + " " + c.Ex.Text + " " + strings.Join(c.Ex.CodeLiterals, " ")
+	word := func(r rune) bool {
+		return r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9'
+	}
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !word(r) }) {
+		// An escape's letter joins the word after it (s/$/\nBASH_ENV=…/).
+		w = strings.TrimLeft(w, "abcdefghijklmnopqrstuvwxyz")
+		if len(w) < 2 || w != strings.ToUpper(w) || w[0] >= '0' && w[0] <= '9' {
+			continue
+		}
+		if _, ok := protect.ControlKey(w); ok {
+			return w
 		}
 	}
 	return ""
 }
-
-var keyAssignment = &lazyregexp.Regexp{Expr: `(?:^|[^\w%.-])([A-Za-z_][\w%]*)[ \t]*(?:=|:[ \t])`}
 
 // judgeTighteningWrite: the project's tightening file may be rewritten only
 // to something at least as strict; unknown content is denied.
