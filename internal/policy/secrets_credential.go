@@ -710,7 +710,7 @@ func (c *Call) credentialArgRead() Finding {
 			return hit(name + " opens a file whose name is decoded at run time (" + c.Show(a) + "), hiding which file it is")
 		}
 		what, ok := c.credentialArg(a)
-		if !ok || isHistoryFile(a) && filtersOutput(c) || c.agentKeyKeptLocal(a) {
+		if !ok || isHistoryFile(a) && filtersOutput(c) || c.agentKeyKeptLocal(a) || c.envKeptInWorkspace(a) {
 			continue
 		}
 		verb := "reads or copies"
@@ -742,6 +742,73 @@ func (c *Call) agentKeyKeptLocal(a string) bool {
 		return false
 	}
 	return c.outputStaysInWorkspace()
+}
+
+// envKeptInWorkspace says whether a is a .env file of the workspace that
+// the call edits in place (sed -i, read by sed's spec) or moves or copies
+// to another name in the workspace (mv .env .env.bak): its values stay in
+// the workspace and nothing of it is shown. What the edit or the copy
+// makes of a .env is guard.tamper's to judge.
+func (c *Call) envKeptInWorkspace(a string) bool {
+	if !credpaths.EnvFileRe.MatchString(path.Base(c.resolve(a))) {
+		return false
+	}
+	if l := c.Loc(a); l.Place != InWorkspace || l.Maybe {
+		return false
+	}
+	if len(c.Res.OutputTakers(c.Ex)) > 0 || slices.ContainsFunc(c.Ex.Redirs, func(r shell.Redir) bool { return r.Writes() && r.Fd != "2" }) {
+		return false
+	}
+	p, ok := effects.Parse(c.Ex.Name, c.Args)
+	if !ok {
+		return false
+	}
+	switch c.Ex.Name {
+	case "sed", "gsed":
+		// In place, and no w command writing elsewhere or e running one.
+		var script []string
+		for _, o := range p.Opts {
+			if o.Name == "e" || o.Name == "expression" {
+				script = append(script, o.Value)
+			}
+		}
+		if len(script) == 0 && len(p.Operands) > 0 {
+			script = p.Operands[:1]
+		}
+		return p.Has("i", "in-place") && !p.Has("f", "file") && !sedWritesOrRuns(strings.Join(script, "\n"))
+	case "mv", "cp":
+		if len(p.Operands) < 2 {
+			return false
+		}
+		l := c.Loc(p.Operands[len(p.Operands)-1])
+		return l.Place == InWorkspace && !l.Maybe
+	}
+	return false
+}
+
+// sedWritesOrRuns says whether a sed script has a w or W command or
+// flag (writes a file) or an e command or flag (runs one): read loosely,
+// any such letter after a command's closing delimiter or at a command's
+// start counts.
+func sedWritesOrRuns(script string) bool {
+	for _, cmd := range strings.FieldsFunc(script, func(r rune) bool { return r == ';' || r == '\n' }) {
+		cmd = strings.TrimSpace(cmd)
+		if cmd == "" {
+			continue
+		}
+		if strings.HasPrefix(cmd, "s") && len(cmd) > 1 {
+			d := cmd[1:2]
+			// s/re/repl/flags: the flags follow the third delimiter.
+			if parts := strings.SplitN(cmd[2:], d, 3); len(parts) == 3 && strings.ContainsAny(parts[2], "wWe") {
+				return true
+			}
+			continue
+		}
+		if strings.ContainsAny(strings.TrimLeft(cmd, "0123456789,$/^.*![]\\ "), "wWe") && !strings.HasPrefix(strings.TrimLeft(cmd, "0123456789,$ "), "/") {
+			return true
+		}
+	}
+	return false
 }
 
 // outputStaysInWorkspace says whether the call's standard output goes
