@@ -9,6 +9,7 @@ package policy
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/protect"
 	"github.com/gemini-guard/gemini-guard/internal/shell"
@@ -69,18 +70,40 @@ func (c *Call) inputReaches(r protect.Roots, u *shell.Unknown) (protect.Entry, b
 			if e, ok := c.findReaches(r, starts, expr); ok {
 				return e, true
 			}
-		case "echo", "printf":
+		case "echo", "printf", "ls", "realpath", "readlink", "basename", "dirname":
+			// The paths they print are their operands, or what a
+			// directory or a glob among them holds (ls DIR, ls DIR/*).
 			items = append(items, operands(p.Args[1:])...)
 		}
 	}
 	if len(u.Execs) == 0 && u.Name != "" && u.Name != "xargs input" {
 		items = append(items, u.Name) // xargs chmod -x <<< FILE
 	}
+	if u.File != "" && shell.Known(u.File) {
+		// xargs rm < list.txt, xargs -a list.txt rm: the list's lines.
+		if text, err := c.readSmall(c.resolve(u.File)); err == nil {
+			items = append(items, strings.Fields(text)...)
+		}
+	}
 	for _, it := range items {
 		if !shell.Known(it) {
 			continue
 		}
-		if e := protect.Check(r, c.resolve(it)); denyingKind(e.Kind) {
+		p := c.resolve(it)
+		if i := strings.IndexAny(p, "*?["); i >= 0 {
+			// What a glob may match lies below its fixed directory.
+			p = filepath.Dir(p[:i+1])
+			if e := protect.Check(r, p); denyingKind(e.Kind) {
+				return e, true
+			}
+			for _, below := range protect.Below(r, p) {
+				if e := protect.Classify(r, below); denyingKind(e.Kind) {
+					return e, true
+				}
+			}
+			continue
+		}
+		if e := protect.Check(r, p); denyingKind(e.Kind) {
 			return e, true
 		}
 	}

@@ -125,7 +125,14 @@ func (a *analyzer) xargs(f *frame, st *state, ex *Exec) {
 		// judges it as the file it names, as for find -exec's pattern).
 		name = strings.TrimSpace(in.Text)
 	}
-	item := a.unknown(Unknown{Kind: Input, Name: name, Execs: producers})
+	file := ""
+	if ex.Stdin != nil {
+		file = ex.Stdin.File
+	}
+	if v, ok := p.Value("a", "arg-file"); ok {
+		file = v
+	}
+	item := a.unknown(Unknown{Kind: Input, Name: name, Execs: producers, File: file})
 	repl, replace := "", false
 	for _, o := range p.Opts {
 		switch o.Name {

@@ -297,6 +297,9 @@ type Unknown struct {
 	// Execs are the commands inside the substitution (CommandOutput,
 	// ProcessFile), already part of Result.Execs.
 	Execs []*Exec
+	// File is the file an Input's items are read from (xargs < list,
+	// xargs -a list), "" if none or unknown.
+	File string
 }
 
 // Part is a piece of a resolved word: known text, or one unknown value.
