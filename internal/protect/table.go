@@ -67,6 +67,23 @@ var objects = []object{
 	{at: inWorkspace, rel: ".agents/mcp_config.json", kind: Config, what: "the workspace's Antigravity CLI MCP servers (.agents/mcp_config.json), programs agy starts in the workspace"},
 	{at: absolute, rel: "/etc/gemini-cli", tree: true, kind: Config, what: "Gemini CLI's system settings (/etc/gemini-cli)", files: []string{"settings.json"}},
 	{at: absolute, rel: "/etc/qwen-code", tree: true, kind: Config, what: "Qwen Code's system settings (/etc/qwen-code)", files: []string{"settings.json"}},
+	// The hosts the same binaries serve beside these: Claude Code's
+	// settings (user, project, local, managed), where its hooks and
+	// permissions live (the agent rewrote them in a real run), and Codex
+	// CLI's config and hooks (an edit of a hook also drops its trust, which
+	// switches it off) — protected on every host
+	// (../shared/reference/claude-code-hooks.md, codex-hooks.md).
+	{at: inHome, rel: ".claude/settings.json", kind: Config, what: claudeWhat},
+	{at: inHome, rel: ".claude/settings.local.json", kind: Config, what: claudeWhat},
+	{at: inWorkspace, rel: ".claude/settings.json", kind: Config, what: claudeWhat},
+	{at: inWorkspace, rel: ".claude/settings.local.json", kind: Config, what: claudeWhat},
+	{at: absolute, rel: "/etc/claude-code", tree: true, kind: Config, what: "Claude Code's managed settings (/etc/claude-code)", files: []string{"managed-settings.json"}},
+	{at: absolute, rel: "/Library/Application Support/ClaudeCode", tree: true, kind: Config, what: "Claude Code's managed settings (%s)", files: []string{"managed-settings.json"}},
+	{at: inHome, rel: ".codex/config.toml", kind: Config, what: codexWhat},
+	{at: inHome, rel: ".codex/hooks.json", kind: Config, what: codexWhat},
+	{at: inWorkspace, rel: ".codex/config.toml", kind: Config, what: codexWhat},
+	{at: inWorkspace, rel: ".codex/hooks.json", kind: Config, what: codexWhat},
+	{at: absolute, rel: "/etc/codex", tree: true, kind: Config, what: "Codex CLI's system configuration (/etc/codex)", files: []string{"config.toml", "hooks.json"}},
 	{at: stateDir, tree: true, kind: Config, what: "gemini-guard's state (%s: the session records and the record of the agent's own changes that let it discard them)"},
 	{at: inWorkspace, rel: ProjectFile, kind: Tightening, what: "the project's tightening file (" + ProjectFile + ")"},
 	{at: inHome, rel: ".gitconfig", kind: GitCode, what: gitConfigWhat},
@@ -75,6 +92,8 @@ var objects = []object{
 }
 
 const (
+	claudeWhat    = "Claude Code's settings (%s), whose hooks and permissions decide what runs unchecked"
+	codexWhat     = "Codex CLI's configuration (%s), whose hooks and their trust decide what runs unchecked"
 	envWhat       = "a .env file, which Gemini CLI loads into its own environment and every hook's"
 	gitConfigWhat = "the user's git config (%s), whose aliases, hooks path, ssh command and filters every later git command runs"
 )
