@@ -27,7 +27,7 @@ RACE_PKGS := ./internal/audit ./internal/bounded ./internal/bundle ./internal/ho
 MODULE := $(shell $(GO) list -m)
 # SCORECARD_TESTS are the tests that print scorecards: make test runs them
 # once, with -v, after the unit tests.
-SCORECARD_TESTS := ^(TestScorecard.*|TestOwnCorpus|TestDevSets|TestBlindRound8)$$
+SCORECARD_TESTS := ^(TestScorecard.*|TestOwnCorpus|TestDevSets|TestBlindRound8|TestBlindRound9|TestParseAsTheHostsDo)$$
 
 .PHONY: all help build install uninstall test test-matrix lint demo bench dist clean
 
@@ -99,7 +99,7 @@ test: build lint
 	@# The secrets guard: own corpus, blind sets, families, look-alikes, the
 	@# TruffleHog dev set, false blocks on real source files.
 	@out="$$(mktemp)"; rc=0; \
-	$(GO) test -count=1 -timeout 30m -run '$(SCORECARD_TESTS)' -v ./internal/shellguard ./internal/secrets/detector >"$$out" 2>&1 || rc=$$?; \
+	$(GO) test -count=1 -timeout 30m -run '$(SCORECARD_TESTS)' -v ./internal/shellguard ./internal/secrets/detector ./internal/protect ./internal/dotenv >"$$out" 2>&1 || rc=$$?; \
 	grep '^scorecard' "$$out"; \
 	if [ $$rc -ne 0 ]; then grep -v -E '^(=== (RUN|PAUSE|CONT)|--- PASS|real-source finding|scorecard)' "$$out"; fi; \
 	rm -f "$$out"; exit $$rc

@@ -323,7 +323,7 @@ func TestParseAsTheHostsDo(t *testing.T) {
 					}
 				}
 			}
-			t.Logf("%s: %d texts parsed alike", m.name, len(inputs))
+			fmt.Printf("scorecard dotenv (issue 37): %s's own parse and the port agree on %d of %d generated texts\n", m.name, len(inputs)-differ, len(inputs))
 		})
 	}
 }
