@@ -110,6 +110,9 @@ type Effect struct {
 	// Search is set on the reads of a search tool (grep -r), which print
 	// only the lines that match.
 	Search bool
+	// Moved is set on a Delete that is a move (mv's sources): the file
+	// lives on at the destination.
+	Moved bool
 }
 
 // Of computes the effects of one simple command. home is the user's home

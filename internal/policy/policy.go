@@ -225,6 +225,9 @@ type Call struct {
 	// eff caches effects.Of for the harm rules (effectsOf).
 	eff     []effects.Effect
 	effDone bool
+	// rm caches parseRm for the delete rules.
+	rm     rmArgs
+	rmDone bool
 
 	// rules is the policy the call is judged by, handed down by the
 	// engine: exec.embedded-command judges the commands a program would
