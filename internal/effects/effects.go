@@ -275,6 +275,9 @@ func (c *collector) system(args []string) {
 	if what, ok := secretPrinted(name, args); ok {
 		c.out = append(c.out, Effect{Kind: Read, Area: Secrets, Name: what})
 	}
+	if what, ok := serverCredentialRead(c.ex); ok {
+		c.out = append(c.out, Effect{Kind: Read, Area: Secrets, Name: what})
+	}
 	if what, ok := rootOnlyPrinted(c.ex, args); ok {
 		c.out = append(c.out, Effect{Kind: Read, Area: Secrets, Name: what})
 	}

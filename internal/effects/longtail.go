@@ -487,3 +487,53 @@ func isLetters(s string) bool {
 	}
 	return true
 }
+
+// dbClients are database clients whose query text is read for the
+// server's own credential objects.
+var dbClients = []string{"psql", "pgcli", "mysql", "mariadb", "mycli", "usql", "redis-cli", "valkey-cli", "keydb-cli", "mongosh", "mongo", "cockroach"}
+
+// serverCredentialRead says whether a database client's query reads the
+// server's credential objects, which print password hashes or the
+// server's password: PostgreSQL's pg_authid and pg_shadow (select * or
+// their password column), MySQL's mysql.user (its authentication_string
+// or password column, SHOW CREATE USER), Redis's requirepass and
+// masterauth (CONFIG GET, ACL LIST, ACL GETUSER), MongoDB's
+// admin.system.users (or getUsers with showCredentials). Listing users or
+// roles without their secrets is not.
+func serverCredentialRead(ex *shell.Exec) (string, bool) {
+	if !slices.Contains(dbClients, ex.Name) {
+		return "", false
+	}
+	texts := append(queryTexts(ex), strings.Join(ex.Args[1:], " "))
+	for _, t := range texts {
+		l := strings.ToLower(strings.Join(strings.Fields(t), " "))
+		switch {
+		case strings.Contains(l, "rolpassword") || (strings.Contains(l, "pg_authid") || strings.Contains(l, "pg_shadow")) &&
+			(strings.Contains(l, "select *") || strings.Contains(l, "passwd") || strings.Contains(l, "table pg_")):
+			return "the PostgreSQL server's password hashes (pg_authid, pg_shadow)", true
+		case strings.Contains(l, "authentication_string") || strings.Contains(l, "show create user") ||
+			strings.Contains(l, "mysql.user") && (strings.Contains(l, "select *") || strings.Contains(l, "password")):
+			return "the MySQL server's password hashes (mysql.user)", true
+		case redisSecretQuery(l):
+			return "the Redis server's passwords (requirepass, masterauth, ACL users)", true
+		case strings.Contains(l, "system.users") && !strings.Contains(l, "count") || strings.Contains(l, "showcredentials"):
+			return "the MongoDB server's user credentials (admin.system.users)", true
+		}
+	}
+	return "", false
+}
+
+// redisSecretQuery: CONFIG GET of a password parameter or of everything,
+// ACL LIST and ACL GETUSER (password hashes), lower-cased and spaced.
+func redisSecretQuery(l string) bool {
+	if strings.Contains(l, "acl list") || strings.Contains(l, "acl getuser") {
+		return true
+	}
+	_, param, ok := strings.Cut(l, "config get ")
+	if !ok {
+		return false
+	}
+	param, _, _ = strings.Cut(param, " ")
+	param = strings.Trim(param, `"'`)
+	return param == "*" || strings.Contains(param, "pass") || strings.Contains(param, "auth")
+}
