@@ -54,6 +54,9 @@ const (
 	// Run: the program runs code it fetches from a URL (Path) itself
 	// (mshta URL, msiexec /i URL).
 	Run
+	// Serve: the program serves the directory Path to network peers (a
+	// tunnel's file:// URL: ngrok http file:///home/u).
+	Serve
 )
 
 func (k Kind) String() string {
@@ -76,6 +79,8 @@ func (k Kind) String() string {
 		return "fetch"
 	case Run:
 		return "run"
+	case Serve:
+		return "serve"
 	}
 	return "effect"
 }
@@ -263,7 +268,13 @@ func (c *collector) system(args []string) {
 	c.out = append(c.out, accountEffects(name, args)...)
 	c.out = append(c.out, packageEffects(name, args)...)
 	c.out = append(c.out, exposeEffects(name, args)...)
-	c.out = append(c.out, tunnelEffects(name, args)...)
+	for _, e := range tunnelEffects(name, args) {
+		if e.Kind == Serve {
+			c.path(Serve, e.Path, false)
+			continue
+		}
+		c.out = append(c.out, e)
+	}
 	c.out = append(c.out, deviceEffects(name, args)...)
 	c.out = append(c.out, jobEffects(name, args)...)
 	c.out = append(c.out, cloudEffects(name, args)...)

@@ -367,6 +367,10 @@ func exposed(name string, args []string, home string) (string, bool) {
 				return "the home directory (or a dot directory of it) over Tor", true
 			}
 		}
+	case "jupyter", "jupyter-notebook", "jupyter-lab", "jupyter-server":
+		if what, ok := jupyterOpen(name, args); ok {
+			return what, true
+		}
 	case "dnscat", "dnscat2-client":
 		if len(args) > 0 && !slices.ContainsFunc(args, isHelp) {
 			return "a DNS command channel (dnscat)", true
@@ -536,4 +540,35 @@ func redisSecretQuery(l string) bool {
 	param, _, _ = strings.Cut(param, " ")
 	param = strings.Trim(param, `"'`)
 	return param == "*" || strings.Contains(param, "pass") || strings.Contains(param, "auth")
+}
+
+// jupyterOpen: a Jupyter server with its token (and password) switched off
+// on an address other than the loopback: whoever reaches the port runs
+// code and opens terminals as the user, and browses the directory it was
+// started in (home, often). With a token, or on 127.0.0.1, it is the
+// developer's own.
+func jupyterOpen(name string, args []string) (string, bool) {
+	if name == "jupyter" && (len(args) == 0 || !slices.Contains([]string{"notebook", "lab", "server", "nbclassic"}, args[0])) {
+		return "", false
+	}
+	ip, open, password := "", false, false
+	for i, a := range args {
+		k, v, hasValue := strings.Cut(a, "=")
+		if !hasValue && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+			v = args[i+1]
+		}
+		k = strings.ToLower(strings.TrimLeft(k, "-"))
+		switch {
+		case k == "ip" || strings.HasSuffix(k, "app.ip"):
+			ip = v
+		case strings.HasSuffix(k, ".token") && hasValue && strings.Trim(v, `"'`) == "":
+			open = true
+		case strings.HasSuffix(k, ".password") && strings.Trim(v, `"'`) != "":
+			password = true
+		}
+	}
+	if !open || password || ip == "" || loopback(ip) {
+		return "", false
+	}
+	return "a Jupyter server without a token on " + ip + " (code and terminals for whoever connects)", true
 }

@@ -632,6 +632,13 @@ func tunnelEffects(name string, args []string) []Effect {
 		return nil
 	}
 	for i, a := range args {
+		// ngrok http file:///home/u serves that directory to the world.
+		if _, v, _ := strings.Cut(a, "="); strings.HasPrefix(a, "file://") || strings.HasPrefix(v, "file://") {
+			if !strings.HasPrefix(a, "file://") {
+				a = v
+			}
+			return []Effect{{Kind: Serve, Path: "/" + strings.TrimLeft(strings.TrimPrefix(a, "file://"), "/")}}
+		}
 		if spec, ok := tunnelSpec(name, args, i); ok && sensitiveLocal(spec) {
 			return []Effect{{Kind: Expose, Name: "the local port " + spec}}
 		}
