@@ -298,6 +298,11 @@ func (c *collector) system(args []string) {
 	if pfRulesFromStdin(c.ex, args) {
 		c.out = append(c.out, Effect{Kind: Change, Area: Service, Name: "pf", Action: "load pass-only rules into"})
 	}
+	for _, e := range quarantineStripped(name, args) {
+		if e.Path = Resolve(c.ex.Dir, c.home, e.Path); e.Path != "" {
+			c.out = append(c.out, e)
+		}
+	}
 	if what, ok := defenceSwitched(name, args); ok {
 		c.out = append(c.out, Effect{Kind: Change, Area: Service, Name: what, Action: "switch off"})
 	}

@@ -1,6 +1,7 @@
 package effects
 
 import (
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -276,5 +277,18 @@ func TestDeletedAndMoved(t *testing.T) {
 		srcs, dst := Moves(args[0], args[1:])
 		assert.Equal(t, want[0], strings.Join(srcs, " "), cmd)
 		assert.Equal(t, want[1], dst, cmd)
+	}
+}
+
+// TestCredentialCaseFolded: on macOS's case-insensitive file system a
+// credential spelt in another case is the same file; elsewhere it is not.
+func TestCredentialCaseFolded(t *testing.T) {
+	for _, p := range []string{"/Users/ann/.SSH/ID_RSA", "/Users/ann/library/keychains/login.keychain-db", "/Users/bob/.Aws/Credentials"} {
+		assert.NotNil(t, LookupClass(p, "/Users/ann", Credential), p)
+	}
+	assert.Nil(t, LookupClass("/Users/ann/.SSH/ID_RSA.pub", "/Users/ann", Credential))
+	assert.Nil(t, LookupClass("/Users/ann/.ssh/known_hosts", "/Users/ann", Credential))
+	if runtime.GOOS != "darwin" {
+		assert.Nil(t, LookupClass("/home/ann/.SSH/ID_RSA", "/home/ann", Credential), "case matters off macOS")
 	}
 }

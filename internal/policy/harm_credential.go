@@ -50,6 +50,9 @@ var harmCredentialRead = &Rule{
 		`envchain aws env`,
 		`cmd.exe /c 'type %USERPROFILE%\.ssh\id_ed25519'`,
 		`cat C:/Users/ann/.aws/credentials`,
+		// macOS's file system ignores case: the same files.
+		`cat /Users/ann/.SSH/ID_RSA`,
+		`base64 /Users/ann/.Aws/Credentials`,
 		// A database server's own credential objects, read through its client.
 		`psql -c "select * from pg_authid"`,
 		`psql -h db -U postgres -c "SELECT usename, passwd FROM pg_shadow" > /tmp/u.txt`,
@@ -92,6 +95,8 @@ var harmCredentialRead = &Rule{
 		`grep -c macro ~/.config/neomutt/neomuttrc`,
 		`envchain aws aws s3 ls`,
 		`cat C:/Users/ann/.aws/config`,
+		`cat /Users/ann/.SSH/ID_RSA.pub`,
+		`cat /Users/ann/.SSH/KNOWN_HOSTS`,
 		`psql -c "select * from users limit 5"`,
 		`psql -c "select rolname, rolcanlogin from pg_roles"`,
 		`psql -c '\du'`,
