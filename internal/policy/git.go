@@ -97,9 +97,9 @@ var gitRules = []*Rule{
 		Commands: []string{"git"}, exec: gitHistory,
 		Block: []string{`git filter-branch --tree-filter 'rm -f secrets.txt' HEAD`, `git filter-repo --path secrets --invert-paths`, `git filter-repo --force --invert-paths --path .env`,
 			`GIT_SEQUENCE_EDITOR="sed -i '/pick/d'" git rebase -i HEAD~3`, `git -c sequence.editor="sed -i 2d" rebase -i HEAD~5`, `GIT_EDITOR="sed -i -e 1d" git rebase --interactive main`,
-			`GIT_SEQUENCE_EDITOR="sed -i 's/^pick/drop/'" git rebase -i HEAD~4`, `export GIT_SEQUENCE_EDITOR="sed -i '/WIP/d'"; git rebase -i origin/main`},
+			`GIT_SEQUENCE_EDITOR="sed -i 's/^pick/drop/'" git rebase -i HEAD~4`, `export GIT_SEQUENCE_EDITOR="sed -i '/WIP/d'"; git rebase -i origin/main`, `git rebase --onto HEAD~3 HEAD~1`, `git rebase --onto=HEAD^^ HEAD^`},
 		Allow: []string{`git log --oneline`, `git rebase main`, `git filter-repo --help`, `git filter-repo --analyze`, `git rebase -i HEAD~3`, `GIT_SEQUENCE_EDITOR=true git rebase -i --autosquash main`,
-			`GIT_SEQUENCE_EDITOR="sed -i 's/^pick/squash/'" git rebase -i HEAD~3`, `GIT_SEQUENCE_EDITOR=: git rebase -i --root`, `GIT_EDITOR="sed -i 1d" git commit --amend`},
+			`GIT_SEQUENCE_EDITOR="sed -i 's/^pick/squash/'" git rebase -i HEAD~3`, `GIT_SEQUENCE_EDITOR=: git rebase -i --root`, `GIT_EDITOR="sed -i 1d" git commit --amend`, `git rebase --onto main feature~2`, `git rebase --onto HEAD~1 HEAD~3`, `git rebase --onto main~2 main`},
 	},
 	{
 		ID: "git.reflog-expire", Category: "git",

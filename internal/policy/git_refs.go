@@ -17,6 +17,7 @@ package policy
 import (
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/shell"
@@ -140,6 +141,11 @@ func firstOr(ops []string) string {
 // (true, :, cat) runs the rebase as it stands; one the guard cannot read
 // (a script) is a maybe.
 func checkGitRebaseDrop(c *Call, p shell.Args, g gitCall) Finding {
+	if onto, ok := p.Value("onto"); ok && len(p.Operands) > 0 && behind(onto, p.Operands[0]) {
+		// git rebase --onto HEAD~3 HEAD~1 replays only what follows
+		// HEAD~1: the commits between the two are dropped.
+		return hit("git rebase --onto " + onto + " " + p.Operands[0] + " drops the commits between them from the branch")
+	}
 	if !p.Has("i", "interactive") && !p.Has("root") {
 		return Finding{}
 	}
@@ -237,4 +243,26 @@ func sedDrops(script string) bool {
 		}
 	}
 	return false
+}
+
+// behind reports whether a is an older ancestor of b on the branch being
+// rebased, both written as HEAD~N (or HEAD^, @~N): HEAD~3 is behind
+// HEAD~1. Of another ref (main~2, main) the commits skipped stay on it.
+func behind(a, b string) bool {
+	ra, na, okA := ancestorOf(a)
+	rb, nb, okB := ancestorOf(b)
+	return okA && okB && (ra == "HEAD" || ra == "@") && ra == rb && na > nb
+}
+
+// ancestorOf splits REV~N, REV^…^ and REV into REV and N.
+func ancestorOf(s string) (rev string, n int, ok bool) {
+	if i := strings.IndexByte(s, '~'); i >= 0 {
+		if s[i+1:] == "" {
+			return s[:i], 1, i > 0
+		}
+		n, err := strconv.Atoi(s[i+1:])
+		return s[:i], n, err == nil && i > 0 && n >= 0
+	}
+	rev = strings.TrimRight(s, "^")
+	return rev, len(s) - len(rev), rev != "" && !strings.ContainsAny(rev, "^@:")
 }
