@@ -89,7 +89,7 @@ func Lookup(p, home string) *Object {
 	p = path.Clean(p)
 	var f folding
 	for i := range inventory {
-		if inventory[i].Class == Credential && strings.HasSuffix(p, ".pub") {
+		if inventory[i].Class == Credential && publicKey(p) {
 			continue
 		}
 		if f.matches(&inventory[i], p, home) {
@@ -105,7 +105,7 @@ func LookupClass(p, home string, c Class) *Object {
 		return nil
 	}
 	p = path.Clean(p)
-	if c == Credential && strings.HasSuffix(p, ".pub") {
+	if c == Credential && publicKey(p) {
 		return nil // a public key is never a credential (~/.ssh/id_ed25519.pub)
 	}
 	var f folding
@@ -805,4 +805,10 @@ func prefixMatches(pattern, probe, home string) bool {
 func browserProfile(probe string) bool {
 	b := path.Base(strings.TrimSuffix(probe, "/"))
 	return b == "Default" || strings.HasPrefix(b, "Profile ") || strings.HasSuffix(b, ".default") || strings.HasSuffix(b, ".default-release")
+}
+
+// publicKey reports whether p names a public key (id_ed25519.pub, and
+// ID_ED25519.PUB where case does not matter): never a credential.
+func publicKey(p string) bool {
+	return len(p) > 4 && strings.EqualFold(p[len(p)-4:], ".pub")
 }
