@@ -283,10 +283,13 @@ func (c *Call) deleteLoc(t string) Loc {
 	if from == c.Ctx.Workspace || !under(from, c.Ctx.Workspace) {
 		return l
 	}
+	real, ok := c.linkedEarlier(from)
 	fsys := c.Ctx.fs()
-	real, err := bounded.EvalSymlinks(fsys, from)
-	if err != nil || real == from {
-		return l
+	if !ok {
+		var err error
+		if real, err = bounded.EvalSymlinks(fsys, from); err != nil || real == from {
+			return l
+		}
 	}
 	if ws, err := bounded.EvalSymlinks(fsys, c.Ctx.Workspace); err == nil && under(real, ws) {
 		return l
@@ -294,4 +297,30 @@ func (c *Call) deleteLoc(t string) Loc {
 	rl := c.Ctx.placeKnown(real + rest)
 	rl.Path = p + " (through a symbolic link, " + real + rest + ")"
 	return rl
+}
+
+// linkedEarlier is where from leads through a link the command itself
+// made before this call (ln -s ~/Documents d; rm -rf d/*), which the file
+// system does not hold yet; ok is false when no earlier ln made one above
+// from.
+func (c *Call) linkedEarlier(from string) (string, bool) {
+	for j := slices.Index(c.Res.Execs, c.Ex) - 1; j >= 0; j-- {
+		e := c.Res.Execs[j]
+		if e.Name != "ln" && e.Name != "gln" {
+			continue
+		}
+		var link, target string
+		for _, eff := range effects.Of(e, c.Ctx.Home) {
+			switch {
+			case eff.Kind == effects.Write:
+				link = eff.Path
+			case eff.Kind == effects.Read && target == "":
+				target = eff.Path
+			}
+		}
+		if link != "" && target != "" && under(from, link) {
+			return target + from[len(link):], true
+		}
+	}
+	return "", false
 }
