@@ -54,6 +54,9 @@ const (
 	// Run: the program runs code it fetches from a URL (Path) itself
 	// (mshta URL, msiexec /i URL).
 	Run
+	// Serve: the program serves the directory Path to network peers (a
+	// tunnel's file:// URL: ngrok http file:///home/u).
+	Serve
 )
 
 func (k Kind) String() string {
@@ -76,6 +79,8 @@ func (k Kind) String() string {
 		return "fetch"
 	case Run:
 		return "run"
+	case Serve:
+		return "serve"
 	}
 	return "effect"
 }
@@ -110,6 +115,9 @@ type Effect struct {
 	// Search is set on the reads of a search tool (grep -r), which print
 	// only the lines that match.
 	Search bool
+	// Moved is set on a Delete that is a move (mv's sources): the file
+	// lives on at the destination.
+	Moved bool
 }
 
 // Of computes the effects of one simple command. home is the user's home
@@ -260,7 +268,13 @@ func (c *collector) system(args []string) {
 	c.out = append(c.out, accountEffects(name, args)...)
 	c.out = append(c.out, packageEffects(name, args)...)
 	c.out = append(c.out, exposeEffects(name, args)...)
-	c.out = append(c.out, tunnelEffects(name, args)...)
+	for _, e := range tunnelEffects(name, args) {
+		if e.Kind == Serve {
+			c.path(Serve, e.Path, false)
+			continue
+		}
+		c.out = append(c.out, e)
+	}
 	c.out = append(c.out, deviceEffects(name, args)...)
 	c.out = append(c.out, jobEffects(name, args)...)
 	c.out = append(c.out, cloudEffects(name, args)...)
@@ -272,6 +286,9 @@ func (c *collector) system(args []string) {
 	if what, ok := secretPrinted(name, args); ok {
 		c.out = append(c.out, Effect{Kind: Read, Area: Secrets, Name: what})
 	}
+	if what, ok := serverCredentialRead(c.ex); ok {
+		c.out = append(c.out, Effect{Kind: Read, Area: Secrets, Name: what})
+	}
 	if what, ok := rootOnlyPrinted(c.ex, args); ok {
 		c.out = append(c.out, Effect{Kind: Read, Area: Secrets, Name: what})
 	}
@@ -280,6 +297,11 @@ func (c *collector) system(args []string) {
 	}
 	if pfRulesFromStdin(c.ex, args) {
 		c.out = append(c.out, Effect{Kind: Change, Area: Service, Name: "pf", Action: "load pass-only rules into"})
+	}
+	for _, e := range quarantineStripped(name, args) {
+		if e.Path = Resolve(c.ex.Dir, c.home, e.Path); e.Path != "" {
+			c.out = append(c.out, e)
+		}
 	}
 	if what, ok := defenceSwitched(name, args); ok {
 		c.out = append(c.out, Effect{Kind: Change, Area: Service, Name: what, Action: "switch off"})

@@ -1,6 +1,7 @@
 package effects
 
 import (
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -281,5 +282,60 @@ func TestSpecsWellFormed(t *testing.T) {
 	}
 	for _, n := range noFiles {
 		assert.False(t, seen[n] && specFor(n) != nil, "%s is both spec'd and in noFiles", n)
+	}
+}
+
+// TestDeletedAndMoved: the deletes a spec names, side effects of other
+// verbs included, and the moves told apart from them.
+func TestDeletedAndMoved(t *testing.T) {
+	for _, tc := range []struct {
+		cmd  string
+		want []string
+		tree bool
+	}{
+		{"tar --remove-files -czf /tmp/b.tgz ~/Documents", []string{"~/Documents"}, true},
+		{"tar -C ~ --remove-files -cf /tmp/b.tar Documents", []string{"~/Documents"}, true},
+		{"tar -czf dist.tgz build", nil, false},
+		{"zip -rm out.zip a b", []string{"a", "b"}, true},
+		{"zip -m out.zip a", []string{"a"}, false},
+		{"zip -r out.zip a", nil, false},
+		{"7z a -sdel x.7z d", []string{"d"}, true},
+		{"7z a x.7z d", nil, false},
+		{"rar m x.rar d", []string{"d"}, true},
+		{"rar a -df x.rar d", []string{"d"}, true},
+		{"rar a x.rar d", nil, false},
+		{"rimraf d", []string{"d"}, true},
+		{"shred -u f", []string{"f"}, false},
+		{"shred f", nil, false},
+		{"mv a b", nil, false},
+	} {
+		args := strings.Fields(tc.cmd)
+		got, tree := Deleted(args[0], args[1:])
+		assert.Equal(t, tc.want, got, tc.cmd)
+		assert.Equal(t, tc.tree, tree, tc.cmd)
+	}
+	for cmd, want := range map[string][2]string{
+		"mv a b":                         {"a", "b"},
+		"mv -t /tmp a":                   {"a", "/tmp"},
+		"mv --target-directory=/tmp a":   {"a", "/tmp"},
+		"mv --target-directory /tmp a b": {"a b", "/tmp"},
+	} {
+		args := strings.Fields(cmd)
+		srcs, dst := Moves(args[0], args[1:])
+		assert.Equal(t, want[0], strings.Join(srcs, " "), cmd)
+		assert.Equal(t, want[1], dst, cmd)
+	}
+}
+
+// TestCredentialCaseFolded: on macOS's case-insensitive file system a
+// credential spelt in another case is the same file; elsewhere it is not.
+func TestCredentialCaseFolded(t *testing.T) {
+	for _, p := range []string{"/Users/ann/.SSH/ID_RSA", "/Users/ann/library/keychains/login.keychain-db", "/Users/bob/.Aws/Credentials"} {
+		assert.NotNil(t, LookupClass(p, "/Users/ann", Credential), p)
+	}
+	assert.Nil(t, LookupClass("/Users/ann/.SSH/ID_RSA.pub", "/Users/ann", Credential))
+	assert.Nil(t, LookupClass("/Users/ann/.ssh/known_hosts", "/Users/ann", Credential))
+	if runtime.GOOS != "darwin" {
+		assert.Nil(t, LookupClass("/home/ann/.SSH/ID_RSA", "/home/ann", Credential), "case matters off macOS")
 	}
 }

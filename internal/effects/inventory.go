@@ -2,6 +2,7 @@ package effects
 
 import (
 	"path"
+	"runtime"
 	"strings"
 )
 
@@ -86,11 +87,12 @@ func Lookup(p, home string) *Object {
 		return nil
 	}
 	p = path.Clean(p)
+	var f folding
 	for i := range inventory {
-		if inventory[i].Class == Credential && strings.HasSuffix(p, ".pub") {
+		if inventory[i].Class == Credential && publicKey(p) {
 			continue
 		}
-		if matches(inventory[i].Pattern, p, home) {
+		if f.matches(&inventory[i], p, home) {
 			return &inventory[i]
 		}
 	}
@@ -103,20 +105,56 @@ func LookupClass(p, home string, c Class) *Object {
 		return nil
 	}
 	p = path.Clean(p)
-	if c == Credential && strings.HasSuffix(p, ".pub") {
+	if c == Credential && publicKey(p) {
 		return nil // a public key is never a credential (~/.ssh/id_ed25519.pub)
 	}
+	var f folding
 	for i := range inventory {
-		if inventory[i].Class == c && matches(inventory[i].Pattern, p, home) {
+		if inventory[i].Class == c && f.matches(&inventory[i], p, home) {
 			return &inventory[i]
 		}
 	}
 	return nil
 }
 
+// folding matches a path against the objects of macOS without regard to
+// case when the path lies on a file system that ignores it (macOS's
+// default: cat ~/.SSH/ID_RSA reads ~/.ssh/id_rsa there): the hook runs on
+// darwin, or the path is in a macOS home (/Users/NAME). The lower-cased
+// path is made once per lookup, and only when a spelling matched nowhere.
+type folding struct {
+	done     bool
+	p, home  string
+	insensit bool
+}
+
+func (f *folding) matches(o *Object, p, home string) bool {
+	if matches(o.Pattern, p, home) {
+		return true
+	}
+	if o.OS&MacOS == 0 {
+		return false
+	}
+	if !f.done {
+		f.done = true
+		f.insensit = runtime.GOOS == "darwin" || strings.HasPrefix(p, "/Users/")
+		if f.insensit {
+			f.p, f.home = strings.ToLower(p), strings.ToLower(home)
+		}
+	}
+	if !f.insensit {
+		return false
+	}
+	if key := literalKey(o.Pattern); key != "" && !strings.Contains(f.p, strings.ToLower(key)) {
+		return false
+	}
+	return matches(strings.ToLower(o.Pattern), f.p, f.home)
+}
+
 // homePrefixes are where a user's home directory may be on the systems the
-// guard runs on, besides the session's own.
-var homePrefixes = []string{"/home/*", "/Users/*", "/root", "/var/root", "/usr/home/*", "/export/home/*"}
+// guard runs on, besides the session's own (/users/* is /Users/* as a
+// path folded to lower case matches it).
+var homePrefixes = []string{"/home/*", "/Users/*", "/root", "/var/root", "/usr/home/*", "/export/home/*", "/users/*"}
 
 // windowsRoots are where a Windows drive shows up under WSL, Git Bash and
 // Cygwin.
@@ -767,4 +805,10 @@ func prefixMatches(pattern, probe, home string) bool {
 func browserProfile(probe string) bool {
 	b := path.Base(strings.TrimSuffix(probe, "/"))
 	return b == "Default" || strings.HasPrefix(b, "Profile ") || strings.HasSuffix(b, ".default") || strings.HasSuffix(b, ".default-release")
+}
+
+// publicKey reports whether p names a public key (id_ed25519.pub, and
+// ID_ED25519.PUB where case does not matter): never a credential.
+func publicKey(p string) bool {
+	return len(p) > 4 && strings.EqualFold(p[len(p)-4:], ".pub")
 }

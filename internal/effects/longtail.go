@@ -367,6 +367,10 @@ func exposed(name string, args []string, home string) (string, bool) {
 				return "the home directory (or a dot directory of it) over Tor", true
 			}
 		}
+	case "jupyter", "jupyter-notebook", "jupyter-lab", "jupyter-server":
+		if what, ok := jupyterOpen(name, args); ok {
+			return what, true
+		}
 	case "dnscat", "dnscat2-client":
 		if len(args) > 0 && !slices.ContainsFunc(args, isHelp) {
 			return "a DNS command channel (dnscat)", true
@@ -486,4 +490,85 @@ func isLetters(s string) bool {
 		}
 	}
 	return true
+}
+
+// dbClients are database clients whose query text is read for the
+// server's own credential objects.
+var dbClients = []string{"psql", "pgcli", "mysql", "mariadb", "mycli", "usql", "redis-cli", "valkey-cli", "keydb-cli", "mongosh", "mongo", "cockroach"}
+
+// serverCredentialRead says whether a database client's query reads the
+// server's credential objects, which print password hashes or the
+// server's password: PostgreSQL's pg_authid and pg_shadow (select * or
+// their password column), MySQL's mysql.user (its authentication_string
+// or password column, SHOW CREATE USER), Redis's requirepass and
+// masterauth (CONFIG GET, ACL LIST, ACL GETUSER), MongoDB's
+// admin.system.users (or getUsers with showCredentials). Listing users or
+// roles without their secrets is not.
+func serverCredentialRead(ex *shell.Exec) (string, bool) {
+	if !slices.Contains(dbClients, ex.Name) {
+		return "", false
+	}
+	texts := append(queryTexts(ex), strings.Join(ex.Args[1:], " "))
+	for _, t := range texts {
+		l := strings.ToLower(strings.Join(strings.Fields(t), " "))
+		switch {
+		case strings.Contains(l, "rolpassword") || (strings.Contains(l, "pg_authid") || strings.Contains(l, "pg_shadow")) &&
+			(strings.Contains(l, "select *") || strings.Contains(l, "passwd") || strings.Contains(l, "table pg_")):
+			return "the PostgreSQL server's password hashes (pg_authid, pg_shadow)", true
+		case strings.Contains(l, "authentication_string") || strings.Contains(l, "show create user") ||
+			strings.Contains(l, "mysql.user") && (strings.Contains(l, "select *") || strings.Contains(l, "password")):
+			return "the MySQL server's password hashes (mysql.user)", true
+		case redisSecretQuery(l):
+			return "the Redis server's passwords (requirepass, masterauth, ACL users)", true
+		case strings.Contains(l, "system.users") && !strings.Contains(l, "count") || strings.Contains(l, "showcredentials"):
+			return "the MongoDB server's user credentials (admin.system.users)", true
+		}
+	}
+	return "", false
+}
+
+// redisSecretQuery: CONFIG GET of a password parameter or of everything,
+// ACL LIST and ACL GETUSER (password hashes), lower-cased and spaced.
+func redisSecretQuery(l string) bool {
+	if strings.Contains(l, "acl list") || strings.Contains(l, "acl getuser") {
+		return true
+	}
+	_, param, ok := strings.Cut(l, "config get ")
+	if !ok {
+		return false
+	}
+	param, _, _ = strings.Cut(param, " ")
+	param = strings.Trim(param, `"'`)
+	return param == "*" || strings.Contains(param, "pass") || strings.Contains(param, "auth")
+}
+
+// jupyterOpen: a Jupyter server with its token (and password) switched off
+// on an address other than the loopback: whoever reaches the port runs
+// code and opens terminals as the user, and browses the directory it was
+// started in (home, often). With a token, or on 127.0.0.1, it is the
+// developer's own.
+func jupyterOpen(name string, args []string) (string, bool) {
+	if name == "jupyter" && (len(args) == 0 || !slices.Contains([]string{"notebook", "lab", "server", "nbclassic"}, args[0])) {
+		return "", false
+	}
+	ip, open, password := "", false, false
+	for i, a := range args {
+		k, v, hasValue := strings.Cut(a, "=")
+		if !hasValue && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+			v = args[i+1]
+		}
+		k = strings.ToLower(strings.TrimLeft(k, "-"))
+		switch {
+		case k == "ip" || strings.HasSuffix(k, "app.ip"):
+			ip = v
+		case strings.HasSuffix(k, ".token") && hasValue && strings.Trim(v, `"'`) == "":
+			open = true
+		case strings.HasSuffix(k, ".password") && strings.Trim(v, `"'`) != "":
+			password = true
+		}
+	}
+	if !open || password || ip == "" || loopback(ip) {
+		return "", false
+	}
+	return "a Jupyter server without a token on " + ip + " (code and terminals for whoever connects)", true
 }

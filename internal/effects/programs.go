@@ -334,7 +334,7 @@ var defenceSwitches = []Switch{
 // defenceSpecials read the defence switches whose syntax Switch cannot
 // say: a setting given as the next word (socketfilterfw --setglobalstate
 // off), a log level, an allow-all firewall rule.
-var defenceSpecials = []func(name string, args []string) (string, bool){firewallSetting, logLevelOff, ipfwAllowAll, pfTableFlush, extensionRemoved, tccReset, quarantineStripped, untrustedInstall,
+var defenceSpecials = []func(name string, args []string) (string, bool){firewallSetting, logLevelOff, ipfwAllowAll, pfTableFlush, extensionRemoved, tccReset, untrustedInstall,
 	backupExcluded, signatureRemoved}
 
 // backupExcluded: tmutil addexclusion of the whole disk, every home or one
@@ -369,27 +369,33 @@ func signatureRemoved(name string, args []string) (string, bool) {
 	return "", false
 }
 
-// quarantineStripped: xattr -r removing the quarantine attribute (-d
-// com.apple.quarantine, or -c: every attribute) from the whole
-// Applications or Downloads folder, which Gatekeeper then never checks
-// (one app or a build output is the developer's own).
-func quarantineStripped(name string, args []string) (string, bool) {
+// quarantineStripped: xattr removing the quarantine attribute (-d
+// com.apple.quarantine, or -c: every attribute) from the files it is
+// given, which Gatekeeper then never checks. The effects carry the paths
+// as written: an app downloaded or installed outside the project (the
+// Downloads or Applications folder) is the defence bypassed; the
+// project's own build output is the developer's (package policy judges
+// where).
+func quarantineStripped(name string, args []string) []Effect {
 	if name != "xattr" {
-		return "", false
+		return nil
 	}
-	p := shell.ParseArgs(args, &shell.OptSpec{Short: "p:w:d:"})
-	q, _ := p.Value("d")
-	if !p.Has("r") || !(p.Has("c") || q == "com.apple.quarantine") {
-		return "", false
+	// xattr -d [-rsv] ATTR FILE...: the attribute is the first operand
+	// (xattr -dr com.apple.quarantine X); -c [-rsv] FILE... clears all.
+	p := shell.ParseArgs(args, &shell.OptSpec{Short: "cdprswlvx"})
+	files := p.Operands
+	switch {
+	case p.Has("c"):
+	case p.Has("d") && len(files) > 1 && strings.EqualFold(files[0], "com.apple.quarantine"):
+		files = files[1:]
+	default:
+		return nil
 	}
-	for _, o := range p.Operands {
-		o = strings.TrimSuffix(o, "/")
-		// ~/Downloads arrives expanded: /Users/ann/Downloads, /root/Downloads.
-		if o == "/Applications" || o == "~/Downloads" || strings.HasPrefix(o, "/") && strings.HasSuffix(o, "/Downloads") {
-			return "com.apple.syspolicyd", true
-		}
+	var out []Effect
+	for _, o := range files {
+		out = append(out, Effect{Kind: Change, Area: Service, Name: "com.apple.syspolicyd", Action: "strips the quarantine attribute from", Path: o})
 	}
-	return "", false
+	return out
 }
 
 // untrustedInstall: installer -allowUntrusted installs a package whose
@@ -642,6 +648,13 @@ func tunnelEffects(name string, args []string) []Effect {
 		return nil
 	}
 	for i, a := range args {
+		// ngrok http file:///home/u serves that directory to the world.
+		if _, v, _ := strings.Cut(a, "="); strings.HasPrefix(a, "file://") || strings.HasPrefix(v, "file://") {
+			if !strings.HasPrefix(a, "file://") {
+				a = v
+			}
+			return []Effect{{Kind: Serve, Path: "/" + strings.TrimLeft(strings.TrimPrefix(a, "file://"), "/")}}
+		}
 		if spec, ok := tunnelSpec(name, args, i); ok && sensitiveLocal(spec) {
 			return []Effect{{Kind: Expose, Name: "the local port " + spec}}
 		}

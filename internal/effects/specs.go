@@ -16,6 +16,11 @@ const (
 	writes
 	readsWrites
 	deletes
+	// moves: the operand is moved away (mv's sources, rename's files):
+	// gone from where it was, but kept at the destination. It is a
+	// Delete effect marked Moved; fs.move-away judges it, not the delete
+	// rules.
+	moves
 	uses
 	stats
 	// lispCode: the value is Emacs Lisp (emacs --batch --eval CODE); the
@@ -47,9 +52,25 @@ type Spec struct {
 	InPlace []string
 	// ReadOnly are options that make the files only read (vim -R).
 	ReadOnly []string
-	// Recursive are options that make a delete recursive.
+	// LastUnless are options that name the destination themselves (mv
+	// -t DIR): with one of them the last operand keeps Operands' role.
+	LastUnless []string
+	// Recursive are options that make a delete recursive; Tree makes
+	// every delete recursive (rimraf, trash, tar --remove-files).
 	Recursive []string
-	Values    []Value
+	Tree      bool
+	// Removes are options after which the program deletes the operands
+	// it was given once it is done with them (tar --remove-files, zip -m,
+	// 7z -sdel, rar -df, shred -u); RemoveVerbs are first operands that do
+	// (rar m). The first RemoveSkip operands (a verb, the archive) are
+	// not removed.
+	Removes     []string
+	RemoveVerbs []string
+	RemoveSkip  int
+	// Base are options whose value is the directory relative operands
+	// are taken from (tar -C DIR).
+	Base   []string
+	Values []Value
 	// Search marks the reads of a search tool (Effect.Search).
 	Search bool
 }
@@ -59,7 +80,7 @@ func (s *Spec) fileEffects(args []string) []Effect {
 	p := shell.ParseArgs(args, &s.Opts)
 	var out []Effect
 	add := func(r Role, f string) {
-		rec := r == deletes && p.Has(s.Recursive...)
+		rec := (r == deletes || r == moves) && (s.Tree || p.Has(s.Recursive...))
 		switch r {
 		case reads:
 			out = append(out, Effect{Kind: Read, Path: f})
@@ -69,6 +90,8 @@ func (s *Spec) fileEffects(args []string) []Effect {
 			out = append(out, Effect{Kind: Read, Path: f}, Effect{Kind: Write, Path: f})
 		case deletes:
 			out = append(out, Effect{Kind: Delete, Path: f, Recursive: rec})
+		case moves:
+			out = append(out, Effect{Kind: Delete, Path: f, Recursive: rec, Moved: true})
 		case uses:
 			out = append(out, Effect{Kind: Use, Path: f})
 		case stats:
@@ -87,6 +110,15 @@ func (s *Spec) fileEffects(args []string) []Effect {
 		}
 	}
 	ops := p.Operands
+	if base, ok := p.Value(s.Base...); ok && len(s.Base) > 0 && base != "" {
+		ops = slices.Clone(ops)
+		for i, o := range ops {
+			if o != "" && o[0] != '/' && o[0] != '~' {
+				ops[i] = strings.TrimSuffix(base, "/") + "/" + o
+			}
+		}
+	}
+	removed := s.removed(p, ops)
 	if s.Skip > 0 && !p.Has(s.SkipUnless...) {
 		ops = ops[min(s.Skip, len(ops)):]
 	}
@@ -108,13 +140,25 @@ func (s *Spec) fileEffects(args []string) []Effect {
 		}
 	}()
 	for i, o := range ops {
-		if s.Last != none && len(ops) > 1 && i == len(ops)-1 {
+		if s.Last != none && len(ops) > 1 && i == len(ops)-1 && !p.Has(s.LastUnless...) {
 			add(s.Last, o)
 			continue
 		}
 		add(role, o)
 	}
+	for _, o := range removed {
+		add(deletes, o)
+	}
 	return out
+}
+
+// removed are the operands the program deletes once done with them (tar
+// --remove-files, rar m), nil when it deletes none.
+func (s *Spec) removed(p shell.Args, ops []string) []string {
+	if len(s.Removes) == 0 && len(s.RemoveVerbs) == 0 || !p.Has(s.Removes...) && (len(ops) == 0 || !slices.Contains(s.RemoveVerbs, ops[0])) {
+		return nil
+	}
+	return ops[min(s.RemoveSkip, len(ops)):]
 }
 
 // specFor returns the spec of the program named name, nil if none.
@@ -137,6 +181,42 @@ func Parse(name string, args []string) (p shell.Args, ok bool) {
 	return shell.Args{}, false
 }
 
+// Deleted returns the operands (as written) the program named name
+// deletes by its spec, moves not counted (fs.move-away judges those:
+// Moves), and whether a delete takes a whole tree; nil when it deletes
+// none.
+func Deleted(name string, args []string) (paths []string, tree bool) {
+	s := specFor(name)
+	if s == nil {
+		return nil, false
+	}
+	for _, e := range s.fileEffects(args) {
+		if e.Kind == Delete && !e.Moved {
+			paths = append(paths, e.Path)
+			tree = tree || e.Recursive
+		}
+	}
+	return paths, tree
+}
+
+// Moves returns what a move (mv) takes away and where it puts it, as
+// written: the sources and the destination ("" when there is none).
+func Moves(name string, args []string) (sources []string, dst string) {
+	s := specFor(name)
+	if s == nil {
+		return nil, ""
+	}
+	for _, e := range s.fileEffects(args) {
+		switch {
+		case e.Kind == Delete && e.Moved:
+			sources = append(sources, e.Path)
+		case e.Kind == Write:
+			dst = e.Path
+		}
+	}
+	return sources, dst
+}
+
 // Specs returns the file specs, for tests and docs (the subcommand CLIs'
 // grammars: Grammars).
 func Specs() []Spec { return specs }
@@ -147,7 +227,7 @@ var specs = []Spec{
 	{Names: []string{"ls", "stat", "test", "[", "file", "du", "realpath", "readlink", "namei", "tree", "exa", "eza", "lsd", "mdls", "xattr", "getfacl", "lsattr", "chmod", "chown", "chgrp", "chflags", "chattr", "setfacl", "touch", "dirname", "basename", "wc", "md5sum", "md5", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "shasum", "b2sum", "b3sum", "cksum", "sum", "find", "fd", "fdfind", "lsof", "fuser", "df", "mkdir", "rmdir", "ssh-keygen", "pathchk", "gio", "open", "xdg-open", "codesign", "spctl", "getfileinfo", "GetFileInfo", "wslpath", "klist", "icacls", "cacls"},
 		Opts: shell.OptSpec{Short: "f:t:o:g:", Long: []string{"format=", "printf="}}, Operands: stats, Values: []Value{{"f", uses}}},
 	// Programs that read their operands and print or pack them.
-	{Names: []string{"cat", "tac", "bat", "batcat", "less", "more", "most", "head", "tail", "nl", "strings", "base64", "base32", "basenc", "uuencode", "pr", "fold", "fmt", "column", "rev", "iconv", "diff", "cmp", "comm", "paste", "expand", "unexpand", "tar", "zip", "7z", "7za", "rar", "cpio", "pax", "gzip", "bzip2", "xz", "zstd", "lz4", "pigz", "gpg", "gpg2", "age", "sqlite3", "exiftool", "mdimport", "split", "csplit", "dos2unix", "unix2dos", "view", "vimdiff", "hexyl", "glow", "mdcat", "pygmentize", "highlight", "enscript", "a2ps", "lp", "lpr", "pbcopy", "xclip", "xsel", "wl-copy", "qrencode", "shellcheck", "shfmt", "sops", "jc"},
+	{Names: []string{"cat", "tac", "bat", "batcat", "less", "more", "most", "head", "tail", "nl", "strings", "base64", "base32", "basenc", "uuencode", "pr", "fold", "fmt", "column", "rev", "iconv", "diff", "cmp", "comm", "paste", "expand", "unexpand", "cpio", "pax", "gzip", "bzip2", "xz", "zstd", "lz4", "pigz", "gpg", "gpg2", "age", "sqlite3", "exiftool", "mdimport", "split", "csplit", "dos2unix", "unix2dos", "view", "vimdiff", "hexyl", "glow", "mdcat", "pygmentize", "highlight", "enscript", "a2ps", "lp", "lpr", "pbcopy", "xclip", "xsel", "wl-copy", "qrencode", "shellcheck", "shfmt", "sops", "jc"},
 		Opts:     shell.OptSpec{Short: "n:c:f:C:o:O:T:d:u:F:b:w:t:s:e:H:X:A:", Long: []string{"lines=", "bytes=", "file=", "directory=", "output=", "upload-file=", "data=", "data-binary=", "form=", "header=", "user=", "request=", "post-file="}},
 		Operands: reads, Values: []Value{{"f", reads}, {"T", reads}, {"upload-file", reads}, {"post-file", reads}}},
 	// Binary inspectors print what a binary holds: they never change it.
@@ -170,8 +250,35 @@ var specs = []Spec{
 	{Names: []string{"nano", "vi", "vim", "nvim", "emacs", "ed", "ex", "micro", "joe", "kak", "hx", "helix", "pico", "mcedit", "code", "codium", "subl", "gedit", "kate", "mate", "sudoedit", "vipw", "vigr"},
 		Opts: shell.OptSpec{Short: "c:S:u:i:T:", Long: []string{"cmd=", "eval="}}, Operands: readsWrites, ReadOnly: []string{"R", "M"}, Values: []Value{{"eval", lispCode}}},
 	{Names: []string{"cp", "install", "ln", "link", "gcp", "ditto"}, Opts: shell.OptSpec{Short: "t:S:m:o:g:", Long: []string{"target-directory=", "suffix=", "mode=", "owner=", "group=", "backup=?"}}, Operands: reads, Last: writes},
-	{Names: []string{"mv", "gmv"}, Opts: shell.OptSpec{Short: "t:S:", Long: []string{"target-directory=", "suffix="}}, Operands: deletes, Last: writes},
-	{Names: []string{"rm", "unlink", "shred", "srm", "trash", "trash-put", "wipe"}, Opts: shell.OptSpec{Short: "n:s:", Long: []string{"iterations=", "size=", "interactive=?"}}, Operands: deletes, Recursive: []string{"r", "R", "recursive"}},
+	// mv moves its sources away: into the last operand, or the -t
+	// directory (mv -t DIR SRC...).
+	{Names: []string{"mv", "gmv"}, Opts: shell.OptSpec{Short: "t:S:", Long: []string{"target-directory=", "suffix=", "backup=?"}}, Operands: moves, Last: writes, LastUnless: []string{"t", "target-directory"},
+		Values: []Value{{"t", writes}, {"target-directory", writes}}},
+	{Names: []string{"rm", "unlink", "srm", "wipe"}, Opts: shell.OptSpec{Short: "n:s:", Long: []string{"iterations=", "size=", "interactive=?"}}, Operands: deletes, Recursive: []string{"r", "R", "recursive"}},
+	// shred overwrites its files, and deletes them with -u.
+	{Names: []string{"shred"}, Opts: shell.OptSpec{Short: "n:s:", Long: []string{"iterations=", "size=", "random-source=", "remove=?"}}, Operands: writes, Removes: []string{"u", "remove"}},
+	// Deleters that take whole trees whatever their options: the package
+	// runners' rimraf and del-cli, the trash (recoverable by the user, not
+	// by the agent's next command). del-cli's other name, del, is left
+	// out: cmd.exe's del is judged by fs.windows-host.
+	{Names: []string{"rimraf", "del-cli", "trash", "trash-put", "gtrash", "rmtrash"}, Opts: shell.OptSpec{Long: []string{"glob=?", "preserve-root=?", "tmp=", "max-retries=", "retry-delay=", "backoff=", "max-backoff=", "cwd="}}, Operands: deletes, Tree: true},
+	// Archivers read what they pack; told to, they delete it afterwards
+	// (tar --remove-files, zip -m, 7z a -sdel, rar m / rar a -df): the
+	// archive is written, the sources are gone. tar -C DIR reads (and
+	// removes) its operands from DIR.
+	{Names: []string{"tar", "bsdtar", "gtar"}, Opts: shell.OptSpec{Short: "f:C:T:X:b:H:K:N:V:L:g:I:", Long: []string{"file=", "directory=", "files-from=", "exclude-from=", "exclude=",
+		"use-compress-program=", "transform=", "xform=", "format=", "owner=", "group=", "mode=", "mtime=", "newer=", "newer-mtime=", "after-date=", "checkpoint=?", "checkpoint-action=",
+		"label=", "strip-components=", "blocking-factor=", "record-size=", "index-file=", "info-script=", "new-volume-script=", "rsh-command=", "listed-incremental=", "suffix=", "backup=?",
+		"to-command=", "owner-map=", "group-map=", "tape-length=", "sort=", "warning=", "occurrence=?", "level=", "xattrs-include=", "xattrs-exclude=", "remove-files",
+		"recursive-unlink", "record-size=", "recursion", "no-recursion"}, Abbrev: true},
+		Operands: reads, Values: []Value{{"f", reads}, {"file", reads}, {"T", reads}, {"files-from", reads}}, Removes: []string{"remove-files"}, Tree: true, Base: []string{"C", "directory"}},
+	{Names: []string{"zip"}, Opts: shell.OptSpec{Short: "b:n:t:P:O:Z:s:x:i:", Long: []string{"temp-path=", "suffixes=", "from-date=", "password=", "output-file=", "compression-method=", "split-size=",
+		"exclude=", "include=", "move", "recurse-paths", "recurse-patterns"}},
+		Operands: reads, Removes: []string{"m", "move"}, RemoveSkip: 1, Recursive: []string{"r", "R", "recurse-paths", "recurse-patterns"}},
+	{Names: []string{"7z", "7za", "7zz", "7zr"}, Opts: shell.OptSpec{SingleDash: true, Long: []string{"sdel", "r", "y", "bd", "slt", "so", "si", "sccUTF-8", "spf", "snl", "sni", "sns", "ssw", "stl"}},
+		Operands: reads, Removes: []string{"sdel"}, RemoveSkip: 2, Tree: true},
+	{Names: []string{"rar"}, Opts: shell.OptSpec{SingleDash: true, Long: []string{"df", "dh", "r", "y", "ep", "ep1", "ep2", "ep3", "idq", "inul", "o+", "o-", "ow", "s", "t", "tl"}},
+		Operands: reads, Removes: []string{"df"}, RemoveVerbs: []string{"m", "mf"}, RemoveSkip: 2, Tree: true},
 	// Programs that consume a credential for their own purpose.
 	{Names: []string{"ssh", "autossh", "mosh", "sshfs", "sshpass", "ssh-copy-id"}, Opts: shell.OptSpec{Short: "i:F:p:l:o:J:L:R:D:W:b:c:e:E:m:O:Q:S:w:B:I:P:f:", Long: []string{"ssh="}}, Values: []Value{{"i", uses}, {"F", uses}}},
 	{Names: []string{"scp", "sftp"}, Opts: shell.OptSpec{Short: "i:F:P:o:c:l:S:J:D:X:B:R:s:"}, Operands: reads, Values: []Value{{"i", uses}, {"F", uses}}},
@@ -190,7 +297,7 @@ var specs = []Spec{
 			"set-interpreter=", "set-rpath=", "add-rpath=", "add-needed=", "remove-needed=", "replace-needed=", "set-soname=", "page-size=", "output-file="}},
 		Operands: readsWrites, Values: []Value{{"o", writes}, {"output", writes}, {"output-file", writes}}},
 	// rename EXPR|FROM [TO] FILES... moves its files to other names.
-	{Names: []string{"rename", "prename", "file-rename", "perl-rename"}, Opts: shell.OptSpec{Short: "e:E:"}, Operands: deletes, Skip: 1, SkipUnless: []string{"e", "E"}},
+	{Names: []string{"rename", "prename", "file-rename", "perl-rename"}, Opts: shell.OptSpec{Short: "e:E:"}, Operands: moves, Skip: 1, SkipUnless: []string{"e", "E"}},
 	// A file system mounted over a directory replaces what it holds, for
 	// every program that reads it afterwards: the mount point is written
 	// (mount --bind DIR ~/.gemini, bindfs DIR ~/.gemini). mount alone lists.

@@ -414,6 +414,15 @@ var schedulers = []Switch{
 	{Names: []string{"incrontab"}, Opts: shell.OptSpec{Short: "u:"}, Words: [][]string{}, What: "an incron job"},
 	{Names: []string{"pm2"}, Words: [][]string{{"startup"}, {"save"}}, What: "pm2's processes restarted at boot"},
 	{Names: []string{"launchctl"}, Words: [][]string{{"setenv", "DYLD_INSERT_LIBRARIES"}, {"setenv", "DYLD_LIBRARY_PATH"}, {"setenv", "LD_PRELOAD"}}, What: "a library injected into every program launchd starts"},
+	// launchctl config user|system path: the PATH every program launchd
+	// starts inherits, kept across reboots (a directory the command
+	// chose, searched first).
+	{Names: []string{"launchctl"}, Words: [][]string{{"config", "user", "path"}, {"config", "system", "path"}}, What: "the PATH of every program launchd starts, kept across reboots"},
+	// A configuration profile installs, system-wide and for good,
+	// trusted root certificates, proxies, DNS, VPNs or an MDM enrolment:
+	// profiles install (-I), or opening a .mobileconfig, which hands it
+	// to System Settings to install.
+	{Names: []string{"profiles"}, Opts: shell.OptSpec{Short: "F:t:p:U:", Long: []string{"path=", "type=", "user="}}, Words: [][]string{{"install"}, {"-I"}}, What: "a configuration profile (root certificates, proxies, VPN, MDM)"},
 	{Names: []string{"forever"}, Words: [][]string{{"start"}}, Flags: []string{"a"}, What: "a process kept alive by forever"},
 	{Names: []string{"supervisorctl"}, Words: [][]string{{"add"}}, What: "a supervisord program"},
 	{Names: []string{"schtasks"}, Flags: []string{"create"}, What: "a Windows scheduled task"},
@@ -471,6 +480,9 @@ func windowsHook(name string, args []string) (string, bool) {
 
 // jobEffects finds a job registered through a scheduler's command line.
 func jobEffects(name string, args []string) []Effect {
+	if name == "open" && slices.ContainsFunc(args, func(a string) bool { return strings.HasSuffix(strings.ToLower(a), ".mobileconfig") }) {
+		return []Effect{{Kind: Change, Area: Jobs, Name: "a configuration profile (root certificates, proxies, VPN, MDM)", Action: "open"}}
+	}
 	if what, ok := windowsHook(name, args); ok {
 		return []Effect{{Kind: Change, Area: Jobs, Name: what, Action: name}}
 	}
@@ -480,8 +492,11 @@ func jobEffects(name string, args []string) []Effect {
 			continue
 		}
 		p := shell.ParseArgs(args, &s.Opts)
-		if p.Has("l", "list", "help", "h", "d") { // incrontab -l, -d (reload)
+		if p.Has("l", "list", "help", "h", "d") && name != "profiles" { // incrontab -l, -d (reload)
 			continue
+		}
+		if name == "profiles" && (p.Has("I") || slices.Contains(p.Operands, "install")) {
+			return []Effect{{Kind: Change, Area: Jobs, Name: s.What, Action: name}}
 		}
 		if s.Words != nil && len(s.Words) == 0 || s.matches(name, args) || name == "schtasks" && slices.ContainsFunc(args, func(a string) bool { return strings.EqualFold(a, "/create") }) {
 			return []Effect{{Kind: Change, Area: Jobs, Name: s.What, Action: name}}

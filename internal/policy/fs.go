@@ -3,6 +3,7 @@ package policy
 import (
 	"strings"
 
+	"github.com/gemini-guard/gemini-guard/internal/effects"
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
 
@@ -15,12 +16,13 @@ var fsRules = []*Rule{
 		Safer:     "delete only the specific files inside the workspace that the task needs gone",
 		Unknown:   "Denied in standard mode when the known part of the path is a system directory, or when an empty variable would make it one (rm -rf \"$DIR\"/* with DIR unset deletes /*).",
 		DenyMaybe: true,
-		Commands:  []string{"rm", "unlink", "srm", "wipe", "rsync"}, exec: checkRmCritical,
+		Commands:  []string{"*"}, exec: checkRmCritical,
 		Block: []string{
 			`rm -rf /`, `rm -rf /*`, `sudo rm -rf --no-preserve-root /`, `rm -rf /etc`, `/bin/rm -fr /usr/local`,
 			`r""m -rf /var`, `rm -rf "$DIR"/*`, `python3 -c "import os; os.remove('/etc/passwd')"`,
 			`sudo env X=1 bash -c 'rm -rf /'`, `rsync -a --delete empty/ /etc/`,
 			`zsh -c 'rm -rf /etc/*(.)'`, `rm -rf /usr/lib(/)`, `ls *(e:'rm -rf /usr':)`, `rm -rf /mnt/c/Users/ann/AppData`,
+			`sudo tar --remove-files -czf /tmp/etc.tgz /etc`, `sudo cmake -E remove_directory /usr/local`,
 		},
 		Allow: []string{`rm -rf build`, `rm -f /tmp/x.log`, `rm -rf /tmp/build`, `rm -rf /mnt/c/Users/ann/AppData/Local/Temp/build-123`, `echo rm -rf /`, `rm -rf "$(dirname build/x)/cache"`, `rm -- build/*(.om[1,3])`},
 	},
@@ -31,15 +33,23 @@ var fsRules = []*Rule{
 		Safer:     "delete only paths inside the workspace; ask the user to clean up elsewhere",
 		Unknown:   "Denied in standard mode when the known part of the path is in home (rm -rf ~/$X).",
 		DenyMaybe: true,
-		Commands:  []string{"rm", "unlink", "srm", "wipe", "rsync"}, exec: checkRmHome,
+		Commands:  []string{"*"}, exec: checkRmHome,
 		Block: []string{
 			`rm -rf ~`, `rm -rf ~/`, `rm -rf $HOME`, `rm -rf ~/Documents`, `cd ~ && rm -rf *`, `x=rm; $x -rf ~/projects`,
 			`W='rm -rf ~'; $W`, `rm -rf ~someone/data`, `rm -rf ..`,
 			`ruby -e "require 'fileutils'; FileUtils.rm_rf(Dir.home)"`, `rsync -a --delete empty/ ~/`,
 			`rm -rf "${HOME%/*}"`, `rm -rf "$(dirname "$HOME")"`, `x=$(printf 'r%s' m); $x -rf ~`,
 			`pwsh -c 'Remove-Item -Recurse -Force $HOME'`, `pwsh -c 'Get-ChildItem ~ | Remove-Item -Recurse'`, `wipe -rf ~/Projects`, `rm ~/.bash_history`, `rm -f ~/.zshrc`,
+			// Deletes that are another verb's side effect, by the program's spec (internal/effects).
+			`tar --remove-files -czf /tmp/b.tgz ~/Documents`, `tar -C ~ --remove-files -cf /tmp/d.tar Documents`, `zip -rm /tmp/d.zip ~/Documents`, `zip -r --move /tmp/d.zip ~/Pictures`,
+			`7z a -sdel /tmp/a.7z ~/Documents`, `rar m /tmp/a.rar ~/Documents`, `rar a -df /tmp/a.rar ~/Music`, `npx rimraf ~/Documents`, `rimraf ~`, `npx del-cli ~/Documents`,
+			`trash ~/Documents`, `gio trash ~/Desktop`, `cmake -E remove_directory ~/Documents`, `cmake -E rm -rf ~/Projects/app`, `zip -m /tmp/rc.zip ~/.zshrc`,
+			`rm -f ~/dir/*`, `rm ~/*`, `rm -f ~/Documents/.*`, `CDPATH=~ cd Documents && rm -rf .`, `export CDPATH=~; cd Projects && rm -rf *`, `ln -s ~/Documents d; rm -rf d/*`, `ln -sfn ~/Pictures p && npx rimraf p/`,
 		},
-		Allow: []string{`rm ~/notes.txt`, `rm -rf node_modules`, `rm -rf ./dist ./coverage`, `rsync -a --delete src/ backup/`, `rsync -a ~/notes/ notes/`, `pwsh -c 'Remove-Item -Recurse -Force ./build'`, `pwsh -c 'Get-ChildItem ~ | Remove-Item -Recurse -WhatIf'`, `wipe -rf ./tmp-build`, `rm ~/.zcompdump`, `rm ~/Downloads/installer.dmg`, `rm ~/.zsh_history.bak`},
+		Allow: []string{`rm ~/notes.txt`, `rm -rf node_modules`, `rm -rf ./dist ./coverage`, `rsync -a --delete src/ backup/`, `rsync -a ~/notes/ notes/`, `pwsh -c 'Remove-Item -Recurse -Force ./build'`, `pwsh -c 'Get-ChildItem ~ | Remove-Item -Recurse -WhatIf'`, `wipe -rf ./tmp-build`, `rm ~/.zcompdump`, `rm ~/Downloads/installer.dmg`, `rm ~/.zsh_history.bak`,
+			`tar -czf dist.tgz build/`, `tar --remove-files -czf /tmp/b.tgz build/`, `zip -r site.zip public/`, `zip -m logs.zip build/*.log`, `7z a /tmp/docs.7z ~/Documents`, `tar -C ~ -czf docs.tgz Documents`,
+			`npx rimraf dist`, `rimraf node_modules`, `npx del-cli 'dist/**'`, `trash build`, `gio trash build`, `cmake -E remove_directory build`, `cmake -E rm -rf build`, `rm -f ~/Downloads/*.dmg`,
+			`CDPATH=. cd src && rm -rf generated`, `CDPATH=~ cd ./build && rm -rf *`, `ln -s build/out o && rm -rf o/`, `ln -s ~/Documents d && rm d`, `shred -n 1 ~/.bash_history.bak`},
 	},
 	{
 		ID: "fs.rm-workspace", Category: "fs",
@@ -47,8 +57,8 @@ var fsRules = []*Rule{
 		What:     "deletes the whole workspace or its git history",
 		Safer:    "delete the specific build outputs (rm -rf build dist), or use git clean -n to see what is untracked",
 		Unknown:  noUnknownStory,
-		Commands: []string{"rm", "unlink", "srm", "wipe", "rsync"}, exec: checkRmWorkspace,
-		Block: []string{`rm -rf .`, `rm -rf *`, `rm -rf ./*`, `rm -rf .git`, `rm -rf .*`, `rm -rf "$PWD"`},
+		Commands: []string{"*"}, exec: checkRmWorkspace,
+		Block: []string{`rm -rf .`, `rm -rf *`, `rm -rf ./*`, `rm -rf .git`, `rm -rf .*`, `rm -rf "$PWD"`, `tar --remove-files -czf /tmp/ws.tgz .`, `npx rimraf .git`},
 		Allow: []string{`rm -rf build`, `rm -rf .cache`, `rm -rf src/generated/*`},
 	},
 	{
@@ -57,7 +67,7 @@ var fsRules = []*Rule{
 		What:     "rm -rf deletes a list of paths decided at run time",
 		Safer:    "print the list first (find ... -print), review it, then delete the paths by name",
 		Unknown:  "The list is unknown by nature: standard mode denies, except find -exec whose selection is selective (the same selective delete fs.find-delete allows).",
-		Commands: []string{"rm", "unlink", "srm", "wipe", "rsync"}, exec: checkRmRuntimeList,
+		Commands: []string{"*"}, exec: checkRmRuntimeList,
 		Block: []string{
 			`find . -type d -exec rm -rf {} +`,
 			`echo / | xargs rm -rf`,
@@ -72,8 +82,8 @@ var fsRules = []*Rule{
 		What:     "recursively deletes files outside the workspace",
 		Safer:    "delete only inside the workspace or a temporary directory; ask the user to delete elsewhere",
 		Unknown:  "Standard mode allows rm -rf of a target that cannot be known statically ($X, $(...)) and rm -r without -f outside the workspace; strict mode denies both.",
-		Commands: []string{"rm", "unlink", "srm", "wipe", "rsync"}, exec: checkRmOutside,
-		Block: []string{`rm -rf /data/cache`, `rm -rf ../other-project`, `cd .. && rm -rf other`, `rm -rf /data/old`},
+		Commands: []string{"*"}, exec: checkRmOutside,
+		Block: []string{`rm -rf /data/cache`, `rm -rf ../other-project`, `cd .. && rm -rf other`, `rm -rf /data/old`, `rimraf /data/cache`, `zip -rm /tmp/o.zip ../other-project`},
 		Allow: []string{`rm -rf build`, `rm -rf /tmp/build`, `rm -rf "$TMPDIR/x"`, `rm -rf $(mktemp -d)`, `rm -r /data/old`},
 	},
 	{
@@ -94,9 +104,9 @@ var fsRules = []*Rule{
 		What:     "moves away a directory whose loss destroys it",
 		Safer:    "move only files inside the workspace",
 		Unknown:  noUnknownStory,
-		Commands: []string{"mv"}, exec: checkMoveAway,
-		Block: []string{`mv ~ /dev/null`, `mv ~/Documents /tmp/`, `mv /etc /tmp/etc`, `mv . /tmp/x`, `mv .git /tmp/`, `mv /usr/bin old`, `mv /mnt/c/Users/ann ./ann`, `mv /mnt/c/Users/ann/Documents ./docs/`, `mv /mnt/c/Users/ann/Downloads/report.pdf /tmp/`},
-		Allow: []string{`mv a.txt b.txt`, `mv build /tmp/old-build`, `mv ~/Downloads/data.csv data/`, `mv /opt/app-1 /opt/app-2`, `mv /mnt/c/Users/ann/Downloads/report.pdf ./docs/`},
+		Commands: []string{"mv", "gmv"}, exec: checkMoveAway,
+		Block: []string{`mv ~ /dev/null`, `mv ~/Documents /tmp/`, `mv /etc /tmp/etc`, `mv . /tmp/x`, `mv .git /tmp/`, `mv /usr/bin old`, `mv /mnt/c/Users/ann ./ann`, `mv /mnt/c/Users/ann/Documents ./docs/`, `mv /mnt/c/Users/ann/Downloads/report.pdf /tmp/`, `mv -t /tmp ~/Documents`, `mv --target-directory=/tmp ~/Documents`, `mv -t /dev/null ~/Music`, `cmake -E rename ~/Documents /tmp/d`},
+		Allow: []string{`mv a.txt b.txt`, `mv build /tmp/old-build`, `mv ~/Downloads/data.csv data/`, `mv /opt/app-1 /opt/app-2`, `mv /mnt/c/Users/ann/Downloads/report.pdf ./docs/`, `mv -t build/ a.o b.o`, `mv --target-directory=dist main.js`, `mv -t ~/Documents/ report.pdf`},
 	},
 	{
 		ID: "fs.system-write", Category: "fs",
@@ -197,12 +207,14 @@ func checkSystemWrite(c *Call) Finding {
 // anywhere (onto /dev/null, into /tmp, over another directory) destroys it
 // as surely as rm -rf.
 func checkMoveAway(c *Call) Finding {
-	ops := operands(c.Args)
-	if len(ops) < 2 {
+	// mv's sources and destination as its spec reads them: the last
+	// operand, or the -t / --target-directory value.
+	srcs, to := effects.Moves(c.Ex.Name, c.Args)
+	if len(srcs) == 0 || to == "" {
 		return Finding{}
 	}
-	dst := c.resolve(ops[len(ops)-1])
-	for _, s := range ops[:len(ops)-1] {
+	dst := c.resolve(to)
+	for _, s := range srcs {
 		l := c.Loc(s)
 		if winProfileEntry(l.Path) && !l.Maybe && c.Ctx.inWorkspace(dst) {
 			continue // a download brought into the project is kept, not lost

@@ -5,9 +5,12 @@ package policy
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 
+	"github.com/gemini-guard/gemini-guard/internal/bounded"
+	"github.com/gemini-guard/gemini-guard/internal/effects"
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
 
@@ -23,8 +26,20 @@ type rmArgs struct {
 	force     bool // -f is the last of -f/-i/-I: nothing will ask
 }
 
+// parseRm reads the call's deletes: rm's own command line, rsync's
+// --delete, and for every other program the deletes its spec in package
+// effects names (tar --remove-files, zip -m, rimraf, trash, ...: a delete
+// that is a side effect of another verb is the same delete).
 func parseRm(c *Call) rmArgs {
+	if !c.rmDone {
+		c.rm, c.rmDone = readRm(c), true
+	}
+	return c.rm
+}
+
+func readRm(c *Call) rmArgs {
 	switch c.Ex.Name {
+	case "rm", "srm", "wipe":
 	case "unlink":
 		return rmArgs{targets: c.Args}
 	case "rsync":
@@ -49,6 +64,10 @@ func parseRm(c *Call) rmArgs {
 			return rmArgs{}
 		}
 		return rmArgs{targets: ops[len(ops)-1:], recursive: true, force: true}
+	default:
+		// The program does not prompt: a delete it is told to make is made.
+		targets, tree := effects.Deleted(c.Ex.Name, c.Args)
+		return rmArgs{targets: targets, recursive: tree, force: true}
 	}
 	p := shell.ParseArgs(c.Args, rmSpec)
 	if p.Has("help", "version") {
@@ -75,7 +94,7 @@ func deleteWhat(c *Call, l Loc, recursive bool) string {
 func checkRmCritical(c *Call) Finding {
 	rm := parseRm(c)
 	for _, t := range rm.targets {
-		l := c.Loc(t)
+		l := c.deleteLoc(t)
 		bad := rm.recursive && l.critical() || l.Place == Root || l.Place == CoreSystem || l.Place == Protected
 		if !bad {
 			continue
@@ -96,14 +115,20 @@ func checkRmHome(c *Call) Finding {
 		// it, which fs.home-emptied denies. Other files in home stay the
 		// user's to clean up (rm ~/notes.txt).
 		for _, t := range rm.targets {
-			if l := c.Loc(t); l.Place == InHome && !l.Maybe && homeDotfile(c.Ctx.Home, l.Path) {
+			l := c.deleteLoc(t)
+			if l.Place == InHome && !l.Maybe && homeDotfile(c.Ctx.Home, l.Path) {
 				return hit(c.Ex.Name + " deletes " + l.Path + ", a configuration or history file in home")
+			}
+			// rm -f ~/dir/*: every file of a directory in home (or of
+			// home itself), whatever it holds.
+			if (l.Place == Home || l.Place == InHome || l.Place == OtherHome) && !l.Maybe && wholeDirGlob(l.Path) {
+				return hit(c.Ex.Name + " deletes every file in " + path.Dir(l.Path) + ", " + l.Place.String())
 			}
 		}
 		return Finding{}
 	}
 	for _, t := range rm.targets {
-		if l := c.Loc(t); l.homeLike() {
+		if l := c.deleteLoc(t); l.homeLike() {
 			if l.Maybe {
 				return maybe(deleteWhat(c, l, true))
 			}
@@ -111,6 +136,13 @@ func checkRmHome(c *Call) Finding {
 		}
 	}
 	return Finding{}
+}
+
+// wholeDirGlob reports whether p ends in a glob that matches everything
+// in its directory (*, .*, *.*), not a selection (*.log).
+func wholeDirGlob(p string) bool {
+	base := path.Base(p)
+	return strings.ContainsAny(base, "*?") && strings.Trim(base, "*.?") == ""
 }
 
 // homeDotfile reports whether p is a dotfile directly in home that is not
@@ -139,7 +171,7 @@ func checkRmWorkspace(c *Call) Finding {
 		return Finding{}
 	}
 	for _, t := range rm.targets {
-		if l := c.Loc(t); (l.Place == Workspace || l.Place == WorkspaceGit) && !l.Maybe {
+		if l := c.deleteLoc(t); (l.Place == Workspace || l.Place == WorkspaceGit) && !l.Maybe {
 			return hit(deleteWhat(c, l, true))
 		}
 	}
@@ -181,7 +213,7 @@ func checkRmOutside(c *Call) Finding {
 	}
 	var unsure Finding
 	for _, t := range rm.targets {
-		l := c.Loc(t)
+		l := c.deleteLoc(t)
 		switch {
 		case l.Place == Outside && !l.Maybe && rm.force:
 			return hit(deleteWhat(c, l, true))
@@ -225,4 +257,70 @@ func (c *Call) findListSource(t string) string {
 		return ""
 	}
 	return ""
+}
+
+// deleteLoc places a delete target, following the symbolic links inside
+// the workspace: with docs a link to ~/Documents, rm -rf docs/ (and
+// docs/*, docs/old) deletes what is in ~/Documents. A link named without
+// a trailing slash is itself what goes, so only the directories above the
+// last element are followed then. The workspace's own path may hold links
+// (macOS's /var is /private/var): only a place outside the real workspace
+// counts.
+func (c *Call) deleteLoc(t string) Loc {
+	l := c.Loc(t)
+	if l.Place != InWorkspace || l.Maybe || l.Computed || c.Ctx.Workspace == "" {
+		return l
+	}
+	p := l.Path
+	follow := strings.HasSuffix(t, "/") || strings.HasSuffix(t, "/.")
+	from, rest := p, ""
+	if i := strings.IndexAny(p, globChars); i >= 0 {
+		from = p[:strings.LastIndex(p[:i], "/")] // the directory the glob is in
+		rest = p[len(from):]
+	} else if !follow {
+		from, rest = path.Dir(p), "/"+path.Base(p)
+	}
+	if from == c.Ctx.Workspace || !under(from, c.Ctx.Workspace) {
+		return l
+	}
+	real, ok := c.linkedEarlier(from)
+	fsys := c.Ctx.fs()
+	if !ok {
+		var err error
+		if real, err = bounded.EvalSymlinks(fsys, from); err != nil || real == from {
+			return l
+		}
+	}
+	if ws, err := bounded.EvalSymlinks(fsys, c.Ctx.Workspace); err == nil && under(real, ws) {
+		return l
+	}
+	rl := c.Ctx.placeKnown(real + rest)
+	rl.Path = p + " (through a symbolic link, " + real + rest + ")"
+	return rl
+}
+
+// linkedEarlier is where from leads through a link the command itself
+// made before this call (ln -s ~/Documents d; rm -rf d/*), which the file
+// system does not hold yet; ok is false when no earlier ln made one above
+// from.
+func (c *Call) linkedEarlier(from string) (string, bool) {
+	for j := slices.Index(c.Res.Execs, c.Ex) - 1; j >= 0; j-- {
+		e := c.Res.Execs[j]
+		if e.Name != "ln" && e.Name != "gln" {
+			continue
+		}
+		var link, target string
+		for _, eff := range effects.Of(e, c.Ctx.Home) {
+			switch {
+			case eff.Kind == effects.Write:
+				link = eff.Path
+			case eff.Kind == effects.Read && target == "":
+				target = eff.Path
+			}
+		}
+		if link != "" && target != "" && under(from, link) {
+			return target + from[len(link):], true
+		}
+	}
+	return "", false
 }

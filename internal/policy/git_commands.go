@@ -78,10 +78,12 @@ func gitCleanForce(c *Call) Finding { return gitSubcommand(c, gitCleanSpec, chec
 func gitPushForce(c *Call) Finding  { return gitSubcommand(c, gitPushSpec, checkGitPushForce, "push") }
 func gitPushDelete(c *Call) Finding { return gitSubcommand(c, gitPushSpec, checkGitPushDelete, "push") }
 func gitRestore(c *Call) Finding    { return gitSubcommand(c, gitRestoreSpec, checkGitRestore, "restore") }
-func gitBranch(c *Call) Finding     { return gitSubcommand(c, gitBranchSpec, checkGitBranch, "branch") }
 func gitStash(c *Call) Finding      { return gitSubcommand(c, gitPlainSpec, checkGitStash, "stash") }
 func gitHistory(c *Call) Finding {
-	return gitSubcommand(c, gitPlainSpec, checkGitHistory, "filter-branch", "filter-repo")
+	if f := gitSubcommand(c, gitPlainSpec, checkGitHistory, "filter-branch", "filter-repo"); f.Hit || f.Maybe {
+		return f
+	}
+	return gitSubcommand(c, gitRebaseSpec, checkGitRebaseDrop, "rebase")
 }
 func gitReflog(c *Call) Finding {
 	return gitSubcommand(c, gitPlainSpec, checkGitReflog, "reflog", "gc", "prune", "update-ref")
@@ -122,7 +124,12 @@ var (
 	gitTagSpec   = &shell.OptSpec{Short: "adfsvlnm:F:u:e", Long: []string{"annotate", "delete", "force", "sign", "no-sign", "verify", "list", "message=", "file=", "local-user=", "edit", "contains=?", "points-at=?", "merged=?", "no-merged=?", "sort=", "format=", "create-reflog", "cleanup="}, Abbrev: true, FoldLong: true}
 	gitAbortSpec = &shell.OptSpec{Long: []string{"abort", "continue", "skip", "quit", "edit-todo", "show-current-patch", "no-edit",
 		"no-ff", "ff-only", "squash", "no-squash", "commit", "no-commit", "interactive", "onto=", "strategy=", "autosquash", "autostash"}, Abbrev: true, FoldLong: true}
-	gitPlainSpec = &shell.OptSpec{Abbrev: true, FoldLong: true}
+	gitPlainSpec  = &shell.OptSpec{Abbrev: true, FoldLong: true}
+	gitRebaseSpec = &shell.OptSpec{Short: "ix:s:X:qvnC:fmrS::", Long: []string{"interactive", "exec=", "strategy=", "strategy-option=", "onto=", "root", "keep-base",
+		"rebase-merges=?", "no-rebase-merges", "quiet", "verbose", "stat", "no-stat", "no-verify", "verify", "force-rebase", "no-ff", "merge", "apply", "autosquash", "no-autosquash",
+		"autostash", "no-autostash", "update-refs", "no-update-refs", "empty=", "whitespace=", "committer-date-is-author-date", "ignore-date", "reset-author-date", "signoff",
+		"gpg-sign=?", "no-gpg-sign", "fork-point", "no-fork-point", "reschedule-failed-exec", "no-reschedule-failed-exec", "continue", "abort", "skip", "quit", "edit-todo",
+		"show-current-patch", "keep-empty", "no-keep-empty", "allow-empty-message", "context=", "ignore-whitespace"}, Abbrev: true, FoldLong: true}
 )
 
 func checkGitResetHard(c *Call, p shell.Args, g gitCall) Finding {
@@ -150,7 +157,9 @@ func checkGitResetHard(c *Call, p shell.Args, g gitCall) Finding {
 }
 
 func checkGitClean(c *Call, p shell.Args, g gitCall) Finding {
-	if (p.Has("f", "force")) && !p.Has("n", "dry-run") && !p.Has("i", "interactive") {
+	// clean.requireForce=false makes git clean delete without -f.
+	force := p.Has("f", "force") || falseValue(shell.GitConfig(c.Args, c.Ex.Env)["clean.requireforce"])
+	if force && !p.Has("n", "dry-run") && !p.Has("i", "interactive") {
 		f := hit("git clean -f deletes untracked files, which git cannot bring back")
 		// Files the agent created in this session, named one by one, may
 		// go again when they are as the agent left them.
@@ -366,12 +375,24 @@ func checkGitBranch(c *Call, p shell.Args, g gitCall) Finding {
 	switch {
 	case p.Has("D") || del && force:
 		return hit("git branch -D deletes a branch even if its commits are not merged anywhere")
-	case p.Has("M"):
+	case p.Has("M") || force && p.Has("m", "move"):
 		return hit("git branch -M renames over an existing branch, losing it")
-	case p.Has("C"):
+	case p.Has("C") || force && p.Has("c", "copy"):
 		return hit("git branch -C copies over an existing branch, losing it")
+	case force && len(p.Operands) > 0 && !p.Has("l", "list", "a", "all", "r", "remotes", "h", "help"):
+		// git branch -f NAME [START]: the branch is set to START (HEAD).
+		return refMoved(c, "git branch -f", p.Operands[0], firstOr(p.Operands[1:]))
 	}
 	return Finding{}
+}
+
+// falseValue reports whether a git configuration value is false.
+func falseValue(v string) bool {
+	switch strings.ToLower(v) {
+	case "false", "no", "off", "0":
+		return true
+	}
+	return false
 }
 
 func checkGitStash(c *Call, p shell.Args, g gitCall) Finding {
@@ -522,7 +543,7 @@ func checkGitRefs(c *Call) Finding {
 			return hit("git read-tree -u --reset overwrites the work tree and index, discarding uncommitted changes")
 		}
 	case "update-ref":
-		return updateRefDestroy(g.args)
+		return updateRefDestroy(c, g.args)
 	case "symbolic-ref":
 		if has("HEAD") && (has("-d", "--delete") || len(operands(g.args)) >= 2) {
 			return hit("git symbolic-ref moves or deletes HEAD without checking out: the next commit starts a history of its own")
@@ -533,7 +554,7 @@ func checkGitRefs(c *Call) Finding {
 
 // updateRefDestroy: git update-ref deleting a ref, rewriting refs from
 // input, or moving one back in history.
-func updateRefDestroy(args []string) Finding {
+func updateRefDestroy(c *Call, args []string) Finding {
 	if hasArg(args, "-d", "--delete") {
 		return hit("git update-ref -d deletes a ref without the checks git branch -d makes")
 	}
@@ -542,6 +563,8 @@ func updateRefDestroy(args []string) Finding {
 	}
 	if ops := operands(args); len(ops) >= 2 && strings.ContainsAny(ops[1], "~^@") {
 		return hit("git update-ref moves " + ops[0] + " back in history, dropping the commits after it")
+	} else if len(ops) >= 2 && strings.HasPrefix(ops[0], "refs/heads/") {
+		return refMoved(c, "git update-ref", ops[0], ops[1])
 	}
 	return Finding{}
 }

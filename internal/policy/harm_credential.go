@@ -13,7 +13,7 @@ import (
 // and an instance metadata service asked for the machine's credentials.
 var harmCredentialRead = &Rule{
 	ID: "harm.credential-read", Category: "harm",
-	Protects: "the credential stores of the inventory (internal/effects), on Linux, macOS, the BSDs and Windows seen from WSL or Git Bash: SSH and cloud/cluster/registry CLI keys and tokens, the macOS keychains, browsers' saved logins and cookies, password managers (KeePass, pass, Bitwarden, 1Password), desktop keyrings, mail and messages, password hashes (shadow, master.passwd, the macOS user records, the Windows SAM), Wi-Fi passwords; and instance metadata services asked for credentials or user data (169.254.169.254, metadata.google.internal, fd00:ec2::254, 100.100.100.200)",
+	Protects: "the credential stores of the inventory (internal/effects), on Linux, macOS, the BSDs and Windows seen from WSL or Git Bash: SSH and cloud/cluster/registry CLI keys and tokens, the macOS keychains, browsers' saved logins and cookies, password managers (KeePass, pass, Bitwarden, 1Password), desktop keyrings, mail and messages, password hashes (shadow, master.passwd, the macOS user records, the Windows SAM), Wi-Fi passwords, database servers' own credential objects read through their clients (PostgreSQL pg_authid and pg_shadow, MySQL mysql.user, Redis requirepass, masterauth and ACL users, MongoDB admin.system.users); and instance metadata services asked for credentials or user data (169.254.169.254, metadata.google.internal, fd00:ec2::254, 100.100.100.200)",
 	What:     "reads a credential store",
 	Safer:    "ask the user for the one value the task needs; list or test the file (ls, stat, test -f) if only its presence matters",
 	Unknown:  "A path that cannot be known statically is not judged here (secrets.credential-file judges names). A secret that is not a file (a token minted, a password manager's entry) taken by a program gemini-guard does not know may be printed by it: allowed in standard mode, denied in strict mode (as secrets.store-read).",
@@ -50,6 +50,20 @@ var harmCredentialRead = &Rule{
 		`envchain aws env`,
 		`cmd.exe /c 'type %USERPROFILE%\.ssh\id_ed25519'`,
 		`cat C:/Users/ann/.aws/credentials`,
+		// macOS's file system ignores case: the same files.
+		`cat /Users/ann/.SSH/ID_RSA`,
+		`base64 /Users/ann/.Aws/Credentials`,
+		// A database server's own credential objects, read through its client.
+		`psql -c "select * from pg_authid"`,
+		`psql -h db -U postgres -c "SELECT usename, passwd FROM pg_shadow" > /tmp/u.txt`,
+		`echo 'select rolname, rolpassword from pg_authid;' | psql -U postgres`,
+		`mysql -e "select user,authentication_string from mysql.user"`,
+		`mysql -uroot -e 'SHOW CREATE USER app@localhost'`,
+		`redis-cli config get requirepass`,
+		`redis-cli -h cache.internal CONFIG GET '*'`,
+		`redis-cli ACL LIST`,
+		`mongosh --eval 'db.getSiblingDB("admin").system.users.find()'`,
+		`mongosh admin --quiet --eval 'db.getUsers({showCredentials: true})'`,
 	},
 	Allow: []string{
 		`ls -la ~/Library/Keychains`,
@@ -81,6 +95,17 @@ var harmCredentialRead = &Rule{
 		`grep -c macro ~/.config/neomutt/neomuttrc`,
 		`envchain aws aws s3 ls`,
 		`cat C:/Users/ann/.aws/config`,
+		`cat /Users/ann/.SSH/ID_RSA.pub`,
+		`cat /Users/ann/.SSH/KNOWN_HOSTS`,
+		`psql -c "select * from users limit 5"`,
+		`psql -c "select rolname, rolcanlogin from pg_roles"`,
+		`psql -c '\du'`,
+		`mysql -e "show databases"`,
+		`mysql -e "select user, host from mysql.user"`,
+		`redis-cli get session:1`,
+		`redis-cli config get maxmemory`,
+		`mongosh --eval 'db.users.find().limit(5)'`,
+		`mongosh admin --eval 'db.getUsers()'`,
 	},
 }
 

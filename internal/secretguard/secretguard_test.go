@@ -369,7 +369,7 @@ func TestShellScanOnlyWhenARuleMayMatch(t *testing.T) {
 		{"plain command", "git status && ls -la", "", 0, verdict.Allow},
 		{"a keyword without a secret", "grep -rn token src/", "", 0, verdict.Allow},
 		{"a token", "curl -H 'Authorization: token " + tok + "' https://api.github.com", "", 1, verdict.Deny},
-		{"a base64 token", "echo " + base64.StdEncoding.EncodeToString([]byte("GITHUB_TOKEN="+tok)) + " | base64 -d > .env", "", 1, verdict.Deny},
+		{"a base64 token", "echo " + base64.StdEncoding.EncodeToString([]byte("GITHUB_TOKEN="+tok)) + " | base64 -d > deploy.conf", "", 1, verdict.Deny},
 		{"a user rule", "export ACME=acme_0123456789abcdefghij", "acme.toml", 1, verdict.Allow},
 		{"a user rule, no keyword", "git status", "acme.toml", 0, verdict.Allow},
 		{"a broken config", "git status", "broken.toml", 1, verdict.Allow},

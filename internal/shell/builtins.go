@@ -21,6 +21,9 @@ func (a *analyzer) cd(st *state, ex *Exec) {
 		st.dir = ""
 	default:
 		target := p.Operands[0]
+		if base := cdpathBase(st, ex, target); base != "" {
+			target = base + "/" + target
+		}
 		if target == "~" || strings.HasPrefix(target, "~/") {
 			// A tilde bash did not expand (it came from a variable) is
 			// still meant as home.
@@ -30,6 +33,30 @@ func (a *analyzer) cd(st *state, ex *Exec) {
 		}
 		st.dir = ResolvePath(st.dir, target)
 	}
+}
+
+// cdpathBase is the CDPATH directory cd takes a relative name from, when
+// the command sets CDPATH (CDPATH=~ cd Documents goes to ~/Documents when
+// that exists, which the analysis takes it does); "" when CDPATH is not
+// set here, starts with the working directory ("" or "."), or the name is
+// ./x, ../x or absolute, which bash never looks up in CDPATH.
+func cdpathBase(st *state, ex *Exec, target string) string {
+	if target == "" || target[0] == '/' || target[0] == '.' || target[0] == '~' {
+		return ""
+	}
+	v, ok := ex.Env["CDPATH"]
+	if !ok {
+		sv, set := st.vars["CDPATH"]
+		if !set || !sv.Set || sv.Kind != expand.String {
+			return ""
+		}
+		v = sv.Str
+	}
+	first, _, _ := strings.Cut(v, ":")
+	if first == "" || first == "." || !Known(first) {
+		return ""
+	}
+	return strings.TrimSuffix(first, "/")
 }
 
 func (a *analyzer) read(st *state, ex *Exec) {

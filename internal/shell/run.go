@@ -84,6 +84,15 @@ func (a *analyzer) run(f *frame, st *state, ex *Exec) {
 		} else {
 			a.emit(f, ex)
 		}
+	case "cmake", "gio":
+		// cmake -E CMD and gio CMD are portable copies of the file tools
+		// they are named after: cmake -E remove_directory DIR is rm -rf
+		// DIR, gio trash F is trash F.
+		if args, ok := toolCommand(ex.Name, ex.Args[1:]); ok {
+			a.child(f, st, ex, args, ex.Name)
+			return
+		}
+		a.emit(f, ex)
 	case "timeout":
 		a.countThenCommand(f, st, ex, timeoutSpec, 1)
 	case "nice":
@@ -267,4 +276,42 @@ func (a *analyzer) startStopDaemon(f *frame, st *state, ex *Exec) {
 		return
 	}
 	a.child(f, st, ex, append([]string{prog}, rest...), "start-stop-daemon")
+}
+
+// toolCommand is the file tool a cmake -E or gio subcommand amounts to,
+// with its arguments; ok is false for the others (cmake's builds, gio
+// info).
+func toolCommand(name string, args []string) (cmd []string, ok bool) {
+	if name == "cmake" {
+		if len(args) < 2 || args[0] != "-E" {
+			return nil, false
+		}
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		return nil, false
+	}
+	var tool []string
+	switch args[0] {
+	case "rm", "cat", "tar", "touch":
+		tool = []string{args[0]}
+	case "remove":
+		tool = []string{"rm"}
+	case "remove_directory":
+		tool = []string{"rm", "-rf"}
+	case "rename", "move":
+		tool = []string{"mv"}
+	case "copy":
+		tool = []string{"cp"}
+	case "copy_directory", "copy_directory_if_different":
+		tool = []string{"cp", "-r"}
+	case "trash":
+		if name != "gio" {
+			return nil, false
+		}
+		tool = []string{"trash"}
+	default:
+		return nil, false
+	}
+	return append(tool, args[1:]...), true
 }
