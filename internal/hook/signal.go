@@ -29,6 +29,11 @@ func (e *SignalError) Error() string {
 // comes at its timeout, seconds later, and finds the handler armed.
 const signalsFrom = 20 * time.Millisecond
 
+// signalsArmed, when set (by tests only), is called once the signals are
+// caught: a test that sends one waits for it instead of guessing how long
+// a loaded machine takes to get there.
+var signalsArmed func()
+
 // onSignal calls f (once) when the process gets SIGTERM, SIGINT or SIGHUP
 // from after into the call until stop is called; f is expected to answer
 // and exit. While armed, those signals no longer end the process by
@@ -60,6 +65,9 @@ func onSignal(after time.Duration, f func(os.Signal)) (stop func()) {
 		ch = make(chan os.Signal, 1)
 		signal.Notify(ch, sigs...)
 		mu.Unlock()
+		if signalsArmed != nil {
+			signalsArmed()
+		}
 		// The timer's own goroutine waits: no other is started.
 		select {
 		case s := <-ch:

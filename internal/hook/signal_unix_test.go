@@ -3,6 +3,7 @@
 package hook
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -32,6 +33,7 @@ func init() {
 	if d, err := time.ParseDuration(os.Getenv(stuckInputEnv + "_LIMIT")); err == nil {
 		limit = d
 	}
+	signalsArmed = func() { fmt.Fprintln(os.Stderr, "armed") }
 	stuck := func() (Output, error) { select {} }
 	switch ev {
 	case BeforeTool:
@@ -72,6 +74,8 @@ func TestRunWithinProcessFaults(t *testing.T) {
 				require.NoError(t, err)
 				var stdout bytes.Buffer
 				cmd.Stdout = &stdout
+				armed, err := cmd.StderrPipe()
+				require.NoError(t, err)
 				require.NoError(t, cmd.Start())
 				kill := time.AfterFunc(time.Minute, func() { _ = cmd.Process.Kill() })
 				defer kill.Stop()
@@ -86,8 +90,12 @@ func TestRunWithinProcessFaults(t *testing.T) {
 					require.NoError(t, stdin.Close())
 				}
 				if f.signal != nil {
-					// Past signalsFrom, as the host's timeout always is.
-					time.Sleep(300 * time.Millisecond)
+					// Past signalsFrom, as the host's timeout always is:
+					// once the process has its handler (a loaded machine
+					// can start a -race binary slower than any fixed wait).
+					line, err := bufio.NewReader(armed).ReadString('\n')
+					require.NoError(t, err, "the process never caught signals")
+					require.Equal(t, "armed\n", line)
 					require.NoError(t, cmd.Process.Signal(f.signal))
 				}
 				require.NoError(t, cmd.Wait(), "exit 0")

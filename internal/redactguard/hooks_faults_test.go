@@ -202,7 +202,7 @@ func TestHooksAnswerTheirFailSafeUnderFaults(t *testing.T) {
 				r := startHook(t, home, t.TempDir(), h)
 				_, err := io.WriteString(r.stdin, faultInput(h, tok))
 				require.NoError(t, err)
-				time.Sleep(500 * time.Millisecond) // the host's timeout is seconds in
+				time.Sleep(time.Second) // the host's timeout is seconds in; a loaded machine starts slower
 				require.NoError(t, r.cmd.Process.Signal(sig))
 				got, _ := r.wait(t, h)
 				assertFailSafe(t, h, got, tok)
