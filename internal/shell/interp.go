@@ -82,6 +82,37 @@ func isPythonName(name string) bool {
 // its script file, or its standard input.
 func (a *analyzer) interpreter(f *frame, st *state, ex *Exec, lang string) {
 	args := ex.Args[1:]
+	r := interpArgs(lang, args)
+	blanked := slices.Clone(ex.Args)
+	for _, i := range r.blank {
+		blanked[i+1] = ""
+	}
+	ex.Args = blanked
+	a.emit(f, ex)
+	for _, code := range r.codes {
+		a.interpCode(f, st, ex, lang, code, ex.Name+" code")
+	}
+	if r.script >= 0 {
+		a.scriptFile(f, st, ex, args[r.script], ex.Name, lang)
+	}
+	if r.stdin {
+		a.stdinCode(f, st, ex, lang)
+	}
+}
+
+// interpRead is what an interpreter's arguments say it runs: the code of
+// its one-liner options (in order), the arguments that hold it (blanked
+// before the command is judged), else the index of its script file (-1
+// for none), else whether it reads its code from standard input.
+type interpRead struct {
+	codes  []string
+	blank  []int
+	script int
+	stdin  bool
+}
+
+// interpArgs reads an interpreter's arguments (without its name).
+func interpArgs(lang string, args []string) interpRead {
 	var codes []string
 	codeIdx := map[int]bool{}
 	script := -1
@@ -301,23 +332,19 @@ func (a *analyzer) interpreter(f *frame, st *state, ex *Exec, lang string) {
 			takeCode(i)
 		}
 	}
-	blanked := slices.Clone(ex.Args)
-	for i := range codeIdx {
-		if i+1 < len(blanked) {
-			blanked[i+1] = ""
+	r := interpRead{codes: codes, script: -1}
+	for i := range args {
+		if codeIdx[i] {
+			r.blank = append(r.blank, i)
 		}
 	}
-	ex.Args = blanked
-	a.emit(f, ex)
-	for _, code := range codes {
-		a.interpCode(f, st, ex, lang, code, ex.Name+" code")
+	if len(codes) == 0 {
+		if script >= 0 && script < len(args) {
+			r.script = script
+		}
+		r.stdin = readsStdin
 	}
-	if script >= 0 && script < len(args) && len(codes) == 0 {
-		a.scriptFile(f, st, ex, args[script], ex.Name, lang)
-	}
-	if readsStdin && len(codes) == 0 {
-		a.stdinCode(f, st, ex, lang)
-	}
+	return r
 }
 
 // callPattern is a function of an interpreter whose arguments matter.
