@@ -111,10 +111,10 @@ func TestInterpArgs(t *testing.T) {
 		{"node -e a -e b", "code \"a\"; code \"b\"; blank 1 3"},
 		{"node -e a script.js", "code \"a\"; blank 1"},
 		{"node -e a -", "code \"a\"; blank 1"},
-		{"node -ecode", "stdin"}, // node takes no attached value (node: bad option)
-		{"node -e=code", "stdin"},
-		{"node -eval code", "script 1"},
-		{"node --e code", "script 1"},
+		{"node -ecode", "stdin"},                   // node takes no attached value (node: bad option)
+		{"node -e=code", "code \"code\"; blank 0"}, // changed: node refuses -e=, --e, -eval (bad option): read as the option they spell
+		{"node -eval code", "code \"code\"; blank 1"},
+		{"node --e code", "code \"code\"; blank 1"},
 		{"node -r dotenv/config -e code", "code \"code\"; blank 3"},
 		{"node -r dotenv/config script.js", "script 2"},
 		{"node --require=dotenv/config script.js", "script 1"},
@@ -228,11 +228,11 @@ func TestInterpArgs(t *testing.T) {
 		{"php", "-"},
 		{"php --", "-"},
 		{"php -- script.php", "script 1"},
-		{"php -- -r code", "code \"code\"; blank 2"}, // odd: -- does not end php's options
+		{"php -- -r code", "script 2"}, // changed: -- ends php's options
 		{"php -nr code", "script 1"},
 		{"php -n script.php", "script 1"},
-		{"php --r code", "script 1"},
-		{"php -r=code", "-"},
+		{"php --r code", "code \"code\"; blank 1"}, // changed: php's options are read like -r, with an attached =value
+		{"php -r=code", "code \"code\"; blank 0"},
 		{"php -a", "-"},
 		{"php -q script.php arg", "script 1"},
 		{"pwsh -Command Get-ChildItem", "code \"Get-ChildItem\"; blank 1"},
@@ -250,7 +250,7 @@ func TestInterpArgs(t *testing.T) {
 		{"pwsh -ExecutionPolicy Bypass -File x.ps1", "script 3"},
 		{"pwsh -ep Bypass -c ls", "code \"ls\"; blank 3"},
 		{"pwsh -ex Bypass ls", "code \"ls\"; blank 2"},
-		{"pwsh /ep Bypass ls", "code \"Bypass ls\"; blank 1 2"}, // odd: the value-taking options are known only with -
+		{"pwsh /ep Bypass ls", "code \"ls\"; blank 2"}, // changed: /ep takes its value as -ep does
 		{"pwsh -File x.ps1 -c ls", "script 1"},
 		{"pwsh -f x.ps1", "script 1"},
 		{"pwsh -fi x.ps1", "script 1"},
@@ -298,10 +298,10 @@ func TestInterpArgs(t *testing.T) {
 		{"awk --exec=prog.awk", "-"},
 		{"awk -i lib.awk {print}", "-"},
 		{"awk --include lib.awk {print}", "-"},
-		{"awk --include=lib.awk {print}", "code \"{print}\"; blank 1"}, // odd: --include= does not count as a program file, --include does
+		{"awk --include=lib.awk {print}", "-"}, // changed: --include= is --include
 		{"awk -e {print}", "code \"{print}\"; blank 1"},
 		{"awk -e {print} -e {x}", "code \"{print}\"; code \"{x}\"; blank 1 3"},
-		{"awk -e{print} f", "code \"f\"; blank 1"}, // odd: -e takes no attached value
+		{"awk -e{print} f", "code \"{print}\"; blank 0"}, // changed: -e takes an attached value
 		{"awk --source {print}", "code \"{print}\"; blank 1"},
 		{"awk --source={print}", "code \"{print}\"; blank 0"},
 		{"awk --source={print} {y}", "code \"{print}\"; blank 0"},
@@ -312,7 +312,7 @@ func TestInterpArgs(t *testing.T) {
 		{"awk -", "code \"-\"; blank 0"},
 		{"awk", "-"},
 		{"awk -n {print}", "code \"{print}\"; blank 1"},
-		{"awk -nf prog.awk", "code \"prog.awk\"; blank 1"}, // odd: -f inside a cluster is not seen
+		{"awk -nf prog.awk", "-"}, // changed: -f in a cluster is seen
 		{"awk -f", "-"},
 		{"awk -f prog.awk -e {x}", "code \"{x}\"; blank 3"},
 		{"awk --posix {print}", "code \"{print}\"; blank 1"},
