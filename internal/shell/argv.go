@@ -114,6 +114,9 @@ func ParseArgs(args []string, spec *OptSpec) Args {
 // when withAt is set.
 func parseArgs(args []string, spec *OptSpec, withAt bool) Args {
 	p := Args{DashDash: -1}
+	if withAt {
+		p.Opts, p.at = make([]Opt, 0, len(args)), make([]int, 0, len(args))
+	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {

@@ -287,7 +287,11 @@ func (r *interpRead) code(i int, code string) {
 // codeRest takes as code value, held by the argument at, and every word
 // after it.
 func (r *interpRead) codeRest(args []string, value string, at int) {
-	r.codes = append(r.codes, strings.Join(append([]string{value}, args[at+1:]...), " "))
+	if args[at] == value {
+		r.codes = append(r.codes, strings.Join(args[at:], " "))
+	} else {
+		r.codes = append(r.codes, strings.Join(append([]string{value}, args[at+1:]...), " "))
+	}
 	for i := at; i < len(args); i++ {
 		r.blank = append(r.blank, i)
 	}
