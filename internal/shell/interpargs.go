@@ -102,10 +102,12 @@ var interpSyntaxes = []interpSyntax{
 	},
 	{lang: "deno", evalSub: "eval"},
 	{
-		// Letters with '::' take the rest of their cluster (as the loop
-		// the table replaced read them, -T and -l too).
+		// -e, -E and -I take the rest of their cluster or the next word;
+		// -d, -D, -F, -i, -m, -M and -x the rest of their cluster. -0, -l
+		// and -C take only digits (or -C's letters), read here as flags of
+		// their own (-lne is -l -n -e), like every other switch.
 		lang:    "perl",
-		spec:    OptSpec{Short: "e:E:I:C:M::m::x::0::l::F::d::D::i::r::T::W::K::S::U::", StopAtOperand: true},
+		spec:    OptSpec{Short: "e:E:I:d::D::F::i::m::M::x::", StopAtOperand: true},
 		roles:   []interpRole{{"e", roleCode}, {"E", roleCode}},
 		operand: operandScript, dashStdin: true, stdin: true,
 	},
@@ -117,9 +119,11 @@ var interpSyntaxes = []interpSyntax{
 	},
 	{
 		// php's options are whole words and do not end at an operand.
-		lang:    "php",
-		spec:    OptSpec{SingleDash: true, Long: []string{"r=", "R=", "B=", "E=", "f=", "c=", "d=", "z=", "t="}},
-		roles:   []interpRole{{"r", roleCode}, {"R", roleCode}, {"B", roleCode}, {"E", roleCode}},
+		lang: "php",
+		spec: OptSpec{SingleDash: true, Long: []string{"r=", "R=", "B=", "E=", "f=", "c=", "d=", "z=", "t=",
+			"run=", "process-code=", "process-begin=", "process-end=", "file=", "php-ini=", "define=", "zend-extension=", "docroot="}},
+		roles: []interpRole{{"r", roleCode}, {"R", roleCode}, {"B", roleCode}, {"E", roleCode}, {"f", roleScript},
+			{"run", roleCode}, {"process-code", roleCode}, {"process-begin", roleCode}, {"process-end", roleCode}, {"file", roleScript}},
 		operand: operandScriptNotDash,
 	},
 	{
@@ -136,10 +140,12 @@ var interpSyntaxes = []interpSyntax{
 	},
 	{
 		lang: "awk",
-		spec: OptSpec{Short: "f:E:i:e:v:F:l:", StopAtOperand: true,
+		// -i/--include loads a library: the program is still the first
+		// operand (gawk). -W takes a value (gawk, mawk: -W posix).
+		spec: OptSpec{Short: "f:E:i:e:v:F:l:W:", StopAtOperand: true,
 			Long: []string{"file=", "exec=", "include=", "source=", "assign=", "field-separator=", "load="}},
 		roles: []interpRole{{"e", roleCode}, {"source", roleCode}, {"f", roleProgram}, {"E", roleProgram},
-			{"i", roleProgram}, {"file", roleProgram}, {"exec", roleProgram}, {"include", roleProgram}},
+			{"file", roleProgram}, {"exec", roleProgram}},
 		operand: operandCode,
 	},
 }

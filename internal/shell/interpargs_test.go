@@ -147,8 +147,8 @@ func TestInterpArgs(t *testing.T) {
 		{"perl -E code", "code \"code\"; blank 1"},
 		{"perl -Ecode", "code \"code\"; blank 0"},
 		{"perl -ne code file", "code \"code\"; blank 1"},
-		{"perl -lne code file", "script 1"}, // odd: -l takes the rest of the cluster as its value, so -e is not seen
-		{"perl -wle code", "script 1"},      // odd: as above
+		{"perl -lne code file", "code \"code\"; blank 1"}, // fixed: -l takes digits only, then -n -e
+		{"perl -wle code", "code \"code\"; blank 1"},      // fixed: as above
 		{"perl -pi -e code f", "code \"code\"; blank 2"},
 		{"perl -pie code f", "script 1"},
 		{"perl -i.bak -pe code f", "code \"code\"; blank 2"},
@@ -160,18 +160,18 @@ func TestInterpArgs(t *testing.T) {
 		{"perl -I lib script.pl", "script 2"},
 		{"perl -Ilib script.pl", "script 1"},
 		{"perl -I lib -e code", "code \"code\"; blank 3"},
-		{"perl -C -e code", "script 2"}, // odd: a bare -C takes the next word
+		{"perl -C -e code", "code \"code\"; blank 2"}, // fixed: -C takes no next word
 		{"perl -CSD -e code", "code \"code\"; blank 2"},
 		{"perl -Mstrict -e code", "code \"code\"; blank 2"},
 		{"perl -MList::Util=sum -e code", "code \"code\"; blank 2"},
 		{"perl -M strict -e code", "script 1"},
-		{"perl -Te code", "script 1"}, // odd: -T (like -W -S -U -K) takes the rest of the cluster
+		{"perl -Te code", "code \"code\"; blank 1"}, // fixed: -T is a flag
 		{"perl -T -e code", "code \"code\"; blank 2"},
 		{"perl -0777 -ne code", "code \"code\"; blank 2"},
 		{"perl -00 -e code", "code \"code\"; blank 2"},
 		{"perl -l -e code", "code \"code\"; blank 2"},
 		{"perl -x script", "script 1"},
-		{"perl -F: -lane code", "script 2"}, // odd: -l again
+		{"perl -F: -lane code", "code \"code\"; blank 2"}, // fixed: -l again
 		{"perl -d -e code", "code \"code\"; blank 2"},
 		{"perl -", "stdin"},
 		{"perl - -e x", "stdin"},
@@ -184,6 +184,14 @@ func TestInterpArgs(t *testing.T) {
 		{"perl -e", "stdin"},
 		{"perl -n", "stdin"},
 		{"perl -s -e code -- -x", "code \"code\"; blank 2"},
+		{"perl -0777ne code f", "code \"code\"; blank 1"},
+		{"perl -l0e code", "code \"code\"; blank 1"},
+		{"perl -0x1e f", "script 1"},
+		{"perl -CSe code", "code \"code\"; blank 1"},
+		{"perl -d:Trace -e code", "code \"code\"; blank 2"},
+		{"perl -Dtls -e code", "code \"code\"; blank 2"},
+		{"perl -Mstrict=vars -we code", "code \"code\"; blank 2"},
+		{"perl -Ilib -Ie code", "script 2"},
 		{"ruby -e code", "code \"code\"; blank 1"},
 		{"ruby -ecode", "code \"code\"; blank 0"},
 		{"ruby -ne code", "code \"code\"; blank 1"},
@@ -214,7 +222,7 @@ func TestInterpArgs(t *testing.T) {
 		{"php -r", "-"},
 		{"php -R code", "code \"code\"; blank 1"},
 		{"php -B begin -R code -E end", "code \"begin\"; code \"code\"; code \"end\"; blank 1 3 5"},
-		{"php -f script.php", "-"}, // odd: -f's file is skipped, not read as the script
+		{"php -f script.php", "script 1"}, // fixed: -f names the script
 		{"php -c php.ini script.php", "script 2"},
 		{"php -d memory_limit=1G script.php", "script 2"},
 		{"php -d display_errors=1 -r code", "code \"code\"; blank 3"},
@@ -235,6 +243,11 @@ func TestInterpArgs(t *testing.T) {
 		{"php -r=code", "code \"code\"; blank 0"},
 		{"php -a", "-"},
 		{"php -q script.php arg", "script 1"},
+		{"php --run code", "code \"code\"; blank 1"},
+		{"php --process-code code", "code \"code\"; blank 1"},
+		{"php --file script.php", "script 1"},
+		{"php -f script.php -r code", "code \"code\"; blank 3"},
+		{"php --define x=1 script.php", "script 2"},
 		{"pwsh -Command Get-ChildItem", "code \"Get-ChildItem\"; blank 1"},
 		{"pwsh -Command Remove-Item -Recurse x", "code \"Remove-Item -Recurse x\"; blank 1 2 3"},
 		{"pwsh -c ls ~", "code \"ls ~\"; blank 1 2"},
@@ -296,9 +309,9 @@ func TestInterpArgs(t *testing.T) {
 		{"awk -E prog.awk", "-"},
 		{"awk --exec prog.awk", "-"},
 		{"awk --exec=prog.awk", "-"},
-		{"awk -i lib.awk {print}", "-"},
-		{"awk --include lib.awk {print}", "-"},
-		{"awk --include=lib.awk {print}", "-"}, // changed: --include= is --include
+		{"awk -i lib.awk {print}", "code \"{print}\"; blank 2"}, // fixed: -i loads a library, the program is still the operand
+		{"awk --include lib.awk {print}", "code \"{print}\"; blank 2"},
+		{"awk --include=lib.awk {print}", "code \"{print}\"; blank 1"},
 		{"awk -e {print}", "code \"{print}\"; blank 1"},
 		{"awk -e {print} -e {x}", "code \"{print}\"; code \"{x}\"; blank 1 3"},
 		{"awk -e{print} f", "code \"{print}\"; blank 0"}, // changed: -e takes an attached value
@@ -316,7 +329,9 @@ func TestInterpArgs(t *testing.T) {
 		{"awk -f", "-"},
 		{"awk -f prog.awk -e {x}", "code \"{x}\"; blank 3"},
 		{"awk --posix {print}", "code \"{print}\"; blank 1"},
-		{"awk -W posix {print}", "code \"posix\"; blank 1"}, // odd: -W takes no value
+		{"awk -W posix {print}", "code \"{print}\"; blank 2"}, // fixed: -W takes a value
+		{"awk -Wposix {print}", "code \"{print}\"; blank 1"},
+		{"awk -W posix -f prog.awk", "-"},
 	} {
 		w := interpWords(c.line)
 		assert.Equal(t, c.want, interpArgs(Interpreter(w[0]), w[1:]).String(), c.line)
