@@ -203,16 +203,8 @@ var (
 // the files it deletes, the files it names, and fork loops.
 func (a *analyzer) interpCode(f *frame, st *state, ex *Exec, lang, code, label string) {
 	code, _ = a.res.Substitute(code)
-	if !Known(code) {
-		parts := a.res.Parts(code)
-		if len(parts) == 1 && parts[0].Unknown != nil {
-			u := parts[0].Unknown
-			h := Hazard{Kind: DynamicCode, Text: ex.Text, Via: f.via, Interpreter: ex.Name, Sources: u.Execs, FromInput: u.Kind == Input,
-				Detail: ex.Name + " runs code that is not known statically: " + a.res.Show(code)}
-			a.res.Hazards = append(a.res.Hazards, h)
-			a.tracef(f, "unknown: %s", h.Detail)
-			return
-		}
+	if a.unknownCode(f, ex, code) {
+		return
 	}
 	if f.depth+1 > a.maxDepth {
 		a.res.Hazards = append(a.res.Hazards, Hazard{Kind: TooDeep, Text: ex.Text, Via: f.via, Detail: "code nested too deeply"})
@@ -248,6 +240,30 @@ func (a *analyzer) interpCode(f *frame, st *state, ex *Exec, lang, code, label s
 			a.interpCall(f, st, ex, lang, code, lits, cp.kind, name, m[3], label)
 		}
 	}
+	a.codeCommands(f, st, ex, lang, code, lits, label)
+}
+
+// unknownCode reports whether code is one value not known statically (a
+// DynamicCode hazard, added here).
+func (a *analyzer) unknownCode(f *frame, ex *Exec, code string) bool {
+	if Known(code) {
+		return false
+	}
+	parts := a.res.Parts(code)
+	if len(parts) != 1 || parts[0].Unknown == nil {
+		return false
+	}
+	u := parts[0].Unknown
+	h := Hazard{Kind: DynamicCode, Text: ex.Text, Via: f.via, Interpreter: ex.Name, Sources: u.Execs, FromInput: u.Kind == Input,
+		Detail: ex.Name + " runs code that is not known statically: " + a.res.Show(code)}
+	a.res.Hazards = append(a.res.Hazards, h)
+	a.tracef(f, "unknown: %s", h.Detail)
+	return true
+}
+
+// codeCommands judges the shell commands interpreter code holds outside
+// calls: backticks, qx, awk's pipes, and code that is a command line.
+func (a *analyzer) codeCommands(f *frame, st *state, ex *Exec, lang, code string, lits []literal, label string) {
 	// Backticks, %x() and qx() run shell code in ruby, perl and php.
 	if lang == "ruby" || lang == "perl" || lang == "php" {
 		for _, l := range lits {
@@ -281,44 +297,19 @@ func (a *analyzer) interpCall(f *frame, st *state, ex *Exec, lang, code string, 
 	args, dynamic := callArgs(code, lits, at)
 	via := label + " " + name
 	if len(args) == 0 {
-		if dynamic && (kind == callShell || kind == callArgv) {
-			h := Hazard{Kind: DynamicCode, Text: ex.Text, Via: f.via, Interpreter: ex.Name + " " + name,
-				Detail: ex.Name + " code calls " + name + " with a command that is not known statically"}
-			if lang == "awk" {
-				// awk's system($0) or system(cmd): the command comes from
-				// the input awk reads.
-				h.FromInput = true
-			}
-			a.res.Hazards = append(a.res.Hazards, h)
-			a.tracef(f, "unknown: %s", h.Detail)
-		}
-		if dynamic && (kind == callRemoveAll || kind == callRemoveOpt) {
-			a.synthetic(f, st, ex, []string{"rm", "-rf", a.unknown(Unknown{Kind: Variable, Name: name + " argument"})}, via)
+		if dynamic {
+			a.dynamicCall(f, st, ex, lang, kind, name, via)
 		}
 		return
 	}
 	switch kind {
 	case callShell:
-		if len(args) == 1 {
-			cmd := args[0]
-			if lang == "perl" && name == "open" {
-				return
-			}
-			a.nested(f, st, ex, cmd, via, markSynthetic)
+		if lang == "perl" && name == "open" {
+			a.perlOpen(f, st, ex, args, via)
 			return
 		}
-		if lang == "perl" && name == "open" {
-			// open(FH, "-|", "cmd", ...) or open(FH, "cmd |").
-			for i, s := range args {
-				if (s == "-|" || s == "|-") && i+1 < len(args) {
-					a.synthetic(f, st, ex, args[i+1:], via)
-					return
-				}
-				if t := strings.TrimSpace(s); strings.HasSuffix(t, "|") || strings.HasPrefix(t, "|") {
-					a.nested(f, st, ex, strings.Trim(t, "| "), via, markSynthetic)
-					return
-				}
-			}
+		if len(args) == 1 {
+			a.nested(f, st, ex, args[0], via, markSynthetic)
 			return
 		}
 		a.synthetic(f, st, ex, args, via)
@@ -351,6 +342,42 @@ func (a *analyzer) interpCall(f *frame, st *state, ex *Exec, lang, code string, 
 	}
 }
 
+// dynamicCall handles a call whose first argument is not a literal.
+func (a *analyzer) dynamicCall(f *frame, st *state, ex *Exec, lang string, kind callKind, name, via string) {
+	if kind == callShell || kind == callArgv {
+		h := Hazard{Kind: DynamicCode, Text: ex.Text, Via: f.via, Interpreter: ex.Name + " " + name,
+			Detail: ex.Name + " code calls " + name + " with a command that is not known statically"}
+		if lang == "awk" {
+			// awk's system($0) or system(cmd): the command comes from
+			// the input awk reads.
+			h.FromInput = true
+		}
+		a.res.Hazards = append(a.res.Hazards, h)
+		a.tracef(f, "unknown: %s", h.Detail)
+	}
+	if kind == callRemoveAll || kind == callRemoveOpt {
+		a.synthetic(f, st, ex, []string{"rm", "-rf", a.unknown(Unknown{Kind: Variable, Name: name + " argument"})}, via)
+	}
+}
+
+// perlOpen handles perl's open: a command only in open(FH, "-|", "cmd",
+// ...) or open(FH, "cmd |").
+func (a *analyzer) perlOpen(f *frame, st *state, ex *Exec, args []string, via string) {
+	if len(args) == 1 {
+		return
+	}
+	for i, s := range args {
+		if (s == "-|" || s == "|-") && i+1 < len(args) {
+			a.synthetic(f, st, ex, args[i+1:], via)
+			return
+		}
+		if t := strings.TrimSpace(s); strings.HasSuffix(t, "|") || strings.HasPrefix(t, "|") {
+			a.nested(f, st, ex, strings.Trim(t, "| "), via, markSynthetic)
+			return
+		}
+	}
+}
+
 func (a *analyzer) synthetic(f *frame, st *state, ex *Exec, args []string, via string) {
 	c := ex.with(args, via)
 	c.Synthetic = true
@@ -373,36 +400,16 @@ func callArgs(code string, lits []literal, at int) (args []string, dynamic bool)
 		args = listArgs(code, lits, i)
 		return args, len(args) == 0
 	}
-	if h := homeExprRe.FindString(code[i:]); h != "" {
-		return []string{"~"}, false
-	}
-	// os.path.expanduser("~/Documents"), File.expand_path("~/.ssh"): a
-	// path in home, given as ~/... (the bare "~" is homeExprRe's).
-	for _, p := range []string{"os.path.expanduser(", "expanduser(", "File.expand_path("} {
-		if strings.HasPrefix(code[i:], p) {
-			if l, ok := literalAt(lits, skipBlank(code, i+len(p))); ok && strings.HasPrefix(l.val, "~/") {
-				return []string{l.val}, false
-			}
-		}
+	if home, ok := homeArg(code, lits, i); ok {
+		return []string{home}, false
 	}
 	for {
 		l, ok := literalAt(lits, i)
 		if !ok {
 			return args, len(args) == 0
 		}
-		val := l.val
 		j := skipBlank(code, l.end)
-		if j < len(code) && (code[j] == '+' || code[j] == '.' && lits != nil && !strings.HasPrefix(code[j:], "..") || code[j] == '%') {
-			if h := homeExprRe.FindString(code[skipBlank(code, j+1):]); h != "" && code[j] != '%' {
-				val += "~" // "rm -rf " + os.homedir()
-				if k := skipBlank(code, skipBlank(code, j+1)+len(h)); k < len(code) && (code[k] == '+' || code[k] == '.') {
-					val += "/\uFFFD"
-				}
-			} else {
-				val += "\uFFFD" // concatenated with something unknown
-			}
-		}
-		args = append(args, val)
+		args = append(args, joinedValue(code, lits, l.val, j))
 		if j < len(code) && code[j] == ',' {
 			k := skipBlank(code, j+1)
 			if _, ok := literalAt(lits, k); ok {
@@ -417,6 +424,40 @@ func callArgs(code string, lits []literal, at int) (args []string, dynamic bool)
 		}
 		return args, false
 	}
+}
+
+// homeArg reads a home expression at code[i] as ~ (os.homedir()), or
+// a path in home as ~/...: os.path.expanduser("~/Documents"),
+// File.expand_path("~/.ssh") (the bare "~" is homeExprRe's).
+func homeArg(code string, lits []literal, i int) (string, bool) {
+	if h := homeExprRe.FindString(code[i:]); h != "" {
+		return "~", true
+	}
+	for _, p := range []string{"os.path.expanduser(", "expanduser(", "File.expand_path("} {
+		if strings.HasPrefix(code[i:], p) {
+			if l, ok := literalAt(lits, skipBlank(code, i+len(p))); ok && strings.HasPrefix(l.val, "~/") {
+				return l.val, true
+			}
+		}
+	}
+	return "", false
+}
+
+// joinedValue is the value of the literal val when code[j], after it,
+// may join it to more: "rm -rf " + os.homedir() is "rm -rf ~", anything
+// else joined is unknown (\uFFFD).
+func joinedValue(code string, lits []literal, val string, j int) string {
+	if j >= len(code) || !(code[j] == '+' || code[j] == '.' && lits != nil && !strings.HasPrefix(code[j:], "..") || code[j] == '%') {
+		return val
+	}
+	if h := homeExprRe.FindString(code[skipBlank(code, j+1):]); h != "" && code[j] != '%' {
+		val += "~" // "rm -rf " + os.homedir()
+		if k := skipBlank(code, skipBlank(code, j+1)+len(h)); k < len(code) && (code[k] == '+' || code[k] == '.') {
+			val += "/\uFFFD"
+		}
+		return val
+	}
+	return val + "\uFFFD" // concatenated with something unknown
 }
 
 // listArgs returns the elements of the bracketed list at code[i] ('['):
@@ -568,19 +609,16 @@ func stringLiterals(code, lang string) []literal {
 	for i := 0; i < len(code); i++ {
 		c := code[i]
 		start := i
-		if lang == "python" && (c == 'r' || c == 'b' || c == 'f' || c == 'u' || c == 'R' || c == 'B' || c == 'F') &&
-			i+1 < len(code) && (code[i+1] == '\'' || code[i+1] == '"') && (i == 0 || !isWordByte(code[i-1])) {
+		if lang == "python" && pythonStringPrefix(code, i) {
 			i++
 			c = code[i]
 		}
-		if c == '#' && (lang == "python" || lang == "ruby" || lang == "perl") {
+		if c == '#' && (lang == "python" || lang == "ruby" || lang == "perl") && (i == 0 || code[i-1] != '$') {
 			// A comment, unless inside an expression like $#array.
-			if i == 0 || code[i-1] != '$' {
-				for i < len(code) && code[i] != '\n' {
-					i++
-				}
-				continue
+			for i < len(code) && code[i] != '\n' {
+				i++
 			}
+			continue
 		}
 		if c != '\'' && c != '"' && c != '`' {
 			continue
@@ -595,28 +633,44 @@ func stringLiterals(code, lang string) []literal {
 			i = i + 3 + end + 2
 			continue
 		}
-		var b strings.Builder
-		j := i + 1
-		for ; j < len(code) && code[j] != c; j++ {
-			if code[j] == '\\' && j+1 < len(code) && !raw {
-				if c == '\'' && (lang == "perl" || lang == "ruby" || lang == "php") {
-					if code[j+1] == '\\' || code[j+1] == '\'' {
-						j++
-					}
-					b.WriteByte(code[j])
-					continue
-				}
-				j++
-				n := decodeEscape(code, j, &b)
-				j += n
-				continue
-			}
-			b.WriteByte(code[j])
-		}
-		out = append(out, literal{start: start, end: min(j+1, len(code)), val: b.String(), quote: c})
+		val, j := quotedString(code, i, lang, raw)
+		out = append(out, literal{start: start, end: min(j+1, len(code)), val: val, quote: c})
 		i = j
 	}
 	return out
+}
+
+// pythonStringPrefix reports whether code[i] is a string prefix (r'…',
+// b"…", f'…') rather than the end of a word.
+func pythonStringPrefix(code string, i int) bool {
+	return strings.IndexByte("rbfuRBF", code[i]) >= 0 && i+1 < len(code) && (code[i+1] == '\'' || code[i+1] == '"') &&
+		(i == 0 || !isWordByte(code[i-1]))
+}
+
+// quotedString decodes the string literal whose quote is code[i] and
+// returns its value and the offset of its closing quote (len(code) if
+// none).
+func quotedString(code string, i int, lang string, raw bool) (string, int) {
+	c := code[i]
+	var b strings.Builder
+	j := i + 1
+	for ; j < len(code) && code[j] != c; j++ {
+		if code[j] == '\\' && j+1 < len(code) && !raw {
+			if c == '\'' && (lang == "perl" || lang == "ruby" || lang == "php") {
+				if code[j+1] == '\\' || code[j+1] == '\'' {
+					j++
+				}
+				b.WriteByte(code[j])
+				continue
+			}
+			j++
+			n := decodeEscape(code, j, &b)
+			j += n
+			continue
+		}
+		b.WriteByte(code[j])
+	}
+	return b.String(), j
 }
 
 // decodeEscape writes the character of the escape at code[j] (after the
