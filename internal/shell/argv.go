@@ -33,6 +33,9 @@ type OptSpec struct {
 	// SingleDash reads -name like --name (Go's flag package, terraform):
 	// options are never clustered, and Long lists them all.
 	SingleDash bool
+	// Slash reads /name as a long option too (Windows programs: pwsh
+	// /Command).
+	Slash bool
 }
 
 type argKind uint8
@@ -95,12 +98,25 @@ type Args struct {
 	// DashDash is the index in Operands of the first operand after "--",
 	// or -1 when there was no "--".
 	DashDash int
+	// at holds, when asked for (parseArgs), for each of Opts the index in
+	// args of the word holding its value: the next word, or the option's
+	// own when the value is attached or there is none.
+	at []int
 }
 
 // ParseArgs splits args (without the command name) by spec. It never
 // fails: unknown options are kept with Known false and take no value.
 func ParseArgs(args []string, spec *OptSpec) Args {
+	return parseArgs(args, spec, false)
+}
+
+// parseArgs is ParseArgs, keeping in p.at where each option's value is
+// when withAt is set.
+func parseArgs(args []string, spec *OptSpec, withAt bool) Args {
 	p := Args{DashDash: -1}
+	if withAt {
+		p.Opts, p.at = make([]Opt, 0, len(args)), make([]int, 0, len(args))
+	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
@@ -108,7 +124,7 @@ func ParseArgs(args []string, spec *OptSpec) Args {
 			p.Operands = append(p.Operands, args[i+1:]...)
 			return p
 		}
-		if len(a) < 2 || a[0] != '-' {
+		if len(a) < 2 || a[0] != '-' && (a[0] != '/' || !spec.Slash) {
 			p.Operands = append(p.Operands, a)
 			if spec.StopAtOperand {
 				p.Operands = append(p.Operands, args[i+1:]...)
@@ -116,15 +132,18 @@ func ParseArgs(args []string, spec *OptSpec) Args {
 			}
 			continue
 		}
-		if strings.HasPrefix(a, "--") || spec.SingleDash {
+		if strings.HasPrefix(a, "--") || spec.SingleDash || a[0] == '/' {
 			name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+			if a[0] == '/' {
+				name, value, hasValue = strings.Cut(a[1:], "=")
+			}
 			full, kind, known := spec.lookupLong(name)
 			o := Opt{Name: full, Value: value, HasValue: hasValue, Long: true, Known: known}
 			if known && kind == needsValue && !hasValue && i+1 < len(args) {
 				i++
 				o.Value, o.HasValue = args[i], true
 			}
-			p.Opts = append(p.Opts, o)
+			p.add(o, i, withAt)
 			continue
 		}
 		// A cluster of short options: -abc, -ovalue, -o value.
@@ -139,13 +158,21 @@ func ParseArgs(args []string, spec *OptSpec) Args {
 					i++
 					o.Value, o.HasValue = args[i], true
 				}
-				p.Opts = append(p.Opts, o)
+				p.add(o, i, withAt)
 				break
 			}
-			p.Opts = append(p.Opts, o)
+			p.add(o, i, withAt)
 		}
 	}
 	return p
+}
+
+// add appends the option o, whose value is held by args[at].
+func (p *Args) add(o Opt, at int, withAt bool) {
+	p.Opts = append(p.Opts, o)
+	if withAt {
+		p.at = append(p.at, at)
+	}
 }
 
 // longKind looks up the long option name.

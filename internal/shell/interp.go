@@ -82,240 +82,20 @@ func isPythonName(name string) bool {
 // its script file, or its standard input.
 func (a *analyzer) interpreter(f *frame, st *state, ex *Exec, lang string) {
 	args := ex.Args[1:]
-	var codes []string
-	codeIdx := map[int]bool{}
-	script := -1
-	readsStdin := false
-	takeCode := func(i int) {
-		if i < len(args) {
-			codes = append(codes, args[i])
-			codeIdx[i] = true
-		}
-	}
-	switch lang {
-	case "python":
-	py:
-		for i := 0; i < len(args); i++ {
-			w := args[i]
-			switch {
-			case w == "-":
-				readsStdin = true
-				break py
-			case w == "--":
-				script = i + 1
-				break py
-			case strings.HasPrefix(w, "--"):
-				if w == "--check-hash-based-pycs" {
-					i++
-				}
-			case strings.HasPrefix(w, "-") && len(w) > 1:
-				for j := 1; j < len(w); j++ {
-					switch w[j] {
-					case 'c':
-						if j+1 < len(w) {
-							codes = append(codes, w[j+1:])
-							codeIdx[i] = true
-						} else {
-							takeCode(i + 1)
-						}
-						break py
-					case 'm':
-						break py // a module: not code we can see
-					case 'W', 'X':
-						if j+1 == len(w) {
-							i++
-						}
-						j = len(w)
-					}
-				}
-			default:
-				script = i
-				break py
-			}
-		}
-		if len(codes) == 0 && script < 0 && !slices.ContainsFunc(args, func(s string) bool { return s == "-m" || strings.HasPrefix(s, "-m") }) {
-			readsStdin = true
-		}
-	case "node", "deno":
-		if lang == "deno" {
-			if len(args) >= 2 && args[0] == "eval" {
-				takeCode(len(args) - 1)
-			}
-			break
-		}
-	nd:
-		for i := 0; i < len(args); i++ {
-			w := args[i]
-			switch {
-			case w == "-e" || w == "--eval" || w == "-p" || w == "--print" || w == "-pe" || w == "-ep":
-				takeCode(i + 1)
-				i++
-			case strings.HasPrefix(w, "--eval=") || strings.HasPrefix(w, "--print="):
-				_, v, _ := strings.Cut(w, "=")
-				codes = append(codes, v)
-				codeIdx[i] = true
-			case w == "-r" || w == "--require" || w == "--import" || w == "--loader" || w == "--input-type" || w == "-C" || w == "--conditions":
-				i++
-			case w == "-":
-				readsStdin = true
-				break nd
-			case w == "--":
-				script = i + 1
-				break nd
-			case strings.HasPrefix(w, "-"):
-			default:
-				script = i
-				break nd
-			}
-		}
-		if len(codes) == 0 && script < 0 {
-			readsStdin = true
-		}
-	case "perl", "ruby":
-		valueLetters := "IMmx0lFCdDiErTWKSU"
-		if lang == "ruby" {
-			valueLetters = "IrCEFiWKx0T"
-		}
-	pl:
-		for i := 0; i < len(args); i++ {
-			w := args[i]
-			switch {
-			case w == "--":
-				script = i + 1
-				break pl
-			case w == "-":
-				readsStdin = true
-				break pl
-			case strings.HasPrefix(w, "--"):
-			case strings.HasPrefix(w, "-") && len(w) > 1:
-				for j := 1; j < len(w); j++ {
-					c := w[j]
-					if c == 'e' || c == 'E' && lang == "perl" {
-						if j+1 < len(w) {
-							codes = append(codes, w[j+1:])
-							codeIdx[i] = true
-						} else {
-							takeCode(i + 1)
-							i++
-						}
-						break
-					}
-					if strings.IndexByte(valueLetters, c) >= 0 {
-						if j+1 == len(w) && (c == 'I' || c == 'r' || c == 'C' || c == 'E' && lang == "ruby") {
-							i++
-						}
-						break
-					}
-				}
-			default:
-				if len(codes) == 0 {
-					script = i
-				}
-				break pl
-			}
-		}
-		if len(codes) == 0 && script < 0 {
-			readsStdin = true
-		}
-	case "php":
-		for i := 0; i < len(args); i++ {
-			switch w := args[i]; {
-			case w == "-r" || w == "-R" || w == "-B" || w == "-E":
-				takeCode(i + 1)
-				i++
-			case w == "-f" || w == "-c" || w == "-d" || w == "-z" || w == "-t":
-				i++
-			case !strings.HasPrefix(w, "-") && script < 0 && len(codes) == 0:
-				script = i
-			}
-		}
-	case "pwsh":
-		// -Command takes the rest of the line as code, -EncodedCommand
-		// base64 of UTF-16LE code; -File a script. Parameters are
-		// case-insensitive and may be shortened (-c, -co, -enc, -ec).
-	ps:
-		for i := 0; i < len(args); i++ {
-			w := strings.ToLower(args[i])
-			switch {
-			case w == "-" || w == "-command" && i+1 < len(args) && args[i+1] == "-":
-				readsStdin = true
-				break ps
-			case len(w) > 1 && (w[0] == '-' || w[0] == '/') && strings.HasPrefix("-command", "-"+w[1:]) && len(w) >= 2:
-				if i+1 < len(args) {
-					codes = append(codes, strings.Join(args[i+1:], " "))
-					for j := i + 1; j < len(args); j++ {
-						codeIdx[j] = true
-					}
-				}
-				break ps
-			case len(w) > 1 && (w[0] == '-' || w[0] == '/') && (strings.HasPrefix("-encodedcommand", "-"+w[1:]) || w[1:] == "ec"):
-				if i+1 < len(args) {
-					codes = append(codes, decodePwsh(args[i+1]))
-					codeIdx[i+1] = true
-				}
-				break ps
-			case len(w) > 1 && (w[0] == '-' || w[0] == '/') && strings.HasPrefix("-file", "-"+w[1:]):
-				script = i + 1
-				break ps
-			case strings.HasPrefix(w, "-") || strings.HasPrefix(w, "/"):
-				if slices.Contains([]string{"-executionpolicy", "-ep", "-ex", "-windowstyle", "-w", "-workingdirectory", "-wd", "-configurationname", "-settingsfile", "-inputformat", "-outputformat", "-of", "-if", "-version", "-v", "-custompipename"}, w) {
-					i++
-				}
-			default:
-				codes = append(codes, strings.Join(args[i:], " ")) // pwsh 'Get-Item x': -Command is the default
-				for j := i; j < len(args); j++ {
-					codeIdx[j] = true
-				}
-				break ps
-			}
-		}
-	case "awk":
-		progFile := false
-		i := 0
-		for ; i < len(args); i++ {
-			w := args[i]
-			if w == "--" {
-				i++
-				break
-			}
-			if !strings.HasPrefix(w, "-") || w == "-" {
-				break
-			}
-			switch {
-			case w == "-f" || w == "--file" || w == "-E" || w == "--exec" || w == "-i" || w == "--include":
-				progFile = true
-				i++
-			case strings.HasPrefix(w, "-f") || strings.HasPrefix(w, "--file=") || strings.HasPrefix(w, "--exec="):
-				progFile = true
-			case w == "-e" || w == "--source":
-				takeCode(i + 1)
-				i++
-			case strings.HasPrefix(w, "--source="):
-				codes = append(codes, strings.TrimPrefix(w, "--source="))
-				codeIdx[i] = true
-			case w == "-v" || w == "-F" || w == "--assign" || w == "--field-separator" || w == "-l" || w == "--load":
-				i++
-			}
-		}
-		if !progFile && len(codes) == 0 && i < len(args) {
-			takeCode(i)
-		}
-	}
+	r := interpArgs(lang, args)
 	blanked := slices.Clone(ex.Args)
-	for i := range codeIdx {
-		if i+1 < len(blanked) {
-			blanked[i+1] = ""
-		}
+	for _, i := range r.blank {
+		blanked[i+1] = ""
 	}
 	ex.Args = blanked
 	a.emit(f, ex)
-	for _, code := range codes {
+	for _, code := range r.codes {
 		a.interpCode(f, st, ex, lang, code, ex.Name+" code")
 	}
-	if script >= 0 && script < len(args) && len(codes) == 0 {
-		a.scriptFile(f, st, ex, args[script], ex.Name, lang)
+	if r.script >= 0 {
+		a.scriptFile(f, st, ex, args[r.script], ex.Name, lang)
 	}
-	if readsStdin && len(codes) == 0 {
+	if r.stdin {
 		a.stdinCode(f, st, ex, lang)
 	}
 }
@@ -423,16 +203,8 @@ var (
 // the files it deletes, the files it names, and fork loops.
 func (a *analyzer) interpCode(f *frame, st *state, ex *Exec, lang, code, label string) {
 	code, _ = a.res.Substitute(code)
-	if !Known(code) {
-		parts := a.res.Parts(code)
-		if len(parts) == 1 && parts[0].Unknown != nil {
-			u := parts[0].Unknown
-			h := Hazard{Kind: DynamicCode, Text: ex.Text, Via: f.via, Interpreter: ex.Name, Sources: u.Execs, FromInput: u.Kind == Input,
-				Detail: ex.Name + " runs code that is not known statically: " + a.res.Show(code)}
-			a.res.Hazards = append(a.res.Hazards, h)
-			a.tracef(f, "unknown: %s", h.Detail)
-			return
-		}
+	if a.unknownCode(f, ex, code) {
+		return
 	}
 	if f.depth+1 > a.maxDepth {
 		a.res.Hazards = append(a.res.Hazards, Hazard{Kind: TooDeep, Text: ex.Text, Via: f.via, Detail: "code nested too deeply"})
@@ -468,6 +240,30 @@ func (a *analyzer) interpCode(f *frame, st *state, ex *Exec, lang, code, label s
 			a.interpCall(f, st, ex, lang, code, lits, cp.kind, name, m[3], label)
 		}
 	}
+	a.codeCommands(f, st, ex, lang, code, lits, label)
+}
+
+// unknownCode reports whether code is one value not known statically (a
+// DynamicCode hazard, added here).
+func (a *analyzer) unknownCode(f *frame, ex *Exec, code string) bool {
+	if Known(code) {
+		return false
+	}
+	parts := a.res.Parts(code)
+	if len(parts) != 1 || parts[0].Unknown == nil {
+		return false
+	}
+	u := parts[0].Unknown
+	h := Hazard{Kind: DynamicCode, Text: ex.Text, Via: f.via, Interpreter: ex.Name, Sources: u.Execs, FromInput: u.Kind == Input,
+		Detail: ex.Name + " runs code that is not known statically: " + a.res.Show(code)}
+	a.res.Hazards = append(a.res.Hazards, h)
+	a.tracef(f, "unknown: %s", h.Detail)
+	return true
+}
+
+// codeCommands judges the shell commands interpreter code holds outside
+// calls: backticks, qx, awk's pipes, and code that is a command line.
+func (a *analyzer) codeCommands(f *frame, st *state, ex *Exec, lang, code string, lits []literal, label string) {
 	// Backticks, %x() and qx() run shell code in ruby, perl and php.
 	if lang == "ruby" || lang == "perl" || lang == "php" {
 		for _, l := range lits {
@@ -501,44 +297,19 @@ func (a *analyzer) interpCall(f *frame, st *state, ex *Exec, lang, code string, 
 	args, dynamic := callArgs(code, lits, at)
 	via := label + " " + name
 	if len(args) == 0 {
-		if dynamic && (kind == callShell || kind == callArgv) {
-			h := Hazard{Kind: DynamicCode, Text: ex.Text, Via: f.via, Interpreter: ex.Name + " " + name,
-				Detail: ex.Name + " code calls " + name + " with a command that is not known statically"}
-			if lang == "awk" {
-				// awk's system($0) or system(cmd): the command comes from
-				// the input awk reads.
-				h.FromInput = true
-			}
-			a.res.Hazards = append(a.res.Hazards, h)
-			a.tracef(f, "unknown: %s", h.Detail)
-		}
-		if dynamic && (kind == callRemoveAll || kind == callRemoveOpt) {
-			a.synthetic(f, st, ex, []string{"rm", "-rf", a.unknown(Unknown{Kind: Variable, Name: name + " argument"})}, via)
+		if dynamic {
+			a.dynamicCall(f, st, ex, lang, kind, name, via)
 		}
 		return
 	}
 	switch kind {
 	case callShell:
-		if len(args) == 1 {
-			cmd := args[0]
-			if lang == "perl" && name == "open" {
-				return
-			}
-			a.nested(f, st, ex, cmd, via, markSynthetic)
+		if lang == "perl" && name == "open" {
+			a.perlOpen(f, st, ex, args, via)
 			return
 		}
-		if lang == "perl" && name == "open" {
-			// open(FH, "-|", "cmd", ...) or open(FH, "cmd |").
-			for i, s := range args {
-				if (s == "-|" || s == "|-") && i+1 < len(args) {
-					a.synthetic(f, st, ex, args[i+1:], via)
-					return
-				}
-				if t := strings.TrimSpace(s); strings.HasSuffix(t, "|") || strings.HasPrefix(t, "|") {
-					a.nested(f, st, ex, strings.Trim(t, "| "), via, markSynthetic)
-					return
-				}
-			}
+		if len(args) == 1 {
+			a.nested(f, st, ex, args[0], via, markSynthetic)
 			return
 		}
 		a.synthetic(f, st, ex, args, via)
@@ -571,6 +342,42 @@ func (a *analyzer) interpCall(f *frame, st *state, ex *Exec, lang, code string, 
 	}
 }
 
+// dynamicCall handles a call whose first argument is not a literal.
+func (a *analyzer) dynamicCall(f *frame, st *state, ex *Exec, lang string, kind callKind, name, via string) {
+	if kind == callShell || kind == callArgv {
+		h := Hazard{Kind: DynamicCode, Text: ex.Text, Via: f.via, Interpreter: ex.Name + " " + name,
+			Detail: ex.Name + " code calls " + name + " with a command that is not known statically"}
+		if lang == "awk" {
+			// awk's system($0) or system(cmd): the command comes from
+			// the input awk reads.
+			h.FromInput = true
+		}
+		a.res.Hazards = append(a.res.Hazards, h)
+		a.tracef(f, "unknown: %s", h.Detail)
+	}
+	if kind == callRemoveAll || kind == callRemoveOpt {
+		a.synthetic(f, st, ex, []string{"rm", "-rf", a.unknown(Unknown{Kind: Variable, Name: name + " argument"})}, via)
+	}
+}
+
+// perlOpen handles perl's open: a command only in open(FH, "-|", "cmd",
+// ...) or open(FH, "cmd |").
+func (a *analyzer) perlOpen(f *frame, st *state, ex *Exec, args []string, via string) {
+	if len(args) == 1 {
+		return
+	}
+	for i, s := range args {
+		if (s == "-|" || s == "|-") && i+1 < len(args) {
+			a.synthetic(f, st, ex, args[i+1:], via)
+			return
+		}
+		if t := strings.TrimSpace(s); strings.HasSuffix(t, "|") || strings.HasPrefix(t, "|") {
+			a.nested(f, st, ex, strings.Trim(t, "| "), via, markSynthetic)
+			return
+		}
+	}
+}
+
 func (a *analyzer) synthetic(f *frame, st *state, ex *Exec, args []string, via string) {
 	c := ex.with(args, via)
 	c.Synthetic = true
@@ -593,36 +400,16 @@ func callArgs(code string, lits []literal, at int) (args []string, dynamic bool)
 		args = listArgs(code, lits, i)
 		return args, len(args) == 0
 	}
-	if h := homeExprRe.FindString(code[i:]); h != "" {
-		return []string{"~"}, false
-	}
-	// os.path.expanduser("~/Documents"), File.expand_path("~/.ssh"): a
-	// path in home, given as ~/... (the bare "~" is homeExprRe's).
-	for _, p := range []string{"os.path.expanduser(", "expanduser(", "File.expand_path("} {
-		if strings.HasPrefix(code[i:], p) {
-			if l, ok := literalAt(lits, skipBlank(code, i+len(p))); ok && strings.HasPrefix(l.val, "~/") {
-				return []string{l.val}, false
-			}
-		}
+	if home, ok := homeArg(code, lits, i); ok {
+		return []string{home}, false
 	}
 	for {
 		l, ok := literalAt(lits, i)
 		if !ok {
 			return args, len(args) == 0
 		}
-		val := l.val
 		j := skipBlank(code, l.end)
-		if j < len(code) && (code[j] == '+' || code[j] == '.' && lits != nil && !strings.HasPrefix(code[j:], "..") || code[j] == '%') {
-			if h := homeExprRe.FindString(code[skipBlank(code, j+1):]); h != "" && code[j] != '%' {
-				val += "~" // "rm -rf " + os.homedir()
-				if k := skipBlank(code, skipBlank(code, j+1)+len(h)); k < len(code) && (code[k] == '+' || code[k] == '.') {
-					val += "/\uFFFD"
-				}
-			} else {
-				val += "\uFFFD" // concatenated with something unknown
-			}
-		}
-		args = append(args, val)
+		args = append(args, joinedValue(code, lits, l.val, j))
 		if j < len(code) && code[j] == ',' {
 			k := skipBlank(code, j+1)
 			if _, ok := literalAt(lits, k); ok {
@@ -637,6 +424,40 @@ func callArgs(code string, lits []literal, at int) (args []string, dynamic bool)
 		}
 		return args, false
 	}
+}
+
+// homeArg reads a home expression at code[i] as ~ (os.homedir()), or
+// a path in home as ~/...: os.path.expanduser("~/Documents"),
+// File.expand_path("~/.ssh") (the bare "~" is homeExprRe's).
+func homeArg(code string, lits []literal, i int) (string, bool) {
+	if h := homeExprRe.FindString(code[i:]); h != "" {
+		return "~", true
+	}
+	for _, p := range []string{"os.path.expanduser(", "expanduser(", "File.expand_path("} {
+		if strings.HasPrefix(code[i:], p) {
+			if l, ok := literalAt(lits, skipBlank(code, i+len(p))); ok && strings.HasPrefix(l.val, "~/") {
+				return l.val, true
+			}
+		}
+	}
+	return "", false
+}
+
+// joinedValue is the value of the literal val when code[j], after it,
+// may join it to more: "rm -rf " + os.homedir() is "rm -rf ~", anything
+// else joined is unknown (\uFFFD).
+func joinedValue(code string, lits []literal, val string, j int) string {
+	if j >= len(code) || !(code[j] == '+' || code[j] == '.' && lits != nil && !strings.HasPrefix(code[j:], "..") || code[j] == '%') {
+		return val
+	}
+	if h := homeExprRe.FindString(code[skipBlank(code, j+1):]); h != "" && code[j] != '%' {
+		val += "~" // "rm -rf " + os.homedir()
+		if k := skipBlank(code, skipBlank(code, j+1)+len(h)); k < len(code) && (code[k] == '+' || code[k] == '.') {
+			val += "/\uFFFD"
+		}
+		return val
+	}
+	return val + "\uFFFD" // concatenated with something unknown
 }
 
 // listArgs returns the elements of the bracketed list at code[i] ('['):
@@ -788,19 +609,16 @@ func stringLiterals(code, lang string) []literal {
 	for i := 0; i < len(code); i++ {
 		c := code[i]
 		start := i
-		if lang == "python" && (c == 'r' || c == 'b' || c == 'f' || c == 'u' || c == 'R' || c == 'B' || c == 'F') &&
-			i+1 < len(code) && (code[i+1] == '\'' || code[i+1] == '"') && (i == 0 || !isWordByte(code[i-1])) {
+		if lang == "python" && pythonStringPrefix(code, i) {
 			i++
 			c = code[i]
 		}
-		if c == '#' && (lang == "python" || lang == "ruby" || lang == "perl") {
+		if c == '#' && (lang == "python" || lang == "ruby" || lang == "perl") && (i == 0 || code[i-1] != '$') {
 			// A comment, unless inside an expression like $#array.
-			if i == 0 || code[i-1] != '$' {
-				for i < len(code) && code[i] != '\n' {
-					i++
-				}
-				continue
+			for i < len(code) && code[i] != '\n' {
+				i++
 			}
+			continue
 		}
 		if c != '\'' && c != '"' && c != '`' {
 			continue
@@ -815,28 +633,44 @@ func stringLiterals(code, lang string) []literal {
 			i = i + 3 + end + 2
 			continue
 		}
-		var b strings.Builder
-		j := i + 1
-		for ; j < len(code) && code[j] != c; j++ {
-			if code[j] == '\\' && j+1 < len(code) && !raw {
-				if c == '\'' && (lang == "perl" || lang == "ruby" || lang == "php") {
-					if code[j+1] == '\\' || code[j+1] == '\'' {
-						j++
-					}
-					b.WriteByte(code[j])
-					continue
-				}
-				j++
-				n := decodeEscape(code, j, &b)
-				j += n
-				continue
-			}
-			b.WriteByte(code[j])
-		}
-		out = append(out, literal{start: start, end: min(j+1, len(code)), val: b.String(), quote: c})
+		val, j := quotedString(code, i, lang, raw)
+		out = append(out, literal{start: start, end: min(j+1, len(code)), val: val, quote: c})
 		i = j
 	}
 	return out
+}
+
+// pythonStringPrefix reports whether code[i] is a string prefix (r'…',
+// b"…", f'…') rather than the end of a word.
+func pythonStringPrefix(code string, i int) bool {
+	return strings.IndexByte("rbfuRBF", code[i]) >= 0 && i+1 < len(code) && (code[i+1] == '\'' || code[i+1] == '"') &&
+		(i == 0 || !isWordByte(code[i-1]))
+}
+
+// quotedString decodes the string literal whose quote is code[i] and
+// returns its value and the offset of its closing quote (len(code) if
+// none).
+func quotedString(code string, i int, lang string, raw bool) (string, int) {
+	c := code[i]
+	var b strings.Builder
+	j := i + 1
+	for ; j < len(code) && code[j] != c; j++ {
+		if code[j] == '\\' && j+1 < len(code) && !raw {
+			if c == '\'' && (lang == "perl" || lang == "ruby" || lang == "php") {
+				if code[j+1] == '\\' || code[j+1] == '\'' {
+					j++
+				}
+				b.WriteByte(code[j])
+				continue
+			}
+			j++
+			n := decodeEscape(code, j, &b)
+			j += n
+			continue
+		}
+		b.WriteByte(code[j])
+	}
+	return b.String(), j
 }
 
 // decodeEscape writes the character of the escape at code[j] (after the
