@@ -34,7 +34,7 @@ func linker(c *Call) (symbolic, ok bool) {
 
 // treeWriters copy, sync, move or unpack a whole tree into a directory
 // (git: checkout-index -a --prefix=DIR/).
-var treeWriters = []string{"cp", "rsync", "ditto", "mv", "tar", "bsdtar", "unzip", "7z", "7za", "cpio", "scp", "git"}
+var treeWriters = []string{"cp", "rsync", "ditto", "mv", "tar", "bsdtar", "unzip", "7z", "7za", "cpio", "scp", "git", "stow", "xstow"}
 
 // treeIntoUserConfig: a recursive copy, sync, move or extraction whose
 // destination tree takes in the user's Gemini CLI configuration (the home
@@ -56,6 +56,8 @@ func treeIntoUserConfig(c *Call, r protect.Roots) Finding {
 		dests = checkoutIndexTree(c, ops)
 	case "cpio":
 		dests = cpioDests(c, ops)
+	case "stow", "xstow":
+		dests = stowTarget(c)
 	default:
 		if !treeExtracts(c, ops) {
 			return Finding{}
@@ -74,6 +76,32 @@ func treeIntoUserConfig(c *Call, r protect.Roots) Finding {
 		}
 	}
 	return Finding{}
+}
+
+// stowTarget is the directory stow links its packages' trees into: -t
+// (--target), else the parent of the stow directory (-d, --dir, else
+// $STOW_DIR, else the working directory). A simulation (-n) or a delete
+// (-D) links nothing.
+func stowTarget(c *Call) []string {
+	p := shell.ParseArgs(c.Args, &shell.OptSpec{Short: "d:t:nvSDRp", Long: []string{"dir=", "target=", "no", "simulate", "verbose=?", "stow", "delete", "restow",
+		"adopt", "no-folding", "ignore=", "defer=", "override=", "dotfiles", "compat"}})
+	if p.Has("n", "no", "simulate", "D", "delete") {
+		return nil
+	}
+	if t, ok := p.Value("t", "target"); ok && t != "" {
+		return []string{c.resolve(t)}
+	}
+	dir, _ := p.Value("d", "dir")
+	if dir == "" {
+		dir = c.Ex.Env["STOW_DIR"]
+	}
+	if dir == "" {
+		dir = "."
+	}
+	if !shell.Known(dir) {
+		return nil
+	}
+	return []string{path.Dir(c.resolve(dir))}
 }
 
 // treeCopyDests is the destination of a recursive copy when what lands in
