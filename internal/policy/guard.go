@@ -117,6 +117,8 @@ var guardRules = []*Rule{
 			`cp --parents .gemini/settings.json ~`,
 			`git checkout-index -a --prefix=$HOME/`,
 			`git checkout-index --prefix=$HOME/ .gemini/settings.json`,
+			`git -C ~/.gemini/extensions/gemini-guard checkout v0.0.1`,
+			`stow -d dotfiles -t ~ gemini`,
 		},
 		Allow: []string{
 			`cat ~/.gemini/settings.json`,
@@ -179,6 +181,8 @@ var guardRules = []*Rule{
 			`find src | cpio -pdm build/stage`,
 			`git checkout-index -a --prefix=build/export/`,
 			`echo my-ext | xargs gemini extensions disable`,
+			`git -C ~/.gemini/extensions/gemini-guard log --oneline`,
+			`stow -d dotfiles -t build/out pkg`,
 		},
 	},
 }

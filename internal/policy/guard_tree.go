@@ -34,7 +34,7 @@ func linker(c *Call) (symbolic, ok bool) {
 
 // treeWriters copy, sync, move or unpack a whole tree into a directory
 // (git: checkout-index -a --prefix=DIR/).
-var treeWriters = []string{"cp", "rsync", "ditto", "mv", "tar", "bsdtar", "unzip", "7z", "7za", "cpio", "scp", "git"}
+var treeWriters = []string{"cp", "rsync", "ditto", "mv", "tar", "bsdtar", "unzip", "7z", "7za", "cpio", "scp", "git", "stow", "xstow"}
 
 // treeIntoUserConfig: a recursive copy, sync, move or extraction whose
 // destination tree takes in the user's Gemini CLI configuration (the home
@@ -56,6 +56,8 @@ func treeIntoUserConfig(c *Call, r protect.Roots) Finding {
 		dests = checkoutIndexTree(c, ops)
 	case "cpio":
 		dests = cpioDests(c, ops)
+	case "stow", "xstow":
+		dests = stowTarget(c)
 	default:
 		if !treeExtracts(c, ops) {
 			return Finding{}
@@ -74,6 +76,32 @@ func treeIntoUserConfig(c *Call, r protect.Roots) Finding {
 		}
 	}
 	return Finding{}
+}
+
+// stowTarget is the directory stow links its packages' trees into: -t
+// (--target), else the parent of the stow directory (-d, --dir, else
+// $STOW_DIR, else the working directory). A simulation (-n) or a delete
+// (-D) links nothing.
+func stowTarget(c *Call) []string {
+	p := shell.ParseArgs(c.Args, &shell.OptSpec{Short: "d:t:nvSDRp", Long: []string{"dir=", "target=", "no", "simulate", "verbose=?", "stow", "delete", "restow",
+		"adopt", "no-folding", "ignore=", "defer=", "override=", "dotfiles", "compat"}})
+	if p.Has("n", "no", "simulate", "D", "delete") {
+		return nil
+	}
+	if t, ok := p.Value("t", "target"); ok && t != "" {
+		return []string{c.resolve(t)}
+	}
+	dir, _ := p.Value("d", "dir")
+	if dir == "" {
+		dir = c.Ex.Env["STOW_DIR"]
+	}
+	if dir == "" {
+		dir = "."
+	}
+	if !shell.Known(dir) {
+		return nil
+	}
+	return []string{path.Dir(c.resolve(dir))}
 }
 
 // treeCopyDests is the destination of a recursive copy when what lands in
@@ -345,6 +373,13 @@ func branchOverConfig(c *Call, r protect.Roots) Finding {
 	if !slices.Contains(branchSubs, g.sub) || !bringsTree(g) {
 		return Finding{}
 	}
+	if dir := c.gitStartDir(); dir != "" {
+		if e := protect.Check(r, dir); denyingKind(e.Kind) {
+			// The repository is itself protected: a guard installed from
+			// git (git -C ~/.gemini/extensions/gemini-guard checkout v0.0.1).
+			return hit("git " + g.sub + " in " + dir + " replaces the files of " + e.What + " with another commit's")
+		}
+	}
 	root := c.workTree()
 	if root == "" {
 		return Finding{}
@@ -377,7 +412,7 @@ func bringsTree(g gitCall) bool {
 // workTree is the work tree the call's git runs in: the nearest directory
 // at or above its working directory holding a .git, "" if none or unknown.
 func (c *Call) workTree() string {
-	d := c.Ex.Dir
+	d := c.gitStartDir()
 	if d == "" || !shell.Known(d) || !path.IsAbs(d) {
 		return ""
 	}
@@ -391,4 +426,47 @@ func (c *Call) workTree() string {
 		}
 		d = parent
 	}
+}
+
+// gitStartDir is the directory git starts in: the call's, moved by its
+// global -C options in turn (each relative to the one before), or its
+// --work-tree; "" when unknown.
+func (c *Call) gitStartDir() string {
+	d := c.Ex.Dir
+	global := c.Args
+	if i := shell.GitSubcommand(c.Args); i >= 0 {
+		global = c.Args[:i]
+	}
+	for i := 0; i < len(global); i++ {
+		switch a := global[i]; {
+		case a == "-C" && i+1 < len(global):
+			i++
+			d = c.resolveFrom(d, global[i])
+		case a == "--work-tree" && i+1 < len(global):
+			return c.resolveFrom(d, global[i+1])
+		case strings.HasPrefix(a, "--work-tree="):
+			return c.resolveFrom(d, strings.TrimPrefix(a, "--work-tree="))
+		}
+	}
+	return d
+}
+
+// resolveFrom is p resolved against dir (~ is home), "" when unknown.
+func (c *Call) resolveFrom(dir, p string) string {
+	if !shell.Known(p) {
+		return ""
+	}
+	switch {
+	case p == "~" || strings.HasPrefix(p, "~/"):
+		if c.Ctx.Home == "" {
+			return ""
+		}
+		p = c.Ctx.Home + p[1:]
+	case !path.IsAbs(p):
+		if dir == "" || !path.IsAbs(dir) {
+			return ""
+		}
+		p = path.Join(dir, p)
+	}
+	return path.Clean(p)
 }
