@@ -705,15 +705,43 @@ func (s *Set) canonAt(out []secrets.Finding, text string, i, from int, k uint16,
 			continue
 		}
 		if !s.canonEqual(text[start:end], e) {
-			// The anchor is there but not the rest as it is: it may be
-			// escaped around it (%2f for a / of the value): the decoded
-			// view looks there.
-			s.hint(i-4*int(e.n), i+4*int(e.n))
+			if s.escapedNear(text, i, e) {
+				s.hint(i-4*int(e.n), i+4*int(e.n))
+			}
 			continue
 		}
 		out = s.appendCanon(out, e, start, end, line(start))
 	}
 	return out
+}
+
+// escapedNear reports whether the form e, whose anchor is at text[i:],
+// may be there with a character escaped (%2f for a / of the value): the
+// bytes beside the anchor agree with the form up to escape syntax, on
+// one side or the other, over at least four bytes in all.
+func (s *Set) escapedNear(text string, i int, e *canonEntry) bool {
+	src := s.canonSource(e)
+	at := int(e.at)
+	f := 2 // bytes agreeing from the anchor on
+	for at+f < int(e.n) && i+f < len(text) && foldByte(text[i+f]) == canonByte(src, e, at+f) {
+		f++
+	}
+	b := 0 // and before it
+	for b < at && i-b-1 >= 0 && foldByte(text[i-b-1]) == canonByte(src, e, at-b-1) {
+		b++
+	}
+	if f+b < 4 {
+		return false
+	}
+	if at+f < int(e.n) && i+f < len(text) && strings.IndexByte("%\\&", text[i+f]) >= 0 {
+		return true
+	}
+	if b < at {
+		// An escape ends where the agreement stops: %2f, \x2f, &#47;.
+		w := text[max(0, i-b-12):max(0, i-b)]
+		return strings.ContainsAny(w, "%\\&")
+	}
+	return false
 }
 
 // appendCanon appends a canonical finding at text[start:end] unless one of
@@ -986,7 +1014,8 @@ func sampleHints(text string, lo int, hint func(a, b int)) {
 		colon := zeroBytes(w ^ (':' * ones))
 		seps := comma | zeroBytes(w^(' '*ones)) | zeroBytes(w^('\''*ones)) | zeroBytes(w^('"'*ones))
 		plus := zeroBytes(w^(')'*ones)) & (zeroBytes(w^('+'*ones)) >> 8) // chr(97)+chr(99)
-		if rare|plus != 0 || bits.OnesCount64(seps) >= 4 || bits.OnesCount64(comma) >= 2 || bits.OnesCount64(colon) >= 2 {
+		if (rare|plus != 0 || bits.OnesCount64(seps) >= 4 || bits.OnesCount64(comma) >= 2 || bits.OnesCount64(colon) >= 2) &&
+			len(canonRegions(text, i, i+8, 0, nil)) > 0 { // and something there to decode
 			hint(i-24, i+32)
 		}
 	}

@@ -63,6 +63,9 @@ func Spellings(v string) map[string]string {
 		"quoted chars":   "[" + each(func(c byte) string { return "'" + string(c) + "'" }, ", ") + "]",
 		"zero width":     each(func(c byte) string { return string(c) }, "\u200b"),
 		"zero width j":   each(func(c byte) string { return string(c) }, "\u200d"),
+		"specials %xx":   each(func(c byte) string { return cond(isAlnum(c), string(c), fmt.Sprintf("%%%02x", c)) }, ""),
+		"upper, \\x":     each(func(c byte) string { return cond(isAlnum(c), strings.ToUpper(string(c)), fmt.Sprintf(`\x%02x`, c)) }, ""),
+		"specials &#;":   each(func(c byte) string { return cond(isAlnum(c), string(c), fmt.Sprintf("&#%d;", c)) }, ""),
 	}
 }
 
