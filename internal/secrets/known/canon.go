@@ -942,15 +942,56 @@ func (s *Set) findDecoded(out []secrets.Finding, text string, lo, from int) []se
 	return out
 }
 
+// decodedTail is where a spelling that needs decoding may be under way
+// at the end of text (from base on, before hold): when the last bytes (a
+// value's length and 16) hold something to decode (canonRegions), the
+// decoded view of the text's end (ten times the longest value) is built and, as canonTail does on the text, the earliest
+// suffix of it that a canonical form starts with is held back, from the
+// first byte it comes from. An escape or code cut at the end (\x6, &#4,
+// 10) does not decode yet: up to 10 such bytes at the end are set aside
+// before the suffixes are compared.
+func (s *Set) decodedTail(text string, base, hold int) int {
+	if len(s.canon) == 0 || len(text)-base < 4 {
+		return hold
+	}
+	lo := max(base, len(text)-10*s.maxCanon)
+	rs := canonRegions(text, max(lo, len(text)-s.maxCanon-16), len(text), 0, nil)
+	if len(rs) == 0 {
+		return hold
+	}
+	cells := joinSingles(decodeLists(decodeCells(text, lo, len(text), nil), nil), nil)
+	end := len(cells)
+	if end >= 2 && (cells[end-2].b == '\'' || cells[end-2].b == '"') {
+		end -= 2 // a quoted character not closed yet
+	}
+	for end > 0 && len(cells)-end < 10 && (strings.IndexByte("\\%&#{()+chr0123456789abcdefxu,;:' ", cells[end-1].b) >= 0 || cells[end-1].b >= 0x80) && (int(cells[end-1].e)-int(cells[end-1].s) == 1 || cells[end-1].b == '%') {
+		end--
+	}
+	view := make([]byte, end)
+	for k := range view {
+		view[k] = cells[k].b
+	}
+	if p := s.canonPrefixAt(string(view), 0, len(view)); p < len(view) {
+		return min(hold, max(base, int(cells[p].s)))
+	}
+	return hold
+}
+
 // canonTail is where text, from base on and before hold, may end in the
 // middle of a canonical form matched against the folded text (a value
 // upper-cased, reversed or in rot13): the earliest such suffix's start,
-// or hold. A form that needs decoding (escapes, codes, characters apart)
-// is not held back: see docs/secrets.md#known-values.
+// or hold. A form that needs decoding is held by decodedTail.
 func (s *Set) canonTail(text string, base, hold int) int {
 	if len(s.canon) == 0 {
 		return hold
 	}
+	return s.canonPrefixAt(text, base, hold)
+}
+
+// canonPrefixAt is the earliest position from base on, before hold, where
+// a suffix of text (folded) starts that is a proper prefix of a canonical
+// form, or hold.
+func (s *Set) canonPrefixAt(text string, base, hold int) int {
 	if len(s.canonFirst) == 0 {
 		for i := range s.canon {
 			s.canonFirst = append(s.canonFirst, int32(i))

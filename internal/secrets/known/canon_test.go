@@ -1,7 +1,6 @@
 package known
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -9,72 +8,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gemini-guard/gemini-guard/internal/secrets/known/knowntest"
 )
-
-// Spellings are the ways issue 38's attacker wrote a value out without a
-// tool, made here byte by byte (with fmt and strings, not with the
-// package's decoder): the canonical view must find each of them.
-func Spellings(v string) map[string]string {
-	each := func(f func(c byte) string, sep string) string {
-		parts := make([]string, len(v))
-		for i := 0; i < len(v); i++ {
-			parts[i] = f(v[i])
-		}
-		return strings.Join(parts, sep)
-	}
-	rev := []byte(v)
-	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
-		rev[i], rev[j] = rev[j], rev[i]
-	}
-	rot := []byte(v)
-	for i, c := range rot {
-		switch {
-		case 'a' <= c && c <= 'z':
-			rot[i] = 'a' + (c-'a'+13)%26
-		case 'A' <= c && c <= 'Z':
-			rot[i] = 'A' + (c-'A'+13)%26
-		}
-	}
-	named := map[byte]string{'!': "&excl;", '#': "&num;", '%': "&percnt;", '+': "&plus;", '_': "&lowbar;", '&': "&amp;", '"': "&quot;", '\'': "&apos;", '@': "&commat;", '$': "&dollar;", ' ': "&#32;"}
-	return map[string]string{
-		"upper":          strings.ToUpper(v),
-		"lower":          strings.ToLower(v),
-		"reversed":       string(rev),
-		"rot13":          string(rot),
-		"percent lower":  each(func(c byte) string { return fmt.Sprintf("%%%02x", c) }, ""),
-		"percent twice":  each(func(c byte) string { return fmt.Sprintf("%%25%02X", c) }, ""),
-		"\\u each":       each(func(c byte) string { return fmt.Sprintf(`\u%04x`, c) }, ""),
-		"\\u{} each":     each(func(c byte) string { return fmt.Sprintf(`\u{%x}`, c) }, ""),
-		"&#dec;":         each(func(c byte) string { return fmt.Sprintf("&#%d;", c) }, ""),
-		"&#xhex;":        each(func(c byte) string { return fmt.Sprintf("&#x%x;", c) }, ""),
-		"named entities": each(func(c byte) string { return cond(named[c] != "", named[c], cond(c == '-', "&#45;", string(c))) }, ""),
-		"octal":          each(func(c byte) string { return fmt.Sprintf(`\%03o`, c) }, ""),
-		"decimal list":   "[" + each(func(c byte) string { return fmt.Sprint(c) }, ", ") + "]",
-		"decimal tight":  "bytes([" + each(func(c byte) string { return fmt.Sprint(c) }, ",") + "])",
-		"chr()":          each(func(c byte) string { return fmt.Sprintf("chr(%d)", c) }, "+"),
-		"fromCharCode":   "String.fromCharCode(" + each(func(c byte) string { return fmt.Sprint(c) }, ", ") + ")",
-		"hex colons":     each(func(c byte) string { return fmt.Sprintf("%02x", c) }, ":"),
-		"\\x each":       each(func(c byte) string { return fmt.Sprintf(`\x%02x`, c) }, ""),
-		"0x list":        each(func(c byte) string { return fmt.Sprintf("0x%02x", c) }, ","),
-		"0x list spaced": "{" + each(func(c byte) string { return fmt.Sprintf("0x%02X", c) }, ", ") + "}",
-		"commas":         each(func(c byte) string { return string(c) }, ","),
-		"spaces":         each(func(c byte) string { return string(c) }, " "),
-		"comma space":    each(func(c byte) string { return string(c) }, ", "),
-		"quoted chars":   "[" + each(func(c byte) string { return "'" + string(c) + "'" }, ", ") + "]",
-		"zero width":     each(func(c byte) string { return string(c) }, "\u200b"),
-		"zero width j":   each(func(c byte) string { return string(c) }, "\u200d"),
-		"specials %xx":   each(func(c byte) string { return cond(isAlnum(c), string(c), fmt.Sprintf("%%%02x", c)) }, ""),
-		"upper, \\x":     each(func(c byte) string { return cond(isAlnum(c), strings.ToUpper(string(c)), fmt.Sprintf(`\x%02x`, c)) }, ""),
-		"specials &#;":   each(func(c byte) string { return cond(isAlnum(c), string(c), fmt.Sprintf("&#%d;", c)) }, ""),
-	}
-}
-
-func cond[T any](c bool, a, b T) T {
-	if c {
-		return a
-	}
-	return b
-}
 
 // The values of issue 38's measure: a custom-format token and a .env
 // password.
@@ -83,7 +19,7 @@ func TestEverySpellingIsFound(t *testing.T) {
 	s.Add(Value{"$INTERNAL_API_TOKEN", envToken})
 	s.Add(Value{".env (DB_PASSWORD)", filePass})
 	for _, v := range []struct{ source, text string }{{"$INTERNAL_API_TOKEN", envToken}, {".env (DB_PASSWORD)", filePass}} {
-		for name, sp := range Spellings(v.text) {
+		for name, sp := range knowntest.Spellings(v.text) {
 			text := "the value: " + sp + " (done)"
 			got := s.Find(text, 0)
 			require.NotEmpty(t, got, "%s of %s: %q", name, v.source, sp)
@@ -137,7 +73,7 @@ func TestPropertyCanonicalFoundIffSpelt(t *testing.T) {
 			tb.WriteString(textChars[r.IntN(len(textChars))])
 		}
 		text := tb.String()
-		spellings := Spellings(v)
+		spellings := knowntest.Spellings(v)
 		names := make([]string, 0, len(spellings))
 		for n := range spellings {
 			names = append(names, n)
@@ -177,4 +113,33 @@ func valuesOf(m map[string]string) []string {
 		out = append(out, v)
 	}
 	return out
+}
+
+// The stream holds back a suffix that may start a canonical form: the
+// value upper-cased, reversed or in rot13 (canonTail), and a run of
+// escapes, codes or characters apart that reaches the end (decodedTail).
+func TestTailHoldsASpellingUnderWay(t *testing.T) {
+	s := NewSet(Key{5, 6})
+	s.Add(Value{"$T", envToken})
+	prefix := "Sure, here it is: "
+	for name, sp := range knowntest.Spellings(envToken) {
+		// What wraps a list may be shown: it says nothing of the value.
+		wrapper := 0
+		for _, w := range []string{"String.fromCharCode(", "bytes([", "chr(", "['", "[", "{"} {
+			if strings.HasPrefix(sp, w) {
+				wrapper = len(w)
+				break
+			}
+		}
+		for cut := max(24, len(sp)/3); cut < len(sp); cut++ {
+			text := prefix + sp[:cut]
+			if len(s.Find(text, 0)) > 0 {
+				continue // found whole: the stream holds a finding at the end
+			}
+			assert.LessOrEqual(t, s.Tail(text, 0), len(prefix)+wrapper, "%s cut at %d: %q", name, cut, sp[:cut])
+		}
+	}
+	// Ordinary prose is not held.
+	text := "Rotate the API key in the vault, then update the token. "
+	assert.Equal(t, len(text), s.Tail(text, 0))
 }

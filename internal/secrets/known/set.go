@@ -514,6 +514,7 @@ func (s *Set) Tail(text string, base int) int {
 		}
 	}
 	hold = s.canonTail(text, base, hold)
+	hold = s.decodedTail(text, base, hold)
 	if s.maxHashed > 0 {
 		p := len(text)
 		for p > base && p > len(text)-s.maxHashed+1 && !space(text[p-1]) {
