@@ -510,35 +510,33 @@ type canonEntry struct {
 	kind       uint8
 }
 
-// byteRank is how common each byte is in ordinary text and code (lower
-// is rarer), by rough classes: common letters 6, other common letters,
-// the digits 0-2, space and a few punctuation marks 4, other digits 3,
-// other letters 2, the rest 1. A literal table: hook packages compute
-// nothing at start-up.
+// byteRank is how common each byte is in ordinary text and code, lower
+// is rarer (a rough ranking is all the anchor needs): common letters 6,
+// other common letters, the digits 0-2 and space 4, other digits 3, other
+// letters 2; letters have the bit 0x40 too. Bytes not listed (0) are
+// punctuation, which a spelling may escape: never an anchor when there is
+// another choice. A literal table: hook packages compute nothing at
+// start-up.
 var byteRank = [256]uint8{
-	'e': 6, 't': 6, 'a': 6, 'o': 6, 'i': 6, 'n': 6, 's': 6, 'r': 6, 'h': 6, 'l': 6,
-	'd': 4, 'c': 4, 'u': 4, 'm': 4, 'f': 4, 'p': 4, 'g': 4, 'w': 4, 'y': 4, 'b': 4,
-	'0': 4, '1': 4, '2': 4, ' ': 4, '.': 4, '_': 4, '(': 4, ')': 4,
-	'3': 3, '4': 3, '5': 3, '6': 3, '7': 3, '8': 3, '9': 3, '-': 3, '/': 3,
-	'j': 2, 'k': 2, 'q': 2, 'v': 2, 'x': 2, 'z': 2,
+	'e': 0x46, 't': 0x46, 'a': 0x46, 'o': 0x46, 'i': 0x46, 'n': 0x46, 's': 0x46, 'r': 0x46, 'h': 0x46, 'l': 0x46,
+	'd': 0x44, 'c': 0x44, 'u': 0x44, 'm': 0x44, 'f': 0x44, 'p': 0x44, 'g': 0x44, 'w': 0x44, 'y': 0x44, 'b': 0x44,
+	'j': 0x42, 'k': 0x42, 'q': 0x42, 'v': 0x42, 'x': 0x42, 'z': 0x42,
+	'E': 0x46, 'T': 0x46, 'A': 0x46, 'O': 0x46, 'I': 0x46, 'N': 0x46, 'S': 0x46, 'R': 0x46, 'H': 0x46, 'L': 0x46,
+	'D': 0x44, 'C': 0x44, 'U': 0x44, 'M': 0x44, 'F': 0x44, 'P': 0x44, 'G': 0x44, 'W': 0x44, 'Y': 0x44, 'B': 0x44,
+	'J': 0x42, 'K': 0x42, 'Q': 0x42, 'V': 0x42, 'X': 0x42, 'Z': 0x42,
+	'0': 4, '1': 4, '2': 4, '3': 3, '4': 3, '5': 3, '6': 3, '7': 3, '8': 3, '9': 3,
 }
 
-func byteScore(c byte) int {
-	if r := byteRank[c]; r > 0 {
-		return int(r)
-	}
-	return 1
-}
-
-// anchorScore is how common the pair a, b is: two letters are common,
-// a letter beside a digit or punctuation rare.
+// anchorScore is how common the pair a, b is in ordinary text (lower is
+// rarer): two letters are common, a letter beside a digit rare.
 func anchorScore(a, b byte) int {
-	s := byteScore(a) + byteScore(b)
-	if isLetter(a) != isLetter(b) {
-		s -= 4
+	ra, rb := byteRank[a], byteRank[b]
+	if ra == 0 || rb == 0 {
+		return 64 // a special character may be escaped in a spelling
 	}
-	if !isAlnum(a) || !isAlnum(b) {
-		s += 16 // a special character may be escaped in a spelling
+	s := int(ra&0x3f) + int(rb&0x3f)
+	if (ra^rb)&0x40 != 0 {
+		s -= 4
 	}
 	return s
 }
@@ -638,7 +636,7 @@ func (s *Set) canonIndex() {
 		n := len(src)
 		best, at := math.MaxInt, 0
 		for j := 0; j+1 < n && j < 16; j++ {
-			if sc := anchorScore(foldByte(src[j]), foldByte(src[j+1])); sc < best {
+			if sc := anchorScore(src[j], src[j+1]); sc < best {
 				best, at = sc, j
 			}
 		}
@@ -993,18 +991,27 @@ func (s *Set) canonTail(text string, base, hold int) int {
 // form, or hold.
 func (s *Set) canonPrefixAt(text string, base, hold int) int {
 	if len(s.canonFirst) == 0 {
-		for i := range s.canon {
-			s.canonFirst = append(s.canonFirst, int32(i))
+		// Grouped by the first key's high byte, by counting.
+		s.canonFirstGroups = [257]int32{}
+		for _, e := range s.canon {
+			s.canonFirstGroups[e.first>>8+1]++
 		}
-		slices.SortFunc(s.canonFirst, func(a, b int32) int { return int(s.canon[a].first) - int(s.canon[b].first) })
+		for b := 1; b < len(s.canonFirstGroups); b++ {
+			s.canonFirstGroups[b] += s.canonFirstGroups[b-1]
+		}
+		s.canonFirst = make([]int32, len(s.canon))
+		next := s.canonFirstGroups
+		for i, e := range s.canon {
+			s.canonFirst[next[e.first>>8]] = int32(i)
+			next[e.first>>8]++
+		}
 	}
 	for p := max(base, len(text)-s.maxCanon+1); p < hold; p++ {
 		rest := text[p:]
 		if len(rest) >= 2 {
 			k := pairKey(rest[0], rest[1])
-			i, _ := slices.BinarySearchFunc(s.canonFirst, k, func(j int32, k uint16) int { return int(s.canon[j].first) - int(k) })
-			for ; i < len(s.canonFirst) && s.canon[s.canonFirst[i]].first == k; i++ {
-				if e := &s.canon[s.canonFirst[i]]; int(e.n) > len(rest) && s.canonEqual(rest, e) {
+			for _, j := range s.canonFirst[s.canonFirstGroups[k>>8]:s.canonFirstGroups[k>>8+1]] {
+				if e := &s.canon[j]; e.first == k && int(e.n) > len(rest) && s.canonEqual(rest, e) {
 					return p
 				}
 			}

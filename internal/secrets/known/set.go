@@ -124,8 +124,11 @@ type Set struct {
 	canonDone   int
 	canonSorted bool
 	canonFirst  []int32
-	canonBy     []int32
-	canonGroups [257]int32
+	// canonFirstGroups groups canonFirst (for Tail) by the high byte of
+	// the forms' first two bytes' key.
+	canonFirstGroups [257]int32
+	canonBy          []int32
+	canonGroups      [257]int32
 	// hints are the parts of the text being searched that the decoded
 	// view looks at (canon.go).
 	hints    [][2]int
