@@ -589,11 +589,21 @@ func rot13Byte(c byte) byte {
 
 // canonSource is the text e's bytes are taken from.
 func (s *Set) canonSource(e *canonEntry) string {
-	o := &s.origins[e.origin]
 	if e.kind == canonDecoded {
-		return o.canon
+		for _, v := range s.canonViews {
+			if v.origin == e.origin {
+				return v.view
+			}
+		}
 	}
-	return o.value
+	return s.origins[e.origin].value
+}
+
+// canonView is the decoded view of a value that holds escape syntax or
+// single characters apart (canonDecoded).
+type canonView struct {
+	origin int32
+	view   string
 }
 
 // canonEqual reports whether text (folded on the fly) is the form e.
@@ -615,30 +625,35 @@ func (s *Set) canonIndex() {
 	}
 	for ; s.canonDone < len(s.origins); s.canonDone++ {
 		o := &s.origins[s.canonDone]
-		if len(o.value) < CanonMinLen {
+		if len(o.value) < CanonMinLen { // and every hashed value (no value)
 			continue
 		}
 		src := o.value
-		if !plainCanon(src) {
+		n := len(src)
+		// The anchor: the rarest pair among the first 16 bytes; the
+		// reversed form's is the same pair, the rot13 form's the same
+		// place. The same pass tells whether the value is letters and
+		// digits only (most are), whose view is itself folded.
+		best, at, alnum := math.MaxInt, 0, true
+		for j := 0; j < n; j++ {
+			alnum = alnum && isAlnum(src[j])
+			if j < 16 && j+1 < n {
+				if sc := anchorScore(src[j], src[j+1]); sc < best {
+					best, at = sc, j
+				}
+			}
+		}
+		ascii := alnum || isASCII(src)
+		if !alnum && !plainCanon(src) {
 			// Spelt out character by character, the value decodes to
 			// itself (the view decodes once); written as it is, to its
 			// own view.
 			if c := canonValue(src); len(c) >= CanonMinLen && c != strings.ToLower(src) {
-				o.canon = c
+				s.canonViews = append(s.canonViews, canonView{origin: int32(s.canonDone), view: c})
 			}
 		}
 		if s.canon == nil {
 			s.canon = make([]canonEntry, 0, 3*len(s.origins))
-		}
-		// The anchor: the rarest pair among the first 16 bytes; the
-		// reversed form's is the same pair, the rot13 form's the same
-		// place.
-		n := len(src)
-		best, at := math.MaxInt, 0
-		for j := 0; j+1 < n && j < 16; j++ {
-			if sc := anchorScore(src[j], src[j+1]); sc < best {
-				best, at = sc, j
-			}
 		}
 		a, b := foldByte(src[at]), foldByte(src[at+1])
 		oi := int32(s.canonDone)
@@ -646,11 +661,12 @@ func (s *Set) canonIndex() {
 			canonEntry{origin: oi, n: int32(n), kind: canonPlain, at: int32(at), key: pairKey(a, b), first: pairKey(src[0], src[1])},
 			canonEntry{origin: oi, n: int32(n), kind: canonRot13, at: int32(at), key: pairKey(rot13Byte(a), rot13Byte(b)),
 				first: pairKey(rot13Byte(foldByte(src[0])), rot13Byte(foldByte(src[1])))})
-		if isASCII(src) { // reversed by character only for ASCII
+		if ascii { // reversed by character only for ASCII
 			s.canon = append(s.canon, canonEntry{origin: oi, n: int32(n), kind: canonReversed, at: int32(n - 2 - at), key: pairKey(b, a), first: pairKey(src[n-1], src[n-2])})
 		}
 		s.maxCanon = max(s.maxCanon, n)
-		if c := o.canon; c != "" {
+		if k := len(s.canonViews) - 1; k >= 0 && s.canonViews[k].origin == oi {
+			c := s.canonViews[k].view
 			best, at := math.MaxInt, 0
 			for j := 0; j+1 < len(c) && j < 16; j++ {
 				if sc := anchorScore(c[j], c[j+1]); sc < best {

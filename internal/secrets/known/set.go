@@ -71,9 +71,8 @@ type entry struct {
 }
 
 // origin is a value's source and, for a value known in the clear, the
-// value, and its canonical view when that is not the value with letters
-// folded (canonIndex).
-type origin struct{ source, value, canon string }
+// value.
+type origin struct{ source, value string }
 
 // Set is the known values of one hook call. The zero Set knows nothing;
 // a nil *Set too.
@@ -124,6 +123,7 @@ type Set struct {
 	canonDone   int
 	canonSorted bool
 	canonFirst  []int32
+	canonViews  []canonView
 	// canonFirstGroups groups canonFirst (for Tail) by the high byte of
 	// the forms' first two bytes' key.
 	canonFirstGroups [257]int32
