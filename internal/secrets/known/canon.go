@@ -541,7 +541,6 @@ func anchorScore(a, b byte) int {
 	return s
 }
 
-func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 // plainCanon reports whether v's canonical view is v with letters folded:
 // v holds no escape syntax, separator, quote, non-ASCII byte or number
@@ -581,8 +580,11 @@ func canonByte(src string, e *canonEntry, j int) byte {
 
 // rot13Byte is c, a folded byte, in rot13.
 func rot13Byte(c byte) byte {
-	if 'a' <= c && c <= 'z' {
-		return 'a' + (c-'a'+13)%26
+	switch {
+	case 'a' <= c && c <= 'm':
+		return c + 13
+	case 'n' <= c && c <= 'z':
+		return c - 13
 	}
 	return c
 }
@@ -636,7 +638,7 @@ func (s *Set) canonIndex() {
 		// digits only (most are), whose view is itself folded.
 		best, at, alnum := math.MaxInt, 0, true
 		for j := 0; j < n; j++ {
-			alnum = alnum && isAlnum(src[j])
+			alnum = alnum && byteRank[src[j]] != 0 // letters and digits only are ranked
 			if j < 16 && j+1 < n {
 				if sc := anchorScore(src[j], src[j+1]); sc < best {
 					best, at = sc, j
