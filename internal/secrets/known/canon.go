@@ -2,7 +2,6 @@ package known
 
 import (
 	"math"
-	"math/bits"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -28,12 +27,13 @@ import (
 // case and reversing make a short value match far more ordinary text.
 //
 // Cost. The folded view of a text is not built: the pass that looks for
-// the exact forms tests every position's two bytes with ASCII case
-// ignored against a bitset that holds the first two bytes of every form,
-// exact or canonical, and compares a canonical form with case folded on
-// the fly. The decoded view is built only for the regions around escape
-// syntax, code lists and single characters apart (canonRegions), a few
-// value lengths wide.
+// the exact forms tests every position's two bytes, ASCII case ignored,
+// against one bitset holding the exact forms' first two bytes and each
+// canonical form's anchor (its rarest pair among its first 16 bytes),
+// and compares a canonical form with case folded on the fly only there.
+// The decoded view is built only around something to decode
+// (canonRegions), where a sampled word (sampleHints) or an anchor beside
+// escape syntax (escapedNear) says to look.
 
 // CanonMinLen is the shortest value that is also looked for in the
 // canonical view.
@@ -540,7 +540,6 @@ func anchorScore(a, b byte) int {
 	}
 	return s
 }
-
 
 // plainCanon reports whether v's canonical view is v with letters folded:
 // v holds no escape syntax, separator, quote, non-ASCII byte or number
@@ -1055,32 +1054,38 @@ func (s *Set) hint(a, b int) {
 	s.hints = append(s.hints, [2]int{a, b})
 }
 
-// The bytes of 8 as one word, for the tests of sampleHints.
-const (
-	ones  = 0x0101010101010101
-	highs = 0x8080808080808080
-)
+// sampleClass counts, one byte each, what sampleHints looks for in 8
+// bytes: escape syntax (%, \\, &), commas, separators and quotes, colons,
+// ')' and '+'. A literal table: hook packages compute nothing at start-up.
+var sampleClass = [256]uint64{
+	'%': 1, '\\': 1, '&': 1,
+	',': 1<<8 | 1<<16, ' ': 1 << 16, '\'': 1 << 16, '"': 1 << 16,
+	':': 1 << 24, ')': 1 << 32, '+': 1 << 40,
+}
 
-// zeroBytes has the high bit of each byte of w that is zero (and maybe of
-// a byte after one: a test may say yes where it should not, never no).
-func zeroBytes(w uint64) uint64 { return (w - ones) &^ w & highs }
+// highs is the high bit of each of 8 bytes: a byte above ASCII.
+const highs = 0x8080808080808080
 
 // sampleHints calls hint around every 16th byte of text from lo on whose
 // 8 bytes look like part of a spelling that needs decoding: escape syntax
-// (% \ &), a byte above ASCII (a zero-width character, an escape
-// decoded), three separators (a,c,k,x; 'a', 'c'), two colons (61:63:6b)
-// or two commas (97,99,107). A spelling of a whole value of at least
-// CanonMinLen bytes with one of these in every character is at least 23
-// bytes long, so it holds one of the 8-byte words looked at.
+// (% \ &), a byte above ASCII (a zero-width character), four separators
+// or quotes (a,c,k,x; 'a', 'c'), two colons (61:63:6b), two commas
+// (97,99,107), or ')' and '+' (chr(97)+chr(99)), and where a scan of
+// those 8 bytes (canonRegions) confirms something decodes. A spelling of
+// a whole value of at least CanonMinLen bytes with one of these in every
+// character is at least 23 bytes long, so it holds one of the 8-byte
+// words looked at.
 func sampleHints(text string, lo int, hint func(a, b int)) {
 	for i := lo; i+8 <= len(text); i += 16 {
-		w := le64(text[i:])
-		rare := zeroBytes(w^('%'*ones)) | zeroBytes(w^('\\'*ones)) | zeroBytes(w^('&'*ones)) | w&highs
-		comma := zeroBytes(w ^ (',' * ones))
-		colon := zeroBytes(w ^ (':' * ones))
-		seps := comma | zeroBytes(w^(' '*ones)) | zeroBytes(w^('\''*ones)) | zeroBytes(w^('"'*ones))
-		plus := zeroBytes(w^(')'*ones)) & (zeroBytes(w^('+'*ones)) >> 8) // chr(97)+chr(99)
-		if (rare|plus != 0 || bits.OnesCount64(seps) >= 4 || bits.OnesCount64(comma) >= 2 || bits.OnesCount64(colon) >= 2) &&
+		t := text[i : i+8]
+		// One counter a byte (sampleClass): escape syntax, commas,
+		// separators and quotes, colons, ')' and '+'.
+		acc := sampleClass[t[0]] + sampleClass[t[1]] + sampleClass[t[2]] + sampleClass[t[3]] +
+			sampleClass[t[4]] + sampleClass[t[5]] + sampleClass[t[6]] + sampleClass[t[7]]
+		if acc == 0 && le64(t)&highs == 0 {
+			continue
+		}
+		if (le64(t)&highs != 0 || acc&0xff != 0 || acc>>8&0xff >= 2 || acc>>16&0xff >= 4 || acc>>24&0xff >= 2 || acc>>32&0xff != 0 && acc>>40&0xff != 0) &&
 			len(canonRegions(text, i, i+8, 0, nil)) > 0 { // and something there to decode
 			hint(i-24, i+32)
 		}
