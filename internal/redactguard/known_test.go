@@ -1,7 +1,9 @@
 package redactguard
 
 import (
+	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gemini-guard/gemini-guard/internal/secrets/known"
+	"github.com/gemini-guard/gemini-guard/internal/secrets/known/knowntest"
 )
 
 // Values of custom formats that no rule recognises, made for these tests.
@@ -121,4 +124,31 @@ func assertNoKnownValue(t *testing.T, e Env, values ...string) {
 		}
 		return nil
 	}))
+}
+
+// TestKnownValuesSpeltOutRedactedFromToolOutput: issue 38's spellings of
+// the two values (upper-cased, reversed, rot13, every character escaped,
+// lists of codes, characters apart) in a tool's output are redacted.
+func TestKnownValuesSpeltOutRedactedFromToolOutput(t *testing.T) {
+	e, ws := knownEnv(t)
+	for _, v := range []struct{ source, text string }{{"$INTERNAL_API_TOKEN", knownEnvToken}, {".env (DB_PASSWORD)", knownEnvPass}} {
+		for name, sp := range knowntest.Spellings(v.text) {
+			out := runHook(t, e, "after-tool", toolInputIn(ws, "spelt", "run_shell_command", quoteJSON("line one\nvalue: "+sp+"\nline three\n")))
+			require.Contains(t, out, "known-value: "+v.source, "%s of %s: %s", name, v.source, sp)
+			assert.NotContains(t, out, mustQuote(sp), "%s of %s", name, v.source)
+			assert.Contains(t, out, "line three", name)
+		}
+	}
+	assertNoKnownValue(t, e, knownEnvToken, knownEnvPass)
+}
+
+// mustQuote is the middle third of s as it appears inside a JSON string
+// (without HTML escapes, as the hook writes it).
+func mustQuote(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s[len(s)/3 : 2*len(s)/3])
+	q := strings.TrimSpace(b.String())
+	return q[1 : len(q)-1]
 }

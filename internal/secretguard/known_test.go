@@ -16,6 +16,7 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/hook"
 	"github.com/gemini-guard/gemini-guard/internal/secretguard"
 	"github.com/gemini-guard/gemini-guard/internal/secrets/known"
+	"github.com/gemini-guard/gemini-guard/internal/secrets/known/knowntest"
 	"github.com/gemini-guard/gemini-guard/internal/secrets/secrettest"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 	"github.com/gemini-guard/gemini-guard/internal/verdict"
@@ -223,4 +224,32 @@ func TestKnownValueEditedIntoALargeFilesTail(t *testing.T) {
 	require.Equal(t, verdict.Deny, d.Verdict.Action)
 	assert.Contains(t, d.Verdict.Message(), "$INTERNAL_API_TOKEN")
 	assert.NotContains(t, d.Verdict.Message(), knownToken)
+}
+
+// TestKnownValuesSpeltOutDenied: issue 38's spellings of the two values
+// an agent can write without a tool (upper-cased, reversed, rot13, every
+// character escaped, lists of codes, characters apart), in a file and in
+// a command.
+func TestKnownValuesSpeltOutDenied(t *testing.T) {
+	ws := t.TempDir()
+	env := testEnv(t, settings.Default(), t.TempDir())
+	env.Known = knownSet()
+	for _, v := range []struct{ source, text string }{{"$INTERNAL_API_TOKEN", knownToken}, {".env (DB_PASSWORD)", knownPass}} {
+		for name, sp := range knowntest.Spellings(v.text) {
+			for _, c := range []struct {
+				tool string
+				in   json.RawMessage
+			}{
+				{secretguard.WriteFile, input(t, "file_path", "notes.py", "content", "data = "+sp+"\n")},
+				{secretguard.Shell, input(t, "command", "echo \""+sp+"\" > notes.txt")},
+			} {
+				d := check(t, env, ws, c.tool, c.in)
+				require.Equal(t, verdict.Deny, d.Verdict.Action, "%s %s of %s: %s", c.tool, name, v.source, sp)
+				assert.Contains(t, d.Rules, "known-value: "+v.source, "%s %s", c.tool, name)
+				msg := d.Verdict.Message()
+				assert.NotContains(t, msg, v.text)
+				assert.NotContains(t, msg, sp)
+			}
+		}
+	}
 }

@@ -115,6 +115,25 @@ type Set struct {
 	tags, pairs          []uint64
 	clear                []int32
 	maxClear, maxHashed  int
+	// The canonical forms (canon.go) of the clear values of at least
+	// CanonMinLen bytes: made for origins[:canonDone] on first use, sorted
+	// by the key of their first two bytes, whose bitset is canonPairs.
+	// noCanon (tests) leaves them out.
+	canon       []canonEntry
+	canonDone   int
+	canonSorted bool
+	canonFirst  []int32
+	canonViews  []canonView
+	// canonFirstGroups groups canonFirst (for Tail) by the high byte of
+	// the forms' first two bytes' key.
+	canonFirstGroups [257]int32
+	canonBy          []int32
+	canonGroups      [257]int32
+	// hints are the parts of the text being searched that the decoded
+	// view looks at (canon.go).
+	hints    [][2]int
+	maxCanon int
+	noCanon  bool
 	// store and sessionID are where Learn keeps what it learns (nil:
 	// nowhere).
 	store     *state.Store
@@ -323,14 +342,17 @@ func (s *Set) index() {
 		next[e.tag>>8]++
 		s.tags[e.tag/64] |= 1 << (e.tag % 64)
 		if e.form != "" {
-			p := pair(e.form, 0)
+			p := pairKey(e.form[0], e.form[1])
 			s.pairs[p/64] |= 1 << (p % 64)
 		}
 	}
+	// The canonical forms' anchors go through the same filter: one test
+	// a position for both.
+	s.canonIndex()
+	for _, e := range s.canon {
+		s.pairs[e.key/64] |= 1 << (e.key % 64)
+	}
 }
-
-// pair is the two bytes of text at i as a number.
-func pair(text string, i int) uint16 { return uint16(text[i])<<8 | uint16(text[i+1]) }
 
 // clearIndex lists the clear forms sorted, for Tail.
 func (s *Set) clearIndex() {
@@ -398,18 +420,46 @@ func (s *Set) findForms(text string, from int) []secrets.Finding {
 		return nil
 	}
 	s.index()
-	longest := max(s.maxClear, s.maxHashed)
+	longest := max(s.maxClear, s.maxHashed, s.maxCanon)
 	clearOnly := s.maxHashed == 0
+	hasCanon := len(s.canon) > 0
 	var out []secrets.Finding
 	line, lineAt := 1, 0
-	for i := max(0, from-longest+1); i+MinLen <= len(text); i++ {
-		if p := pair(text, i); clearOnly && s.pairs[p/64]&(1<<(p%64)) == 0 {
-			continue
+	lineOf := func(i int) int {
+		line += strings.Count(text[lineAt:i], "\n")
+		lineAt = i
+		return line
+	}
+	lo := max(0, from-longest+1)
+	for i := lo; i+2 <= len(text); i++ {
+		// A form's first two bytes or a canonical form's anchor, ASCII
+		// case ignored (the folded text is matched against the
+		// canonical forms).
+		p := pairKey(text[i], text[i+1])
+		if s.pairs[p/64]&(1<<(p%64)) == 0 {
+			if clearOnly {
+				continue
+			}
+		} else if hasCanon {
+			out = s.canonAt(out, text, i, from, p, lineOf)
 		}
-		t := tagOf(s.key, le64(text[i:]))
-		if s.tags[t/64]&(1<<(t%64)) == 0 {
-			continue
+		if i+MinLen <= len(text) {
+			out = s.exactAt(out, text, i, from, lineOf)
 		}
+	}
+	if hasCanon {
+		out = s.findDecoded(out, text, lo, from)
+	}
+	return out
+}
+
+// exactAt appends the forms found in text at i that end after from.
+func (s *Set) exactAt(out []secrets.Finding, text string, i, from int, lineOf func(int) int) []secrets.Finding {
+	t := tagOf(s.key, le64(text[i:]))
+	if s.tags[t/64]&(1<<(t%64)) == 0 {
+		return out
+	}
+	{
 		for _, j := range s.byTag[s.groups[t>>8]:s.groups[t>>8+1]] {
 			e := &s.entries[j]
 			if e.tag != t {
@@ -423,14 +473,12 @@ func (s *Set) findForms(text string, from int) []secrets.Finding {
 			if e.form != "" && w != e.form || e.form == "" && sipHash(s.key.K0, s.key.K1, w) != e.sum {
 				continue
 			}
-			line += strings.Count(text[lineAt:i], "\n")
-			lineAt = i
 			o := s.origins[e.origin]
 			secret := o.value
 			if secret == "" {
 				secret = w
 			}
-			out = append(out, secrets.Finding{RuleID: RuleID, Description: o.source, Start: i, End: end, Line: line, Secret: secret, Decoded: e.decoded})
+			out = append(out, secrets.Finding{RuleID: RuleID, Description: o.source, Start: i, End: end, Line: lineOf(i), Secret: secret, Decoded: e.decoded})
 		}
 	}
 	return out
@@ -468,6 +516,8 @@ func (s *Set) Tail(text string, base int) int {
 			break
 		}
 	}
+	hold = s.canonTail(text, base, hold)
+	hold = s.decodedTail(text, base, hold)
 	if s.maxHashed > 0 {
 		p := len(text)
 		for p > base && p > len(text)-s.maxHashed+1 && !space(text[p-1]) {
