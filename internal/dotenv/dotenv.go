@@ -18,40 +18,19 @@ package dotenv
 import (
 	"strings"
 	"unicode/utf8"
-
-	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 )
 
 // The module's expression (dotenv lib/main.js):
 //
 //	/(?:^|^)\s*(?:export\s+)?([\w.-]+)(?:\s*=\s*?|:\s+?)(\s*'(?:\\'|[^'])*'|\s*"(?:\\"|[^"])*"|\s*`(?:\\`|[^`])*`|[^#\r\n]+)?\s*(?:#.*)?(?:$|$)/mg
 //
-// Translated:
-//   - \s is JavaScript's: WhiteSpace and LineTerminator, Unicode's spaces
-//     included (ECMA-262 22.2.2.9), where Go's \s is ASCII only.
-//   - . is any character but a line terminator (\n, \r, U+2028, U+2029).
-//   - ^ (multiline) is handled by the caller, which tries the expression
-//     only at line starts (Go's (?m)^ knows only \n); the expression is
-//     anchored at the start of the text it is given.
-//   - $ (multiline) is a look-ahead for a line terminator or the end. Go has
-//     no look-ahead, so the expression consumes the terminator instead and
-//     the caller ends the match before it: the paths that succeed, and the
-//     one leftmost-first picks among them, are the same, since nothing
-//     follows the $.
-//
-// \w is ASCII in both.
-const (
-	jsSpace = `\t\n\x0B\f\r \x{00A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}`
-	s       = `[` + jsSpace + `]`
-	dot     = `[^\n\r\x{2028}\x{2029}]`
-	lineEnd = `(?:\z|[\n\r\x{2028}\x{2029}])`
-
-	lineExpr = `^` + s + `*(?:export` + s + `+)?([\w.-]+)(?:` + s + `*=` + s + `*?|:` + s + `+?)` +
-		`(` + s + `*'(?:\\'|[^'])*'|` + s + `*"(?:\\"|[^"])*"|` + s + "*`(?:\\\\`|[^`])*`|[^#\\r\\n]+)?" +
-		s + `*(?:#` + dot + `*)?` + lineEnd
-)
-
-var line = &lazyregexp.Regexp{Expr: lineExpr}
+// is matched here by hand (scan), in the order JavaScript's backtracking
+// tries its paths, so that the match it picks is the one the module gets:
+// \s is JavaScript's (WhiteSpace and LineTerminator, Unicode's spaces
+// included), . any character but a line terminator, ^ and $ (multiline)
+// a line's start and end, \w ASCII. A compiled regular expression did
+// the same (the tests keep it as an oracle: TestScanIsTheExpression), but
+// compiling it cost each process that reads a .env ~40 µs.
 
 // Entry is one key the file assigns and the value the host gives it.
 type Entry struct {
@@ -71,16 +50,15 @@ func Parse(src string) []Entry {
 
 	var out []Entry
 	at := map[string]int{}
-	re := line.Get()
 	for last := 0; ; {
-		i, m := nextMatch(re.FindStringSubmatchIndex, text, last)
-		if m == nil {
+		m, ok := nextMatch(scan, text, last)
+		if !ok {
 			return out
 		}
-		key := text[i+m[2] : i+m[3]]
+		key := text[m.keyStart:m.keyEnd]
 		value := ""
-		if m[4] >= 0 {
-			value = text[i+m[4] : i+m[5]]
+		if m.valStart >= 0 {
+			value = text[m.valStart:m.valEnd]
 		}
 		value = trimJS(value)
 		quote := byte(0)
@@ -92,7 +70,7 @@ func Parse(src string) []Entry {
 			value = strings.ReplaceAll(value, `\n`, "\n")
 			value = strings.ReplaceAll(value, `\r`, "\r")
 		}
-		last = i + matchEnd(text, i, m)
+		last = m.end
 		// obj[key] = value: assigning a string to __proto__ sets nothing.
 		if key == "__proto__" {
 			continue
@@ -116,41 +94,189 @@ func Map(src string) map[string]string {
 	return m
 }
 
+// match is one match of the expression: the key, the value (valStart -1
+// when the optional group did not match) and where it ends (lastIndex:
+// before the line terminator its $ looks at), all indices into the text.
+type match struct {
+	keyStart, keyEnd, valStart, valEnd, end int
+}
+
 // nextMatch is exec's search from lastIndex: the first line start at or
-// after from where the anchored expression matches, and the match's
-// indices relative to it. A failed try whose leading \s* could have
-// reached later line starts has tried those too (the rest of the
-// expression is the same from any of them), so the search goes on after
-// the blank run: a file of blank lines ends in one pass, not in one pass
-// per line.
-func nextMatch(find func(string) []int, text string, from int) (int, []int) {
+// after from where the expression matches (try). A failed try whose
+// leading \s* could have reached later line starts has tried those too
+// (the rest of the expression is the same from any of them), so the
+// search goes on after the blank run: a file of blank lines ends in one
+// pass, not in one pass per line.
+func nextMatch(try func(string, int) (match, bool), text string, from int) (match, bool) {
 	for i := from; i <= len(text); {
 		if !lineStart(text, i) {
 			i = nextLineStart(text, i)
 			continue
 		}
-		if m := find(text[i:]); m != nil {
-			return i, m
+		if m, ok := try(text, i); ok {
+			return m, true
 		}
 		if i == len(text) {
 			break
 		}
 		i = nextLineStart(text, i+spaceRun(text[i:]))
 	}
-	return 0, nil
+	return match{}, false
 }
 
-// matchEnd is where the match ends, before the line terminator the
-// expression consumed in place of its look-ahead.
-func matchEnd(text string, i int, m []int) int {
-	end := m[1]
-	if end > m[0] && i+end <= len(text) {
-		r, size := utf8.DecodeLastRuneInString(text[:i+end])
-		if lineTerminator(r) {
-			end -= size
+// scan tries the expression at i: \s* (greedy; a key never starts with
+// white space, so all of it), then export and \s+ if they lead to a
+// match, else the key right there.
+func scan(text string, i int) (match, bool) {
+	p := i + spaceRun(text[i:])
+	if strings.HasPrefix(text[p:], "export") {
+		if n := spaceRun(text[p+6:]); n > 0 {
+			if m, ok := afterExport(text, p+6+n); ok {
+				return m, true
+			}
 		}
 	}
-	return end
+	return afterExport(text, p)
+}
+
+// afterExport matches ([\w.-]+)(?:\s*=\s*?|:\s+?) at k and the rest. The
+// key is all the key characters there (a shorter one would leave one
+// before the separator), the \s* before = all the white space (= is
+// none), and only one of the two separators can follow a key.
+func afterExport(text string, k int) (match, bool) {
+	e := k
+	for e < len(text) && keyByte(text[e]) {
+		e++
+	}
+	if e == k {
+		return match{}, false
+	}
+	if w := e + spaceRun(text[e:]); w < len(text) && text[w] == '=' {
+		return lazyValue(text, k, e, w+1, 0)
+	}
+	if e < len(text) && text[e] == ':' {
+		return lazyValue(text, k, e, e+1, 1)
+	}
+	return match{}, false
+}
+
+func keyByte(c byte) bool {
+	return c == '_' || c == '.' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// lazyValue is the separator's lazy white space (\s*? from none, \s+?
+// from one) and what follows: the value and the end tried after the
+// fewest white-space characters first.
+func lazyValue(text string, keyStart, keyEnd, at, least int) (match, bool) {
+	v := at
+	for n := 0; ; n++ {
+		if n >= least {
+			if m, ok := valueAndEnd(text, v); ok {
+				m.keyStart, m.keyEnd = keyStart, keyEnd
+				return m, true
+			}
+		}
+		if v >= len(text) {
+			return match{}, false
+		}
+		r, size := utf8.DecodeRuneInString(text[v:])
+		if !jsWhite(r) {
+			return match{}, false
+		}
+		v += size
+	}
+}
+
+// valueAndEnd matches the optional value group at v, its alternatives in
+// order (the three quoted forms, then [^#\r\n]+), then the end; or no
+// value and the end.
+func valueAndEnd(text string, v int) (match, bool) {
+	u := v + spaceRun(text[v:]) // a quote never is white space: all of it
+	if u < len(text) && (text[u] == '\'' || text[u] == '"' || text[u] == '`') {
+		if m, ok := quoted(text, v, u); ok {
+			return m, true
+		}
+	}
+	l := v
+	for l < len(text) && text[l] != '#' && text[l] != '\r' && text[l] != '\n' {
+		l++
+	}
+	if l > v {
+		// The longest run always ends: what stops it is a #, a line
+		// break or the end of the text.
+		if end, ok := lineEndAt(text, l); ok {
+			return match{valStart: v, valEnd: l, end: end}, true
+		}
+	}
+	if end, ok := lineEndAt(text, v); ok {
+		return match{valStart: -1, end: end}, true
+	}
+	return match{}, false
+}
+
+// quoted matches \s*Q(?:\\Q|[^Q])*Q from v, the opening quote Q at u,
+// and the end after it. Inside, an escaped quote (one after a backslash)
+// may be passed or close; an unescaped one must close. Backtracking tries
+// the farthest close first, the first unescaped quote, then each escaped
+// one before it, the last first.
+func quoted(text string, v, u int) (match, bool) {
+	q := text[u]
+	var escaped []int
+	closing := -1
+	for p := u + 1; p < len(text); p++ {
+		if text[p] != q {
+			continue
+		}
+		if text[p-1] == '\\' && p-1 > u {
+			escaped = append(escaped, p)
+			continue
+		}
+		closing = p
+		break
+	}
+	if closing >= 0 {
+		if end, ok := lineEndAt(text, closing+1); ok {
+			return match{valStart: v, valEnd: closing + 1, end: end}, true
+		}
+	}
+	for i := len(escaped) - 1; i >= 0; i-- {
+		if end, ok := lineEndAt(text, escaped[i]+1); ok {
+			return match{valStart: v, valEnd: escaped[i] + 1, end: end}, true
+		}
+	}
+	return match{}, false
+}
+
+// lineEndAt matches \s*(?:#.*)?(?:$|$) at p and returns where the match
+// ends. \s* is greedy: all the white space, then a comment to the line's
+// end, or the line's end itself; else the white space given back to the
+// last line terminator inside it (a line end $ sees).
+func lineEndAt(text string, p int) (int, bool) {
+	w := p + spaceRun(text[p:])
+	if w < len(text) && text[w] == '#' {
+		e := w
+		for e < len(text) {
+			r, size := utf8.DecodeRuneInString(text[e:])
+			if lineTerminator(r) {
+				break
+			}
+			e += size
+		}
+		return e, true
+	}
+	for x := w; ; {
+		if x == len(text) {
+			return x, true
+		}
+		if r, _ := utf8.DecodeRuneInString(text[x:]); lineTerminator(r) {
+			return x, true
+		}
+		if x <= p {
+			return 0, false
+		}
+		_, size := utf8.DecodeLastRuneInString(text[:x])
+		x -= size
+	}
 }
 
 // lineStart says whether i is where JavaScript's multiline ^ matches: the

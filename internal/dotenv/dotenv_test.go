@@ -62,6 +62,8 @@ func TestParseIsLinear(t *testing.T) {
 		"spaces then garbage":      strings.Repeat(" \u00A0\n", 20<<10) + "!",
 		"quotes at line starts":    "A=\"" + strings.Repeat("\n'x", 20<<10),
 		"keys":                     strings.Repeat("A=1\n", 16<<10),
+		"escaped quotes, no close": strings.Repeat("A='\\'\\'\\'x\n", 8<<10),
+		"colons and spaces":        strings.Repeat("A:\u00a0\u00a0\u00a0\n", 8<<10) + "!",
 	} {
 		start := time.Now()
 		Parse(src)
