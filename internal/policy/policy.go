@@ -16,6 +16,7 @@ import (
 
 	"github.com/gemini-guard/gemini-guard/internal/bounded"
 	"github.com/gemini-guard/gemini-guard/internal/effects"
+	"github.com/gemini-guard/gemini-guard/internal/protect"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
@@ -65,6 +66,10 @@ type Context struct {
 	// at its first touch, its content what the agent's call left). The
 	// hook reads the record only when a rule asks; nil: nothing known.
 	AgentMade func(p string) bool
+
+	// protectMemo keeps what the protected-object checks of this decision
+	// compute once (roots).
+	protectMemo protect.Memo
 
 	// embeddedSpent counts the bytes exec.embedded-command analysed for
 	// this decision, against maxEmbeddedBytes (exec_embedded.go).

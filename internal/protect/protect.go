@@ -67,6 +67,9 @@ type Roots struct {
 	// level above its sessions: $XDG_STATE_HOME/gemini-guard), protected
 	// beside the default ~/.local/state/gemini-guard; "" for that alone.
 	StateDir string
+	// Memo, when set, keeps what checks against these roots compute once
+	// (the host directories' symlinks resolved): one per decision.
+	Memo *Memo
 }
 
 // Entry is a protected path: what it is, as a block reason says it, and how

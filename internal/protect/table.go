@@ -115,35 +115,68 @@ type anchor struct {
 }
 
 // anchors are the places the table is anchored to under r, and for the
-// path p (when not "") the Windows profile it lies in.
+// path p (when not "") the Windows profile it lies in. What does not
+// depend on p (the host directories of home and workspace with their
+// symlinks resolved, which costs a few lstat calls each) is computed once
+// per Memo: a command that deletes three paths asked for it three times
+// per path checked.
 func anchors(r Roots, p string) []anchor {
-	var out []anchor
-	for i, root := range []string{r.Home, r.Workspace, windowsProfile(p)} {
+	var before, after []anchor
+	if m := r.Memo; m != nil && m.done {
+		before, after = m.before, m.after
+	} else {
+		before, after = fixedAnchors(r)
+		if m != nil {
+			m.done, m.before, m.after = true, before, after
+		}
+	}
+	win := windowsProfile(p)
+	if win == "" {
+		return append(before[:len(before):len(before)], after...)
+	}
+	out := make([]anchor, 0, len(before)+len(hostDirNames)+len(after))
+	out = append(out, before...)
+	for _, n := range hostDirNames {
+		out = append(out, anchor{hostDir, filepath.Join(win, n), true}) // no symlinks on its drive
+	}
+	return append(out, after...)
+}
+
+// Memo keeps what the checks of one Roots compute once (anchors). The zero
+// value is empty; a Roots without one computes every time. A Memo serves
+// one Roots: its home, workspace, state directory and file system.
+type Memo struct {
+	done          bool
+	before, after []anchor
+}
+
+// fixedAnchors are anchors' parts that do not depend on the path: the host
+// directories under home and the workspace (and where their symlinks
+// lead), then the workspace, home, state directories and the root.
+func fixedAnchors(r Roots) (before, after []anchor) {
+	for i, root := range []string{r.Home, r.Workspace} {
 		if root == "" {
 			continue
 		}
-		home := i != 1
+		home := i == 0
 		for _, n := range hostDirNames {
 			g := filepath.Join(root, n)
-			out = append(out, anchor{hostDir, g, home})
-			if i == 2 {
-				continue // a Windows profile: no symlinks on its drive
-			}
+			before = append(before, anchor{hostDir, g, home})
 			if real, err := bounded.EvalSymlinks(bounded.Or(r.FS), g); err == nil && real != g {
-				out = append(out, anchor{hostDir, real, home})
+				before = append(before, anchor{hostDir, real, home})
 			}
 		}
 	}
 	if r.Workspace != "" {
-		out = append(out, anchor{inWorkspace, r.Workspace, false})
+		after = append(after, anchor{inWorkspace, r.Workspace, false})
 	}
 	if r.Home != "" {
-		out = append(out, anchor{inHome, r.Home, true}, anchor{stateDir, filepath.Join(r.Home, ".local", "state", "gemini-guard"), true})
+		after = append(after, anchor{inHome, r.Home, true}, anchor{stateDir, filepath.Join(r.Home, ".local", "state", "gemini-guard"), true})
 	}
 	if r.StateDir != "" && filepath.IsAbs(r.StateDir) {
-		out = append(out, anchor{stateDir, filepath.Clean(r.StateDir), true})
+		after = append(after, anchor{stateDir, filepath.Clean(r.StateDir), true})
 	}
-	return append(out, anchor{absolute, "/", false})
+	return before, append(after, anchor{absolute, "/", false})
 }
 
 // windowsProfile is the Windows user profile p lies in, as WSL
