@@ -4,6 +4,7 @@ package policy
 // tightening file: the text a call writes, when it can be known.
 
 import (
+	"errors"
 	"path"
 	"slices"
 	"strings"
@@ -72,7 +73,9 @@ func copiedText(c *Call) (string, bool) {
 			continue
 		}
 		data, err := c.readSmall(p)
-		if err != nil && (!shell.Known(p) || writtenEarlier(c, p)) {
+		if err != nil && (!shell.Known(p) || writtenEarlier(c, p) || errors.Is(err, errTooLarge) || errors.Is(err, bounded.ErrNotRegular)) {
+			// Unknown: not on disk yet, larger than the guard reads (cp
+			// big.env .env with BASH_ENV past 64 KiB), or no regular file.
 			return "", false
 		}
 		b.WriteString(data) // a source that does not exist: the copy fails
@@ -139,10 +142,13 @@ func (c *Call) readSmall(p string) (string, error) {
 		return "", err
 	}
 	if truncated {
-		return "", bounded.ErrNotRegular
+		return "", errTooLarge
 	}
 	return string(data), nil
 }
+
+// errTooLarge says a file is larger than readSmall reads.
+var errTooLarge = errors.New("larger than 64 KiB")
 
 // currentText is a file's content now ("" when missing or unreadable).
 func (c *Call) currentText(p string) string {
@@ -171,7 +177,12 @@ func judgeEnvWrite(c *Call, p string, e protect.Entry) Finding {
 		}
 		return maybe("writes " + e.What + " with content that cannot be known statically")
 	}
-	before := c.currentText(p)
+	before, err := c.readSmall(p)
+	if errors.Is(err, errTooLarge) && appends {
+		// The appended text joins the file's last line (BAS + H_ENV=…):
+		// what the host will read cannot be known without the file.
+		return hit("appends to " + e.What + " larger than the guard reads (64 KiB), so which keys the result sets cannot be known")
+	}
 	after := text
 	if appends {
 		after = before + text
