@@ -142,6 +142,7 @@ func (a *analyzer) run(f *frame, st *state, ex *Exec) {
 		p := ParseArgs(ex.Args[1:], execSpec)
 		if len(p.Operands) == 0 {
 			a.emit(f, ex) // exec >file: redirections of the shell itself
+			st.openFds(ex.Redirs)
 			return
 		}
 		a.child(f, st, ex, p.Operands, "exec")

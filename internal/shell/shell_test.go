@@ -285,3 +285,20 @@ func TestNeverPanics(t *testing.T) {
 		assert.NotPanics(t, func() { Analyze(src, testOpts) }, "%q", src)
 	}
 }
+
+// TestExecOpenedDescriptors: a descriptor the shell itself opened with
+// exec (exec 3>>.env, exec >out) is where a later >&3, or a later
+// command's output, is written.
+func TestExecOpenedDescriptors(t *testing.T) {
+	res := Analyze("exec 3>>.env; echo A=1 >&3; exec >>out.log; echo B; echo C >&2", Options{Dir: "/w"})
+	var got []string
+	for _, ex := range res.Execs {
+		if ex.Name != "echo" {
+			continue
+		}
+		for _, r := range ex.Redirs {
+			got = append(got, ex.Args[1]+" "+r.Op+" "+r.Target)
+		}
+	}
+	require.Equal(t, []string{"A=1 >> .env", "B >> out.log", "C >& 2", "C >> out.log"}, got)
+}

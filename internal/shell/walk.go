@@ -526,7 +526,7 @@ func (a *analyzer) assign(wc *wordCtx, st *state, as *syntax.Assign) {
 // heredocs, here-strings and < files become the standard input.
 func (a *analyzer) redirects(f *frame, st *state, rs []*syntax.Redirect, io ioCtx) ioCtx {
 	if len(rs) == 0 {
-		return io
+		return st.withOpenStdout(io)
 	}
 	var words []*syntax.Word
 	for _, r := range rs {
@@ -555,9 +555,52 @@ func (a *analyzer) redirects(f *frame, st *state, rs []*syntax.Redirect, io ioCt
 			if r.Op == syntax.RdrIn && (rd.Fd == "" || rd.Fd == "0") {
 				io.stdin = &Stdin{File: rd.Target}
 			}
+			if open, ok := st.fds[rd.Target]; ok && r.Op == syntax.DplOut {
+				// >&3 after exec 3>>.env writes .env.
+				rd.Op, rd.Target = open.Op, open.Target
+			}
 		}
 		io.redirs = append(io.redirs, rd)
 	}
+	return st.withOpenStdout(io)
+}
+
+// openFds records the files exec's own redirections open on a
+// descriptor (exec 3>>.env, exec >out, exec &>log) for the commands after
+// it.
+func (st *state) openFds(rs []Redir) {
+	for _, r := range rs {
+		if !r.Writes() || r.Op == ">&" {
+			continue
+		}
+		fd := r.Fd
+		if fd == "" {
+			fd = "1"
+		}
+		if st.fds == nil {
+			st.fds = map[string]Redir{}
+		}
+		st.fds[fd] = Redir{Op: r.Op, Target: r.Target}
+		if r.Op == "&>" || r.Op == "&>>" {
+			st.fds["2"] = st.fds[fd]
+		}
+	}
+}
+
+// withOpenStdout adds to io the file exec opened on descriptor 1 (exec
+// >out), when the command does not redirect its output itself: what it
+// prints lands there.
+func (st *state) withOpenStdout(io ioCtx) ioCtx {
+	open, ok := st.fds["1"]
+	if !ok {
+		return io
+	}
+	for _, r := range io.redirs {
+		if r.Writes() && (r.Fd == "" || r.Fd == "1") {
+			return io
+		}
+	}
+	io.redirs = append(slices.Clip(io.redirs), Redir{Op: ">>", Target: open.Target})
 	return io
 }
 

@@ -35,6 +35,10 @@ type state struct {
 	calling map[string]bool
 	// aliases are the aliases defined earlier in the text (evasion.go).
 	aliases map[string]string
+	// fds are the files the shell itself opened on a descriptor earlier in
+	// the text (exec 3>>.env, exec >out): a later >&3, or any output when
+	// the descriptor is 1, writes there.
+	fds map[string]Redir
 }
 
 func (st *state) copy() *state {
@@ -42,6 +46,7 @@ func (st *state) copy() *state {
 	c.vars = maps.Clone(st.vars)
 	c.funcs = maps.Clone(st.funcs)
 	c.calling = maps.Clone(st.calling)
+	c.fds = maps.Clone(st.fds)
 	c.aliases = maps.Clone(st.aliases)
 	return &c
 }
