@@ -683,20 +683,8 @@ func (s *Set) canonIndex() {
 		return
 	}
 	s.canonSorted, s.canonFirst = true, s.canonFirst[:0]
-	// Grouped by the anchor key's high byte, by counting (as index does).
-	s.canonGroups = [257]int32{}
-	for _, e := range s.canon {
-		s.canonGroups[e.key>>8+1]++
-	}
-	for b := 1; b < len(s.canonGroups); b++ {
-		s.canonGroups[b] += s.canonGroups[b-1]
-	}
-	s.canonBy = slices.Grow(s.canonBy[:0], len(s.canon))[:len(s.canon)]
-	next := s.canonGroups
-	for i, e := range s.canon {
-		s.canonBy[next[e.key>>8]] = int32(i)
-		next[e.key>>8]++
-	}
+	// Grouped by the anchor key's high byte, as index groups the tags.
+	s.canonBy = groupByHigh(len(s.canon), func(i int) uint16 { return s.canon[i].key }, &s.canonGroups, s.canonBy)
 }
 
 // canonWith is the places in s.canon of the canonical entries whose

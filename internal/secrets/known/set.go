@@ -328,18 +328,8 @@ func (s *Set) index() {
 		clear(s.tags)
 		clear(s.pairs)
 	}
-	s.groups = [257]int32{}
+	s.byTag = groupByHigh(len(s.entries), func(i int) uint16 { return s.entries[i].tag }, &s.groups, s.byTag)
 	for _, e := range s.entries {
-		s.groups[e.tag>>8+1]++
-	}
-	for b := 1; b < len(s.groups); b++ {
-		s.groups[b] += s.groups[b-1]
-	}
-	s.byTag = slices.Grow(s.byTag[:0], len(s.entries))[:len(s.entries)]
-	next := s.groups
-	for i, e := range s.entries {
-		s.byTag[next[e.tag>>8]] = int32(i)
-		next[e.tag>>8]++
 		s.tags[e.tag/64] |= 1 << (e.tag % 64)
 		if e.form != "" {
 			p := pairKey(e.form[0], e.form[1])
@@ -352,6 +342,27 @@ func (s *Set) index() {
 	for _, e := range s.canon {
 		s.pairs[e.key/64] |= 1 << (e.key % 64)
 	}
+}
+
+// groupByHigh lists the indices 0..n-1 grouped by the high byte of
+// key(i), in order within a group, by counting (no sort): the group of b
+// is by[groups[b]:groups[b+1]]. by's room is reused.
+func groupByHigh(n int, key func(int) uint16, groups *[257]int32, by []int32) []int32 {
+	*groups = [257]int32{}
+	for i := range n {
+		groups[key(i)>>8+1]++
+	}
+	for b := 1; b < len(groups); b++ {
+		groups[b] += groups[b-1]
+	}
+	by = slices.Grow(by[:0], n)[:n]
+	next := *groups
+	for i := range n {
+		k := key(i) >> 8
+		by[next[k]] = int32(i)
+		next[k]++
+	}
+	return by
 }
 
 // clearIndex lists the clear forms sorted, for Tail.
