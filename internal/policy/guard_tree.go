@@ -456,17 +456,11 @@ func (c *Call) resolveFrom(dir, p string) string {
 	if !shell.Known(p) {
 		return ""
 	}
-	switch {
-	case p == "~" || strings.HasPrefix(p, "~/"):
+	if p == "~" || strings.HasPrefix(p, "~/") {
 		if c.Ctx.Home == "" {
 			return ""
 		}
 		p = c.Ctx.Home + p[1:]
-	case !path.IsAbs(p):
-		if dir == "" || !path.IsAbs(dir) {
-			return ""
-		}
-		p = path.Join(dir, p)
 	}
-	return path.Clean(p)
+	return shell.ResolvePath(dir, p) // as resolve does for the call's own directory
 }
