@@ -174,7 +174,13 @@ func ControlKey(name string) (why string, ok bool) {
 	if n == "" || slices.Contains(allowedGemini, n) {
 		return "", false
 	}
-	for _, f := range EnvFamilies {
+	return familyOf(EnvFamilies, n)
+}
+
+// familyOf finds the family of fams an upper-cased name belongs to (by
+// exact name or prefix) and returns its reason.
+func familyOf(fams []EnvFamily, n string) (why string, ok bool) {
+	for _, f := range fams {
 		if slices.Contains(f.Names, n) {
 			return f.Why, true
 		}
@@ -330,18 +336,7 @@ var RunnerFamilies = []EnvFamily{
 // RunnerKey reports whether name is a RunnerFamilies key, with its
 // family's reason.
 func RunnerKey(name string) (why string, ok bool) {
-	n := strings.ToUpper(strings.TrimSpace(name))
-	for _, f := range RunnerFamilies {
-		if slices.Contains(f.Names, n) {
-			return f.Why, true
-		}
-		for _, p := range f.Prefixes {
-			if strings.HasPrefix(n, p) {
-				return f.Why, true
-			}
-		}
-	}
-	return "", false
+	return familyOf(RunnerFamilies, strings.ToUpper(strings.TrimSpace(name)))
 }
 
 // EnvFileKeys reads a .env's text as the host does (internal/dotenv) and
