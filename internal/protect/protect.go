@@ -162,6 +162,23 @@ func gitDir(p string) string {
 // (Candidates), then Identify: the first protected one wins, with the link
 // named.
 func Check(r Roots, p string) Entry {
+	m := r.Memo
+	if m == nil {
+		return check(r, p)
+	}
+	if e, ok := m.checked[p]; ok {
+		return e
+	}
+	e := check(r, p)
+	if m.checked == nil {
+		m.checked = map[string]Entry{}
+	}
+	m.checked[p] = e
+	return e
+}
+
+// check is Check without the memo.
+func check(r Roots, p string) Entry {
 	for i, c := range Candidates(r.FS, p) {
 		if e := Classify(r, c); e.Kind != None {
 			if i > 0 {

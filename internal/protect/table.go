@@ -148,6 +148,35 @@ func anchors(r Roots, p string) []anchor {
 type Memo struct {
 	done          bool
 	before, after []anchor
+	// placed are the table's objects at the fixed anchors (before, then
+	// after), their paths joined once: located looks at every one for
+	// each path a command touches.
+	placed []placement
+	// checked are Check's answers by path: the rules of one command ask
+	// about the same path several times (deleted, written, linked).
+	checked map[string]Entry
+}
+
+// placement is a table object at one anchor, with its path there.
+type placement struct {
+	obj  *object
+	a    anchor
+	path string
+}
+
+// placements lists, object by object, each object at every anchor of as
+// that it is anchored to, with its path: the order located tries them.
+func placements(as []anchor) []placement {
+	var out []placement
+	for i := range objects {
+		o := &objects[i]
+		for _, a := range as {
+			if a.at == o.at {
+				out = append(out, placement{o, a, o.path(a)})
+			}
+		}
+	}
+	return out
 }
 
 // fixedAnchors are anchors' parts that do not depend on the path: the host
@@ -219,20 +248,23 @@ func located(r Roots, p string) (Entry, bool) {
 			return hostDirEntry(a.dir), true
 		}
 	}
-	for i := range objects {
-		o := &objects[i]
-		for _, a := range as {
-			if a.at != o.at {
-				continue
+	var placed []placement
+	if m := r.Memo; m != nil && windowsProfile(p) == "" {
+		// as are the fixed anchors (no Windows profile's between them).
+		if m.placed == nil {
+			m.placed = placements(as)
+		}
+		placed = m.placed
+	} else {
+		placed = placements(as)
+	}
+	for _, pl := range placed {
+		if samePath(p, pl.path) || pl.obj.tree && Within(p, pl.path) {
+			e := pl.obj.entry(pl.path)
+			if pl.a.at == hostDir && strings.EqualFold(filepath.Base(pl.a.dir), ".qwen") {
+				e.What = strings.Replace(e.What, "Gemini CLI's", "Qwen Code's", 1)
 			}
-			q := o.path(a)
-			if samePath(p, q) || o.tree && Within(p, q) {
-				e := o.entry(q)
-				if a.at == hostDir && strings.EqualFold(filepath.Base(a.dir), ".qwen") {
-					e.What = strings.Replace(e.What, "Gemini CLI's", "Qwen Code's", 1)
-				}
-				return e, true
-			}
+			return e, true
 		}
 	}
 	return Entry{}, false
