@@ -148,35 +148,9 @@ func anchors(r Roots, p string) []anchor {
 type Memo struct {
 	done          bool
 	before, after []anchor
-	// placed are the table's objects at the fixed anchors (before, then
-	// after), their paths joined once: located looks at every one for
-	// each path a command touches.
-	placed []placement
 	// checked are Check's answers by path: the rules of one command ask
 	// about the same path several times (deleted, written, linked).
 	checked map[string]Entry
-}
-
-// placement is a table object at one anchor, with its path there.
-type placement struct {
-	obj  *object
-	a    anchor
-	path string
-}
-
-// placements lists, object by object, each object at every anchor of as
-// that it is anchored to, with its path: the order located tries them.
-func placements(as []anchor) []placement {
-	var out []placement
-	for i := range objects {
-		o := &objects[i]
-		for _, a := range as {
-			if a.at == o.at {
-				out = append(out, placement{o, a, o.path(a)})
-			}
-		}
-	}
-	return out
 }
 
 // fixedAnchors are anchors' parts that do not depend on the path: the host
@@ -197,10 +171,10 @@ func fixedAnchors(r Roots) (before, after []anchor) {
 		}
 	}
 	if r.Workspace != "" {
-		after = append(after, anchor{inWorkspace, r.Workspace, false})
+		after = append(after, anchor{inWorkspace, filepath.Clean(r.Workspace), false})
 	}
 	if r.Home != "" {
-		after = append(after, anchor{inHome, r.Home, true}, anchor{stateDir, filepath.Join(r.Home, ".local", "state", "gemini-guard"), true})
+		after = append(after, anchor{inHome, filepath.Clean(r.Home), true}, anchor{stateDir, filepath.Join(r.Home, ".local", "state", "gemini-guard"), true})
 	}
 	if r.StateDir != "" && filepath.IsAbs(r.StateDir) {
 		after = append(after, anchor{stateDir, filepath.Clean(r.StateDir), true})
@@ -242,32 +216,64 @@ func (o *object) entry(p string) Entry {
 
 // located matches p against the table's located objects.
 func located(r Roots, p string) (Entry, bool) {
+	p = filepath.Clean(p)
 	as := anchors(r, p)
 	for _, a := range as {
 		if a.at == hostDir && a.home && samePath(p, a.dir) {
 			return hostDirEntry(a.dir), true
 		}
 	}
-	var placed []placement
-	if m := r.Memo; m != nil && windowsProfile(p) == "" {
-		// as are the fixed anchors (no Windows profile's between them).
-		if m.placed == nil {
-			m.placed = placements(as)
-		}
-		placed = m.placed
-	} else {
-		placed = placements(as)
-	}
-	for _, pl := range placed {
-		if samePath(p, pl.path) || pl.obj.tree && Within(p, pl.path) {
-			e := pl.obj.entry(pl.path)
-			if pl.a.at == hostDir && strings.EqualFold(filepath.Base(pl.a.dir), ".qwen") {
-				e.What = strings.Replace(e.What, "Gemini CLI's", "Qwen Code's", 1)
+	for i := range objects {
+		o := &objects[i]
+		for _, a := range as {
+			if a.at != o.at {
+				continue
 			}
-			return e, true
+			dir, rel := a.dir, o.rel
+			if o.at == absolute {
+				dir, rel = o.rel, ""
+			}
+			if exact, within := joinedHolds(p, dir, rel); exact || o.tree && within {
+				q := o.path(a)
+				e := o.entry(q)
+				if a.at == hostDir && strings.EqualFold(filepath.Base(a.dir), ".qwen") {
+					e.What = strings.Replace(e.What, "Gemini CLI's", "Qwen Code's", 1)
+				}
+				return e, true
+			}
 		}
 	}
 	return Entry{}, false
+}
+
+// joinedHolds compares the clean path p with filepath.Join(dir, rel)
+// (dir clean and absolute, rel clean and relative or ""), case-insensitively
+// as samePath and Within do, without building the joined path: located
+// asks it for every object at every anchor, for each path a command
+// touches. exact: p is that path; within: p is it or lies inside it.
+func joinedHolds(p, dir, rel string) (exact, within bool) {
+	if len(p) < len(dir) || !strings.EqualFold(p[:len(dir)], dir) {
+		return false, false
+	}
+	rest := p[len(dir):]
+	if rel != "" {
+		if dir != "/" {
+			if rest == "" || rest[0] != filepath.Separator {
+				return false, false
+			}
+			rest = rest[1:]
+		}
+		if len(rest) < len(rel) || !strings.EqualFold(rest[:len(rel)], rel) {
+			return false, false
+		}
+		rest = rest[len(rel):]
+	} else if dir == "/" {
+		return p == "/", true
+	}
+	if rest == "" {
+		return true, true
+	}
+	return false, rest[0] == filepath.Separator
 }
 
 // knownFiles are the protected files a hard link can reach: the table's
