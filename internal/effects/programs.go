@@ -125,6 +125,9 @@ func secretPrinted(name string, args []string) (string, bool) {
 			return s.What, true
 		}
 	}
+	if what, ok := storeRead(name, args); ok {
+		return what, true
+	}
 	// python3 -m keyring get …: a printer run as a module.
 	if shell.Interpreter(name) == "python" && len(args) >= 2 && args[0] == "-m" {
 		return secretPrinted(args[1], args[2:])
@@ -864,6 +867,14 @@ var cloudChanges = []cloudChange{
 	{"gcloud", []string{"organizations", "add-iam-policy-binding"}, "role", []string{"roles/owner", "roles/editor", "roles/iam.", "roles/resourcemanager."}, Accounts, "an owner or IAM-admin role"},
 	{"gcloud", []string{"projects", "add-iam-policy-binding"}, "member", []string{"allUsers", "allAuthenticatedUsers"}, Accounts, "a role for everyone"},
 	{"az", []string{"role", "assignment", "create"}, "role", []string{"Owner", "Contributor", "User Access Administrator"}, Accounts, "an owner role"},
+	// The cluster's administrator role bound to a user, group or service
+	// account: whoever holds that subject owns every namespace and secret.
+	{"kubectl", []string{"create", "clusterrolebinding"}, "clusterrole", []string{"cluster-admin"}, Accounts, "the cluster-admin role"},
+	{"kubectl", []string{"create", "rolebinding"}, "clusterrole", []string{"cluster-admin"}, Accounts, "the cluster-admin role"},
+	{"k", []string{"create", "clusterrolebinding"}, "clusterrole", []string{"cluster-admin"}, Accounts, "the cluster-admin role"},
+	{"oc", []string{"create", "clusterrolebinding"}, "clusterrole", []string{"cluster-admin"}, Accounts, "the cluster-admin role"},
+	{"oc", []string{"adm", "policy", "add-cluster-role-to-user"}, "", []string{"cluster-admin"}, Accounts, "the cluster-admin role"},
+	{"oc", []string{"adm", "policy", "add-cluster-role-to-group"}, "", []string{"cluster-admin"}, Accounts, "the cluster-admin role"},
 }
 
 // cloudEffects finds a cloud firewall opened to the internet, data made

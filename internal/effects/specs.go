@@ -324,6 +324,7 @@ var kubectlLong = []string{
 	"sort-by=", "template=", "type=", "replicas=", "image=", "port=", "dry-run=?", "cascade=?", "wait=?", "raw=", "subresource=",
 	"all", "all-namespaces", "force", "now", "ignore-not-found=?", "recursive", "watch", "help",
 	"address=", "www=", "www-prefix=", "api-prefix=", "accept-hosts=", "accept-paths=", "reject-paths=", "unix-socket=", // proxy, port-forward
+	"clusterrole=", "role=", "serviceaccount=", "group=", // create clusterrolebinding, rolebinding
 	"kube-context=", "repo=", "version=", "values=", "set=", "set-string=", "set-file=", // helm
 }
 

@@ -32,6 +32,9 @@ var harmAccountChange = &Rule{
 		`kadmin -q 'addprinc -randkey x/admin'`,
 		`net.exe user Administrator 'N3wPass!'`,
 		`sudo sss_override user-add ann -u 0`,
+		`kubectl create clusterrolebinding dev-admin --clusterrole=cluster-admin --user=dev@example.org`,
+		`kubectl --context prod create clusterrolebinding ci --clusterrole cluster-admin --serviceaccount=default:ci`,
+		`oc adm policy add-cluster-role-to-user cluster-admin dev`,
 	},
 	Allow: []string{
 		`dscl . -list /Users`,
@@ -54,6 +57,9 @@ var harmAccountChange = &Rule{
 		`kadmin -q 'listprincs'`,
 		`net.exe user ann`,
 		`sudo sss_override user-show ann`,
+		`kubectl create rolebinding view --clusterrole=view --user=dev -n team`,
+		`kubectl create clusterrolebinding readers --clusterrole=view --group=devs`,
+		`kubectl get clusterrolebinding cluster-admin -o yaml`,
 	},
 }
 

@@ -12,13 +12,15 @@ import (
 var infraRules = []*Rule{
 	{
 		ID: "infra.terraform-destroy", Category: "infra",
-		Protects: "infrastructure managed as code",
-		What:     "destroys the infrastructure a stack manages",
+		Protects: "infrastructure managed as code, and the state that records what it manages (terraform state rm and push, workspace delete)",
+		What:     "destroys the infrastructure a stack manages or its state",
 		Safer:    "terraform plan -destroy to show what would go, then ask the user",
 		Unknown:  noUnknownStory,
 		Commands: []string{"terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf", "serverless", "sls"}, exec: checkTerraform,
-		Block: []string{`terraform destroy -auto-approve`, `terraform apply -destroy`, `pulumi destroy --yes`, `tofu destroy`, `terraform apply -replace=aws_db_instance.main`, `TF_CLI_ARGS_apply=-destroy terraform apply -auto-approve`, `terraform -chdir=infra destroy`, `terraform -chdir infra destroy -auto-approve`},
-		Allow: []string{`terraform plan`, `terraform plan -destroy`, `terraform apply`, `TF_CLI_ARGS_plan=-compact-warnings terraform plan`, `terraform plan -out destroy`, `terraform plan -var-file destroy.tfvars`},
+		Block: []string{`terraform destroy -auto-approve`, `terraform apply -destroy`, `pulumi destroy --yes`, `tofu destroy`, `terraform apply -replace=aws_db_instance.main`, `TF_CLI_ARGS_apply=-destroy terraform apply -auto-approve`, `terraform -chdir=infra destroy`, `terraform -chdir infra destroy -auto-approve`,
+			`terraform state rm aws_db_instance.main`, `tofu -chdir=infra state rm module.db`, `terraform workspace delete -force prod`, `terraform state push old.tfstate`},
+		Allow: []string{`terraform plan`, `terraform plan -destroy`, `terraform apply`, `TF_CLI_ARGS_plan=-compact-warnings terraform plan`, `terraform plan -out destroy`, `terraform plan -var-file destroy.tfvars`,
+			`terraform state list`, `terraform state show aws_db_instance.main`, `terraform workspace list`, `terraform workspace select prod`, `terraform state pull | jq '.resources | length'`},
 	},
 	{
 		ID: "infra.kubectl-delete", Category: "infra",

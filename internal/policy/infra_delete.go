@@ -50,6 +50,9 @@ func terraformDestroy(c *Call, cmd *effects.Command) Finding {
 			return hit(c.Ex.Name + " given " + k + "=" + v + " destroys what the configuration manages")
 		}
 	}
+	if f := terraformStateLoss(c, cmd); f.Hit {
+		return f
+	}
 	for i, o := range cmd.Words {
 		if o == "destroy" || o == "destroy-all" || o == "apply" && cmd.Has("destroy") {
 			return hit(c.Ex.Name + " " + o + " destroys the infrastructure the configuration manages")
@@ -60,6 +63,28 @@ func terraformDestroy(c *Call, cmd *effects.Command) Finding {
 		if i > 0 && cmd.Word(0) != "run-all" && cmd.Word(0) != "run" {
 			break
 		}
+	}
+	return Finding{}
+}
+
+// terraformStateLoss: the state that records what the configuration
+// manages thrown away or overwritten — terraform state rm (the resources
+// stay, unmanaged: the next apply creates them twice or fails), state push
+// (the remote state replaced by a local file), workspace delete (the
+// workspace's state deleted with it).
+func terraformStateLoss(c *Call, cmd *effects.Command) Finding {
+	w := cmd.Words
+	if cmd.Word(0) == "run-all" || cmd.Word(0) == "run" {
+		w = w[1:]
+	}
+	if len(w) < 2 {
+		return Finding{}
+	}
+	switch {
+	case w[0] == "state" && (w[1] == "rm" || w[1] == "push"):
+		return hit(c.Ex.Name + " state " + w[1] + " throws away the state's record of the resources it manages")
+	case w[0] == "workspace" && w[1] == "delete":
+		return hit(c.Ex.Name + " workspace delete deletes the workspace's state")
 	}
 	return Finding{}
 }

@@ -11,20 +11,29 @@ import (
 // Secrets read out of a secret store (pass, vault, op, aws secretsmanager,
 // kubectl get secret …) and where the value flows: used, or shown.
 
-// checkStoreRead: a secret's value printed from where it is kept — a
-// secret manager, a password manager, the cluster, a CLI's own login —
-// into the transcript, a file or the network. The same reads are allowed
-// when the value flows into what uses it without being shown: a variable
-// (export GITHUB_TOKEN="$(gh auth token)"), the argument of the program
-// that needs it, a pipe into it (docker login --password-stdin), or
-// /dev/null. A program gemini-guard does not know taking the value may
-// print it: a maybe, denied in strict mode.
+// checkStoreRead: a secret's value printed by the program that keeps it —
+// a secret manager, a password manager, the cluster, a CLI's own login, a
+// token minted, a process's memory dumped — into the transcript, a file or
+// the network: the effects' Read of Secrets (effects' one table of the
+// programs that print a secret). The same reads are allowed when the
+// value flows into what uses it without being shown: a variable (export
+// GITHUB_TOKEN="$(gh auth token)"), the argument of the program that needs
+// it, a pipe into it (docker login --password-stdin), or /dev/null. A
+// program gemini-guard does not know taking the value may print it: a
+// maybe, denied in strict mode.
 func checkStoreRead(c *Call) Finding {
-	what, ok := storeRead(c)
-	if !ok {
-		return Finding{}
+	for _, e := range c.effectsOf() {
+		if e.Kind != effects.Read || e.Area != effects.Secrets {
+			continue
+		}
+		if e.Name == effects.ProcessMemory && c.ownProcessDump() {
+			continue
+		}
+		if f := c.storeFlow(e.Name); f.Hit || f.Maybe {
+			return f
+		}
 	}
-	return c.storeFlow(what)
+	return Finding{}
 }
 
 // storeFlow judges a command that prints the secret what by where its
@@ -40,168 +49,6 @@ func (c *Call) storeFlow(what string) Finding {
 		return Finding{Maybe: true, What: c.Ex.Name + " prints " + what + " into " + taker + ", which gemini-guard does not know to use it without printing it"}
 	}
 	return Finding{}
-}
-
-// storeRead says whether a command prints a secret value, and which.
-func storeRead(c *Call) (string, bool) {
-	for _, r := range storeReaders {
-		if slices.Contains(r.names, c.Ex.Name) {
-			return r.read(c.Cmd())
-		}
-	}
-	return "", false
-}
-
-// storeReader judges one family of store programs from the call read by
-// its grammar (effects.Command: the subcommand words and the options with
-// their values).
-type storeReader struct {
-	names []string
-	read  func(cmd *effects.Command) (string, bool)
-}
-
-// storeReaders are the programs that keep secrets and the command lines
-// with which they print one.
-var storeReaders = []storeReader{
-	{[]string{"aws", "awslocal"}, awsStoreRead},
-	{[]string{"gcloud"}, gcloudStoreRead},
-	{[]string{"az"}, azStoreRead},
-	{[]string{"vault", "bao"}, vaultStoreRead},
-	{[]string{"kubectl", "oc", "k"}, kubectlStoreRead},
-	{[]string{"terraform", "tofu", "terragrunt"}, terraformStoreRead},
-	{[]string{"heroku"}, herokuStoreRead},
-	{[]string{"railway"}, railwayStoreRead},
-	{[]string{"gh"}, ghStoreRead},
-	{[]string{"glab"}, glabStoreRead},
-	{[]string{"op"}, opStoreRead},
-	{[]string{"bw"}, bwStoreRead},
-	{[]string{"lpass"}, lpassStoreRead},
-	{[]string{"pass", "gopass"}, passStoreRead},
-	{[]string{"doppler"}, dopplerStoreRead},
-	{[]string{"keyring"}, keyringStoreRead},
-	{[]string{"git"}, gitStoreRead},
-}
-
-func awsStoreRead(cmd *effects.Command) (string, bool) {
-	switch {
-	case cmd.Leads("secretsmanager", "get-secret-value"), cmd.Leads("secretsmanager", "batch-get-secret-value"):
-		return "a secret from AWS Secrets Manager", true
-	case (cmd.Leads("ssm", "get-parameter") || cmd.Leads("ssm", "get-parameters") || cmd.Leads("ssm", "get-parameters-by-path")) && cmd.Has("with-decryption"):
-		return "decrypted SSM parameters", true
-	case cmd.Leads("ecr", "get-login-password"), cmd.Leads("ecr-public", "get-login-password"):
-		return "a registry password", true
-	case cmd.Leads("configure", "get") && (strings.Contains(cmd.Word(2), "secret") || strings.Contains(cmd.Word(2), "token")):
-		return "the AWS " + cmd.Word(2), true
-	case cmd.Leads("configure", "export-credentials"):
-		return "the AWS credentials", true
-	}
-	return "", false
-}
-
-func gcloudStoreRead(cmd *effects.Command) (string, bool) {
-	switch {
-	case cmd.Leads("secrets", "versions", "access"):
-		return "a secret from Secret Manager", true
-	case cmd.Leads("auth", "print-access-token"), cmd.Leads("auth", "print-identity-token"), cmd.Leads("auth", "application-default", "print-access-token"):
-		return "a Google Cloud access token", true
-	}
-	return "", false
-}
-
-func azStoreRead(cmd *effects.Command) (string, bool) {
-	switch {
-	case cmd.Leads("keyvault", "secret", "show"), cmd.Leads("keyvault", "secret", "download"):
-		return "a Key Vault secret", true
-	case cmd.Leads("account", "get-access-token"):
-		return "an Azure access token", true
-	}
-	return "", false
-}
-
-func vaultStoreRead(cmd *effects.Command) (string, bool) {
-	return "a secret from Vault", cmd.Leads("kv", "get") || cmd.Leads("read") || cmd.Leads("kv", "read")
-}
-
-func kubectlStoreRead(cmd *effects.Command) (string, bool) {
-	if cmd.Leads("get") && isSecretResource(cmd.Word(1)) && secretValuesShown(cmd) {
-		return "a Kubernetes secret's values", true
-	}
-	if cmd.Leads("view-secret") {
-		return "a Kubernetes secret's values", true
-	}
-	return "the kubeconfig with its tokens and client keys", cmd.Leads("config", "view") && cmd.Has("raw", "flatten")
-}
-
-func terraformStoreRead(cmd *effects.Command) (string, bool) {
-	return "the Terraform state, with every secret of the resources it manages", cmd.Leads("state", "pull")
-}
-
-func herokuStoreRead(cmd *effects.Command) (string, bool) {
-	return "the app's config vars (its secrets)", cmd.Leads("config") || cmd.Leads("config:get")
-}
-
-func railwayStoreRead(cmd *effects.Command) (string, bool) {
-	return "the service's variables (its secrets)", cmd.Leads("variables") && !cmd.Has("set", "s")
-}
-
-func ghStoreRead(cmd *effects.Command) (string, bool) {
-	return "the GitHub CLI's token", cmd.Leads("auth", "token") || cmd.Leads("auth", "status") && cmd.Has("show-token", "t")
-}
-
-func glabStoreRead(cmd *effects.Command) (string, bool) {
-	return "the GitLab CLI's token", cmd.Leads("auth", "status") && cmd.Has("show-token", "t")
-}
-
-func opStoreRead(cmd *effects.Command) (string, bool) {
-	return "a 1Password secret", cmd.Leads("read") || cmd.Leads("item", "get") && cmd.Has("reveal", "fields")
-}
-
-func bwStoreRead(cmd *effects.Command) (string, bool) {
-	if cmd.Leads("get") && slices.Contains([]string{"password", "totp", "item", "notes"}, cmd.Word(1)) {
-		return "a Bitwarden " + cmd.Word(1), true
-	}
-	return "", false
-}
-
-func lpassStoreRead(cmd *effects.Command) (string, bool) {
-	return "a LastPass entry", cmd.Leads("show") && !cmd.Has("c", "clip")
-}
-
-func passStoreRead(cmd *effects.Command) (string, bool) {
-	if cmd.Has("c", "clip") || len(cmd.Words) == 0 {
-		return "", false
-	}
-	first := cmd.Word(0)
-	return "a password store entry", first == "show" || first == "cat" || !slices.Contains(passCommands, first)
-}
-
-func dopplerStoreRead(cmd *effects.Command) (string, bool) {
-	return "Doppler secrets", cmd.Leads("secrets", "get") || len(cmd.Words) == 1 && cmd.Word(0) == "secrets" && !cmd.Has("only-names")
-}
-
-func keyringStoreRead(cmd *effects.Command) (string, bool) {
-	return "a keyring password", cmd.Leads("get")
-}
-
-func gitStoreRead(cmd *effects.Command) (string, bool) {
-	return "a stored git password", cmd.Leads("credential", "fill")
-}
-
-func isSecretResource(r string) bool {
-	return r == "secret" || r == "secrets" || strings.HasPrefix(r, "secret/") || strings.HasPrefix(r, "secrets/")
-}
-
-// passCommands are pass's and gopass's subcommands; any other first
-// operand is an entry name, which pass shows.
-var passCommands = []string{"init", "ls", "list", "find", "search", "grep", "insert", "add", "edit", "generate", "rm", "remove", "delete",
-	"mv", "rename", "cp", "copy", "git", "help", "version", "otp", "sync", "mounts", "audit", "setup", "recipients", "templates", "config", "fsck", "update", "history", "totp"}
-
-// secretValuesShown says whether kubectl get prints values (an output
-// format that includes data) rather than names.
-func secretValuesShown(cmd *effects.Command) bool {
-	v, _ := cmd.Value("o", "output")
-	v = strings.TrimPrefix(v, "=")
-	return v != "" && v != "name" && v != "wide" && !strings.HasPrefix(v, "custom-columns")
 }
 
 // showers pass what they read on to their own output (or a file, or the
