@@ -3,7 +3,9 @@ package policy
 import (
 	"strings"
 
+	"github.com/gemini-guard/gemini-guard/internal/bounded"
 	"github.com/gemini-guard/gemini-guard/internal/effects"
+	"github.com/gemini-guard/gemini-guard/internal/shell"
 )
 
 // harmCredentialRead: a credential store of the inventory read by any
@@ -89,6 +91,9 @@ func checkCredentialRead(c *Call) Finding {
 			if o := effects.LookupClass(e.Path, c.Ctx.Home, effects.Credential); o != nil {
 				return hit("reads " + o.What + " (" + e.Path + ")")
 			}
+			if f := c.credentialThroughLink(e.Path); f.Hit {
+				return f
+			}
 			if e.Search {
 				continue // grep -r prints the lines that match, not what the directory holds
 			}
@@ -96,6 +101,28 @@ func checkCredentialRead(c *Call) Finding {
 				return hit("reads " + e.Path + ", which holds " + o.What)
 			}
 		}
+	}
+	return Finding{}
+}
+
+// credentialThroughLink judges a read of p that is a symbolic link (or
+// lies under one) by where it leads: cat k, with k a link the user or an
+// earlier command made to ~/.ssh/id_rsa, reads the key. The link's own
+// name says nothing; the target is judged by the inventory and by the
+// credential names secrets.credential-file knows.
+func (c *Call) credentialThroughLink(p string) Finding {
+	if !strings.HasPrefix(p, "/") || !shell.Known(p) {
+		return Finding{}
+	}
+	real, err := bounded.EvalSymlinks(bounded.Or(c.Ctx.FS), p)
+	if err != nil || real == p {
+		return Finding{}
+	}
+	if o := effects.LookupClass(real, c.Ctx.Home, effects.Credential); o != nil {
+		return hit("reads " + o.What + " (" + real + "), through the symbolic link " + p)
+	}
+	if what, ok := CredentialFile(real, c.Ctx.Home); ok {
+		return hit("reads " + what + " (" + real + "), through the symbolic link " + p)
 	}
 	return Finding{}
 }

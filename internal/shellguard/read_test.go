@@ -2,6 +2,8 @@ package shellguard_test
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -65,7 +67,7 @@ func agyRun(t *testing.T, tool, args string, vars map[string]string) string {
 }
 
 func TestAgyHook(t *testing.T) {
-	assert.Contains(t, agyRun(t, "view_file", `{"AbsolutePath":"/home/user/shop/.env"}`, nil), `{"decision":"deny","reason":"gemini-guard blocked secrets.credential-file: view_file would open the environment file .env`)
+	assert.Contains(t, agyRun(t, "view_file", `{"AbsolutePath":"/home/user/shop/.env"}`, nil), `{"decision":"deny","reason":"gemini-guard blocked secrets.credential-file: view_file would open /home/user/shop/.env: it reads or copies the environment file .env`)
 	assert.Empty(t, agyRun(t, "view_file", `{"AbsolutePath":"/home/user/shop/.env"}`, map[string]string{"GEMINI_GUARD_UNREDACTED_READS": "allow"}))
 	assert.Empty(t, agyRun(t, "view_file", `{"AbsolutePath":"/home/user/shop/app.py"}`, nil))
 	assert.Contains(t, agyRun(t, "view_file", `{"StartLine":1}`, nil), "hook.bad-input", "a read whose file is unknown is not let through")
@@ -81,4 +83,38 @@ func TestAgyHook(t *testing.T) {
 
 	// Warn mode: nothing to show the user in agy, so the call runs.
 	assert.Empty(t, agyRun(t, "run_command", `{"CommandLine":"git reset --hard"}`, map[string]string{"GEMINI_GUARD_MODE": "warn"}))
+}
+
+// TestDecideReadIsCat: a read tool is judged by the one inventory the
+// shell's cat is judged by (not a shorter list), links resolved as cat's
+// are: the agy read gaps of issue #39.
+func TestDecideReadIsCat(t *testing.T) {
+	home, work := t.TempDir(), t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(home, ".ssh"), 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(home, ".ssh", "id_rsa"), []byte("k"), 0o600))
+	require.NoError(t, os.Symlink(filepath.Join(home, ".ssh", "id_rsa"), filepath.Join(work, "k")))
+	require.NoError(t, os.Symlink(filepath.Join(home, ".ssh"), filepath.Join(work, "keys")))
+	require.NoError(t, os.WriteFile(filepath.Join(work, "notes.txt"), []byte("n"), 0o600))
+	require.NoError(t, os.Symlink(filepath.Join(work, "notes.txt"), filepath.Join(work, "n")))
+	for _, tc := range []struct {
+		path string
+		deny bool
+	}{
+		{filepath.Join(work, "k"), true},
+		{filepath.Join(work, "keys", "id_rsa"), true},
+		{filepath.Join(home, "Library/Keychains/login.keychain-db"), true},
+		{"/etc/shadow", true},
+		{filepath.Join(home, ".mozilla/firefox/x.default/logins.json"), true},
+		{filepath.Join(home, "Library/Application Support/Google/Chrome/Default/Login Data"), true},
+		{filepath.Join(work, "n"), false},
+		{filepath.Join(work, "notes.txt"), false},
+		{"/etc/passwd", false},
+		{filepath.Join(home, ".ssh", "id_rsa.pub"), false},
+	} {
+		read := shellguard.DecideRead(shellguard.ReadInput{Paths: []string{tc.path}, Cwd: work, Home: home, Settings: settings.Default()})
+		cat := shellguard.Decide(shellguard.Input{Command: "cat '" + tc.path + "'", Cwd: work, Home: home, Settings: settings.Default()})
+		assert.Equal(t, tc.deny, read.Action == verdict.Deny, "view_file %s", tc.path)
+		assert.Equal(t, cat.Action, read.Action, "view_file and cat of %s", tc.path)
+		assert.Equal(t, cat.RuleID, read.RuleID, "the same rule for %s", tc.path)
+	}
 }

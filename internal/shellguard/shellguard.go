@@ -263,45 +263,53 @@ type ReadInput struct {
 	Paths []string
 	// Cwd is the workspace, "" if unknown; Home the user's home.
 	Cwd, Home string
-	// Settings: GEMINI_GUARD_UNREDACTED_READS=allow, or the rule
-	// secrets.credential-file switched off, lets every read through.
+	// Settings: GEMINI_GUARD_UNREDACTED_READS=allow lets every read
+	// through; rules switched off by id stay off, as for the shell.
 	Settings settings.Settings
+	// FS is where links are resolved (bounded.OS when nil).
+	FS bounded.FS
 }
 
 // UnredactedReadsSetting is the setting that lets DecideRead's reads
 // through; a deny's reason names it.
 const UnredactedReadsSetting = "GEMINI_GUARD_UNREDACTED_READS"
 
-// DecideRead denies a read of a credential file, as the shell rule
-// secrets.credential-file judges `cat` of the same path (policy's
-// CredentialFile): on a host whose tool output the guard cannot redact,
-// what cannot be redacted must not be read. Other files are allowed.
+// DecideRead judges a file read by a host's read tool exactly as the
+// shell policy judges `cat -- PATH` of the same path: one inventory of
+// credential stores, one reading of symbolic links, whatever tool reads
+// (on a host whose tool output the guard cannot redact, what cannot be
+// redacted must not be read). A relative path with no workspace is not
+// known, as in a command. Other files are allowed.
 func DecideRead(in ReadInput) verdict.Verdict {
-	if in.Settings.AllowUnredactedReads || in.Settings.RuleDisabled(policy.RuleCredentialFile) {
+	if in.Settings.AllowUnredactedReads {
 		return verdict.Verdict{}
 	}
-	cwd, home := cleanAbs(in.Cwd), cleanAbs(in.Home)
 	for _, p := range in.Paths {
-		abs := p
-		switch {
-		case (p == "~" || strings.HasPrefix(p, "~/")) && home != "":
-			abs = home + p[1:]
-		case !strings.HasPrefix(p, "/") && cwd != "":
-			abs = cwd + "/" + p
-		}
-		what, ok := policy.CredentialFile(abs, home)
-		if !ok {
+		v := Decide(Input{Command: "cat -- " + shellQuote(readPath(p, in.Home)), Cwd: in.Cwd, Home: in.Home, Settings: in.Settings, FS: in.FS})
+		if v.Action != verdict.Deny {
 			continue
 		}
-		rule := policy.CredentialRule()
-		return verdict.Verdict{
-			Action: verdict.Deny,
-			RuleID: rule.ID,
-			What: "view_file would open " + Mask(strings.ToValidUTF8(what, "\uFFFD")) +
-				", and this CLI (Antigravity CLI) cannot hide a secret in a tool's output from the model, so the file is not read at all",
-			Safer:    rule.Safer + "; if the user wants the model to read such files anyway, they set " + UnredactedReadsSetting + "=allow",
-			Fragment: Mask(strings.ToValidUTF8(verdict.Truncate(p, verdict.MaxFragment), "\uFFFD")),
-		}
+		v.What = "view_file would open " + Mask(strings.ToValidUTF8(p, "\uFFFD")) + ": it " + strings.TrimPrefix(v.What, "cat ") +
+			"; this CLI (Antigravity CLI) cannot hide a secret in a tool's output from the model, so the file is not read at all"
+		v.Safer += "; if the user wants the model to read such files anyway, they set " + UnredactedReadsSetting + "=allow"
+		v.Fragment = Mask(strings.ToValidUTF8(verdict.Truncate(p, verdict.MaxFragment), "\uFFFD"))
+		return v
 	}
 	return verdict.Verdict{}
 }
+
+// readPath is a read tool's path as the shell would be given it: ~
+// expanded (a tool takes it as the home, a quoted shell word would not),
+// a Windows path's backslashes as the slashes Git Bash also reads.
+func readPath(p, home string) string {
+	if home != "" && (p == "~" || strings.HasPrefix(p, "~/")) {
+		p = home + p[1:]
+	}
+	if len(p) > 2 && p[1] == ':' && (p[2] == '\\' || p[2] == '/') {
+		p = strings.ReplaceAll(p, `\`, "/")
+	}
+	return p
+}
+
+// shellQuote is p as one single-quoted shell word.
+func shellQuote(p string) string { return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'" }
