@@ -103,7 +103,7 @@ test: build lint
 	grep '^scorecard' "$$out"; \
 	if [ $$rc -ne 0 ]; then grep -v -E '^(=== (RUN|PAUSE|CONT)|--- PASS|real-source finding|scorecard)' "$$out"; fi; \
 	rm -f "$$out"; exit $$rc
-	@$(GO) test -count=1 -run '^TestPolicyComplexity$$' -v ./internal/policy | grep '^scorecard' || true
+	@$(GO) test -count=1 -run '^(TestPolicyComplexity|TestPolicyArgvReads)$$' -v ./internal/policy | grep '^scorecard' || true
 
 ## lint: golangci-lint, pinned by tools/lint/go.mod (its own module, so
 ## its dependencies stay out of the product's go.mod); the checks and the

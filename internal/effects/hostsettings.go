@@ -64,7 +64,7 @@ func hostEffects(name string, args []string) []Effect {
 			strings.HasPrefix(ops[0], "delete-") && strings.HasSuffix(ops[0], "-password")) && !hasWord(args, "-h") {
 			return []Effect{{Kind: Delete, Area: Secrets, Name: "a saved keychain item", Action: "security " + ops[0]}}
 		}
-	case "modload", "kextutil", "kmutil":
+	case "modload", "kextutil", "kmutil", "kldload", "kldunload", "kextload", "kextunload", "insmod", "rmmod", "modprobe":
 		return moduleLoad(name, args)
 	case "geli":
 		// geli kill -a destroys the keys of every attached provider (geli
@@ -76,31 +76,40 @@ func hostEffects(name string, args []string) []Effect {
 	return nil
 }
 
-// moduleLoad: NetBSD's modload, macOS's kextutil (which loads unless -n
-// or --no-load) and kmutil load. kldload, kextload and insmod are judged
-// by proc.kernel-control.
+// moduleLoad: the programs that load code into the running kernel or take
+// it out — NetBSD's modload, macOS's kextutil (which loads unless -n or
+// --no-load), kextload, kextunload and kmutil load|unload|install, the
+// BSDs' kldload and kldunload, Linux's insmod, rmmod and modprobe (not its
+// dry runs and listings). Action is the loader ("kmutil load"), Name the
+// module as given (a path or a name), "" when none is named.
 func moduleLoad(name string, args []string) []Effect {
-	p := shell.ParseArgs(args, &shell.OptSpec{Short: "d:b:p:r:a:A:c:s:", Long: []string{"bundle-identifier=", "bundle-path=", "repository=", "arch=", "dependency="}})
-	if p.Has("n", "no-load", "h", "help") {
+	p := shell.ParseArgs(args, &shell.OptSpec{Short: "d:b:p:r:a:A:c:s:C:S:o:", Long: []string{"bundle-identifier=", "bundle-path=", "repository=", "arch=",
+		"dependency=", "config=", "set-version=", "dirname="}})
+	if p.Has("h", "help", "version") || (name == "kextutil" || name == "modprobe") && p.Has("n", "no-load", "dry-run") ||
+		name == "modprobe" && p.Has("show-depends", "D", "c", "showconfig") {
 		return nil
 	}
 	ops := p.Operands
-	switch name {
-	case "kmutil":
-		if len(ops) == 0 || ops[0] != "load" {
+	action := name
+	if name == "kmutil" {
+		if len(ops) == 0 || ops[0] != "load" && ops[0] != "unload" && ops[0] != "install" {
 			return nil
 		}
-		v, _ := p.Value("p", "bundle-path", "b", "bundle-identifier")
-		return []Effect{{Kind: Change, Area: Kernel, Name: v, Action: "kmutil load"}}
-	default:
-		if len(ops) == 0 {
-			if v, ok := p.Value("b", "bundle-identifier"); ok {
-				return []Effect{{Kind: Change, Area: Kernel, Name: v, Action: name}}
-			}
-			return nil
-		}
-		return []Effect{{Kind: Change, Area: Kernel, Name: ops[0], Action: name}}
+		action, ops = "kmutil "+ops[0], ops[1:]
 	}
+	var out []Effect
+	for _, o := range ops {
+		out = append(out, Effect{Kind: Change, Area: Kernel, Name: o, Action: action})
+	}
+	for _, o := range p.Opts {
+		if o.HasValue && (o.Name == "p" || o.Name == "bundle-path" || o.Name == "b" || o.Name == "bundle-identifier") {
+			out = append(out, Effect{Kind: Change, Area: Kernel, Name: o.Value, Action: action})
+		}
+	}
+	if len(out) == 0 && (name == "kextunload" || name == "kmutil") && len(args) > 0 {
+		out = append(out, Effect{Kind: Change, Area: Kernel, Action: action})
+	}
+	return out
 }
 
 // pfRulesFromStdin: pfctl -f - (or /dev/stdin) given rules that pass

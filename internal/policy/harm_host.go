@@ -1,6 +1,12 @@
 package policy
 
-import "github.com/gemini-guard/gemini-guard/internal/effects"
+import (
+	"slices"
+	"strings"
+
+	"github.com/gemini-guard/gemini-guard/internal/effects"
+	"github.com/gemini-guard/gemini-guard/internal/shell"
+)
 
 // harmNetworkRedirect: the machine's traffic or name lookups sent through
 // a host the user did not choose, through the system's own settings tools.
@@ -152,8 +158,8 @@ func checkCapture(c *Call) Finding {
 // program-keyed rules do not read.
 var harmKernelModule = &Rule{
 	ID: "harm.kernel-module", Category: "harm",
-	Protects: "the kernel, from modules loaded by NetBSD's modload, macOS's kextutil (unless -n/--no-load) and kmutil load (kldload, kextload, insmod and modprobe are judged by proc.kernel-control)",
-	What:     "loads code into the kernel",
+	Protects: "the running kernel, from modules loaded or unloaded: NetBSD's modload, macOS's kextutil (unless -n/--no-load), kextload, kextunload and kmutil load|unload|install, the BSDs' kldload (of a file, or a module that acts on loading) and kldunload (but of the project's own module), Linux's insmod, rmmod and modprobe (not its dry runs)",
+	What:     "loads code into the kernel or takes it out",
 	Safer:    "ask the user to load the module; check a kext without loading it (kextutil -n, kmutil print-diagnostics)",
 	Unknown:  noUnknownStory,
 	Commands: []string{"*"}, exec: checkKernelModule,
@@ -162,20 +168,74 @@ var harmKernelModule = &Rule{
 		`sudo kextutil -t /tmp/Hook.kext`,
 		`sudo kmutil load -p /Library/Extensions/Hook.kext`,
 		`sudo kextutil -b com.example.hook`,
+		`sudo kldload /tmp/rk.ko`,
+		`sudo kldload ./hook.ko`,
+		`sudo kldload ipfw`,
+		`sudo kldunload /tmp/x.ko`,
+		`sudo rmmod e1000`,
+		`sudo kextunload -b com.example.driver`,
+		`sudo kldunload pf`,
 	},
 	Allow: []string{
 		`modstat`,
 		`kextutil -n -t ./build/MyDriver.kext`,
 		`kmutil showloaded --list-only`,
 		`kmutil print-diagnostics -p ./build/MyDriver.kext`,
+		`sudo kldload -n vmm`,
+		`sudo kldload fusefs`,
+		`sudo kldunload ./build/mydrv.ko`,
+		`modprobe -n e1000`,
+		`sudo modprobe --show-depends e1000`,
+		`lsmod`,
 	},
 }
 
 func checkKernelModule(c *Call) Finding {
-	if e, ok := c.effect(effects.Change, effects.Kernel); ok {
-		return hit(e.Action + " loads " + e.Name + " into the kernel")
+	for _, e := range c.effectsOf() {
+		if e.Kind != effects.Change || e.Area != effects.Kernel {
+			continue
+		}
+		if f := kernelModuleChange(c, e); f.Hit {
+			return f
+		}
 	}
 	return Finding{}
+}
+
+// kldloadActs are FreeBSD modules that change the machine the moment they
+// load: ipfw's default rule denies every packet, cutting the machine off
+// the network.
+var kldloadActs = []string{"ipfw", "ipfw.ko", "ipl", "ipl.ko"}
+
+// kernelModuleChange judges one module loaded or unloaded. FreeBSD's
+// kldload of a bare name loads a module already installed in the module
+// path (/boot/kernel, /boot/modules, which only root writes), as the
+// handbook does for vmm, linux64 or fusefs; a path loads a file anyone may
+// have written. Unloading the module built in the project (named by its
+// path there) is the developer's own; a module named otherwise may be a
+// defence (pf, a MAC policy) or a driver the machine runs on.
+func kernelModuleChange(c *Call, e effects.Effect) Finding {
+	switch e.Action {
+	case "kldload":
+		if strings.Contains(e.Name, "/") || !shell.Known(e.Name) {
+			return hit("kldload " + e.Name + " loads a kernel module from a file rather than the system's module path")
+		}
+		if slices.Contains(kldloadActs, e.Name) {
+			return hit("kldload " + e.Name + " loads a firewall whose default rule denies every packet")
+		}
+		return Finding{}
+	case "kldunload":
+		if strings.Contains(e.Name, "/") && c.Loc(e.Name).Place == InWorkspace {
+			return Finding{}
+		}
+	}
+	switch {
+	case e.Name == "":
+		return hit(e.Action + " changes the modules of the running kernel")
+	case strings.Contains(e.Action, "unload") || e.Action == "rmmod":
+		return hit(e.Action + " " + e.Name + " takes a module out of the running kernel")
+	}
+	return hit(e.Action + " loads " + e.Name + " into the kernel")
 }
 
 // harmCredentialDelete: a saved credential deleted from the store that

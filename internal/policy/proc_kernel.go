@@ -25,10 +25,6 @@ var kernelTools = []kernelTool{
 	{[]string{"kexec"}, kernelKexec},
 	{[]string{"sysctl"}, sysctlWrites},
 	{[]string{"efibootmgr"}, efibootmgrChanges},
-	{[]string{"kextunload", "kextload"}, kernelKextunload},
-	{[]string{"kldload"}, kernelKldload},
-	{[]string{"kldunload"}, kernelKldunload},
-	{[]string{"kmutil"}, kernelKmutil},
 	{[]string{"nvram"}, nvramChanges},
 	{[]string{"swapoff"}, kernelSwapoff},
 	{[]string{"umount"}, umountsSystem},
@@ -36,66 +32,12 @@ var kernelTools = []kernelTool{
 	{[]string{"ip"}, kernelIp},
 	{[]string{"ifconfig", "ifdown"}, kernelIfconfig},
 	{[]string{"nmcli"}, kernelNmcli},
-	{[]string{"insmod", "rmmod"}, kernelInsmod},
-	{[]string{"modprobe"}, kernelModprobe},
 }
 
 // kernelKexec judges kexec.
 func kernelKexec(c *Call) Finding {
 	if !hasArg(c.Args, "--help", "-h", "--version") {
 		return hit("kexec loads or boots another kernel, replacing the running system")
-	}
-	return Finding{}
-}
-
-// kernelKextunload judges kextunload.
-func kernelKextunload(c *Call) Finding {
-	if len(c.Args) > 0 && !hasArg(c.Args, "--help", "-h") {
-		return hit(c.Ex.Name + " changes the modules of the running kernel")
-	}
-	return Finding{}
-}
-
-// kldloadActs are FreeBSD modules that change the machine the moment they
-// load: ipfw's default rule denies every packet, cutting the machine off
-// the network.
-var kldloadActs = []string{"ipfw", "ipfw.ko", "ipl", "ipl.ko"}
-
-// kernelKldload judges FreeBSD's kldload: a bare name loads a module
-// already installed in the module path (/boot/kernel, /boot/modules, which
-// only root writes), as the handbook does for vmm, linux64 or fusefs; a
-// path loads a file anyone may have written.
-func kernelKldload(c *Call) Finding {
-	for _, o := range operands(c.Args) {
-		if strings.Contains(o, "/") || !shell.Known(o) {
-			return hit("kldload " + o + " loads a kernel module from a file rather than the system's module path")
-		}
-		if slices.Contains(kldloadActs, o) {
-			return hit("kldload " + o + " loads a firewall whose default rule denies every packet")
-		}
-	}
-	return Finding{}
-}
-
-// kernelKldunload judges FreeBSD's kldunload: unloading the module built
-// in the project (named by its path there) is the developer's own; a
-// module named otherwise may be a defence (pf, a MAC policy) or a driver
-// the machine runs on.
-func kernelKldunload(c *Call) Finding {
-	ops := operands(c.Args)
-	for _, o := range ops {
-		if !strings.Contains(o, "/") || c.Loc(o).Place != InWorkspace {
-			return hit("kldunload " + o + " changes the modules of the running kernel")
-		}
-	}
-	return Finding{}
-}
-
-// kernelKmutil judges kmutil.
-func kernelKmutil(c *Call) Finding {
-	ops := operands(c.Args)
-	if len(ops) > 0 && (ops[0] == "load" || ops[0] == "unload" || ops[0] == "install") {
-		return hit("kmutil " + ops[0] + " changes the kernel's extensions")
 	}
 	return Finding{}
 }
@@ -131,22 +73,6 @@ func kernelNmcli(c *Call) Finding {
 	ops := operands(c.Args)
 	if len(ops) >= 2 && (ops[0] == "networking" || ops[0] == "n") && ops[1] == "off" {
 		return hit("nmcli networking off cuts the machine off the network")
-	}
-	return Finding{}
-}
-
-// kernelInsmod judges insmod.
-func kernelInsmod(c *Call) Finding {
-	if len(operands(c.Args)) > 0 {
-		return hit(c.Ex.Name + " changes the modules of the running kernel")
-	}
-	return Finding{}
-}
-
-// kernelModprobe judges modprobe.
-func kernelModprobe(c *Call) Finding {
-	if len(operands(c.Args)) > 0 && !hasArg(c.Args, "-n", "--dry-run", "--show-depends", "-D", "-c", "--showconfig") {
-		return hit("modprobe changes the modules of the running kernel")
 	}
 	return Finding{}
 }

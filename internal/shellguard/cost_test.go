@@ -39,7 +39,6 @@ func adversarialInputs() map[string]string {
 	}
 }
 
-
 // TestAdversarialCost: each adversarial input is denied, and decided well
 // inside half the hook's 10 s timeout (a generous bound for a shared
 // 2-core machine; the analysis itself takes milliseconds).
