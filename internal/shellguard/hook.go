@@ -107,9 +107,15 @@ func answer(in hook.BeforeToolInput, e Env) (hook.Output, error) {
 		// A secret variable sent to a host the guard does not know as its
 		// service: allowed when the project's own files name the host.
 		// Gathered only now, so an ordinary call never pays for the scan.
-		input.ProjectHosts = SessionProjectHosts(state.Dir(e.Getenv), in.SessionID, in.Cwd, agentWritten(dir, in.SessionID))
+		var scan HostScan
+		input.ProjectHosts, scan = SessionProjectHosts(state.Dir(e.Getenv), in.SessionID, in.Cwd, agentWritten(dir, in.SessionID))
 		if len(input.ProjectHosts) > 0 {
 			v, res, ctx = judge(input)
+		}
+		if hostsMatter(v) && v.RuleID != "secrets.store-read" {
+			// Say where a project host would have been found: the user
+			// can tell a host the project names from one it does not.
+			v.What += " (gemini-guard looked for the project's own hosts in " + scan.Describe() + ")"
 		}
 	}
 	if res != nil && (v.Action == verdict.Allow || call.WarnOnly()) && in.ToolName == shellTool {

@@ -2,6 +2,7 @@ package shellguard
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -31,7 +32,9 @@ var hostSkipDirs = []string{".git", "node_modules", "vendor", "third_party", ".v
 	"target", "out", ".next", ".nuxt", ".cache", ".terraform", ".gradle", ".idea", ".vscode", "coverage", "bower_components", "Pods"}
 
 // hostFileExts are the code and configuration files a project names its
-// services in. Documentation is left out: a README may name any host.
+// services in. Of its documentation, the README files are read too (the
+// project's own words about the services it uses: issue #38), and the
+// .env examples (.env.example, .env.sample) with the other .env files.
 var hostFileExts = []string{".go", ".py", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx", ".rb", ".php", ".java", ".kt", ".kts",
 	".scala", ".cs", ".rs", ".swift", ".dart", ".ex", ".exs", ".sh", ".bash", ".zsh", ".ps1", ".json", ".yaml", ".yml", ".toml",
 	".ini", ".cfg", ".conf", ".properties", ".xml", ".tf", ".tfvars", ".hcl", ".gradle", ".sql"}
@@ -53,12 +56,38 @@ var neverProjectHosts = []string{"example.com", "example.org", "example.net", "e
 
 var (
 	// projectURLHostRe is the text after "://" of a URL written in a
-	// file: optional user info, then the host.
-	projectURLHostRe = &lazyregexp.Regexp{Expr: `^(?:[^/\s'"@<>]{0,256}@)?([a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.[a-z]{2,})(?:[^a-z0-9.-]|$)`}
+	// file: optional user info, then the host (which a sentence's full
+	// stop may end, in a README).
+	projectURLHostRe = &lazyregexp.Regexp{Expr: `^(?:[^/\s'"@<>]{0,256}@)?([a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.[a-z]{2,})\.?(?:[^a-z0-9.-]|$)`}
 	// envHostLineRe finds a .env line giving a host name by itself
 	// (API_HOST=api.shop.example).
 	envHostLineRe = &lazyregexp.Regexp{Expr: `(?im)^\s*(?:export\s+)?[A-Z0-9_]*(?:HOST|HOSTNAME|DOMAIN|SERVER)\s*=\s*["']?([a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.[a-z]{2,})["']?\s*$`}
 )
+
+// HostScan says what a project-host scan read: how many files, and which
+// of them were documentation and examples (README files, .env examples),
+// which a reason names so the user knows where a host would have been
+// found.
+type HostScan struct {
+	Files int      `json:"files"`
+	Docs  []string `json:"docs,omitempty"`
+}
+
+// maxDocsNamed bounds HostScan.Docs.
+const maxDocsNamed = 8
+
+// Describe is the scan for a reason: "12 of the workspace's code,
+// configuration and .env files, README.md and .env.example".
+func (s HostScan) Describe() string {
+	if s.Files == 0 {
+		return "no file of the workspace"
+	}
+	out := fmt.Sprintf("%d of the workspace's code, configuration, .env and README files", s.Files)
+	if len(s.Docs) > 0 {
+		out += " (" + strings.Join(s.Docs, ", ") + " among them)"
+	}
+	return out
+}
 
 // GatherProjectHosts returns the hosts named in the workspace's code,
 // configuration and .env* files: the hosts of the URLs written there, and
@@ -71,8 +100,15 @@ var (
 // request-catching services left out. An empty or relative workspace
 // gives nothing.
 func GatherProjectHosts(workspace string, skip map[string]bool, fsys bounded.FS) []string {
+	hosts, _ := gatherProjectHosts(workspace, skip, fsys)
+	return hosts
+}
+
+// gatherProjectHosts is GatherProjectHosts with what it read.
+func gatherProjectHosts(workspace string, skip map[string]bool, fsys bounded.FS) ([]string, HostScan) {
+	var scan HostScan
 	if workspace == "" || !filepath.IsAbs(workspace) {
-		return nil
+		return nil, scan
 	}
 	if fsys == nil {
 		fsys = bounded.OS{}
@@ -111,6 +147,11 @@ func GatherProjectHosts(workspace string, skip map[string]bool, fsys bounded.FS)
 			}
 			files++
 			bytes += len(data)
+			if docFile(e.Name()) && len(scan.Docs) < maxDocsNamed {
+				if rel, err := filepath.Rel(workspace, p); err == nil {
+					scan.Docs = append(scan.Docs, filepath.ToSlash(rel))
+				}
+			}
 			text := string(data)
 			urlHosts(text, found)
 			if strings.HasPrefix(e.Name(), ".env") {
@@ -130,7 +171,8 @@ func GatherProjectHosts(workspace string, skip map[string]bool, fsys bounded.FS)
 	if len(out) > maxProjectHosts {
 		out = out[:maxProjectHosts]
 	}
-	return out
+	scan.Files = files
+	return out, scan
 }
 
 // urlHosts adds to found the hosts of the http, https, ws and wss URLs in
@@ -156,10 +198,22 @@ func urlHosts(text string, found map[string]bool) {
 }
 
 func hostFile(name string) bool {
-	if strings.HasPrefix(name, ".env") {
+	if strings.HasPrefix(name, ".env") || readme(name) {
 		return true
 	}
 	return !slices.Contains(hostSkipFiles, name) && slices.Contains(hostFileExts, strings.ToLower(filepath.Ext(name)))
+}
+
+// readme reports a README file (README, README.md, readme.rst, …).
+func readme(name string) bool {
+	base := strings.ToLower(name)
+	return base == "readme" || strings.HasPrefix(base, "readme.")
+}
+
+// docFile reports a file a reason names: a README or a .env example.
+func docFile(name string) bool {
+	l := strings.ToLower(name)
+	return readme(name) || l == ".env.example" || l == ".env.sample" || strings.HasSuffix(l, ".example") && strings.HasPrefix(l, ".env")
 }
 
 // neverProjectHost says whether h is, or is under, one of
@@ -179,43 +233,49 @@ func neverProjectHost(h string) bool {
 // first scan of the session is kept, so a host the agent writes into the
 // workspace later never becomes trusted, and neither does one the user
 // adds (until the next session). Without a state directory or session, or
-// when the record cannot be used, it scans every time.
-func SessionProjectHosts(stateDir, session, workspace string, skip map[string]bool) []string {
+// when the record cannot be used, it scans every time. The HostScan says
+// what was read, for the reason.
+func SessionProjectHosts(stateDir, session, workspace string, skip map[string]bool) ([]string, HostScan) {
 	if stateDir == "" || session == "" {
-		return GatherProjectHosts(workspace, skip, nil)
+		return gatherProjectHosts(workspace, skip, nil)
 	}
 	st, err := state.Open(stateDir)
 	if err != nil {
-		return GatherProjectHosts(workspace, skip, nil)
+		return gatherProjectHosts(workspace, skip, nil)
 	}
 	var hosts []string
+	var scan HostScan
 	err = st.Update(state.Key("project-hosts", session, workspace), func(old []byte) ([]byte, error) {
-		if cached, ok := decodeHosts(old); ok {
-			hosts = cached
+		if cached, cs, ok := decodeHosts(old); ok {
+			hosts, scan = cached, cs
 			return old, nil
 		}
-		hosts = GatherProjectHosts(workspace, skip, nil)
-		return json.Marshal(map[string][]string{"hosts": hosts})
+		hosts, scan = gatherProjectHosts(workspace, skip, nil)
+		return json.Marshal(hostRecord{Hosts: &hosts, Scan: scan})
 	})
 	if err != nil {
-		return GatherProjectHosts(workspace, skip, nil)
+		return gatherProjectHosts(workspace, skip, nil)
 	}
-	return hosts
+	return hosts, scan
+}
+
+// hostRecord is the session's cached scan.
+type hostRecord struct {
+	Hosts *[]string `json:"hosts"`
+	Scan  HostScan  `json:"scan"`
 }
 
 // decodeHosts reads a cached record; anything damaged or out of bounds is
 // no record.
-func decodeHosts(data []byte) ([]string, bool) {
-	var r struct {
-		Hosts *[]string `json:"hosts"`
-	}
-	if len(data) == 0 || json.Unmarshal(data, &r) != nil || r.Hosts == nil || len(*r.Hosts) > maxProjectHosts {
-		return nil, false
+func decodeHosts(data []byte) ([]string, HostScan, bool) {
+	var r hostRecord
+	if len(data) == 0 || json.Unmarshal(data, &r) != nil || r.Hosts == nil || len(*r.Hosts) > maxProjectHosts || len(r.Scan.Docs) > maxDocsNamed {
+		return nil, HostScan{}, false
 	}
 	for _, h := range *r.Hosts {
 		if m := projectURLHostRe.Get().FindStringSubmatch(h); m == nil || m[1] != h || neverProjectHost(h) {
-			return nil, false
+			return nil, HostScan{}, false
 		}
 	}
-	return *r.Hosts, true
+	return *r.Hosts, r.Scan, true
 }
