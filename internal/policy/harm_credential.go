@@ -80,6 +80,9 @@ func checkCredentialRead(c *Call) Finding {
 			}
 		}
 	}
+	if c.showsRedactedHomeFile() {
+		return Finding{} // its tokens are redacted from what the model sees
+	}
 	for _, e := range c.effectsOf() {
 		switch e.Kind {
 		case effects.Fetch:

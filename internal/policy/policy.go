@@ -57,6 +57,10 @@ type Context struct {
 	// a secret-bearing variable may be sent there (secrets.variable-sent).
 	TrustedHosts []string
 	ProjectHosts []string
+	// OutputRedacted says the model sees the command's output only after
+	// the guard's AfterTool hook redacted it (known values included): then
+	// npm's ~/.npmrc, whose tokens are known values, may be shown.
+	OutputRedacted bool
 
 	// Own is what the shell guard found out about the files a git discard
 	// would lose (whose changes they are); nil when nothing was gathered.

@@ -576,13 +576,51 @@ func checkCredentialFile(c *Call) Finding {
 	if f := c.teeOverwritesCredential(); f.Hit && !c.newKeyInWorkspace() {
 		return f
 	}
-	if grepsNoContent(c) || printsNamesOnly(c) || usesCredentialUnshown(c) {
+	if grepsNoContent(c) || printsNamesOnly(c) || usesCredentialUnshown(c) || c.showsRedactedHomeFile() {
 		return Finding{}
 	}
 	if f := c.credentialArgRead(); f.Hit {
 		return f
 	}
 	return c.codeOpensCredential()
+}
+
+// redactedViewers print a file's lines to the tool's output, and do
+// nothing else with them.
+var redactedViewers = []string{"cat", "head", "tail", "grep", "egrep", "fgrep", "rg"}
+
+// showsRedactedHomeFile: cat ~/.npmrc, grep registry ~/.npmrc on a host
+// whose tool output the guard redacts (Context.OutputRedacted). npm's
+// file holds registry settings beside its tokens, and its tokens are known
+// values (internal/secrets/known reads it), so the AfterTool hook hides
+// them from the model: the settings are shown, no secret is. Only a viewer
+// whose output goes straight to the tool's output (no redirection, pipe or
+// capture), and whose every file operand is such a file; on Antigravity
+// CLI, which cannot redact, it stays denied.
+func (c *Call) showsRedactedHomeFile() bool {
+	if !c.Ctx.OutputRedacted || c.Ctx.Home == "" || !slices.Contains(redactedViewers, c.Ex.Name) {
+		return false
+	}
+	if len(c.Res.OutputTakers(c.Ex)) > 0 || c.Res.Captured(c.Ex) {
+		return false
+	}
+	for _, r := range c.Ex.Redirs {
+		if !r.Reads() {
+			return false
+		}
+	}
+	files := 0
+	for _, e := range c.effectsOf() {
+		if e.Kind != effects.Read && e.Kind != effects.Stat {
+			continue
+		}
+		rel, ok := strings.CutPrefix(e.Path, c.Ctx.Home+"/")
+		if !ok || !slices.Contains(credpaths.HomeFiles, rel) {
+			return false // another file
+		}
+		files++
+	}
+	return files > 0
 }
 
 // redirectedCredential: a credential file read (< f) or overwritten (> f)

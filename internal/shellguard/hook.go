@@ -89,7 +89,8 @@ func answer(in hook.BeforeToolInput, e Env) (hook.Output, error) {
 		}
 	}
 	call := hookcall.Load(e.Getenv, hook.BeforeTool, "shell", in.Base)
-	input := Input{Command: command, Dir: ti.DirPath, Cwd: in.Cwd, Home: userHome(e), Settings: call.Settings, FS: bounded.OS{}, StateDir: guardStateDir(e.Getenv)}
+	input := Input{Command: command, Dir: ti.DirPath, Cwd: in.Cwd, Home: userHome(e), Settings: call.Settings, FS: bounded.OS{}, StateDir: guardStateDir(e.Getenv),
+		OutputRedacted: in.Host != hook.Agy && call.Settings.RedactToolOutput}
 	dir := provenance.Dir(e.Getenv)
 	input.AgentMade = agentMade(dir, in.SessionID)
 	v, res, ctx := judge(input)

@@ -66,6 +66,10 @@ type Input struct {
 	// StateDir is gemini-guard's state directory (above state.Dir's
 	// sessions), protected by guard.tamper; "" for the default alone.
 	StateDir string
+	// OutputRedacted says the host shows the model the command's output
+	// only after the guard's AfterTool hook redacted it (Gemini CLI and
+	// Qwen Code with tool-output redaction on; not Antigravity CLI).
+	OutputRedacted bool
 }
 
 // Decide returns the decision for in: Allow, or Deny with the rule, what it
@@ -142,6 +146,7 @@ func prepare(in Input, trace bool) (*shell.Result, *policy.Context, *verdict.Ver
 	ctx.ProjectHosts = in.ProjectHosts
 	ctx.FS = in.FS
 	ctx.StateDir = in.StateDir
+	ctx.OutputRedacted = in.OutputRedacted
 	res := shell.Analyze(in.Command, shell.Options{Dir: dir, Home: home, Trace: trace})
 	return res, &ctx, nil
 }
