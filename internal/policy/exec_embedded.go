@@ -209,6 +209,18 @@ func dataCandidates(ex *shell.Exec, rules []*Rule) []string {
 func embeddedCandidates(ex *shell.Exec, res *shell.Result, rules []*Rule, home string) []string {
 	cs := &candidates{rules: rules, home: home}
 	args := ex.Args[1:]
+	if ex.Name == "sed" || ex.Name == "gsed" {
+		// sed runs only what its e command or s///e flag names: its
+		// scripts are read by sed's grammar, not searched for shapes
+		// (s/rm -rf x/…/ is no command named s/rm).
+		cs.env(ex)
+		for _, script := range sedScripts(args) {
+			for _, cmd := range shell.SedRuns(script) {
+				cs.add(cmd)
+			}
+		}
+		return cs.out
+	}
 	cs.restOfArgs(ex.Name, args)
 	cs.containerShapes(ex.Name, args)
 	cs.env(ex)
@@ -217,6 +229,22 @@ func embeddedCandidates(ex *shell.Exec, res *shell.Result, rules []*Rule, home s
 	cs.writtenConfigs(ex, res, args)
 	cs.codeLiterals(ex)
 	return cs.out
+}
+
+// sedScripts are the scripts of a sed command line: every -e/--expression
+// value, else its first operand (a -f file is not read here).
+func sedScripts(args []string) []string {
+	p := shell.ParseArgs(args, &shell.OptSpec{Short: "e:f:i::l:", Long: []string{"expression=", "file=", "in-place=?", "line-length="}})
+	var out []string
+	for _, o := range p.Opts {
+		if o.HasValue && (o.Name == "e" || o.Name == "expression") {
+			out = append(out, o.Value)
+		}
+	}
+	if len(out) == 0 && len(p.Operands) > 0 && !p.Has("f", "file") {
+		out = append(out, p.Operands[0])
+	}
+	return out
 }
 
 // restOfArgs offers the rest of the argument list, from the first word

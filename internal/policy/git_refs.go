@@ -223,23 +223,15 @@ func todoEdit(ed *shell.Exec) string {
 // sedDrops reports whether a sed script deletes lines (an address then d)
 // or rewrites them into drops or comments (s/^pick/drop/, s/^/# /).
 func sedDrops(script string) bool {
-	for _, cmd := range strings.FieldsFunc(script, func(r rune) bool { return r == ';' || r == '\n' }) {
-		cmd = strings.TrimSpace(cmd)
-		if cmd == "" {
-			continue
-		}
-		if cmd[0] == 's' && len(cmd) > 3 {
-			parts := strings.Split(cmd[2:], cmd[1:2])
-			if len(parts) >= 2 {
-				repl := strings.TrimSpace(parts[1])
-				if strings.HasPrefix(repl, "#") || strings.HasPrefix(repl, "drop") || repl == "d" || strings.HasPrefix(repl, "d ") {
-					return true
-				}
-			}
-			continue
-		}
-		if strings.HasSuffix(cmd, "d") || strings.HasSuffix(cmd, "D") {
+	for _, c := range shell.SedScript(script) {
+		switch c.Name {
+		case 'd', 'D':
 			return true
+		case 's':
+			repl := strings.TrimSpace(c.Replacement)
+			if strings.HasPrefix(repl, "#") || strings.HasPrefix(repl, "drop") || repl == "d" || strings.HasPrefix(repl, "d ") {
+				return true
+			}
 		}
 	}
 	return false

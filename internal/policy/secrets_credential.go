@@ -813,38 +813,13 @@ func (c *Call) envKeptInWorkspace(a string) bool {
 		if len(script) == 0 && len(p.Operands) > 0 {
 			script = p.Operands[:1]
 		}
-		return p.Has("i", "in-place") && !p.Has("f", "file") && !sedWritesOrRuns(strings.Join(script, "\n"))
+		return p.Has("i", "in-place") && !p.Has("f", "file") && !shell.SedWritesOrRuns(strings.Join(script, "\n"))
 	case "mv", "cp":
 		if len(p.Operands) < 2 {
 			return false
 		}
 		l := c.Loc(p.Operands[len(p.Operands)-1])
 		return l.Place == InWorkspace && !l.Maybe
-	}
-	return false
-}
-
-// sedWritesOrRuns says whether a sed script has a w or W command or
-// flag (writes a file) or an e command or flag (runs one): read loosely,
-// any such letter after a command's closing delimiter or at a command's
-// start counts.
-func sedWritesOrRuns(script string) bool {
-	for _, cmd := range strings.FieldsFunc(script, func(r rune) bool { return r == ';' || r == '\n' }) {
-		cmd = strings.TrimSpace(cmd)
-		if cmd == "" {
-			continue
-		}
-		if strings.HasPrefix(cmd, "s") && len(cmd) > 1 {
-			d := cmd[1:2]
-			// s/re/repl/flags: the flags follow the third delimiter.
-			if parts := strings.SplitN(cmd[2:], d, 3); len(parts) == 3 && strings.ContainsAny(parts[2], "wWe") {
-				return true
-			}
-			continue
-		}
-		if strings.ContainsAny(strings.TrimLeft(cmd, "0123456789,$/^.*![]\\ "), "wWe") && !strings.HasPrefix(strings.TrimLeft(cmd, "0123456789,$ "), "/") {
-			return true
-		}
 	}
 	return false
 }

@@ -85,19 +85,20 @@ func trMap(text string, from, to []rune) string {
 	}, text)
 }
 
-// sedSubst applies one literal s/old/new/[g] command.
+// sedSubst applies one literal s/old/new/[g] command (read by SedScript).
 func sedSubst(text, script string) (string, bool) {
-	if len(script) < 4 || script[0] != 's' {
+	cmds, complete := sedScript(script)
+	if !complete || len(cmds) != 1 {
 		return "", false
 	}
-	parts := strings.Split(script[2:], script[1:2])
-	if len(parts) != 3 || strings.ContainsAny(parts[0], `\.*[]^$`) || parts[0] == "" {
+	c := cmds[0]
+	if c.Name != 's' || c.Addr != "" || c.Pattern == "" || strings.ContainsAny(c.Pattern, `\.*[]^$`) || strings.Trim(c.Flags, "g") != "" {
 		return "", false
 	}
-	if strings.Contains(parts[2], "g") {
-		return strings.ReplaceAll(text, parts[0], parts[1]), true
+	if strings.Contains(c.Flags, "g") {
+		return strings.ReplaceAll(text, c.Pattern, c.Replacement), true
 	}
-	return strings.Replace(text, parts[0], parts[1], 1), true
+	return strings.Replace(text, c.Pattern, c.Replacement, 1), true
 }
 
 // ProducedText is what the command p, piped into another, writes when the
