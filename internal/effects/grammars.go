@@ -20,7 +20,7 @@ var grammars = []Grammar{
 			"no-sign-request", "no-cli-pager", "cli-auto-prompt", "no-cli-auto-prompt", "version", "help",
 			// Parameters whose values the effects read (cloudChanges).
 			"cidr=", "ip-permissions=", "acl=", "policy-arn=", "group-id=", "protocol=", "port=", "bucket=", "user-name=", "role-name=",
-			"group-name=", "trail-name=", "detector-id=", "configuration-recorder-name="}},
+			"group-name=", "trail-name=", "detector-id=", "configuration-recorder-name=", "policy-document=", "policy-name="}},
 		Env: []EnvOpt{{"AWS_PROFILE", "profile"}, {"AWS_DEFAULT_PROFILE", "profile"}, {"AWS_REGION", "region"}, {"AWS_DEFAULT_REGION", "region"},
 			{"AWS_DEFAULT_OUTPUT", "output"}, {"AWS_ENDPOINT_URL", "endpoint-url"}, {"AWS_CA_BUNDLE", "ca-bundle"}},
 		Target: []string{"profile", "region", "output", "endpoint-url", "query", "cli-read-timeout"},

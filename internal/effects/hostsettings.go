@@ -83,8 +83,13 @@ func hostEffects(name string, args []string) []Effect {
 // dry runs and listings). Action is the loader ("kmutil load"), Name the
 // module as given (a path or a name), "" when none is named.
 func moduleLoad(name string, args []string) []Effect {
-	p := shell.ParseArgs(args, &shell.OptSpec{Short: "d:b:p:r:a:A:c:s:C:S:o:", Long: []string{"bundle-identifier=", "bundle-path=", "repository=", "arch=",
-		"dependency=", "config=", "set-version=", "dirname="}})
+	spec := &shell.OptSpec{Short: "d:b:p:r:a:A:c:s:C:S:o:", Long: []string{"bundle-identifier=", "bundle-path=", "repository=", "arch=",
+		"dependency=", "config=", "set-version=", "dirname="}}
+	if name == "modprobe" || name == "insmod" || name == "rmmod" {
+		// Linux's: -r removes, -C and -d take values (modprobe(8)).
+		spec = &shell.OptSpec{Short: "C:d:S:o:", Long: []string{"config=", "dirname=", "set-version=", "options="}}
+	}
+	p := shell.ParseArgs(args, spec)
 	if p.Has("h", "help", "version") || (name == "kextutil" || name == "modprobe") && p.Has("n", "no-load", "dry-run") ||
 		name == "modprobe" && p.Has("show-depends", "D", "c", "showconfig") {
 		return nil

@@ -875,6 +875,20 @@ var cloudChanges = []cloudChange{
 	{"oc", []string{"create", "clusterrolebinding"}, "clusterrole", []string{"cluster-admin"}, Accounts, "the cluster-admin role"},
 	{"oc", []string{"adm", "policy", "add-cluster-role-to-user"}, "", []string{"cluster-admin"}, Accounts, "the cluster-admin role"},
 	{"oc", []string{"adm", "policy", "add-cluster-role-to-group"}, "", []string{"cluster-admin"}, Accounts, "the cluster-admin role"},
+	{"kubectl", []string{"patch", "clusterrolebinding"}, "", []string{"cluster-admin"}, Accounts, "the cluster-admin role"},
+	{"kubectl", []string{"patch", "clusterrolebindings"}, "", []string{"cluster-admin"}, Accounts, "the cluster-admin role"},
+	// OpenShift's privileged and anyuid security context constraints let a
+	// service account's pods run as root with the host's devices.
+	{"oc", []string{"adm", "policy", "add-scc-to-user"}, "", []string{"privileged", "anyuid", "hostaccess"}, Accounts, "a privileged security context"},
+	{"oc", []string{"adm", "policy", "add-scc-to-group"}, "", []string{"privileged", "anyuid", "hostaccess"}, Accounts, "a privileged security context"},
+	// A policy that allows every action on every resource, written inline.
+	{"aws", []string{"iam", "put-user-policy"}, "policy-document", []string{`"Action":"*"`, `"Action": "*"`, `"Action":["*"]`, `"Action": ["*"]`}, Accounts, "an allow-everything policy"},
+	{"aws", []string{"iam", "put-role-policy"}, "policy-document", []string{`"Action":"*"`, `"Action": "*"`, `"Action":["*"]`, `"Action": ["*"]`}, Accounts, "an allow-everything policy"},
+	{"aws", []string{"iam", "put-group-policy"}, "policy-document", []string{`"Action":"*"`, `"Action": "*"`, `"Action":["*"]`, `"Action": ["*"]`}, Accounts, "an allow-everything policy"},
+	// A service account's tokens minted, or the whole IAM policy replaced.
+	{"gcloud", []string{"iam", "service-accounts", "add-iam-policy-binding"}, "role", []string{"roles/iam.serviceAccountTokenCreator", "roles/iam.serviceAccountUser", "roles/iam.serviceAccountKeyAdmin", "roles/owner", "roles/editor"}, Accounts, "a role that acts as the service account"},
+	{"gcloud", []string{"projects", "set-iam-policy"}, "", nil, Accounts, "the project's whole IAM policy replaced"},
+	{"gcloud", []string{"organizations", "set-iam-policy"}, "", nil, Accounts, "the organization's whole IAM policy replaced"},
 }
 
 // cloudEffects finds a cloud firewall opened to the internet, data made
@@ -890,6 +904,9 @@ func cloudEffects(name string, args []string) []Effect {
 		}
 		if !parsed {
 			cmd, parsed = ParseCommand(name, args, nil), true
+			if cmd.HasPrefix("dry-run") {
+				return nil // kubectl --dry-run=client, aws ec2 --dry-run: nothing changes
+			}
 		}
 		if !cmd.Leads(cc.Words...) || !cloudValue(&cmd, cc) {
 			continue

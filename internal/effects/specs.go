@@ -261,7 +261,7 @@ var specs = []Spec{
 	// runners' rimraf and del-cli, the trash (recoverable by the user, not
 	// by the agent's next command). del-cli's other name, del, is left
 	// out: cmd.exe's del is judged by fs.windows-host.
-	{Names: []string{"rimraf", "del-cli", "trash", "trash-put", "gtrash", "rmtrash"}, Opts: shell.OptSpec{Long: []string{"glob=?", "preserve-root=?", "tmp=", "max-retries=", "retry-delay=", "backoff=", "max-backoff=", "cwd="}}, Operands: deletes, Tree: true},
+	{Names: []string{"rimraf", "del-cli", "trash", "trash-cli", "trash-put", "gtrash", "rmtrash"}, Opts: shell.OptSpec{Long: []string{"glob=?", "preserve-root=?", "tmp=", "max-retries=", "retry-delay=", "backoff=", "max-backoff=", "cwd="}}, Operands: deletes, Tree: true},
 	// Archivers read what they pack; told to, they delete it afterwards
 	// (tar --remove-files, zip -m, 7z a -sdel, rar m / rar a -df): the
 	// archive is written, the sources are gone. tar -C DIR reads (and

@@ -63,6 +63,8 @@ var execRules = []*Rule{
 			`docker run --rm debian:12 sh -c 'apt-get update && rm -rf /var/lib/apt/lists/*'`,
 			`pnpm rm lodash`, `yarn remove left-pad`, `pnpm sst deploy --stage dev`,
 			`mdls -name kMDItemFSSize "$HOME/Library/Application Support/Google/Chrome/Default/Cookies"`,
+			`sed -i 's/rm -rf \$OUT/rm -rf "$OUT"/' scripts/clean.sh`,
+			`sed -i 's|curl x|curl -fsS x|' Makefile`,
 		},
 	},
 	{

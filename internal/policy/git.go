@@ -109,7 +109,7 @@ var gitRules = []*Rule{
 		Unknown:  shellUnknown,
 		Commands: []string{"git"}, exec: gitReflog,
 		Block: []string{`git reflog expire --expire=now --all`, `git gc --prune=now`, `git reflog delete HEAD@{0}`, `git update-ref -d refs/heads/main`},
-		Allow: []string{`git reflog`, `git gc`, `git reflog show`},
+		Allow: []string{`git reflog`, `git gc`, `git reflog show`, `git reflog expire --expire=30.days.ago --dry-run --all`, `git reflog expire -n --all`},
 	},
 	{
 		ID: "git.rm-force", Category: "git",

@@ -417,7 +417,7 @@ func checkGitHistory(c *Call, p shell.Args, g gitCall) Finding {
 func checkGitReflog(c *Call, p shell.Args, g gitCall) Finding {
 	switch g.sub {
 	case "reflog":
-		if len(p.Operands) > 0 && (p.Operands[0] == "expire" || p.Operands[0] == "delete") {
+		if len(p.Operands) > 0 && (p.Operands[0] == "expire" || p.Operands[0] == "delete") && !slices.Contains(g.args, "--dry-run") && !slices.Contains(g.args, "-n") {
 			return hit("git reflog " + p.Operands[0] + " deletes the record that lets lost commits be recovered")
 		}
 	case "gc", "prune":

@@ -35,6 +35,11 @@ var harmAccountChange = &Rule{
 		`kubectl create clusterrolebinding dev-admin --clusterrole=cluster-admin --user=dev@example.org`,
 		`kubectl --context prod create clusterrolebinding ci --clusterrole cluster-admin --serviceaccount=default:ci`,
 		`oc adm policy add-cluster-role-to-user cluster-admin dev`,
+		`kubectl patch clusterrolebinding cluster-admin --type=merge -p '{"subjects":[{"kind":"User","name":"temp-ops"}]}'`,
+		`oc adm policy add-scc-to-group anyuid system:serviceaccounts:build`,
+		`aws iam put-role-policy --role-name lambda-exec --policy-name all --policy-document '{"Statement":[{"Effect":"Allow","Action": "*","Resource":"*"}]}'`,
+		`gcloud iam service-accounts add-iam-policy-binding ci@acme-dev.iam.gserviceaccount.com --member=user:temp@acme.dev --role=roles/iam.serviceAccountUser`,
+		`gcloud projects set-iam-policy acme-dev iam.json`,
 	},
 	Allow: []string{
 		`dscl . -list /Users`,
@@ -60,6 +65,10 @@ var harmAccountChange = &Rule{
 		`kubectl create rolebinding view --clusterrole=view --user=dev -n team`,
 		`kubectl create clusterrolebinding readers --clusterrole=view --group=devs`,
 		`kubectl get clusterrolebinding cluster-admin -o yaml`,
+		`kubectl create clusterrolebinding ops --clusterrole=cluster-admin --user=ops --dry-run=client -o yaml`,
+		`aws iam put-role-policy --role-name lambda-exec --policy-name logs --policy-document '{"Statement":[{"Effect":"Allow","Action":"logs:PutLogEvents","Resource":"*"}]}'`,
+		`gcloud projects get-iam-policy acme-dev --format=json`,
+		`oc adm policy add-scc-to-user restricted-v2 -z web`,
 	},
 }
 

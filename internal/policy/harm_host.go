@@ -175,6 +175,8 @@ var harmKernelModule = &Rule{
 		`sudo rmmod e1000`,
 		`sudo kextunload -b com.example.driver`,
 		`sudo kldunload pf`,
+		`sudo modprobe -r e1000e`,
+		`sudo modprobe --remove nouveau`,
 	},
 	Allow: []string{
 		`modstat`,
@@ -187,6 +189,8 @@ var harmKernelModule = &Rule{
 		`modprobe -n e1000`,
 		`sudo modprobe --show-depends e1000`,
 		`lsmod`,
+		`modinfo e1000e`,
+		`sudo modprobe --dry-run --remove e1000e`,
 	},
 }
 

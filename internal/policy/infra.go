@@ -90,7 +90,7 @@ var infraRules = []*Rule{
 		Unknown:  noUnknownStory,
 		Commands: platformCLIs, exec: checkPlatformDestroy,
 		Block: []string{`aws ec2 delete-volume --volume-id v1`, `aws sqs purge-queue --queue-url u`, `linode-cli linodes delete 42`, `hcloud server delete web`, `helm uninstall web`, `heroku apps:destroy app`, `npm unpublish pkg@1.0.0`, `gem yank pkg -v 1.0`, `doctl databases delete 42`, `openstack server delete s1`, `sst remove --stage prod`, `kafka-topics.sh --bootstrap-server localhost:9092 --delete --topic orders`},
-		Allow: []string{`aws ec2 describe-volumes`, `linode-cli linodes list`, `hcloud server list`, `helm list`, `npm uninstall lodash`, `doctl compute droplet create web`, `helm upgrade web ./chart`, `gcloud compute instances delete vm --help`, `sst deploy --stage dev`, `kafka-topics.sh --bootstrap-server localhost:9092 --list`},
+		Allow: []string{`aws ec2 describe-volumes`, `linode-cli linodes list`, `hcloud server list`, `helm list`, `npm uninstall lodash`, `doctl compute droplet create web`, `helm upgrade web ./chart`, `gcloud compute instances delete vm --help`, `sst deploy --stage dev`, `kafka-topics.sh --bootstrap-server localhost:9092 --list`, `oc adm policy who-can delete pods -n web`, `kubectl auth can-i delete deployments`},
 	},
 	{
 		ID: "infra.backup-destroy", Category: "infra",
