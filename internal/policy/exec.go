@@ -40,6 +40,10 @@ var execRules = []*Rule{
 			`docker run -v /var/run/docker.sock:/var/run/docker.sock alpine rm -rf /etc`,
 			`docker run --rm --pid=host alpine sh -c 'kill -9 -1'`,
 			`docker run --rm -v /var/run/docker.sock:/var/run/docker.sock docker:27-cli docker run --rm -v /:/h alpine rm -rf /h/etc`,
+			`docker run --rm -it -v /:/mnt ubuntu chroot /mnt`,
+			`podman run --rm -it -v /etc:/host-etc alpine`,
+			`docker run -it --privileged --pid=host debian nsenter -t 1 -a`,
+			`nerdctl run -it --mount type=bind,src=/home,dst=/people alpine sh`,
 		},
 		Allow: []string{
 			`tar -I zstd -cf out.tar.zst src`,
@@ -65,6 +69,11 @@ var execRules = []*Rule{
 			`mdls -name kMDItemFSSize "$HOME/Library/Application Support/Google/Chrome/Default/Cookies"`,
 			`sed -i 's/rm -rf \$OUT/rm -rf "$OUT"/' scripts/clean.sh`,
 			`sed -i 's|curl x|curl -fsS x|' Makefile`,
+			`docker run --rm -v "$PWD":/src -w /src golang:1.23 go build ./...`,
+			`docker run --rm -it -v ~/.aws:/root/.aws:ro amazon/aws-cli s3 ls`,
+			`docker run --rm -it -v /etc/localtime:/etc/localtime:ro alpine sh`,
+			`docker run -it --rm alpine sh`,
+			`docker run --rm -v /:/host:ro alpine ls /host`,
 		},
 	},
 	{

@@ -100,11 +100,15 @@ func checkEmbeddedCommand(c *Call) Finding {
 	if ex.Name == "" || shell.IsShell(ex.Name) {
 		return Finding{}
 	}
+	args := ex.Args[1:]
+	if f := c.containerGivesHost(args); f.Hit || f.Maybe {
+		return f
+	}
 	var cands []string
 	if slices.Contains(dataCommands, ex.Name) {
 		cands = dataCandidates(ex, c.rules)
 	} else {
-		cands = embeddedCandidates(ex, c.Res, c.rules, c.Ctx.Home)
+		cands = embeddedCandidates(ex, args, c.Res, c.rules, c.Ctx.Home)
 	}
 	if len(cands) == 0 {
 		return Finding{}
@@ -206,9 +210,8 @@ func dataCandidates(ex *shell.Exec, rules []*Rule) []string {
 // embeddedCandidates lists the texts in ex's arguments, environment,
 // input and the files it is handed that ex may run as commands, at most
 // maxEmbedded.
-func embeddedCandidates(ex *shell.Exec, res *shell.Result, rules []*Rule, home string) []string {
+func embeddedCandidates(ex *shell.Exec, args []string, res *shell.Result, rules []*Rule, home string) []string {
 	cs := &candidates{rules: rules, home: home}
-	args := ex.Args[1:]
 	if ex.Name == "sed" || ex.Name == "gsed" {
 		// sed runs only what its e command or s///e flag names: its
 		// scripts are read by sed's grammar, not searched for shapes
@@ -658,8 +661,12 @@ type containerHost struct {
 	binds []bind
 }
 
-// bind is a host path (src) seen inside a container at dst.
-type bind struct{ src, dst string }
+// bind is a host path (src) seen inside a container at dst, read-only
+// or not.
+type bind struct {
+	src, dst string
+	ro       bool
+}
 
 // containerAccess reads what of the host a container command reaches and,
 // for the programs with a grammar that names their run, create and exec
@@ -690,13 +697,84 @@ func containerAccess(program string, args []string) (containerHost, []string) {
 	}
 	for _, v := range vols {
 		src, rest, _ := strings.Cut(v, ":")
-		dst, _, _ := strings.Cut(rest, ":")
-		h.bind(src, dst)
+		dst, opts, _ := strings.Cut(rest, ":")
+		h.bind(src, dst, slices.Contains(strings.Split(opts, ","), "ro"))
 	}
 	for _, m := range mounts {
 		h.mount(m)
 	}
 	return h, inner
+}
+
+// containerGivesHost: a container given the host — privileged, the
+// host's processes or its / (writable), the container daemon's socket, or
+// a system directory or the home directory bound writable — that runs
+// what gemini-guard cannot judge: no command (the image's own), a shell
+// reading its standard input or the terminal (docker run -it -v /:/host
+// alpine sh), chroot or nsenter into the host without a command. What it
+// runs is then any command, as root over those host paths. A known command
+// is judged on the host paths instead (restOfArgs); a writable bind of
+// another path outside the workspace with such a command is a maybe
+// (strict mode denies it).
+func (c *Call) containerGivesHost(args []string) Finding {
+	if !slices.Contains(containerCommands, c.Ex.Name) || effects.GrammarOf(c.Ex.Name) == nil {
+		return Finding{}
+	}
+	h, inner := containerAccess(c.Ex.Name, args)
+	h, inner = throughSocket(h, inner)
+	if inner == nil || !opaqueContainerCommand(inner) {
+		return Finding{}
+	}
+	what := ""
+	if h.privileged {
+		what = "the host (privileged, its processes, its / or the container daemon's socket)"
+	}
+	maybe := ""
+	for _, b := range h.binds {
+		if b.ro || what != "" {
+			continue
+		}
+		switch loc := c.Loc(b.src); loc.Place {
+		case Root, CoreSystem, System, Home, OtherHome, Ancestor:
+			what = b.src + " (" + loc.Place.String() + ") writable"
+		case InHome, Protected, Unknown:
+			maybe = b.src
+		}
+	}
+	run := "the image's own command"
+	if len(inner) > 0 {
+		run = shell.CommandName(inner[0]) + " with no command to judge"
+	}
+	switch {
+	case what != "":
+		return hit(c.Ex.Name + " gives a container " + what + " and runs " + run + ": whatever runs there changes the machine as root")
+	case maybe != "":
+		return Finding{Maybe: true, What: c.Ex.Name + " binds " + maybe + " writable into a container that runs " + run}
+	}
+	return Finding{}
+}
+
+// opaqueContainerCommand: what a container runs cannot be judged — no
+// command (the image's), a shell with no -c or script (it reads its
+// input), or chroot/nsenter with no command after their operands.
+func opaqueContainerCommand(inner []string) bool {
+	if len(inner) == 0 {
+		return true
+	}
+	name := shell.CommandName(inner[0])
+	rest := inner[1:]
+	switch {
+	case shell.IsShell(name):
+		return !slices.ContainsFunc(rest, func(a string) bool {
+			return !strings.HasPrefix(a, "-") || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "c")
+		})
+	case name == "chroot":
+		return len(rest) <= 1
+	case name == "nsenter":
+		p := shell.ParseArgs(rest, &shell.OptSpec{Short: "t:S:G:", Long: []string{"target=", "setuid=", "setgid=", "wd=?", "root=?"}})
+		return len(p.Operands) == 0 || shell.IsShell(shell.CommandName(p.Operands[0])) && len(p.Operands) == 1
+	}
+	return false
 }
 
 // rawContainerValues are the values of -v, --volume, --mount and --bind
@@ -762,7 +840,7 @@ func diskDevice(d string) bool {
 // mount reads --mount's comma-separated keys: a bind of a host path (its
 // type bind, or a source that is a path).
 func (h *containerHost) mount(m string) {
-	typ, src, dst := "", "", ""
+	typ, src, dst, ro := "", "", "", false
 	for _, f := range strings.Split(m, ",") {
 		k, v, _ := strings.Cut(f, "=")
 		switch strings.ToLower(k) {
@@ -772,24 +850,26 @@ func (h *containerHost) mount(m string) {
 			src = v
 		case "target", "dst", "destination":
 			dst = v
+		case "readonly", "ro":
+			ro = v == "" || v == "true" || v == "1"
 		}
 	}
 	if typ == "" && strings.HasPrefix(src, "/") || typ == "bind" {
-		h.bind(src, dst)
+		h.bind(src, dst, ro)
 	}
 }
 
 // bind records the host path src bound at dst: a path (absolute or
 // relative), not a named volume. The host's / and the container daemon's
 // socket give the container the host.
-func (h *containerHost) bind(src, dst string) {
+func (h *containerHost) bind(src, dst string, ro bool) {
 	if src == "" || dst == "" || !strings.HasPrefix(src, "/") && !strings.HasPrefix(src, ".") {
 		return
 	}
-	if path.Clean(src) == "/" || daemonSocket(src) {
+	if path.Clean(src) == "/" && !ro || daemonSocket(src) {
 		h.privileged = true
 	}
-	h.binds = append(h.binds, bind{src: src, dst: dst})
+	h.binds = append(h.binds, bind{src: src, dst: dst, ro: ro})
 }
 
 // daemonSocket: the socket of a container daemon (docker.sock,
