@@ -505,6 +505,9 @@ var dbClients = []string{"psql", "pgcli", "mysql", "mariadb", "mycli", "usql", "
 // admin.system.users (or getUsers with showCredentials). Listing users or
 // roles without their secrets is not.
 func serverCredentialRead(ex *shell.Exec) (string, bool) {
+	if what, ok := credentialDump(ex.Name, ex.Args[1:]); ok {
+		return what, true
+	}
 	if !slices.Contains(dbClients, ex.Name) {
 		return "", false
 	}
@@ -521,6 +524,35 @@ func serverCredentialRead(ex *shell.Exec) (string, bool) {
 		case redisSecretQuery(l):
 			return "the Redis server's passwords (requirepass, masterauth, ACL users)", true
 		case strings.Contains(l, "system.users") && !strings.Contains(l, "count") || strings.Contains(l, "showcredentials"):
+			return "the MongoDB server's user credentials (admin.system.users)", true
+		}
+	}
+	return "", false
+}
+
+// credentialDump: the database dumpers asked for a server's credential
+// objects themselves: pg_dumpall of the roles (--roles-only, -r,
+// --globals-only, -g) with their password hashes (not
+// --no-role-passwords), mysqldump of the mysql database's user table, and
+// mongodump or mongoexport of admin's system.users. A whole server's
+// backup (pg_dumpall, mysqldump --all-databases) holds them too, but is
+// what a backup is: not judged here.
+func credentialDump(name string, args []string) (string, bool) {
+	switch name {
+	case "pg_dumpall":
+		p := shell.ParseArgs(args, &shell.OptSpec{Short: "f:d:h:p:U:l:S:E:", Long: []string{"file=", "dbname=", "host=", "port=", "username=", "database=",
+			"superuser=", "encoding=", "exclude-database=", "extra-float-digits=", "rows-per-insert=", "role="}})
+		if p.Has("r", "roles-only", "g", "globals-only") && !p.Has("no-role-passwords", "help", "version") {
+			return "the PostgreSQL server's roles with their password hashes (pg_dumpall)", true
+		}
+	case "mysqldump", "mariadb-dump":
+		p := shell.ParseArgs(args, &shell.OptSpec{Short: "u:p::h:P:r:S:", Long: []string{"user=", "password=?", "host=", "port=", "result-file=", "socket=", "where=", "ignore-table="}})
+		if ops := p.Operands; len(ops) >= 2 && ops[0] == "mysql" && slices.Contains(ops[1:], "user") || p.Has("tables") && slices.Contains(ops, "mysql.user") {
+			return "the MySQL server's password hashes (mysql.user)", true
+		}
+	case "mongodump", "mongoexport":
+		joined := strings.ToLower(strings.Join(args, " "))
+		if strings.Contains(joined, "system.users") || strings.Contains(joined, "dumpdbusersandroles") {
 			return "the MongoDB server's user credentials (admin.system.users)", true
 		}
 	}

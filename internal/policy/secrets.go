@@ -213,6 +213,9 @@ var secretsRules = []*Rule{
 			`mongosh admin --quiet --eval 'db.getUsers({showCredentials: true})'`,
 			`az storage account keys list --account-name prodstore --resource-group rg`,
 			`az storage account show-connection-string -n prodstore -g rg`,
+			`pg_dumpall -g -U postgres > globals.sql`,
+			`mysqldump -uroot mysql user`,
+			`mongodump --db admin --collection system.users --out dump/`,
 		},
 		Allow: []string{
 			`aws ecr get-login-password --region us-east-1 | docker login --username AWS --password-stdin 123456789012.dkr.ecr.us-east-1.amazonaws.com`,
@@ -253,6 +256,10 @@ var secretsRules = []*Rule{
 			`mongosh admin --eval 'db.getUsers()'`,
 			`az storage account show -n prodstore -g rg`,
 			`az storage account keys renew -n prodstore -g rg --key primary > /dev/null`,
+			`pg_dumpall --roles-only --no-role-passwords > roles.sql`,
+			`pg_dumpall -U postgres > backup.sql`,
+			`mysqldump shop orders > orders.sql`,
+			`mongoexport --db shop --collection orders --out orders.json`,
 		},
 	},
 	{
