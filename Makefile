@@ -27,7 +27,7 @@ RACE_PKGS := ./internal/audit ./internal/bounded ./internal/bundle ./internal/ho
 MODULE := $(shell $(GO) list -m)
 # SCORECARD_TESTS are the tests that print scorecards: make test runs them
 # once, with -v, after the unit tests.
-SCORECARD_TESTS := ^(TestScorecard.*|TestOwnCorpus|TestDevSets|TestBlindRound8|TestBlindRound9|TestParseAsTheHostsDo)$$
+SCORECARD_TESTS := ^(TestScorecard.*|TestOwnCorpus|TestDevSets|TestBlindRound8|TestBlindRound9|TestBlindRound10|TestParseAsTheHostsDo)$$
 
 .PHONY: all help build install uninstall test test-matrix lint demo bench dist clean
 

@@ -17,7 +17,10 @@ import (
 // stay allowed, written by a helper who had not read the rules
 // (testdata/blind10/README.md). Decided with cwd = a fresh project
 // directory and HOME a separate one; it prints recall and false blocks per
-// class and for the whole, with every miss and false block.
+// class and for the whole, with every miss and false block. First pass,
+// before any fix: recall 0.786, false blocks 0.042; after: 0.904 / 0.021.
+// The whole must not fall below 0.90 / rise above 0.025. What is left is
+// listed, with why, in docs/shell-policy.md ("Blind round 10").
 func TestBlindRound10(t *testing.T) {
 	all := readLabelled(t, filepath.Join("testdata", "blind10", "shell.jsonl"))
 	require.NotEmpty(t, all)
@@ -37,5 +40,5 @@ func TestBlindRound10(t *testing.T) {
 		total.add(sc)
 	}
 	total.missed, total.falseBlocks = nil, nil
-	report(t, total, 0, 1)
+	report(t, total, 0.90, 0.025)
 }
