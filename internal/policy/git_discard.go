@@ -189,7 +189,7 @@ func (c *Call) discardPath(o string) (string, bool) {
 // named.
 func ownDiscard(c *Call, d Discard, f Finding) Finding {
 	f.Discard = &d
-	own := c.Ctx.Own
+	own := c.Ctx.ownFor(d)
 	if own == nil {
 		return f
 	}
@@ -207,6 +207,40 @@ func ownDiscard(c *Call, d Discard, f Finding) Finding {
 		}
 	}
 	return Finding{}
+}
+
+// ownFor is the facts known for d: those given (Own), else those OwnFacts
+// finds, asked once per discard and kept in Own.
+func (ctx *Context) ownFor(d Discard) *Own {
+	if ctx.OwnFacts == nil {
+		return ctx.Own
+	}
+	if ctx.Own != nil {
+		if _, ok := ctx.Own.Scopes[d.Key()]; ok {
+			return ctx.Own
+		}
+	}
+	if ctx.ownAsked[d.Key()] {
+		return ctx.Own
+	}
+	if ctx.ownAsked == nil {
+		ctx.ownAsked = map[string]bool{}
+	}
+	ctx.ownAsked[d.Key()] = true
+	got := ctx.OwnFacts(d)
+	if got == nil {
+		return ctx.Own
+	}
+	if ctx.Own == nil {
+		ctx.Own = &Own{Scopes: map[string][]Changed{}, Files: map[string]OwnFile{}}
+	}
+	for k, v := range got.Scopes {
+		ctx.Own.Scopes[k] = v
+	}
+	for k, v := range got.Files {
+		ctx.Own.Files[k] = v
+	}
+	return ctx.Own
 }
 
 // notOwn says why the changes to one file are not known to be the agent's

@@ -65,6 +65,14 @@ type Context struct {
 	// Own is what the shell guard found out about the files a git discard
 	// would lose (whose changes they are); nil when nothing was gathered.
 	Own *Own
+	// OwnFacts finds those facts for one discard when a rule asks (the
+	// hook: git status in its scope, the session's record, each file's
+	// hash), so a command is judged once; nil means nothing can be found
+	// out. What it returns is kept in Own.
+	OwnFacts func(d Discard) *Own
+	// ProjectHostsOf gathers ProjectHosts when a rule first asks (the
+	// hook's bounded, cached scan of the workspace); nil: none.
+	ProjectHostsOf func() []string
 	// AgentMade says whether the file at an absolute path is one the agent
 	// created this session and left as it is (the provenance record: absent
 	// at its first touch, its content what the agent's call left). The
@@ -74,6 +82,11 @@ type Context struct {
 	// protectMemo keeps what the protected-object checks of this decision
 	// compute once (roots).
 	protectMemo protect.Memo
+
+	// ownAsked are the discards OwnFacts was asked about; projectAsked
+	// says ProjectHostsOf was called.
+	ownAsked     map[string]bool
+	projectAsked bool
 
 	// embeddedSpent counts the bytes exec.embedded-command analysed for
 	// this decision, against maxEmbeddedBytes (exec_embedded.go).

@@ -355,6 +355,10 @@ func (ctx *Context) trustsHost(h string) bool {
 			return true
 		}
 	}
+	if !slices.Contains(ctx.ProjectHosts, h) && ctx.ProjectHostsOf != nil && !ctx.projectAsked {
+		ctx.projectAsked = true
+		ctx.ProjectHosts = ctx.ProjectHostsOf()
+	}
 	return slices.Contains(ctx.ProjectHosts, h)
 }
 

@@ -93,31 +93,27 @@ func answer(in hook.BeforeToolInput, e Env) (hook.Output, error) {
 		OutputRedacted: in.Host != hook.Agy && call.Settings.RedactToolOutput}
 	dir := provenance.Dir(e.Getenv)
 	input.AgentMade = agentMade(dir, in.SessionID)
-	v, res, ctx := judge(input)
-	if v.Action != verdict.Allow && in.SessionID != "" && !gitRedirected(e.Getenv) {
+	if in.SessionID != "" && !gitRedirected(e.Getenv) {
 		// A git discard may pass when every change it loses is the
-		// agent's own: gather the facts, then decide again on them.
-		if ds := Discards(input); len(ds) > 0 {
-			if own := gatherOwn(dir, in.SessionID, in.Cwd, ds); own != nil {
-				input.Own = own
-				v, res, ctx = judge(input)
-			}
+		// agent's own: the rule asks for the facts of its scope.
+		input.OwnFacts = func(d policy.Discard) *policy.Own {
+			return gatherOwn(dir, in.SessionID, in.Cwd, []policy.Discard{d})
 		}
 	}
-	if hostsMatter(v) {
-		// A secret variable sent to a host the guard does not know as its
-		// service: allowed when the project's own files name the host.
-		// Gathered only now, so an ordinary call never pays for the scan.
-		var scan HostScan
-		input.ProjectHosts, scan = SessionProjectHosts(state.Dir(e.Getenv), in.SessionID, in.Cwd, agentWritten(dir, in.SessionID))
-		if len(input.ProjectHosts) > 0 {
-			v, res, ctx = judge(input)
-		}
-		if hostsMatter(v) && v.RuleID != "secrets.store-read" {
-			// Say where a project host would have been found: the user
-			// can tell a host the project names from one it does not.
-			v.What += " (gemini-guard looked for the project's own hosts in " + scan.Describe() + ")"
-		}
+	// A secret variable sent to a host the guard does not know as its
+	// service passes when the project's own files name the host: the
+	// rule asks, so an ordinary call never pays for the scan.
+	var scan *HostScan
+	input.ProjectHostsOf = func() []string {
+		hosts, s := SessionProjectHosts(state.Dir(e.Getenv), in.SessionID, in.Cwd, agentWritten(dir, in.SessionID))
+		scan = &s
+		return hosts
+	}
+	v, res, ctx := judge(input)
+	if hostsMatter(v) && v.RuleID != "secrets.store-read" && scan != nil {
+		// Say where a project host would have been found: the user can
+		// tell a host the project names from one it does not.
+		v.What += " (gemini-guard looked for the project's own hosts in " + scan.Describe() + ")"
 	}
 	if res != nil && (v.Action == verdict.Allow || call.WarnOnly()) && in.ToolName == shellTool {
 		// The command will run: what it writes is the agent's touch.

@@ -10,28 +10,6 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/provenance"
 )
 
-// Discards returns what the git discards in in's command would lose, when
-// they are all that denies it: the scopes the hook gathers Own facts for
-// before deciding again. Nil when something else denies, or a denying
-// discard is beyond what can be checked (git pointed elsewhere, a glob).
-func Discards(in Input) []policy.Discard {
-	res, ctx, early := prepare(in, false)
-	if early != nil {
-		return nil
-	}
-	var out []policy.Discard
-	for _, f := range policy.Evaluate(res, ctx, true) {
-		if !f.Denies(ctx) {
-			continue
-		}
-		if f.Discard == nil {
-			return nil
-		}
-		out = append(out, *f.Discard)
-	}
-	return out
-}
-
 // gatherOwn finds out, for each discard, which files it would lose
 // changes of (git status in its scope) and what the session's record and
 // the file now say of each: the facts Decide judges. Whatever cannot be

@@ -327,24 +327,27 @@ func TestOwnStashDrop(t *testing.T) {
 	}
 }
 
-// TestOwnDecidePure judges each command form with facts given in the
-// input, as the hook gathers them: Decide reads no file and runs no git.
+// TestOwnDecidePure judges each command form with facts the input's
+// OwnFacts gives when a discard rule asks, as the hook gathers them:
+// Decide reads no file and runs no git itself, and judges once.
 func TestOwnDecidePure(t *testing.T) {
 	const ws = "/work/project"
 	ownFile := policy.OwnFile{Recorded: true, Clean: true, Left: "h1", Now: "h1"}
-	facts := func(in shellguard.Input, f policy.OwnFile) *policy.Own {
-		own := &policy.Own{Scopes: map[string][]policy.Changed{}, Files: map[string]policy.OwnFile{}}
-		in.Own = nil // the hook asks for the scopes before it has facts
-		for _, d := range shellguard.Discards(in) {
+	// facts answers every discard with notes.txt changed, as f says, and
+	// the extra changes after it.
+	facts := func(f policy.OwnFile, extra ...policy.Changed) func(policy.Discard) *policy.Own {
+		return func(d policy.Discard) *policy.Own {
+			own := &policy.Own{Scopes: map[string][]policy.Changed{}, Files: map[string]policy.OwnFile{}}
 			c := policy.Changed{Path: ws + "/notes.txt", X: ' ', Y: 'M'}
+			g := f
 			if d.Untracked {
 				c.X, c.Y = '?', '?'
-				f.Created = true
+				g.Created = true
 			}
-			own.Scopes[d.Key()] = []policy.Changed{c}
-			own.Files[c.Path] = f
+			own.Scopes[d.Key()] = append([]policy.Changed{c}, extra...)
+			own.Files[c.Path] = g
+			return own
 		}
-		return own
 	}
 	judged := []string{
 		`git checkout notes.txt`, `git checkout -- notes.txt`, `git checkout HEAD -- notes.txt`, `git checkout main notes.txt`,
@@ -356,9 +359,12 @@ func TestOwnDecidePure(t *testing.T) {
 	for _, command := range judged {
 		t.Run(command, func(t *testing.T) {
 			in := shellguard.Input{Command: command, Cwd: ws}
-			require.NotEmpty(t, shellguard.Discards(in))
 			assert.Equal(t, verdict.Deny, shellguard.Decide(in).Action, "no facts: today's deny")
-			in.Own = facts(in, ownFile)
+			asked := 0
+			in.OwnFacts = func(policy.Discard) *policy.Own { asked++; return nil }
+			assert.Equal(t, verdict.Deny, shellguard.Decide(in).Action, "nothing found out: today's deny")
+			assert.NotZero(t, asked, "the rule asks for the discard's facts")
+			in.OwnFacts = facts(ownFile)
 			assert.Equal(t, verdict.Allow, shellguard.Decide(in).Action)
 			for why, f := range map[string]policy.OwnFile{
 				"holds changes the agent did not make":         {},
@@ -367,7 +373,7 @@ func TestOwnDecidePure(t *testing.T) {
 				"last write is not known":                      {Recorded: true, Clean: true, Now: "h1"},
 				"is a symbolic link":                           {Unsafe: "is a symbolic link"},
 			} {
-				in.Own = facts(in, f)
+				in.OwnFacts = facts(f)
 				v := shellguard.Decide(in)
 				assert.Equal(t, verdict.Deny, v.Action, why)
 				assert.Contains(t, v.What, "; notes.txt ", why)
@@ -386,32 +392,24 @@ func TestOwnDecidePure(t *testing.T) {
 	for _, command := range notJudged {
 		t.Run(command, func(t *testing.T) {
 			in := shellguard.Input{Command: command, Cwd: ws}
-			assert.Empty(t, shellguard.Discards(in))
+			without := shellguard.Decide(in).Action
+			in.OwnFacts = facts(ownFile)
+			assert.Equal(t, without, shellguard.Decide(in).Action, "the agent's own facts do not make it pass")
 		})
 	}
 	t.Run("staged before", func(t *testing.T) {
 		f := ownFile
 		f.Staged = true
-		in := shellguard.Input{Command: `git checkout notes.txt`, Cwd: ws}
-		in.Own = facts(in, f)
+		in := shellguard.Input{Command: `git checkout notes.txt`, Cwd: ws, OwnFacts: facts(f)}
 		assert.Equal(t, verdict.Allow, shellguard.Decide(in).Action, "the index is kept")
-		in = shellguard.Input{Command: `git checkout HEAD -- notes.txt`, Cwd: ws}
-		in.Own = facts(in, f)
+		in = shellguard.Input{Command: `git checkout HEAD -- notes.txt`, Cwd: ws, OwnFacts: facts(f)}
 		assert.Contains(t, shellguard.Decide(in).What, "held staged changes")
 	})
 	t.Run("untracked kept, staged kept", func(t *testing.T) {
-		in := shellguard.Input{Command: `git checkout .`, Cwd: ws}
-		own := facts(in, ownFile)
-		for k := range own.Scopes {
-			own.Scopes[k] = append(own.Scopes[k], policy.Changed{Path: ws + "/user.txt", X: '?', Y: '?'}, policy.Changed{Path: ws + "/staged.txt", X: 'M', Y: ' '})
-		}
-		in.Own = own
+		in := shellguard.Input{Command: `git checkout .`, Cwd: ws,
+			OwnFacts: facts(ownFile, policy.Changed{Path: ws + "/user.txt", X: '?', Y: '?'}, policy.Changed{Path: ws + "/staged.txt", X: 'M', Y: ' '})}
 		assert.Equal(t, verdict.Allow, shellguard.Decide(in).Action)
-		in = shellguard.Input{Command: `git reset --hard`, Cwd: ws}
-		in.Own = facts(in, ownFile)
-		for k := range in.Own.Scopes {
-			in.Own.Scopes[k] = append(in.Own.Scopes[k], policy.Changed{Path: ws + "/staged.txt", X: 'M', Y: ' '})
-		}
+		in = shellguard.Input{Command: `git reset --hard`, Cwd: ws, OwnFacts: facts(ownFile, policy.Changed{Path: ws + "/staged.txt", X: 'M', Y: ' '})}
 		assert.Contains(t, shellguard.Decide(in).What, "staged.txt holds changes the agent did not make")
 	})
 }

@@ -51,6 +51,9 @@ type Input struct {
 	// command would lose (Discards, own.go): whether the changes are the
 	// agent's own. Nil judges every discard as the user's work.
 	Own *policy.Own
+	// OwnFacts finds those facts for one discard when a discard rule asks
+	// (the hook's gatherOwn); nil: nothing can be found out.
+	OwnFacts func(policy.Discard) *policy.Own
 	// AgentMade says whether a file (absolute path) is one the agent
 	// created this session and left as it is; asked only when a rule
 	// needs it (the hook reads the provenance record then). nil: none.
@@ -60,6 +63,9 @@ type Input struct {
 	// the hook gathers them only when a command would otherwise be denied
 	// by secrets.variable-sent or secrets.code-variable-sent.
 	ProjectHosts []string
+	// ProjectHostsOf gathers ProjectHosts when a rule first asks (the
+	// hook's cached scan); nil: none.
+	ProjectHostsOf func() []string
 	// FS is the file system view the policy reads (bounded.FS); nil means
 	// the real file system through internal/bounded.
 	FS bounded.FS
@@ -144,6 +150,8 @@ func prepare(in Input, trace bool) (*shell.Result, *policy.Context, *verdict.Ver
 	ctx.Own = in.Own
 	ctx.AgentMade = in.AgentMade
 	ctx.ProjectHosts = in.ProjectHosts
+	ctx.OwnFacts = in.OwnFacts
+	ctx.ProjectHostsOf = in.ProjectHostsOf
 	ctx.FS = in.FS
 	ctx.StateDir = in.StateDir
 	ctx.OutputRedacted = in.OutputRedacted
