@@ -20,7 +20,7 @@ import (
 // program by its grammar or spec, is to be the only reader, and the
 // policy to read none). It may only go down: a rule moved onto the
 // effects lowers it, and a new argv read fails this test.
-const argvReadCeiling = 686
+const argvReadCeiling = 665
 
 // argvHelpers are the policy's generic argv readers.
 var argvHelpers = []string{"operands", "hasArg", "hasShortFlag", "hasPrefixArg", "optionValues", "hasArgPrefix"}
@@ -45,6 +45,9 @@ func TestPolicyArgvReads(t *testing.T) {
 		ast.Inspect(file, func(n ast.Node) bool {
 			switch x := n.(type) {
 			case *ast.SelectorExpr:
+				if pkg, ok := x.X.(*ast.Ident); ok && pkg.Name == "shell" {
+					return true // the type shell.Args, not a read
+				}
 				if x.Sel.Name == "Args" {
 					perFile[f]++
 					total++

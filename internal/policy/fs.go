@@ -53,8 +53,8 @@ var fsRules = []*Rule{
 	},
 	{
 		ID: "fs.rm-workspace", Category: "fs",
-		Protects: "the workspace as a whole and its git history (.git)",
-		What:     "deletes the whole workspace or its git history",
+		Protects: "the workspace as a whole and its git history (.git), and a tracked file's uncommitted changes that are not the agent's own (the session's record, asked for a delete inside the workspace)",
+		What:     "deletes the whole workspace, its git history or uncommitted work",
 		Safer:    "delete the specific build outputs (rm -rf build dist), or use git clean -n to see what is untracked",
 		Unknown:  noUnknownStory,
 		Commands: []string{"*"}, exec: checkRmWorkspace,

@@ -166,6 +166,9 @@ func homeDotfile(home, p string) bool {
 }
 
 func checkRmWorkspace(c *Call) Finding {
+	if f := c.userChangesDeleted(); f.Hit {
+		return f
+	}
 	rm := parseRm(c)
 	if !rm.recursive {
 		return Finding{}
@@ -173,6 +176,42 @@ func checkRmWorkspace(c *Call) Finding {
 	for _, t := range rm.targets {
 		if l := c.deleteLoc(t); (l.Place == Workspace || l.Place == WorkspaceGit) && !l.Maybe {
 			return hit(deleteWhat(c, l, true))
+		}
+	}
+	return Finding{}
+}
+
+// userChangesDeleted: a delete of tracked files of the workspace that hold
+// uncommitted changes which are not the agent's own (issue #38): git has
+// no copy of those changes, so rm loses them as git checkout would. The
+// facts come from the hook (Context.OwnFacts: git status of the deleted
+// paths, the session's record), asked only for a delete inside the
+// workspace; without them, or for untracked files, today's decision
+// stands (rm of files inside the workspace is allowed).
+func (c *Call) userChangesDeleted() Finding {
+	if c.Ctx.OwnFacts == nil && c.Ctx.Own == nil {
+		return Finding{}
+	}
+	var paths []string
+	for _, e := range c.effectsOf() {
+		if e.Kind == effects.Delete && shell.Known(e.Path) && c.inWorkspace(e.Path) && !slices.Contains(paths, e.Path) {
+			paths = append(paths, e.Path)
+		}
+	}
+	if len(paths) == 0 || c.Ex.Dir == "" {
+		return Finding{}
+	}
+	d := Discard{Dir: c.Ex.Dir, Paths: paths}
+	own := c.Ctx.ownFor(d)
+	if own == nil {
+		return Finding{}
+	}
+	for _, ch := range own.Scopes[d.Key()] {
+		if ch.X == '?' || ch.X == '!' {
+			continue // untracked or ignored: not a discard of git's
+		}
+		if why := notOwn(own.Files[ch.Path], d); why != "" {
+			return hit(c.Ex.Name + " deletes " + c.relative(ch.Path) + ", which " + why + ": git keeps no copy of uncommitted changes")
 		}
 	}
 	return Finding{}

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"github.com/gemini-guard/gemini-guard/internal/effects"
 	"slices"
 	"strings"
 
@@ -106,6 +107,10 @@ type OwnFile struct {
 	Staged bool
 	// Foreign: someone else changed it between two of the agent's touches.
 	Foreign bool
+	// User: it held the user's work that git's status did not show (set
+	// aside by git stash, hidden by an index flag, written from a stash)
+	// at its first touch or since, in this session.
+	User bool
 	// Left is the hash of the content the agent last left; "" when its
 	// last write was not seen to finish.
 	Left string
@@ -251,6 +256,8 @@ func notOwn(f OwnFile, d Discard) string {
 		return f.Unsafe
 	case !f.Recorded:
 		return "holds changes the agent did not make in this session"
+	case f.User:
+		return "held the user's work in this session, set aside from git's view (git stash, an index flag, a stash entry checked out)"
 	case f.Foreign:
 		return "was changed by someone else after the agent's edit"
 	case f.Left == "":
@@ -269,6 +276,124 @@ func notOwn(f OwnFile, d Discard) string {
 	return ""
 }
 
+// calls are the simple commands of res as calls of ctx.
+func calls(res *shell.Result, ctx *Context) []*Call {
+	out := make([]*Call, 0, len(res.Execs))
+	for _, ex := range res.Execs {
+		c := &Call{Ex: ex, Res: res, Ctx: ctx}
+		if len(ex.Args) > 0 {
+			c.Args = ex.Args[1:]
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// SetAside is the user's work a git command sets aside from git's view of
+// the work tree: the hook records those files as the user's for the rest
+// of the session (issue #38), so bytes the agent writes over them later do
+// not make a discard of them the agent's own.
+type SetAside struct {
+	// Dir is where git runs (its -C applied).
+	Dir string
+	// Stash: git stash [push|save]: every change of the work tree (with
+	// Untracked, the untracked files too).
+	Stash, Untracked bool
+	// Paths are files an index flag hides (update-index
+	// --assume-unchanged, --skip-worktree) or a stash entry is written
+	// into (git checkout stash@{0} -- f, git restore --source=stash f).
+	Paths []string
+}
+
+// CopiedFromUser are the files the copiers (mv, cp, cat >, …) write in the workspace
+// from a file the agent did not make (Context.AgentMade): they then hold
+// the user's bytes, and stay the user's for the session whatever the
+// agent's later writes (issue #38: a user's file renamed onto one the
+// agent created is not the agent's to discard).
+func CopiedFromUser(res *shell.Result, ctx *Context) []string {
+	var out []string
+	for _, c := range calls(res, ctx) {
+		if !slices.Contains(copiers, c.Ex.Name) {
+			continue
+		}
+		var dests []string
+		fromUser := false
+		for _, e := range c.effectsOf() {
+			switch {
+			case !shell.Known(e.Path) || !c.inWorkspace(e.Path):
+			case e.Kind == effects.Write:
+				dests = append(dests, e.Path)
+			case e.Kind == effects.Read || e.Kind == effects.Delete && e.Moved:
+				fromUser = fromUser || ctx.AgentMade == nil || !ctx.AgentMade(e.Path)
+			}
+		}
+		if fromUser {
+			out = append(out, dests...)
+		}
+	}
+	return out
+}
+
+// stashKeeps are git stash's subcommands that set nothing aside.
+var stashKeeps = []string{"list", "show", "pop", "apply", "drop", "clear", "branch", "create", "store"}
+
+// SetAsides are the set-asides of the git commands in res.
+func SetAsides(res *shell.Result, ctx *Context) []SetAside {
+	var out []SetAside
+	for _, c := range calls(res, ctx) {
+		if c.Ex.Name != "git" {
+			continue
+		}
+		g := parseGit(c)
+		dir := c.gitStartDir()
+		if dir == "" {
+			dir = c.Ex.Dir
+		}
+		p := shell.ParseArgs(g.args, gitPlainSpec)
+		switch g.sub {
+		case "stash":
+			if len(p.Operands) > 0 && slices.Contains(stashKeeps, p.Operands[0]) {
+				continue
+			}
+			out = append(out, SetAside{Dir: dir, Stash: true, Untracked: p.Has("u", "include-untracked", "a", "all")})
+		case "update-index":
+			if p.Has("assume-unchanged", "skip-worktree") {
+				out = append(out, SetAside{Dir: dir, Paths: c.knownPaths(p.Operands)})
+			}
+		case "checkout", "restore":
+			if stashSource(g.sub, p) {
+				ops := p.Operands
+				if g.sub == "checkout" {
+					ops = ops[1:] // the stash entry, then the paths
+				}
+				out = append(out, SetAside{Dir: dir, Paths: c.knownPaths(ops)})
+			}
+		}
+	}
+	return out
+}
+
+// stashSource: git checkout stash@{0} -- f, git restore --source=stash@{1} f.
+func stashSource(sub string, p shell.Args) bool {
+	isStash := func(r string) bool { return r == "stash" || strings.HasPrefix(r, "stash@{") || r == "refs/stash" }
+	if sub == "restore" {
+		v, _ := p.Value("s", "source")
+		return isStash(v)
+	}
+	return len(p.Operands) > 0 && isStash(p.Operands[0])
+}
+
+// knownPaths are ops resolved to absolute paths, those known statically.
+func (c *Call) knownPaths(ops []string) []string {
+	var out []string
+	for _, o := range ops {
+		if p := c.resolve(o); shell.Known(p) && strings.HasPrefix(p, "/") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // relative shows p relative to the workspace when it is inside.
 func (c *Call) relative(p string) string {
 	if r, ok := strings.CutPrefix(p, c.Ctx.Workspace+"/"); ok {
@@ -282,11 +407,7 @@ func (c *Call) relative(p string) string {
 // shell guard records an allowed command's as the agent's touches.
 func Changes(res *shell.Result, ctx *Context) []string {
 	var out []string
-	for _, ex := range res.Execs {
-		c := &Call{Ex: ex, Res: res, Ctx: ctx}
-		if len(ex.Args) > 0 {
-			c.Args = ex.Args[1:]
-		}
+	for _, c := range calls(res, ctx) {
 		w, d := changes(c)
 		for _, p := range append(w, d...) {
 			if shell.Known(p) && strings.HasPrefix(p, "/") && !slices.Contains(out, p) {

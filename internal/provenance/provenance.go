@@ -59,6 +59,12 @@ type Entry struct {
 	Staged bool `json:"s,omitempty"`
 	// Foreign: someone else changed it between two of the agent's touches.
 	Foreign bool `json:"f,omitempty"`
+	// User: the file held the user's work that git's status does not
+	// show — set aside by git stash, hidden by an index flag
+	// (--assume-unchanged, --skip-worktree), or written from a stash entry —
+	// at its first touch or since. It stays set for the session: bytes
+	// the agent writes over it later do not make the user's work its own.
+	User bool `json:"u,omitempty"`
 	// Pending: touched by a call whose result AfterTool has not seen yet.
 	Pending bool `json:"p,omitempty"`
 	// Call names the pending call (CallOf): only that call's AfterTool
@@ -243,12 +249,13 @@ func Touch(dir, session, workspace, call string, paths []string) error {
 				case e == nil && absent:
 					e = &Entry{Created: true}
 				case e == nil:
-					e = &Entry{Clean: s.clean(), Staged: s.staged()}
+					e = &Entry{Clean: s.clean() && !s.hidden, Staged: s.staged(), User: s.hidden}
 				case e.Created && absent:
 					// Still absent: as the agent's first touch found it.
 				case s.clean():
-					// Back to what git has (a discard, a commit): a new start.
-					*e = Entry{Clean: true, Staged: s.staged()}
+					// Back to what git has (a discard, a commit): a new
+					// start, but the user's work stays the user's.
+					*e = Entry{Clean: true, Staged: s.staged(), User: e.User}
 				default:
 					e.Foreign, e.Clean = true, false
 				}
@@ -400,7 +407,12 @@ func Linkless(workspace, p string) bool {
 }
 
 // xy is a file's two status letters (git status --porcelain).
-type xy struct{ x, y byte }
+type xy struct {
+	x, y byte
+	// hidden: an index flag keeps git from looking at the work tree's
+	// file (assume-unchanged, skip-worktree): its status says nothing.
+	hidden bool
+}
 
 // clean: tracked and the work tree matches the index.
 func (s xy) clean() bool { return s.x != '?' && s.x != '!' && s.y == ' ' }
@@ -423,18 +435,119 @@ func statusOf(workspace string, paths []string) (map[string]xy, error) {
 	}
 	status := map[string]xy{}
 	for _, p := range paths {
-		status[p] = xy{' ', ' '}
+		status[p] = xy{x: ' ', y: ' '}
 	}
 	for _, c := range ParseStatus(out) {
-		status[filepath.Join(root, filepath.FromSlash(c.Path))] = xy{c.X, c.Y}
+		status[filepath.Join(root, filepath.FromSlash(c.Path))] = xy{x: c.X, y: c.Y}
+	}
+	for _, p := range hiddenIn(workspace, root, paths) {
+		s := status[p]
+		s.hidden = true
+		status[p] = s
 	}
 	for _, p := range paths {
 		// Listed by git or not, a missing file has no status of its own.
-		if s := status[p]; s == (xy{' ', ' '}) && Hash(p) == Absent {
+		if s := status[p]; s == (xy{x: ' ', y: ' '}) && Hash(p) == Absent {
 			delete(status, p)
 		}
 	}
 	return status, nil
+}
+
+// Hidden are the files under paths (files or directories, absolute) whose
+// index entry carries a flag that hides the work tree's file from git
+// status: the user's changes there are not listed as changes.
+func Hidden(dir string, paths []string) []string {
+	root := Toplevel(dir)
+	if root == "" {
+		return nil
+	}
+	return hiddenIn(dir, root, paths)
+}
+
+// hiddenIn are the paths whose index entry carries a flag that hides the
+// work tree's file from git status (git ls-files -v: a lower-case tag is
+// assume-unchanged, S skip-worktree). A failure lists none.
+func hiddenIn(workspace, root string, paths []string) []string {
+	out, err := Git(workspace, append([]string{"ls-files", "-v", "-z", "--"}, paths...)...)
+	if err != nil {
+		return nil
+	}
+	var hidden []string
+	for _, line := range strings.Split(string(out), "\x00") {
+		if len(line) < 3 || line[1] != ' ' {
+			continue
+		}
+		if tag := line[0]; tag >= 'a' && tag <= 'z' || tag == 'S' {
+			hidden = append(hidden, filepath.Join(root, filepath.FromSlash(line[2:])))
+		}
+	}
+	return hidden
+}
+
+// Hold records that paths (absolute, in workspace) hold the user's work
+// set aside from git's view during the session (Entry.User): a git stash
+// of them, an index flag set on them, a stash entry written into them.
+// Paths outside the workspace, in .git or reached through a symbolic link
+// are not recorded; a record at its size bound takes no new file.
+func Hold(dir, session, workspace string, paths []string) error {
+	if session == "" || !filepath.IsAbs(workspace) || len(paths) == 0 {
+		return errors.New("provenance: no session, workspace or path")
+	}
+	workspace = filepath.Clean(workspace)
+	st, err := state.Open(dir)
+	if err != nil {
+		return err
+	}
+	return st.Update(key(session), func(old []byte) ([]byte, error) {
+		r, ok := decode(old)
+		if !ok {
+			r = &Record{Version: recordVersion, Files: map[string]*Entry{}}
+		}
+		for _, p := range paths {
+			p = filepath.Clean(p)
+			if !inside(workspace, p) || inGitDir(workspace, p) || !Linkless(workspace, p) {
+				continue
+			}
+			e := r.Files[p]
+			if e == nil {
+				if len(r.Files) >= MaxFiles {
+					continue
+				}
+				e = &Entry{Foreign: true}
+				r.Files[p] = e
+			}
+			e.User = true
+		}
+		return json.Marshal(r)
+	})
+}
+
+// Changed are the files git status lists as changed in the work tree
+// holding dir (tracked files that differ from the index or HEAD, and with
+// untracked the untracked ones too), as absolute paths: what git stash
+// sets aside.
+func Changed(dir string, untracked bool) ([]string, error) {
+	root := Toplevel(dir)
+	if root == "" {
+		return nil, errors.New("provenance: not in a git work tree")
+	}
+	mode := "--untracked-files=no"
+	if untracked {
+		mode = "--untracked-files=all"
+	}
+	out, err := Git(root, "status", "--porcelain=v1", "-z", mode)
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, c := range ParseStatus(out) {
+		if c.X == '!' {
+			continue
+		}
+		paths = append(paths, filepath.Join(root, filepath.FromSlash(c.Path)))
+	}
+	return paths, nil
 }
 
 // Toplevel finds the work tree holding dir by looking for .git upwards

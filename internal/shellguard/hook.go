@@ -125,6 +125,10 @@ func answer(in hook.BeforeToolInput, e Env) (hook.Output, error) {
 		if changes := policy.Changes(res, ctx); len(changes) > 0 {
 			_ = provenance.Touch(dir, in.SessionID, in.Cwd, provenance.ShellCall(command), changes)
 		}
+		holdSetAside(dir, in.SessionID, in.Cwd, policy.SetAsides(res, ctx))
+		if copied := policy.CopiedFromUser(res, ctx); len(copied) > 0 && in.SessionID != "" {
+			_ = provenance.Hold(dir, in.SessionID, in.Cwd, copied)
+		}
 	}
 	if v.Action != verdict.Allow {
 		call.Record(audit.FromVerdict(call.Entry(in.ToolName), v, call.WarnOnly()))
@@ -141,6 +145,30 @@ func hostsMatter(v verdict.Verdict) bool {
 		return v.Action != verdict.Allow
 	}
 	return false
+}
+
+// holdSetAside records the files the command sets aside from git's view
+// (git stash, an index flag, a stash entry written out) as the user's for
+// the rest of the session, before it runs: what git stash takes is what
+// git status lists now. A failure only means no record of it.
+func holdSetAside(dir, session, workspace string, asides []policy.SetAside) {
+	if session == "" || len(asides) == 0 {
+		return
+	}
+	var paths []string
+	for _, a := range asides {
+		if a.Stash {
+			changed, err := provenance.Changed(a.Dir, a.Untracked)
+			if err != nil {
+				continue
+			}
+			paths = append(paths, changed...)
+		}
+		paths = append(paths, a.Paths...)
+	}
+	if len(paths) > 0 {
+		_ = provenance.Hold(dir, session, workspace, paths)
+	}
 }
 
 // agentWritten are the files the agent wrote or edited in this session

@@ -3,6 +3,7 @@ package shellguard
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -28,7 +29,7 @@ func gatherOwn(dir, session, workspace string, discards []policy.Discard) *polic
 			stashFacts(own, rec, workspace, d)
 			continue
 		}
-		changed, known := changedIn(d, workspace)
+		changed, known := changedIn(d, workspace, rec)
 		if !known {
 			continue
 		}
@@ -157,7 +158,7 @@ func stashHashes(dir, stash string, paths []string) ([]string, bool) {
 // changedIn lists the files d would lose changes of: for an untracked
 // discard (git clean) the named paths as they are, else what git status
 // lists as changed under d's paths (or the whole work tree).
-func changedIn(d policy.Discard, workspace string) ([]policy.Changed, bool) {
+func changedIn(d policy.Discard, workspace string, rec *provenance.Record) ([]policy.Changed, bool) {
 	if d.Untracked {
 		var out []policy.Changed
 		for _, p := range d.Paths {
@@ -185,7 +186,35 @@ func changedIn(d policy.Discard, workspace string) ([]policy.Changed, bool) {
 	for _, e := range provenance.ParseStatus(out) {
 		changed = append(changed, policy.Changed{Path: filepath.Join(root, filepath.FromSlash(e.Path)), X: e.X, Y: e.Y})
 	}
-	return changed, true
+	return withHidden(changed, d, root, rec), true
+}
+
+// withHidden adds to changed the files of d's scope whose changes git's
+// status does not list: those an index flag hides, and those the session
+// recorded as holding the user's work set aside (provenance Entry.User).
+// Each is judged as a changed file, which is the user's.
+func withHidden(changed []policy.Changed, d policy.Discard, root string, rec *provenance.Record) []policy.Changed {
+	scope := d.Paths
+	if d.All {
+		scope = []string{root}
+	}
+	listed := func(p string) bool {
+		return slices.ContainsFunc(changed, func(c policy.Changed) bool { return c.Path == p })
+	}
+	in := func(p string) bool {
+		return slices.ContainsFunc(scope, func(s string) bool { return p == s || strings.HasPrefix(p, s+string(filepath.Separator)) })
+	}
+	for _, p := range provenance.Hidden(d.Dir, scope) {
+		if !listed(p) {
+			changed = append(changed, policy.Changed{Path: p, X: ' ', Y: 'M'})
+		}
+	}
+	for p, e := range rec.Files {
+		if e.User && in(p) && !listed(p) {
+			changed = append(changed, policy.Changed{Path: p, X: ' ', Y: 'M'})
+		}
+	}
+	return changed
 }
 
 // fileFacts is what is known of path p: its record and its content now,
@@ -215,7 +244,7 @@ func fileFacts(rec *provenance.Record, workspace, dir, p string) policy.OwnFile 
 	if !ok {
 		return f
 	}
-	f.Recorded, f.Created, f.Clean, f.Staged, f.Foreign = true, e.Created, e.Clean, e.Staged, e.Foreign
+	f.Recorded, f.Created, f.Clean, f.Staged, f.Foreign, f.User = true, e.Created, e.Clean, e.Staged, e.Foreign, e.User
 	if !e.Pending {
 		f.Left = e.Left
 	}
