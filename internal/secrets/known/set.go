@@ -40,6 +40,9 @@ type Value struct {
 	Source string
 	// Text is the value. Never print or store it.
 	Text string
+	// Key is the name of the variable or key that held it ("": not
+	// known): a value equal to it is not tracked (Untracked).
+	Key string
 }
 
 // Hashed is a form of a value kept as a keyed hash: what may be stored.
@@ -167,10 +170,10 @@ func (s *Set) Len() int {
 	return len(s.entries)
 }
 
-// Add makes s look for v and its forms. A value that Ordinary calls
-// ordinary text is left out; so is one already known.
+// Add makes s look for v and its forms. A value Untracked says is not
+// worth tracking is left out; so is one already known.
 func (s *Set) Add(v Value) {
-	if Ordinary(v.Text) || slices.ContainsFunc(s.origins, func(o origin) bool { return o.value == v.Text }) {
+	if Untracked(v) != "" || slices.ContainsFunc(s.origins, func(o origin) bool { return o.value == v.Text }) {
 		return
 	}
 	at := int32(len(s.origins))
