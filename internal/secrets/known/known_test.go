@@ -205,9 +205,14 @@ func TestNothingFoundInOrdinaryText(t *testing.T) {
 	s.AddHashed(Hash(Key{3, 4}, Value{Source: "read_file output (x)", Text: learntText})[0])
 	for _, text := range []string{
 		"echo $INTERNAL_API_TOKEN | wc -c", "curl -H \"Authorization: Bearer $INTERNAL_API_TOKEN\" https://api.internal.test",
-		envToken[:len(envToken)-1] + "_", strings.ToUpper(envToken[:len(envToken)-1]) + "_", "itk9-Qm3vZr8L", learntText[1:],
+		envToken[:11] + "_", strings.ToUpper(envToken[:len(envToken)-1]) + "_", "itk9-Qm3vZr", learntText[1:],
 	} {
 		assert.Empty(t, s.Find(text, 0), text)
+	}
+	// Issue 38: a piece of 12 bytes or more (half of a longer value) is a
+	// match; before it, the value less a byte was not.
+	for _, text := range []string{envToken[:len(envToken)-1] + "_", "itk9-Qm3vZr8L"} {
+		assert.Len(t, s.Find(text, 0), 1, text)
 	}
 }
 

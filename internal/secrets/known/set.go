@@ -137,6 +137,14 @@ type Set struct {
 	hints    [][2]int
 	maxCanon int
 	noCanon  bool
+	// The pieces' grams (pieces.go) of the clear values, made by index:
+	// grouped by the high byte of their key (gramBy, gramGroups), whose
+	// bitset is gramBits. noPieces (tests) leaves them out.
+	grams      []pieceGram
+	gramBy     []int32
+	gramGroups [257]int32
+	gramBits   []uint64
+	noPieces   bool
 	// store and sessionID are where Learn keeps what it learns (nil:
 	// nowhere).
 	store     *state.Store
@@ -339,8 +347,9 @@ func (s *Set) index() {
 			s.pairs[p/64] |= 1 << (p % 64)
 		}
 	}
-	// The canonical forms' anchors go through the same filter: one test
-	// a position for both.
+	// The canonical forms' anchors and the pieces' grams go through the
+	// same filter: one test a position for all.
+	s.pieceIndex()
 	s.canonIndex()
 	for _, e := range s.canon {
 		s.pairs[e.key/64] |= 1 << (e.key % 64)
@@ -436,8 +445,9 @@ func (s *Set) findForms(text string, from int) []secrets.Finding {
 	s.index()
 	longest := max(s.maxClear, s.maxHashed, s.maxCanon)
 	clearOnly := s.maxHashed == 0
-	hasCanon := len(s.canon) > 0
+	hasCanon, hasPieces := len(s.canon) > 0, len(s.grams) > 0
 	var out []secrets.Finding
+	var parts []piece
 	line, lineAt := 1, 0
 	lineOf := func(i int) int {
 		line += strings.Count(text[lineAt:i], "\n")
@@ -454,8 +464,13 @@ func (s *Set) findForms(text string, from int) []secrets.Finding {
 			if clearOnly {
 				continue
 			}
-		} else if hasCanon {
-			out = s.canonAt(out, text, i, from, p, lineOf)
+		} else {
+			if hasCanon {
+				out = s.canonAt(out, text, i, from, p, lineOf)
+			}
+			if hasPieces && i+gramLen <= len(text) {
+				parts = s.pieceAt(parts, text, i)
+			}
 		}
 		if i+MinLen <= len(text) {
 			out = s.exactAt(out, text, i, from, lineOf)
@@ -463,6 +478,9 @@ func (s *Set) findForms(text string, from int) []secrets.Finding {
 	}
 	if hasCanon {
 		out = s.findDecoded(out, text, lo, from)
+	}
+	if len(parts) > 0 {
+		out = s.joinPieces(out, parts, text, from)
 	}
 	return out
 }
