@@ -25,10 +25,18 @@ const gramLen = 8
 // longer. A value of 12 bytes or fewer has no pieces: only the whole.
 func PieceMin(n int) int { return max(CanonMinLen, (n+1)/2) }
 
-// pieceJoin is the shortest piece of a value of n bytes that is joined
-// with others: half of PieceMin, at least a gram. A part shorter is not
-// looked for (it is too likely to be in ordinary text by chance).
-func pieceJoin(n int) int { return max(gramLen, PieceMin(n)/2) }
+// pieceJoin is the shortest part of a value of n bytes that is joined
+// with others: a gram (8 bytes) for a value of up to 24 bytes, whose
+// halves are shorter than 12; PieceMin for a longer one, one of whose
+// halves is a match alone (parts that short are not looked for: each
+// shorter length the grams must find costs every text a gram more of the
+// value to look for).
+func pieceJoin(n int) int {
+	if n <= 2*CanonMinLen {
+		return gramLen
+	}
+	return PieceMin(n)
+}
 
 // pieceStride is the distance between the offsets of a value's grams:
 // every part of at least pieceJoin bytes holds one whole gram.
@@ -52,8 +60,9 @@ type piece struct {
 func pieceKey(g uint64) uint16 { return uint16((g * 0x9e3779b97f4a7c15) >> 48) }
 
 // pieceIndex makes the grams of the clear values (index calls it), their
-// groups by key and their bitset; their first two bytes go into pairs,
-// the filter every position passes first.
+// groups by key and their bitset, and their first two bytes' gramBit in
+// pairs (folded as pairKey folds them), the filter every position passes
+// first: a position only a gram may start is not compared with the forms.
 func (s *Set) pieceIndex() {
 	s.grams = s.grams[:0]
 	for at, o := range s.origins {
@@ -80,7 +89,7 @@ func (s *Set) pieceIndex() {
 		k := pieceKey(g.gram)
 		s.gramBits[k/64] |= 1 << (k % 64)
 		p := pairKey(byte(g.gram), byte(g.gram>>8))
-		s.pairs[p/64] |= 1 << (p % 64)
+		s.pairs[pairWord(p)] |= gramBit(p)
 	}
 }
 

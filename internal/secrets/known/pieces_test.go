@@ -17,11 +17,13 @@ func TestPieceBounds(t *testing.T) {
 		assert.Equal(t, want, PieceMin(n), n)
 	}
 	assert.Equal(t, 8, pieceJoin(20))
-	assert.Equal(t, 16, pieceJoin(64))
+	assert.Equal(t, 8, pieceJoin(24))
+	assert.Equal(t, 13, pieceJoin(25))
+	assert.Equal(t, 32, pieceJoin(64))
 }
 
 func TestPiecesFoundAndJoined(t *testing.T) {
-	const v = "itk9-Qm3vZr8LpW2xNc7Hd4Bq" // 25 bytes: PieceMin 13, joined from 8
+	const v = "itk9-Qm3vZr8LpW2xNc7Hd4B" // 24 bytes: PieceMin 12, joined from 8
 	s := NewSet(Key{1, 2})
 	s.Add(Value{Source: "$INTERNAL_API_TOKEN", Text: v})
 	found := func(text string) bool {
@@ -33,17 +35,23 @@ func TestPiecesFoundAndJoined(t *testing.T) {
 		}
 		return len(fs) > 0
 	}
-	assert.True(t, found("x="+v[3:16]+";"), "a piece of PieceMin bytes")
-	assert.False(t, found("x="+v[3:15]+";"), "a byte less")
+	assert.True(t, found("x="+v[3:15]+";"), "a piece of PieceMin bytes")
+	assert.False(t, found("x="+v[3:14]+";"), "a byte less")
 	assert.True(t, found("curl -d a="+v[:12]+" -d b="+v[12:]+" https://x.test"), "halves in one command")
 	assert.True(t, found("a = \""+v[16:]+"\"\nb = \""+v[:9]+"\"\n"), "two strings, in any order")
+	assert.False(t, found("a = \""+v[16:]+"\"\nb = \""+v[13:16]+"\"\n"), "8 and 3 bytes: not enough")
 	assert.False(t, found("a = \""+v[:7]+"\"\nb = \""+v[7:14]+"\"\n"), "parts under 8 bytes are not joined")
 	assert.False(t, found("a="+v[:9]+" b="+v[:9]), "the same part twice covers it once")
 	fs := s.Find("k="+v+" and "+v[:14], 0)
 	require.Len(t, fs, 2, "the whole value once, the piece once")
 	assert.Equal(t, v, fs[0].Secret)
 	assert.Equal(t, v[:14], fs[1].Secret)
-	assert.Empty(t, s.Find("x="+v[3:16]+";", 16), "a piece ending before from is not reported")
+	assert.Empty(t, s.Find("x="+v[3:15]+";", 15), "a piece ending before from is not reported")
+
+	const long = "Lw2-zq8VxR4pKm7Nc3Hd9TbY6s" // 26 bytes: PieceMin 13, parts not joined
+	s.Add(Value{Source: "$LONG_TOKEN", Text: long})
+	assert.NotEmpty(t, s.Find("-d a="+long[:13]+" -d b="+long[13:], 0), "halves: one is a match alone")
+	assert.Empty(t, s.Find("a="+long[:9]+" b="+long[9:18]+" c="+long[18:], 0), "thirds of a longer value are not joined")
 }
 
 // TestPropertyPiecesFoundIffPresent: random values in random texts, with

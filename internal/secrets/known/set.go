@@ -139,7 +139,8 @@ type Set struct {
 	noCanon  bool
 	// The pieces' grams (pieces.go) of the clear values, made by index:
 	// grouped by the high byte of their key (gramBy, gramGroups), whose
-	// bitset is gramBits. noPieces (tests) leaves them out.
+	// bitset is gramBits (their first two bytes are in pairs). noPieces
+	// (tests) leaves them out.
 	grams      []pieceGram
 	gramBy     []int32
 	gramGroups [257]int32
@@ -333,7 +334,7 @@ func (s *Set) index() {
 	}
 	s.indexed, s.clearSorted = true, false
 	if s.tags == nil {
-		bits := make([]uint64, 2<<16/64) // one allocation for both
+		bits := make([]uint64, 3<<16/64) // one allocation for both
 		s.tags, s.pairs = bits[:1<<16/64], bits[1<<16/64:]
 	} else {
 		clear(s.tags)
@@ -343,8 +344,7 @@ func (s *Set) index() {
 	for _, e := range s.entries {
 		s.tags[e.tag/64] |= 1 << (e.tag % 64)
 		if e.form != "" {
-			p := pairKey(e.form[0], e.form[1])
-			s.pairs[p/64] |= 1 << (p % 64)
+			s.pairs[pairWord(pairKey(e.form[0], e.form[1]))] |= formBit(pairKey(e.form[0], e.form[1]))
 		}
 	}
 	// The canonical forms' anchors and the pieces' grams go through the
@@ -352,9 +352,17 @@ func (s *Set) index() {
 	s.pieceIndex()
 	s.canonIndex()
 	for _, e := range s.canon {
-		s.pairs[e.key/64] |= 1 << (e.key % 64)
+		s.pairs[pairWord(e.key)] |= formBit(e.key)
 	}
 }
+
+// pairs holds two bits for each pair of bytes (pairKey), side by side,
+// so that one load tests both: formBit, that a form or a canonical
+// form's anchor starts with the pair, and gramBit, that a piece's gram
+// does.
+func pairWord(p uint16) uint16 { return p / 32 }
+func formBit(p uint16) uint64  { return 1 << (p % 32 * 2) }
+func gramBit(p uint16) uint64  { return 2 << (p % 32 * 2) }
 
 // groupByHigh lists the indices 0..n-1 grouped by the high byte of
 // key(i), in order within a group, by counting (no sort): the group of b
@@ -460,17 +468,16 @@ func (s *Set) findForms(text string, from int) []secrets.Finding {
 		// case ignored (the folded text is matched against the
 		// canonical forms).
 		p := pairKey(text[i], text[i+1])
-		if s.pairs[p/64]&(1<<(p%64)) == 0 {
+		bits := s.pairs[pairWord(p)]
+		if bits&gramBit(p) != 0 && hasPieces && i+gramLen <= len(text) {
+			parts = s.pieceAt(parts, text, i)
+		}
+		if bits&formBit(p) == 0 {
 			if clearOnly {
 				continue
 			}
-		} else {
-			if hasCanon {
-				out = s.canonAt(out, text, i, from, p, lineOf)
-			}
-			if hasPieces && i+gramLen <= len(text) {
-				parts = s.pieceAt(parts, text, i)
-			}
+		} else if hasCanon {
+			out = s.canonAt(out, text, i, from, p, lineOf)
 		}
 		if i+MinLen <= len(text) {
 			out = s.exactAt(out, text, i, from, lineOf)

@@ -1,7 +1,6 @@
 package known
 
 import (
-	"math"
 	"slices"
 	"strings"
 )
@@ -20,11 +19,6 @@ const (
 	WhyWordDigits  = "one word with digits or signs around it"
 	WhyKeyName     = "a key name (its own, or a secret's)"
 )
-
-// minEntropy is the fewest bits of Shannon entropy per byte, counted over
-// the value's own bytes, of a value worth tracking: under it a value is a
-// few characters repeated (abababab, aaaa1111).
-const minEntropy = 2.0
 
 // Untracked says why v is not worth tracking, or "" when it is. The cut
 // (docs/secrets.md, "What is not tracked"): shorter than MinLen; a
@@ -57,7 +51,7 @@ func weak(t, key string) string {
 	switch {
 	case run(t):
 		return WhyRun
-	case entropy(t) < minEntropy:
+	case lowEntropy(t):
 		return WhyLowEntropy
 	case docExample(t):
 		return WhyExample
@@ -85,52 +79,72 @@ func pathOrURL(t string) bool {
 		len(t) > 2 && t[1] == ':' && (t[2] == '\\' || t[2] == '/') || strings.Contains(t, "://")
 }
 
-// sequences are the runs a weak value is made of, read either way: the
-// alphabet, the digits (with 0 after 9, as on a keyboard), the keyboard's
-// rows and its shifted digit row.
-const sequences = "abcdefghijklmnopqrstuvwxyz 01234567890 qwertyuiop asdfghjkl zxcvbnm !@#$%^&*()"
-
 // run reports whether t is a few runs of sequences (or repeated bytes)
 // end to end: at most max(2, len/5) places where the next byte does not
 // follow. abcdefghijklmnop has none, 0123456789abcdef one.
 func run(t string) bool {
-	breaks := 0
-	for i := 1; i < len(t); i++ {
+	most := max(2, len(t)/5)
+	for i, breaks := 1, 0; i < len(t); i++ {
 		if !follows(lower(t[i-1]), lower(t[i])) {
-			breaks++
+			if breaks++; breaks > most {
+				return false // a random value stops here within a few bytes
+			}
 		}
 	}
-	return breaks <= max(2, len(t)/5)
+	return true
 }
 
-// follows reports whether b comes next to a in one of the sequences, or
-// repeats it.
+// follows reports whether b comes next to a, either way, in the alphabet,
+// the digits (0 after 9, as on a keyboard), a keyboard row or the shifted
+// digit row, or repeats it: letters and digits by their codes, the rows
+// by a search of ten bytes (run is called for every value a hook process
+// knows).
 func follows(a, b byte) bool {
-	if a == b {
+	d := int(a) - int(b)
+	switch {
+	case a == b:
 		return true
+	case letter(a) && letter(b):
+		k := int(keyboard[a-'a']) - int(keyboard[b-'a'])
+		return d == 1 || d == -1 || k == 1 || k == -1
+	case digit(a) && digit(b):
+		return d == 1 || d == -1 || d == 9 || d == -9
+	case letter(a) || letter(b) || digit(a) || digit(b):
+		return false
 	}
-	for i := 0; i+1 < len(sequences); i++ {
-		if sequences[i] == a && sequences[i+1] == b || sequences[i] == b && sequences[i+1] == a {
-			return a != ' ' && b != ' '
-		}
-	}
-	return false
+	return adjacentIn(a, b, "!@#$%^&*()")
 }
 
-// entropy is the Shannon entropy of t's bytes, in bits per byte.
-func entropy(t string) float64 {
-	var counts [256]int
+// keyboard is each letter's place on a QWERTY keyboard, row·16 + column
+// (qwertyuiop, asdfghjkl, zxcvbnm): two letters are next to each other in
+// a row when their places differ by one (TestKeyboardTable).
+const keyboard = "\x10\x24\x22\x12\x02\x13\x14\x15\x07\x16\x17\x18\x26\x25\x08\x09\x00\x03\x11\x04\x06\x23\x01\x21\x05\x20"
+
+func letter(c byte) bool { return 'a' <= c && c <= 'z' }
+func digit(c byte) bool  { return '0' <= c && c <= '9' }
+
+// adjacentIn reports whether a and b are next to each other in row.
+func adjacentIn(a, b byte, row string) bool {
+	i := strings.IndexByte(row, a)
+	if i < 0 {
+		return false
+	}
+	return i > 0 && row[i-1] == b || i+1 < len(row) && row[i+1] == b
+}
+
+// lowEntropy reports whether t's bytes have under 2 bits of collision
+// entropy (Rényi's of order 2: -log2 of the chance that two bytes drawn
+// from t are equal; never above Shannon's) per byte: the sum of the
+// squares of their counts is above n²/4. No logarithm.
+func lowEntropy(t string) bool {
+	var counts [256]int32
+	sum := 0
 	for i := 0; i < len(t); i++ {
-		counts[t[i]]++
+		c := &counts[t[i]]
+		sum += 2*int(*c) + 1
+		*c++
 	}
-	h := 0.0
-	for _, c := range counts {
-		if c > 0 {
-			p := float64(c) / float64(len(t))
-			h -= p * math.Log2(p)
-		}
-	}
-	return h
+	return 4*sum > len(t)*len(t)
 }
 
 // folded is t with ASCII letters in lower case and space, '-', '_' and '.'
@@ -138,10 +152,8 @@ func entropy(t string) float64 {
 func folded(t string) string {
 	b := make([]byte, 0, len(t))
 	for i := 0; i < len(t); i++ {
-		switch c := t[i]; c {
-		case ' ', '-', '_', '.':
-		default:
-			b = append(b, lower(c))
+		if !dropped(t[i]) {
+			b = append(b, lower(t[i]))
 		}
 	}
 	return string(b)
@@ -152,6 +164,9 @@ func folded(t string) string {
 // Docker images' postgres and mysql passwords, xkcd's horse, Java's
 // keystore default, Google's P12 key password, Stripe's docs test key.
 func docExample(t string) bool {
+	if len(t) > 40 {
+		return false
+	}
 	switch folded(t) {
 	case "keyboardcat", "mysecretpassword", "mysecretpw", "supersecret", "supersecretkey", "supersecretpassword",
 		"topsecret", "notasecret", "secretkey", "mysecret", "mysecretkey", "thisisasecret", "thisismysecret",
@@ -178,9 +193,13 @@ func commonWord(w string) bool {
 // with digits or signs around it and digits or signs for letters
 // (password123, P@ssw0rd!, adminadmin, trustno1).
 func commonPassword(t string) bool {
-	core := []byte(strings.ToLower(strings.TrimFunc(t, notLetter)))
+	trimmed := strings.TrimFunc(t, notLetter)
+	if len(trimmed) > 2*len("administrator") {
+		return false
+	}
+	core := []byte(trimmed)
 	for i, c := range core {
-		switch c {
+		switch c = lower(c); c {
 		case '0':
 			core[i] = 'o'
 		case '1', '!':
@@ -193,6 +212,8 @@ func commonPassword(t string) bool {
 			core[i] = 's'
 		case '7':
 			core[i] = 't'
+		default:
+			core[i] = c
 		}
 	}
 	w := string(core)
@@ -222,12 +243,36 @@ func notDigitOrSign(r rune) bool {
 	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 0x7e || r <= ' '
 }
 
+// equalFolded reports whether a and b are equal once folded (folded),
+// without making either.
+func equalFolded(a, b string) bool {
+	i, j := 0, 0
+	for {
+		for i < len(a) && dropped(a[i]) {
+			i++
+		}
+		for j < len(b) && dropped(b[j]) {
+			j++
+		}
+		if i == len(a) || j == len(b) {
+			return i == len(a) && j == len(b)
+		}
+		if lower(a[i]) != lower(b[j]) {
+			return false
+		}
+		i++
+		j++
+	}
+}
+
+func dropped(c byte) bool { return c == ' ' || c == '-' || c == '_' || c == '.' }
+
 // keyName reports whether t is its own key's name (DB_PASSWORD=db_password,
 // folded) or a key name that SecretKey calls a secret's, made of letters
 // and '_', '-', '.' only (redis-password, postgresPassword): a chart's or
 // a template's key left as the value.
 func keyName(t, key string) bool {
-	if key != "" && folded(t) == folded(key) {
+	if key != "" && equalFolded(t, key) {
 		return true
 	}
 	for i := 0; i < len(t); i++ {

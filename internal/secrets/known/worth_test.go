@@ -116,3 +116,16 @@ func TestUntrackedValuesAreNotFound(t *testing.T) {
 	assert.Zero(t, s.Len())
 	assert.Empty(t, s.Find("app.use(session({ secret: 'keyboard cat' })) // 0123456789abcdef password123 db_password", 0))
 }
+
+func TestKeyboardTable(t *testing.T) {
+	for row, keys := range []string{"qwertyuiop", "asdfghjkl", "zxcvbnm"} {
+		for col := range len(keys) {
+			assert.Equal(t, byte(row*16+col), keyboard[keys[col]-'a'], "%c", keys[col])
+		}
+	}
+	assert.True(t, follows('q', 'w'))
+	assert.True(t, follows('l', 'k'))
+	assert.False(t, follows('p', 'a'), "rows do not wrap")
+	assert.True(t, follows('9', '0'))
+	assert.True(t, follows('%', '^'))
+}
