@@ -47,6 +47,7 @@ type pieceGram struct {
 	gram   uint64
 	origin int32
 	off    int32
+	key    uint16 // pieceKey(gram)
 }
 
 // piece is a part of a value found in a text: value[from:to] at
@@ -64,7 +65,13 @@ func pieceKey(g uint64) uint16 { return uint16((g * 0x9e3779b97f4a7c15) >> 48) }
 // pairs (folded as pairKey folds them), the filter every position passes
 // first: a position only a gram may start is not compared with the forms.
 func (s *Set) pieceIndex() {
-	s.grams = s.grams[:0]
+	count := 0
+	for _, o := range s.origins {
+		if n := len(o.value); n > CanonMinLen {
+			count += (n-gramLen)/pieceStride(n) + 2
+		}
+	}
+	s.grams = slices.Grow(s.grams[:0], count)
 	for at, o := range s.origins {
 		n := len(o.value)
 		if o.value == "" || n <= CanonMinLen || s.noPieces {
@@ -73,10 +80,10 @@ func (s *Set) pieceIndex() {
 		stride := pieceStride(n)
 		off := 0
 		for ; off+gramLen <= n; off += stride {
-			s.grams = append(s.grams, pieceGram{gram: le64(o.value[off:]), origin: int32(at), off: int32(off)})
+			s.grams = append(s.grams, newGram(o.value, at, off))
 		}
 		if last := n - gramLen; off-stride != last {
-			s.grams = append(s.grams, pieceGram{gram: le64(o.value[last:]), origin: int32(at), off: int32(last)})
+			s.grams = append(s.grams, newGram(o.value, at, last))
 		}
 	}
 	if s.gramBits == nil && len(s.grams) > 0 {
@@ -84,13 +91,18 @@ func (s *Set) pieceIndex() {
 	} else {
 		clear(s.gramBits)
 	}
-	s.gramBy = groupByHigh(len(s.grams), func(i int) uint16 { return pieceKey(s.grams[i].gram) }, &s.gramGroups, s.gramBy)
+	s.gramBy = groupByHigh(len(s.grams), func(i int) uint16 { return s.grams[i].key }, &s.gramGroups, s.gramBy)
 	for _, g := range s.grams {
-		k := pieceKey(g.gram)
+		k := g.key
 		s.gramBits[k/64] |= 1 << (k % 64)
 		p := pairKey(byte(g.gram), byte(g.gram>>8))
 		s.pairs[pairWord(p)] |= gramBit(p)
 	}
+}
+
+func newGram(v string, origin, off int) pieceGram {
+	g := le64(v[off:])
+	return pieceGram{gram: g, origin: int32(origin), off: int32(off), key: pieceKey(g)}
 }
 
 // pieceAt adds to found the parts of values that a gram at text[i:]
