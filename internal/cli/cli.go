@@ -193,9 +193,14 @@ func untrackedNotice(s settings.Settings, workspace string, getenv func(string) 
 	if len(skipped) == 0 {
 		return ""
 	}
-	parts := make([]string, len(skipped))
+	const most = 10
+	var parts []string
 	for i, sk := range skipped {
-		parts[i] = sk.Source + ": " + sk.Why
+		if i == most {
+			parts = append(parts, fmt.Sprintf("and %d more", len(skipped)-most))
+			break
+		}
+		parts = append(parts, sk.Source+": "+sk.Why)
 	}
 	return "gemini-guard does not track these secrets by value, as they are too weak to tell from ordinary text (a piece of them would match it): " +
 		strings.Join(parts, "; ") + ". Only the shape rules protect them; give them strong random values to have them tracked."

@@ -55,6 +55,7 @@ type pieceGram struct {
 type piece struct {
 	origin       int32
 	from, to, at int
+	hit          int // where its gram was found
 }
 
 // pieceKey is a gram's 16-bit key in the pieces' bitset and groups.
@@ -107,7 +108,10 @@ func newGram(v string, origin, off int) pieceGram {
 
 // pieceAt adds to found the parts of values that a gram at text[i:]
 // starts, grown both ways; a part found already (the same value at the
-// same alignment, reaching past i) is not added again.
+// same alignment, reaching past i) is not added again. Only the parts
+// found at the last maxClear positions can reach i: the scan for one
+// stops there (a text of one gram repeated costs no more than the gram's
+// length per position).
 func (s *Set) pieceAt(found []piece, text string, i int) []piece {
 	w := le64(text[i:])
 	k := pieceKey(w)
@@ -120,7 +124,8 @@ next:
 		if g.gram != w {
 			continue
 		}
-		for _, p := range found {
+		for q := len(found) - 1; q >= 0 && found[q].hit+s.maxClear > i; q-- {
+			p := &found[q]
 			if p.origin == g.origin && p.at-p.from == i-int(g.off) && p.at+p.to-p.from > i {
 				continue next
 			}
@@ -134,7 +139,7 @@ next:
 		for to < len(v) && at+to-from < len(text) && text[at+to-from] == v[to] {
 			to++
 		}
-		found = append(found, piece{origin: g.origin, from: from, to: to, at: at})
+		found = append(found, piece{origin: g.origin, from: from, to: to, at: at, hit: i})
 	}
 	return found
 }
@@ -142,20 +147,34 @@ next:
 // joinPieces appends to out a finding for each part in found of a value
 // whose parts of at least pieceJoin bytes cover PieceMin of it, that ends
 // after from and is not within a finding of the same value in out (the
-// whole value, a form) already. The finding names the value's source; its
-// Secret is the part.
+// whole value, a form) already: one of the 64 findings that start last
+// before it, which out, sorted, has first. The finding names the value's
+// source; its Secret is the part.
 func (s *Set) joinPieces(out []secrets.Finding, found []piece, text string, from int) []secrets.Finding {
 	whole := len(out)
-	for k, p := range found {
+	slices.SortStableFunc(found, func(a, b piece) int { return a.at - b.at })
+	verdicts := map[int32]bool{} // a value's parts cover enough (covered), once per value
+	line, lineAt, before := 1, 0, 0
+	for _, p := range found {
 		o := s.origins[p.origin]
-		if p.to-p.from < pieceJoin(len(o.value)) || !s.covered(found, p.origin) {
+		if p.to-p.from < pieceJoin(len(o.value)) {
 			continue
+		}
+		ok, seen := verdicts[p.origin]
+		if !seen {
+			ok = s.covered(found, p.origin)
+			verdicts[p.origin] = ok
 		}
 		end := p.at + p.to - p.from
-		if end <= from || within(out[:whole], o.source, p.at, end) || repeated(found[:k], p) {
+		for before < whole && out[before].Start <= p.at {
+			before++
+		}
+		if !ok || end <= from || within(out[max(0, before-64):before], o.source, p.at, end) {
 			continue
 		}
-		out = append(out, secrets.Finding{RuleID: RuleID, Description: o.source, Start: p.at, End: end, Line: 1 + strings.Count(text[:p.at], "\n"), Secret: text[p.at:end]})
+		line += strings.Count(text[lineAt:p.at], "\n")
+		lineAt = p.at
+		out = append(out, secrets.Finding{RuleID: RuleID, Description: o.source, Start: p.at, End: end, Line: line, Secret: text[p.at:end]})
 	}
 	if len(out) > whole {
 		slices.SortStableFunc(out, func(a, b secrets.Finding) int { return a.Start - b.Start })
@@ -191,16 +210,6 @@ func (s *Set) covered(found []piece, origin int32) bool {
 func within(out []secrets.Finding, source string, start, end int) bool {
 	for _, f := range out {
 		if f.Description == source && f.Start <= start && end <= f.End {
-			return true
-		}
-	}
-	return false
-}
-
-// repeated reports whether earlier holds the same part at the same place.
-func repeated(earlier []piece, p piece) bool {
-	for _, q := range earlier {
-		if q == p {
 			return true
 		}
 	}

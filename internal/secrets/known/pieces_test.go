@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -163,4 +164,19 @@ func TestPiecesOfStrongValuesNotInOrdinaryText(t *testing.T) {
 		s.Add(Value{Source: "$V", Text: string(b)})
 	}
 	assert.Empty(t, s.Find(corpus.String(), 0))
+}
+
+// TestPiecesOfARepeatedGramCostLittle: 100 KB of one gram of a value over
+// and over (each a part of its own, none joined to the next) is looked at
+// in about the time of any text: no part is compared with every other.
+func TestPiecesOfARepeatedGramCostLittle(t *testing.T) {
+	const v = "itk9-Qm3vZr8LpW2xNc7Hd4B"
+	s := NewSet(Key{1, 2})
+	s.Add(Value{Source: "$T", Text: v})
+	text := strings.Repeat(v[:8]+" ", 100<<10/9) + v[8:20]
+	start := time.Now()
+	fs := s.Find(text, 0)
+	assert.Less(t, time.Since(start), 2*time.Second)
+	assert.NotEmpty(t, fs, "8 bytes and 12 bytes of a 24-byte value: joined")
+	assert.Equal(t, 1+strings.Count(text[:fs[len(fs)-1].Start], "\n"), fs[len(fs)-1].Line)
 }

@@ -289,8 +289,9 @@ type Skip struct{ Source, Why string }
 
 // Skipped lists the values of an environment (os.Environ's list) and of
 // the files of FromFiles (cwd, home) that Untracked leaves out, each
-// source once, in Load's order: session start names them, so that the
-// user knows which secrets the guard does not know by value.
+// value once, in Load's order: session start names them, so that the
+// user knows which secrets the guard does not know by value. Not paths
+// and URLs (GOOGLE_APPLICATION_CREDENTIALS=/…): they are no secret.
 func Skipped(environ []string, cwd, home string) []Skip {
 	var out []Skip
 	var seen []string
@@ -299,7 +300,7 @@ func Skipped(environ []string, cwd, home string) []Skip {
 			continue
 		}
 		seen = append(seen, v.Text)
-		if why := Untracked(v); why != "" {
+		if why := Untracked(v); why != "" && why != WhyPath {
 			out = append(out, Skip{Source: v.Source, Why: why})
 		}
 	}

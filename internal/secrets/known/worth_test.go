@@ -129,3 +129,11 @@ func TestKeyboardTable(t *testing.T) {
 	assert.True(t, follows('9', '0'))
 	assert.True(t, follows('%', '^'))
 }
+
+func TestSkippedNamesSourcesOnce(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(dir+"/.env", []byte("DB_PASSWORD=db_password\nAPI_TOKEN=itk9-QM3vX7-zzR2pL\nKEY_FILE_CREDENTIALS=/etc/k.json\n"), 0o600))
+	got := Skipped([]string{"DB_PASSWORD=db_password", "SESSION_SECRET=keyboard cat", "API_TOKEN=itk9-QM3vX7-zzR2pL"}, dir, "")
+	assert.Equal(t, []Skip{{Source: ".env (DB_PASSWORD)", Why: WhyKeyName}, {Source: "$SESSION_SECRET", Why: WhyExample}}, got,
+		"the .env's name first, each value once, no path, no strong value")
+}
