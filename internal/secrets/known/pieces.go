@@ -58,7 +58,9 @@ type piece struct {
 	hit          int // where its gram was found
 }
 
-// pieceKey is a gram's 16-bit key in the pieces' bitset and groups.
+// pieceKey is a gram's 16-bit key: its high byte its group, its high 12
+// bits its bit in gramBits (4096 bits: a hook process makes it for a few
+// hundred grams, and a larger one cost more to make than it saved).
 func pieceKey(g uint64) uint16 { return uint16((g * 0x9e3779b97f4a7c15) >> 48) }
 
 // pieceIndex makes the grams of the clear values (index calls it), their
@@ -88,13 +90,13 @@ func (s *Set) pieceIndex() {
 		}
 	}
 	if s.gramBits == nil && len(s.grams) > 0 {
-		s.gramBits = make([]uint64, 1<<16/64)
+		s.gramBits = make([]uint64, 1<<12/64)
 	} else {
 		clear(s.gramBits)
 	}
 	s.gramBy = groupByHigh(len(s.grams), func(i int) uint16 { return s.grams[i].key }, &s.gramGroups, s.gramBy)
 	for _, g := range s.grams {
-		k := g.key
+		k := g.key >> 4
 		s.gramBits[k/64] |= 1 << (k % 64)
 		p := pairKey(byte(g.gram), byte(g.gram>>8))
 		s.pairs[pairWord(p)] |= gramBit(p)
@@ -115,7 +117,7 @@ func newGram(v string, origin, off int) pieceGram {
 func (s *Set) pieceAt(found []piece, text string, i int) []piece {
 	w := le64(text[i:])
 	k := pieceKey(w)
-	if s.gramBits[k/64]&(1<<(k%64)) == 0 {
+	if b := k >> 4; s.gramBits[b/64]&(1<<(b%64)) == 0 {
 		return found
 	}
 next:

@@ -139,7 +139,8 @@ type Set struct {
 	noCanon  bool
 	// The pieces' grams (pieces.go) of the clear values, made by index:
 	// grouped by the high byte of their key (gramBy, gramGroups), whose
-	// bitset is gramBits (their first two bytes are in pairs). noPieces
+	// bitset is gramBits (by their key's high 12 bits; their first two
+	// bytes are in pairs). noPieces
 	// (tests) leaves them out.
 	grams      []pieceGram
 	gramBy     []int32
