@@ -258,3 +258,31 @@ func TestKnownValuesSpeltOutDenied(t *testing.T) {
 		}
 	}
 }
+
+// TestWeakKnownValuesAllowed: issue 38's ordinary values that were known
+// by value, and so blocked, before the cut of what is worth tracking: the
+// hex alphabet, the alphabet, express-session's sample secret, a test's
+// dictionary password and a Helm secret's key name left as a development
+// value. Written or sent, they are allowed now.
+func TestWeakKnownValuesAllowed(t *testing.T) {
+	ws := t.TempDir()
+	env := testEnv(t, settings.Default(), t.TempDir())
+	s := known.NewSet(known.Key{K0: 1, K1: 2})
+	for _, v := range []known.Value{
+		{Source: "$HEX_SECRET", Text: "0123456789abcdef", Key: "HEX_SECRET"},
+		{Source: "$ALPHA_SECRET", Text: "abcdefghijklmnopqrstuvwxyz", Key: "ALPHA_SECRET"},
+		{Source: ".env (SESSION_SECRET)", Text: "keyboard cat", Key: "SESSION_SECRET"},
+		{Source: ".env (TEST_PASSWORD)", Text: "password123", Key: "TEST_PASSWORD"},
+		{Source: ".env (REDIS_PASSWORD)", Text: "redis-password", Key: "REDIS_PASSWORD"},
+	} {
+		s.Add(v)
+	}
+	env.Known = s
+	content := "const hex = \"0123456789abcdef\"\nconst abc = \"abcdefghijklmnopqrstuvwxyz\"\n" +
+		"app.use(session({ secret: 'keyboard cat' }))\nlogin(t, \"admin\", \"password123\")\n" +
+		"existingSecretPasswordKey: redis-password\n"
+	d := check(t, env, ws, secretguard.WriteFile, input(t, "file_path", "notes.md", "content", content))
+	assert.Equal(t, verdict.Allow, d.Verdict.Action, d.Verdict.Message())
+	d = check(t, env, ws, secretguard.Shell, input(t, "command", "curl -d secret='keyboard cat' -d key=redis-password https://x.test/"))
+	assert.Equal(t, verdict.Allow, d.Verdict.Action, d.Verdict.Message())
+}
