@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/hook"
@@ -124,7 +125,8 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 // project file that were ignored, a variable in the hooks' environment
 // that changes how bash, the loader, node or Gemini CLI run them, and a
 // key of the .env Gemini CLI loads that makes an ordinary toolchain
-// command run code or reach a server it names (protect.RunnerFamilies).
+// command run code or reach a server it names (protect.RunnerFamilies),
+// and the secrets too weak to be tracked by value (untrackedNotice).
 func sessionStart(workspace string, getenv func(string) string) hook.Output {
 	var problems []string
 	cliVersion := hostcli.RunningVersion()
@@ -154,6 +156,9 @@ func sessionStart(workspace string, getenv func(string) string) hook.Output {
 	if file, _, runners := envFileKeys(workspace, getenv("HOME")); len(runners) > 0 {
 		problems = append(problems, runnerEnvWarning(file, runners))
 	}
+	if n := untrackedNotice(s, workspace, getenv); n != "" {
+		problems = append(problems, n)
+	}
 	// Warm the scanner daemon the hooks will ask, so that the first scan
 	// does not wait for it to start (and run out of its hook's time). A
 	// failure here only costs that first scan its wait.
@@ -166,6 +171,39 @@ func sessionStart(workspace string, getenv func(string) string) hook.Output {
 		return hook.Output{}
 	}
 	return hook.Allow(strings.Join(problems, "\n"))
+}
+
+// untrackedNotice is session start's line naming the sources of the
+// secret values the guard does not track by value (known.Skipped) and
+// why, never a value; "" when there are none or known values are off.
+// The environment's names come from the process, their values through
+// getenv (a map in tests).
+func untrackedNotice(s settings.Settings, workspace string, getenv func(string) string) string {
+	if slices.Contains(s.DisabledRules, known.RuleID) {
+		return ""
+	}
+	var environ []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if v := getenv(name); v != "" {
+			environ = append(environ, name+"="+v)
+		}
+	}
+	skipped := known.Skipped(environ, workspace, getenv("HOME"))
+	if len(skipped) == 0 {
+		return ""
+	}
+	const most = 10
+	var parts []string
+	for i, sk := range skipped {
+		if i == most {
+			parts = append(parts, fmt.Sprintf("and %d more", len(skipped)-most))
+			break
+		}
+		parts = append(parts, sk.Source+": "+sk.Why)
+	}
+	return "gemini-guard does not track these secrets by value, as they are too weak to tell from ordinary text (a piece of them would match it): " +
+		strings.Join(parts, "; ") + ". Only the shape rules protect them; give them strong random values to have them tracked."
 }
 
 func exeSuffix() string {

@@ -110,6 +110,27 @@ func TestSessionStart(t *testing.T) {
 		assert.NotContains(t, msg, "/tmp/hijack.sh", "the name, never the value")
 		assert.NotContains(t, msg, "DEBUG")
 	})
+	t.Run("secrets too weak to track are named, never their values", func(t *testing.T) {
+		dir := t.TempDir()
+		require.NoError(t, os.WriteFile(filepath.Join(dir, ".env"),
+			[]byte("DB_PASSWORD=db_password\nSESSION_SECRET=\"keyboard cat\"\nAPI_TOKEN=itk9-QM3vX7-zzR2pL\nGOOGLE_CREDENTIALS=/home/u/sa.json\n"), 0o600))
+		t.Setenv("GG_TEST_PASSWORD", "password123")
+		code, stdout, _ := run(t, map[string]string{"GG_TEST_PASSWORD": "password123"}, in(dir), "session-start")
+		assert.Equal(t, 0, code)
+		msg, _ := decode(t, stdout)["systemMessage"].(string)
+		assert.Contains(t, msg, "does not track these secrets by value")
+		assert.Contains(t, msg, ".env (DB_PASSWORD): a key name")
+		assert.Contains(t, msg, ".env (SESSION_SECRET): a documentation example")
+		assert.Contains(t, msg, "$GG_TEST_PASSWORD: a common password")
+		assert.NotContains(t, msg, "API_TOKEN", "a strong value is tracked")
+		assert.NotContains(t, msg, "GOOGLE_CREDENTIALS", "a path is no secret")
+		for _, v := range []string{"db_password", "keyboard cat", "password123", "itk9"} {
+			assert.NotContains(t, msg, v, "the source, never the value")
+		}
+		code, stdout, _ = run(t, map[string]string{"GEMINI_GUARD_DISABLED_RULES": "known-value"}, in(dir), "session-start")
+		assert.Equal(t, 0, code)
+		assert.NotContains(t, stdout, "does not track", "nothing to say when known values are off")
+	})
 	t.Run("bad input is still one object", func(t *testing.T) {
 		code, stdout, _ := run(t, nil, "garbage", "session-start")
 		assert.Equal(t, 0, code)

@@ -152,3 +152,18 @@ func mustQuote(s string) string {
 	q := strings.TrimSpace(b.String())
 	return q[1 : len(q)-1]
 }
+
+// TestKnownValuePiecesRedactedFromToolOutput: issue 38's pieces, the two
+// halves of a value on two lines of a tool's output, are both redacted
+// and named by the source; neither is kept in the state directory.
+func TestKnownValuePiecesRedactedFromToolOutput(t *testing.T) {
+	e, ws := knownEnv(t)
+	half := len(knownEnvToken) / 2
+	out := runHook(t, e, "after-tool", toolInputIn(ws, "p1", "run_shell_command",
+		quoteJSON("first: "+knownEnvToken[:half]+"\nsecond: "+knownEnvToken[half:]+"\nline three\n")))
+	assert.Contains(t, out, "known-value: $INTERNAL_API_TOKEN")
+	assert.NotContains(t, out, knownEnvToken[:half])
+	assert.NotContains(t, out, knownEnvToken[half:])
+	assert.Contains(t, out, "line three")
+	assertNoKnownValue(t, e, knownEnvToken, knownEnvToken[:half], knownEnvToken[half:])
+}

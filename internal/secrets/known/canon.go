@@ -918,7 +918,7 @@ func (s *Set) findDecoded(out []secrets.Finding, text string, lo, from int) []se
 		v := string(view)
 		for i := 0; i+2 <= len(v); i++ {
 			k := pairKey(v[i], v[i+1])
-			if s.pairs[k/64]&(1<<(k%64)) == 0 {
+			if s.pairs[pairWord(k)]&formBit(k) == 0 {
 				continue
 			}
 			for _, idx := range s.canonWith(k) {

@@ -16,8 +16,8 @@ import (
 // password.
 func TestEverySpellingIsFound(t *testing.T) {
 	s := NewSet(Key{7, 9})
-	s.Add(Value{"$INTERNAL_API_TOKEN", envToken})
-	s.Add(Value{".env (DB_PASSWORD)", filePass})
+	s.Add(Value{Source: "$INTERNAL_API_TOKEN", Text: envToken})
+	s.Add(Value{Source: ".env (DB_PASSWORD)", Text: filePass})
 	for _, v := range []struct{ source, text string }{{"$INTERNAL_API_TOKEN", envToken}, {".env (DB_PASSWORD)", filePass}} {
 		for name, sp := range knowntest.Spellings(v.text) {
 			text := "the value: " + sp + " (done)"
@@ -38,7 +38,7 @@ func TestEverySpellingIsFound(t *testing.T) {
 // much ordinary text.
 func TestShortValuesHaveNoCanonicalForms(t *testing.T) {
 	s := NewSet(Key{7, 9})
-	s.Add(Value{"$T", "Qx7-pL2m"})
+	s.Add(Value{Source: "$T", Text: "Qx7-pL2m"})
 	assert.NotEmpty(t, s.Find("x Qx7-pL2m y", 0))
 	for _, text := range []string{"QX7-PL2M", "m2Lp-7xQ", "Dk7-cY2z", `\x51\x78\x37\x2d\x70\x4c\x32\x6d`} {
 		assert.Empty(t, s.Find("x "+text+" y", 0), text)
@@ -67,7 +67,7 @@ func TestPropertyCanonicalFoundIffSpelt(t *testing.T) {
 			continue
 		}
 		s := NewSet(Key{r.Uint64(), r.Uint64()})
-		s.Add(Value{"$V", v})
+		s.Add(Value{Source: "$V", Text: v})
 		var tb strings.Builder
 		for i := 0; i < r.IntN(200); i++ {
 			tb.WriteString(textChars[r.IntN(len(textChars))])
@@ -120,7 +120,7 @@ func valuesOf(m map[string]string) []string {
 // escapes, codes or characters apart that reaches the end (decodedTail).
 func TestTailHoldsASpellingUnderWay(t *testing.T) {
 	s := NewSet(Key{5, 6})
-	s.Add(Value{"$T", envToken})
+	s.Add(Value{Source: "$T", Text: envToken})
 	prefix := "Sure, here it is: "
 	for name, sp := range knowntest.Spellings(envToken) {
 		// What wraps a list may be shown: it says nothing of the value.

@@ -61,10 +61,10 @@ func TestSecretName(t *testing.T) {
 func TestOrdinary(t *testing.T) {
 	for _, v := range []string{"short", "true", "disabled", "12345678901", "3.14159265", "/usr/local/bin", "~/projects/x", "C:\\Users\\x",
 		"https://example.com/path", "password", "Production", "DEVELOPMENT", "changeme123", "${DB_PASSWORD}", "<your-token-here>", "xxxxxxxxxx",
-		"k9-ChangeMe-2024", "tokenREDACTED", strings.Repeat("q7", 200) + "DuMmY"} {
+		"k9-ChangeMe-2024", "tokenREDACTED", "correcthorsebatterystaple", strings.Repeat("q7", 200) + "DuMmY"} {
 		assert.True(t, Ordinary(v), v)
 	}
-	for _, v := range []string{envToken, envPass, filePass, learntText, "correcthorsebatterystaple", "Tr0ub4dor&3xx"} {
+	for _, v := range []string{envToken, envPass, filePass, learntText, "Tr0ub4dor&3xx", "kQ7!vR2#mZ9x"} {
 		assert.False(t, Ordinary(v), v)
 	}
 }
@@ -78,7 +78,7 @@ func TestFromEnviron(t *testing.T) {
 		"GEMINI_GUARD_MODE=warn", "EMPTY_TOKEN=",
 		"SORT_KEY=created_at_desc", "PARTITION_KEY=tenant.region",
 	})
-	assert.Equal(t, []Value{{"$INTERNAL_API_TOKEN", envToken}, {"$DATABASE_URL (password)", envPass}}, vals, "short values are left out at once")
+	assert.Equal(t, []Value{{Source: "$INTERNAL_API_TOKEN", Text: envToken, Key: "INTERNAL_API_TOKEN"}, {Source: "$DATABASE_URL (password)", Text: envPass}}, vals, "short values are left out at once")
 	s := NewSet(Key{1, 2})
 	for _, v := range vals {
 		s.Add(v)
@@ -120,8 +120,8 @@ func TestFromFilesReadsWorkspaceEnvAndHomeCredentials(t *testing.T) {
 	write(filepath.Join(cwd, ".env.example"), "DB_PASSWORD=not-the-real-one-123\n")
 	write(filepath.Join(home, ".aws", "credentials"), "[default]\naws_secret_access_key = "+envToken+"\n")
 	vals := FromFiles(cwd, home)
-	assert.Contains(t, vals, Value{".env (DB_PASSWORD)", filePass})
-	assert.Contains(t, vals, Value{"~/.aws/credentials (aws_secret_access_key)", envToken})
+	assert.Contains(t, vals, Value{Source: ".env (DB_PASSWORD)", Text: filePass, Key: "DB_PASSWORD"})
+	assert.Contains(t, vals, Value{Source: "~/.aws/credentials (aws_secret_access_key)", Text: envToken, Key: "aws_secret_access_key"})
 	for _, v := range vals {
 		assert.NotEqual(t, "not-the-real-one-123", v.Text, "an example file is not read")
 	}
@@ -144,7 +144,7 @@ func TestDirNames(t *testing.T) {
 	got, err := dirNames(dir)
 	require.NoError(t, err)
 	assert.ElementsMatch(t, want, got)
-	assert.Equal(t, []Value{{".env.local (API_TOKEN)", envToken}}, FromFiles(dir, ""), "the directory .env is not read")
+	assert.Equal(t, []Value{{Source: ".env.local (API_TOKEN)", Text: envToken, Key: "API_TOKEN"}}, FromFiles(dir, ""), "the directory .env is not read")
 
 	_, err = dirNames(filepath.Join(dir, "missing"))
 	assert.ErrorIs(t, err, fs.ErrNotExist)
@@ -162,8 +162,8 @@ func TestDirNames(t *testing.T) {
 
 func TestEveryFormIsFound(t *testing.T) {
 	s := NewSet(Key{7, 9})
-	s.Add(Value{"$INTERNAL_API_TOKEN", envToken})
-	s.Add(Value{"$DB_PASSWORD", envPass})
+	s.Add(Value{Source: "$INTERNAL_API_TOKEN", Text: envToken})
+	s.Add(Value{Source: "$DB_PASSWORD", Text: envPass})
 	for _, v := range []string{envToken, envPass} {
 		forms := map[string]string{
 			"exact":      v,
@@ -201,19 +201,24 @@ func mustJSON(v string) string {
 
 func TestNothingFoundInOrdinaryText(t *testing.T) {
 	s := NewSet(Key{3, 4})
-	s.Add(Value{"$INTERNAL_API_TOKEN", envToken})
-	s.AddHashed(Hash(Key{3, 4}, Value{"read_file output (x)", learntText})[0])
+	s.Add(Value{Source: "$INTERNAL_API_TOKEN", Text: envToken})
+	s.AddHashed(Hash(Key{3, 4}, Value{Source: "read_file output (x)", Text: learntText})[0])
 	for _, text := range []string{
 		"echo $INTERNAL_API_TOKEN | wc -c", "curl -H \"Authorization: Bearer $INTERNAL_API_TOKEN\" https://api.internal.test",
-		envToken[:len(envToken)-1] + "_", strings.ToUpper(envToken[:len(envToken)-1]) + "_", "itk9-Qm3vZr8L", learntText[1:],
+		envToken[:11] + "_", strings.ToUpper(envToken[:len(envToken)-1]) + "_", "itk9-Qm3vZr", learntText[1:],
 	} {
 		assert.Empty(t, s.Find(text, 0), text)
+	}
+	// Issue 38: a piece of 12 bytes or more (half of a longer value) is a
+	// match; before it, the value less a byte was not.
+	for _, text := range []string{envToken[:len(envToken)-1] + "_", "itk9-Qm3vZr8L"} {
+		assert.Len(t, s.Find(text, 0), 1, text)
 	}
 }
 
 func TestHashedFormsAreFoundAndHoldNoValue(t *testing.T) {
 	key := Key{11, 13}
-	hs := Hash(key, Value{"read_file output (password-assigned)", learntText})
+	hs := Hash(key, Value{Source: "read_file output (password-assigned)", Text: learntText})
 	require.NotEmpty(t, hs)
 	data, err := json.Marshal(hs)
 	require.NoError(t, err)
@@ -238,7 +243,7 @@ func TestHashedFormsAreFoundAndHoldNoValue(t *testing.T) {
 
 func TestFindFromSkipsWhatWasChecked(t *testing.T) {
 	s := NewSet(Key{1, 1})
-	s.Add(Value{"$T", envToken})
+	s.Add(Value{Source: "$T", Text: envToken})
 	text := envToken + " and " + envToken
 	assert.Len(t, s.Find(text, 0), 2)
 	assert.Len(t, s.Find(text, len(envToken)+1), 1)
@@ -246,12 +251,12 @@ func TestFindFromSkipsWhatWasChecked(t *testing.T) {
 
 func TestTailHoldsAPossibleStart(t *testing.T) {
 	s := NewSet(Key{5, 6})
-	s.Add(Value{"$T", envToken})
+	s.Add(Value{Source: "$T", Text: envToken})
 	text := "here it is: " + envToken[:6]
 	assert.Equal(t, len(text)-6, s.Tail(text, 0))
 	assert.Equal(t, len("plain words. "), s.Tail("plain words. ", 0))
 	// A hashed value's start cannot be known: the last word is held.
-	s.AddHashed(Hash(Key{5, 6}, Value{"x", learntText})[0])
+	s.AddHashed(Hash(Key{5, 6}, Value{Source: "x", Text: learntText})[0])
 	assert.Equal(t, len("plain "), s.Tail("plain words", 0))
 }
 
@@ -271,11 +276,11 @@ func TestPropertyAnyValueFoundAnywhere(t *testing.T) {
 		s := NewSet(key)
 		hashed := i%2 == 1
 		if hashed {
-			for _, h := range Hash(key, Value{"src", v}) {
+			for _, h := range Hash(key, Value{Source: "src", Text: v}) {
 				s.AddHashed(h)
 			}
 		} else {
-			s.Add(Value{"src", v})
+			s.Add(Value{Source: "src", Text: v})
 		}
 		pre := strings.Repeat("p", r.IntN(20))
 		forms := Forms(v)
@@ -304,7 +309,7 @@ func TestLearnKeepsOnlyHashesInAPrivateStore(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o600), info.Mode().Perm())
 
-	require.NoError(t, Learn(st, key, "sess", []Value{{"read_file output (generic-api-key)", learntText}}))
+	require.NoError(t, Learn(st, key, "sess", []Value{{Source: "read_file output (generic-api-key)", Text: learntText}}))
 	set := Load(Sources{StateDir: dir, SessionID: "sess"})
 	assert.NotEmpty(t, set.Find("x "+learntText, 0))
 	assert.Empty(t, Load(Sources{StateDir: dir, SessionID: "other"}).Find("x "+learntText, 0), "learnt per session")
@@ -344,7 +349,7 @@ func TestErrorsHoldNoValue(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, state.Key(recordKind, "s")), []byte("v1 x\n"), 0o600))
 	require.NoError(t, os.Chmod(dir, 0o500))
 	defer os.Chmod(dir, 0o700)
-	err = Learn(st, Key{1, 2}, "s", []Value{{"read_file output (x)", learntText}})
+	err = Learn(st, Key{1, 2}, "s", []Value{{Source: "read_file output (x)", Text: learntText}})
 	if err != nil { // root writes anyway
 		for _, f := range Forms(learntText) {
 			assert.NotContains(t, err.Error(), f)
@@ -355,7 +360,7 @@ func TestErrorsHoldNoValue(t *testing.T) {
 }
 
 func TestLearntRecordRoundTripAndDamage(t *testing.T) {
-	hs := Hash(Key{4, 5}, Value{"web_fetch output (generic-api-key)", learntText})
+	hs := Hash(Key{4, 5}, Value{Source: "web_fetch output (generic-api-key)", Text: learntText})
 	forms, check := parseLearnt(formatLearnt(hs, Key{K0: 3, K1: 4}))
 	assert.Equal(t, hs, forms)
 	assert.Equal(t, keyCheck(Key{K0: 3, K1: 4}), check)

@@ -84,35 +84,8 @@ func SecretKey(key string) bool {
 var placeholders = []string{"changeme", "change_me", "change-me", "your_", "your-", "yourpassword", "yourtoken", "placeholder", "example", "xxxxxx", "******", "<", "${", "{{", "redacted", "dummy"}
 
 // Ordinary reports whether value is ordinary text rather than a secret
-// worth tracking. The rule: shorter than MinLen bytes; a boolean or a
-// number; a path; a URL (a URL's password is tracked on its own); one
-// word of letters in one case (all lower, all upper, or Capitalised) of
-// at most 12 letters, as a dictionary word would be; or a placeholder
-// (changeme, your-token, ${VAR}, <…>, xxxxxx).
-func Ordinary(value string) bool {
-	if len(value) < MinLen {
-		return true
-	}
-	for _, w := range []string{"true", "false", "enabled", "disabled", "yes", "no", "on", "off", "null", "none", "undefined"} {
-		if strings.EqualFold(value, w) {
-			return true
-		}
-	}
-	if number(value) {
-		return true
-	}
-	if strings.HasPrefix(value, "/") || strings.HasPrefix(value, "~/") || strings.HasPrefix(value, "./") || strings.HasPrefix(value, "../") ||
-		len(value) > 2 && value[1] == ':' && (value[2] == '\\' || value[2] == '/') {
-		return true
-	}
-	if strings.Contains(value, "://") {
-		return true
-	}
-	if word(value) {
-		return true
-	}
-	return holdsPlaceholder(value)
-}
+// worth tracking: Untracked of the value without its key's name.
+func Ordinary(value string) bool { return Untracked(Value{Text: value}) != "" }
 
 // holdsPlaceholder reports whether value holds a placeholder in any case:
 // one pass over value, comparing only the placeholders that start with
@@ -170,13 +143,18 @@ func lower(c byte) byte {
 // number reports whether s is a number (digits, a sign, a point, an
 // exponent, a version's dots).
 func number(s string) bool {
+	exponents := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if !(c >= '0' && c <= '9' || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E' || c == '_') {
+		if c == 'e' || c == 'E' {
+			exponents++ // one at most: 407e8670e54479 is hex
+			continue
+		}
+		if !(c >= '0' && c <= '9' || c == '.' || c == '-' || c == '+' || c == '_') {
 			return false
 		}
 	}
-	return true
+	return exponents <= 1
 }
 
 // word reports whether s looks like one dictionary word: at most 12 ASCII

@@ -40,6 +40,9 @@ type Value struct {
 	Source string
 	// Text is the value. Never print or store it.
 	Text string
+	// Key is the name of the variable or key that held it ("": not
+	// known): a value equal to it is not tracked (Untracked).
+	Key string
 }
 
 // Hashed is a form of a value kept as a keyed hash: what may be stored.
@@ -134,6 +137,16 @@ type Set struct {
 	hints    [][2]int
 	maxCanon int
 	noCanon  bool
+	// The pieces' grams (pieces.go) of the clear values, made by index:
+	// grouped by the high byte of their key (gramBy, gramGroups), whose
+	// bitset is gramBits (by their key's high 12 bits; their first two
+	// bytes are in pairs). noPieces
+	// (tests) leaves them out.
+	grams      []pieceGram
+	gramBy     []int32
+	gramGroups [257]int32
+	gramBits   []uint64
+	noPieces   bool
 	// store and sessionID are where Learn keeps what it learns (nil:
 	// nowhere).
 	store     *state.Store
@@ -167,10 +180,10 @@ func (s *Set) Len() int {
 	return len(s.entries)
 }
 
-// Add makes s look for v and its forms. A value that Ordinary calls
-// ordinary text is left out; so is one already known.
+// Add makes s look for v and its forms. A value Untracked says is not
+// worth tracking is left out; so is one already known.
 func (s *Set) Add(v Value) {
-	if Ordinary(v.Text) || slices.ContainsFunc(s.origins, func(o origin) bool { return o.value == v.Text }) {
+	if Untracked(v) != "" || slices.ContainsFunc(s.origins, func(o origin) bool { return o.value == v.Text }) {
 		return
 	}
 	at := int32(len(s.origins))
@@ -322,7 +335,7 @@ func (s *Set) index() {
 	}
 	s.indexed, s.clearSorted = true, false
 	if s.tags == nil {
-		bits := make([]uint64, 2<<16/64) // one allocation for both
+		bits := make([]uint64, 3<<16/64) // one allocation for both
 		s.tags, s.pairs = bits[:1<<16/64], bits[1<<16/64:]
 	} else {
 		clear(s.tags)
@@ -332,17 +345,25 @@ func (s *Set) index() {
 	for _, e := range s.entries {
 		s.tags[e.tag/64] |= 1 << (e.tag % 64)
 		if e.form != "" {
-			p := pairKey(e.form[0], e.form[1])
-			s.pairs[p/64] |= 1 << (p % 64)
+			s.pairs[pairWord(pairKey(e.form[0], e.form[1]))] |= formBit(pairKey(e.form[0], e.form[1]))
 		}
 	}
-	// The canonical forms' anchors go through the same filter: one test
-	// a position for both.
+	// The canonical forms' anchors and the pieces' grams go through the
+	// same filter: one test a position for all.
+	s.pieceIndex()
 	s.canonIndex()
 	for _, e := range s.canon {
-		s.pairs[e.key/64] |= 1 << (e.key % 64)
+		s.pairs[pairWord(e.key)] |= formBit(e.key)
 	}
 }
+
+// pairs holds two bits for each pair of bytes (pairKey), side by side,
+// so that one load tests both: formBit, that a form or a canonical
+// form's anchor starts with the pair, and gramBit, that a piece's gram
+// does.
+func pairWord(p uint16) uint16 { return p / 32 }
+func formBit(p uint16) uint64  { return 1 << (p % 32 * 2) }
+func gramBit(p uint16) uint64  { return 2 << (p % 32 * 2) }
 
 // groupByHigh lists the indices 0..n-1 grouped by the high byte of
 // key(i), in order within a group, by counting (no sort): the group of b
@@ -433,8 +454,9 @@ func (s *Set) findForms(text string, from int) []secrets.Finding {
 	s.index()
 	longest := max(s.maxClear, s.maxHashed, s.maxCanon)
 	clearOnly := s.maxHashed == 0
-	hasCanon := len(s.canon) > 0
+	hasCanon, hasPieces := len(s.canon) > 0, len(s.grams) > 0
 	var out []secrets.Finding
+	var parts []piece
 	line, lineAt := 1, 0
 	lineOf := func(i int) int {
 		line += strings.Count(text[lineAt:i], "\n")
@@ -447,7 +469,11 @@ func (s *Set) findForms(text string, from int) []secrets.Finding {
 		// case ignored (the folded text is matched against the
 		// canonical forms).
 		p := pairKey(text[i], text[i+1])
-		if s.pairs[p/64]&(1<<(p%64)) == 0 {
+		bits := s.pairs[pairWord(p)]
+		if bits&gramBit(p) != 0 && hasPieces && i+gramLen <= len(text) {
+			parts = s.pieceAt(parts, text, i)
+		}
+		if bits&formBit(p) == 0 {
 			if clearOnly {
 				continue
 			}
@@ -460,6 +486,9 @@ func (s *Set) findForms(text string, from int) []secrets.Finding {
 	}
 	if hasCanon {
 		out = s.findDecoded(out, text, lo, from)
+	}
+	if len(parts) > 0 {
+		out = s.joinPieces(out, parts, text, from)
 	}
 	return out
 }

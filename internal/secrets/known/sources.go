@@ -36,7 +36,7 @@ func FromEnviron(environ []string) []Value {
 			continue
 		}
 		if secretNameUpper(up) && !identifierKey(up, value) {
-			out = append(out, Value{Source: "$" + name, Text: value})
+			out = append(out, Value{Source: "$" + name, Text: value, Key: name})
 		}
 	}
 	return out
@@ -182,7 +182,7 @@ func fromEnvFile(path, shown string) []Value {
 			continue
 		}
 		if SecretKey(e.Key) && !identifierKey(strings.ToUpper(e.Key), e.Value) {
-			out = append(out, Value{Source: shown + " (" + e.Key + ")", Text: e.Value})
+			out = append(out, Value{Source: shown + " (" + e.Key + ")", Text: e.Value, Key: e.Key})
 		}
 	}
 	return out
@@ -195,7 +195,7 @@ func fromFile(path, shown string) []Value {
 	}
 	var out []Value
 	for _, kv := range Assignments(string(data)) {
-		out = append(out, Value{Source: shown + " (" + kv[0] + ")", Text: kv[1]})
+		out = append(out, Value{Source: shown + " (" + kv[0] + ")", Text: kv[1], Key: lastKeyPart(kv[0])})
 	}
 	return out
 }
