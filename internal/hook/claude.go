@@ -199,6 +199,17 @@ func claudeTool(name string, raw json.RawMessage) (string, json.RawMessage, erro
 	return name, raw, nil
 }
 
+// claudeBuiltin reports whether tool is one of Claude Code's own tools
+// the guards judge, named as no other host names a tool (Qwen Code's are
+// snake_case): an input that names one comes from Claude Code.
+func claudeBuiltin(tool string) bool {
+	switch tool {
+	case "Bash", "Write", "Edit", "MultiEdit", "NotebookEdit", "Read", "WebFetch", "WebSearch":
+		return true
+	}
+	return false
+}
+
 // claudeMultiEdit reads MultiEdit (Claude Code before 2.x): file_path and
 // edits of {old_string, new_string, replace_all}, as MultiReplace.
 func claudeMultiEdit(args map[string]json.RawMessage) (string, json.RawMessage, error) {

@@ -111,14 +111,21 @@ func TestClaudeBadInputFailsClosed(t *testing.T) {
 }
 
 func TestClaudeHostIsNamedOnTheCommandLine(t *testing.T) {
-	// Without --host claude the input reads as Qwen Code's (same event
-	// names): Bash is then a tool the guards do not know.
+	// Without --host claude the event names are Qwen Code's too; Claude
+	// Code's own tool names still tell it.
 	var seen BeforeToolInput
-	runOnce(t, BeforeTool, strings.NewReader(claudeCall("PreToolUse", "Bash", `{"command":"ls"}`, "")), func(in BeforeToolInput) (Output, error) {
+	got := runOnce(t, BeforeTool, strings.NewReader(claudeCall("PreToolUse", "Bash", `{"command":"ls"}`, "")), func(in BeforeToolInput) (Output, error) {
+		seen = in
+		return Deny("no", ""), nil
+	})
+	assert.Equal(t, Claude, seen.Host)
+	assert.Equal(t, "run_shell_command", seen.ToolName)
+	assert.Equal(t, "deny", got["hookSpecificOutput"].(map[string]any)["permissionDecision"], "answered as Claude Code reads it")
+	runOnce(t, BeforeTool, strings.NewReader(qwenPreShell), func(in BeforeToolInput) (Output, error) {
 		seen = in
 		return Output{}, nil
 	})
-	assert.Equal(t, Qwen, seen.Host)
+	assert.Equal(t, Qwen, seen.Host, "Qwen Code's tools are snake_case")
 	var out bytes.Buffer
 	Run(BeforeTool, strings.NewReader(claudeCall("PreToolUse", "Bash", `{"command":"ls"}`, "")), &out, allowAll, FromArgs([]string{"--host", "claude", "x"}))
 	assert.Contains(t, out.String(), `"permissionDecision":"deny"`, "arguments it cannot read: Claude's fail-safe")

@@ -95,6 +95,12 @@ func normalise(data []byte, ev Event) ([]byte, Dialect, error) {
 	if d == Gemini {
 		return data, d, nil
 	}
+	if claudeBuiltin(s.ToolName) {
+		// A hook wired into Claude Code by hand without --host claude:
+		// its tools are read, and answered, as Claude Code's all the same.
+		out, err := normaliseClaude(data, ev)
+		return out, Claude, err
+	}
 	var obj map[string]json.RawMessage
 	if json.Unmarshal(data, &obj) != nil {
 		return data, d, nil
