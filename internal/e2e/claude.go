@@ -196,7 +196,9 @@ func (r *ClaudeResult) ReadFile(name string) (string, bool) {
 // bypassPermissions: every call runs unless a hook denies it, so what the
 // guard lets through really runs (scenarios use stand-ins in temporary
 // directories).
-func (s *Session) RunClaude(ctx context.Context, prompt string, script []Response) (*ClaudeResult, error) {
+//
+// args are more flags for claude (--mcp-config …).
+func (s *Session) RunClaude(ctx context.Context, prompt string, script []Response, args ...string) (*ClaudeResult, error) {
 	srv, err := NewAnthropicServer(script)
 	if err != nil {
 		return nil, err
@@ -205,8 +207,8 @@ func (s *Session) RunClaude(ctx context.Context, prompt string, script []Respons
 	if prompt == "" {
 		prompt = "do the task"
 	}
-	cmd := exec.CommandContext(ctx, s.Gemini, "-p", prompt, "--output-format", "stream-json", "--verbose",
-		"--model", "claude-sonnet-4-5", "--permission-mode", "bypassPermissions")
+	cmd := exec.CommandContext(ctx, s.Gemini, append([]string{"-p", prompt, "--output-format", "stream-json", "--verbose",
+		"--model", "claude-sonnet-4-5", "--permission-mode", "bypassPermissions"}, args...)...)
 	cmd.Dir = s.Workspace
 	cmd.Env = s.claudeEnv(srv.URL)
 	var stdout, stderr bytes.Buffer
