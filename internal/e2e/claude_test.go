@@ -232,3 +232,34 @@ func TestClaudeCodeMCPAndWeb(t *testing.T) {
 		assert.NotContains(t, tr.Content, leaked[4:], "no reason carries the secret")
 	}
 }
+
+// With onFailure "block", which claude install sets on the pinned
+// version, a gemini-guard program that fails or is missing blocks the
+// call instead of letting it through.
+func TestClaudeCodeFailsClosed(t *testing.T) {
+	for name, program := range map[string]string{
+		"crashing": "#!/bin/sh\necho 'panic: boom' >&2\nexit 1\n",
+		"missing":  "",
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := claudeSession(t)
+			path := filepath.Join(s.Home, ".claude", "settings.json")
+			data, err := os.ReadFile(path)
+			require.NoError(t, err)
+			h, err := sharedClaude()
+			require.NoError(t, err)
+			broken := filepath.Join(s.Dir, "broken-guard-shell")
+			if program != "" {
+				require.NoError(t, os.WriteFile(broken, []byte(program), 0o755))
+			}
+			shell := filepath.Join(h.Bin, "guard-shell")
+			require.Contains(t, string(data), shell)
+			require.NoError(t, os.WriteFile(path, []byte(strings.ReplaceAll(string(data), shell, broken)), 0o644))
+			r := runClaude(t, s, "", claudeTool("Bash", map[string]any{"command": "touch ran.txt", "description": "touch"}))
+			tr := claudeOnly(t, r)
+			assert.True(t, tr.IsError, "the call was let through: %s", scrub(tr.Content))
+			_, ran := r.ReadFile("ran.txt")
+			assert.False(t, ran, "the command ran")
+		})
+	}
+}

@@ -252,7 +252,12 @@ func claudeWriter(tool string) bool {
 // the model itself gave.
 func claudeSkipped(key string) bool {
 	switch key {
-	case "type", "filePath", "file_path", "url", "query", "mode", "codeText", "interrupted", "isImage", "noOutputExpected", "returnCodeInterpretation":
+	case "type", "filePath", "file_path", "url", "query", "mode", "codeText", "interrupted", "isImage", "noOutputExpected", "returnCodeInterpretation",
+		"cell_type", "cell_id", "language", "mimeType", "media_type":
+		return true
+	case "base64":
+		// An image's or a PDF's data: not text the model reads as text,
+		// and not to be replaced by text.
 		return true
 	}
 	return false
@@ -260,7 +265,7 @@ func claudeSkipped(key string) bool {
 
 // claudeFirst are the keys whose strings are visited first: where the
 // main text of a response is, so that the replacement lands there.
-var claudeFirst = [...]string{"stdout", "file", "content", "result", "output", "text", "results", "stderr"}
+var claudeFirst = [...]string{"stdout", "file", "content", "result", "output", "text", "source", "cells", "results", "stderr"}
 
 // claudeLeaves calls visit with a pointer to every string of v that is
 // the tool's output, in a fixed order (claudeFirst, then the other keys

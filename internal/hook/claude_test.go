@@ -148,6 +148,10 @@ func TestClaudePostToolUseRedactsInTheResponsesShape(t *testing.T) {
 		{"MCP blocks", "mcp__logs__tail", `{}`, `[{"type":"text","text":"a SECRET"},{"type":"text","text":"b"}]`,
 			"a SECRET\nb", `[{"type":"text","text":"REDACTED"},{"type":"text","text":""}]`},
 		{"string", "mcp__logs__tail", `{}`, `"SECRET"`, "SECRET", `"REDACTED"`},
+		{"notebook", "Read", `{"file_path":"/w/n.ipynb"}`,
+			`{"type":"notebook","file":{"filePath":"/w/n.ipynb","cells":[{"cell_type":"code","cell_id":"c1","source":"k = 'SECRET'","language":"python","outputs":[{"text":"SECRET"}]}]}}`,
+			"k = 'SECRET'\nSECRET",
+			`{"type":"notebook","file":{"filePath":"/w/n.ipynb","cells":[{"cell_type":"code","cell_id":"c1","source":"REDACTED","language":"python","outputs":[{"text":""}]}]}}`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -174,6 +178,16 @@ func TestClaudePostToolUseClean(t *testing.T) {
 		return Output{}, nil
 	})
 	assert.Equal(t, "{}", out, "never an identity rewrite: it would clobber a sibling hook's redaction")
+}
+
+func TestClaudeImageIsNotScannedAsText(t *testing.T) {
+	var seen AfterToolInput
+	runClaude(t, AfterTool, claudeCall("PostToolUse", "Read", `{"file_path":"/w/a.png"}`,
+		`{"type":"image","file":{"base64":"iVBORw0KGgoSECRET","type":"image/png","originalSize":10}}`), func(in AfterToolInput) (Output, error) {
+		seen = in
+		return Output{}, nil
+	})
+	assert.NotContains(t, string(seen.ToolResponse.LLMContent), "iVBOR")
 }
 
 func TestClaudeWritersOutputIsNotScanned(t *testing.T) {
