@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -289,6 +290,46 @@ func claudeUninstall(data []byte) ([]byte, bool, error) {
 	return s.rewrite(data, events, true)
 }
 
+// claudeOursByEvent is gemini-guard's groups in a settings file, by event.
+func claudeOursByEvent(s claudeSettings) (map[string][]claudeGroup, int, error) {
+	got := map[string][]claudeGroup{}
+	others := 0
+	for _, e := range s.events {
+		kept, ours, err := claudeSplit(e.Key, e.Value)
+		if err != nil {
+			return nil, 0, err
+		}
+		others += len(kept)
+		got[e.Key] = ours
+	}
+	return got, others, nil
+}
+
+// claudeHadBlock reports whether the settings hold handlers of
+// gemini-guard's, all with onFailure "block".
+func claudeHadBlock(data []byte) bool {
+	s, err := readClaudeSettings(data)
+	if err != nil {
+		return false
+	}
+	got, _, err := claudeOursByEvent(s)
+	if err != nil {
+		return false
+	}
+	n := 0
+	for _, groups := range got {
+		for _, g := range groups {
+			for _, h := range g.Hooks {
+				if h.OnFailure != "block" {
+					return false
+				}
+				n++
+			}
+		}
+	}
+	return n > 0
+}
+
 // claudeFile is a settings file Claude Code reads.
 type claudeFile struct {
 	Path string
@@ -413,7 +454,9 @@ func claudeCommand(args []string, stdout, stderr io.Writer, getenv func(string) 
 }
 
 // blockOnFailure decides onFailure for install, and what to tell the user.
-func (o claudeOptions) blockOnFailure() (bool, string) {
+// had says every handler of gemini-guard's in the file already has it: a
+// version that cannot be told keeps it then.
+func (o claudeOptions) blockOnFailure(had bool) (bool, string) {
 	switch o.onFailure {
 	case "block":
 		return true, ""
@@ -422,6 +465,9 @@ func (o claudeOptions) blockOnFailure() (bool, string) {
 	}
 	v := claudeVersion(o.program)
 	if versionAtLeast(v, ClaudeOnFailureSince) {
+		return true, ""
+	}
+	if v == "" && had {
 		return true, ""
 	}
 	if v == "" {
@@ -448,7 +494,7 @@ func claudeInstallCmd(o claudeOptions, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gemini-guard claude install: %v\n", err)
 		return 2
 	}
-	block, note := o.blockOnFailure()
+	block, note := o.blockOnFailure(claudeHadBlock(data))
 	out, changed, err := claudeInstall(data, o.bin, block)
 	if err != nil {
 		fmt.Fprintf(stderr, "gemini-guard claude install: %s cannot be merged (%v): left as it is. Repair it, then run this again.\n", o.file.Path, err)
@@ -531,16 +577,10 @@ func claudeStatusOf(file claudeFile, bin string) claudeStatus {
 		say("%s: not valid settings (%v): Claude Code cannot use it.", file.Path, err)
 		return st
 	}
-	got := map[string][]claudeGroup{}
-	others := 0
-	for _, e := range s.events {
-		kept, ours, err := claudeSplit(e.Key, e.Value)
-		if err != nil {
-			say("%s: %v", file.Path, err)
-			return st
-		}
-		others += len(kept)
-		got[e.Key] = ours
+	got, others, err := claudeOursByEvent(s)
+	if err != nil {
+		say("%s: %v", file.Path, err)
+		return st
 	}
 	n := 0
 	for _, g := range got {
@@ -567,8 +607,11 @@ func claudeStatusOf(file claudeFile, bin string) claudeStatus {
 func claudeCheckHandlers(st *claudeStatus, got map[string][]claudeGroup, bin string, say func(string, ...any)) {
 	blocking := true
 	installed := bin // the bin/ the handlers run programs from
-	for _, groups := range got {
-		for _, g := range groups {
+	events := slices.Sorted(maps.Keys(got))
+	order, want := claudeGroupsFor(bin, true)
+	slices.SortStableFunc(events, func(a, b string) int { return cmpIndex(order, a) - cmpIndex(order, b) })
+	for _, ev := range events {
+		for _, g := range got[ev] {
 			for _, h := range g.Hooks {
 				exe := commandProgram(h.Command)
 				if !isExecutable(exe) {
@@ -582,7 +625,7 @@ func claudeCheckHandlers(st *claudeStatus, got map[string][]claudeGroup, bin str
 			}
 		}
 	}
-	order, want := claudeGroupsFor(installed, blocking)
+	order, want = claudeGroupsFor(installed, blocking)
 	same := true
 	for _, ev := range order {
 		a, _ := json.Marshal(want[ev])
@@ -599,6 +642,14 @@ func claudeCheckHandlers(st *claudeStatus, got map[string][]claudeGroup, bin str
 	if !blocking {
 		say("  note onFailure \"block\" is not set: Claude Code lets a call through when a gemini-guard program fails or times out (needs Claude Code %s or newer).", ClaudeOnFailureSince)
 	}
+}
+
+// cmpIndex is where s is in order, len(order) when absent.
+func cmpIndex(order []string, s string) int {
+	if i := slices.Index(order, s); i >= 0 {
+		return i
+	}
+	return len(order)
 }
 
 // checkClaude is doctor's report of the registration in the user's Claude

@@ -234,3 +234,37 @@ func TestClaudeDoctor(t *testing.T) {
 	_, r, _ = doctorJSON(t, map[string]string{"HOME": home}, ext)
 	assert.Equal(t, statusFail, statusOf(r)["claude code"])
 }
+
+func TestClaudeReinstallKeepsOnFailure(t *testing.T) {
+	home, bin := t.TempDir(), claudeFakeBin(t)
+	code, _, _ := claudeRunCLI(t, home, "install", "--bin", bin, "--on-failure", "block")
+	require.Equal(t, 0, code)
+	// No Claude Code to ask: what the file had is kept.
+	code, out, _ := claudeRunCLI(t, home, "install", "--bin", bin, "--claude", filepath.Join(t.TempDir(), "no-claude"))
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, "already registered")
+	data, _ := os.ReadFile(filepath.Join(home, ".claude", "settings.json"))
+	assert.Equal(t, 5, strings.Count(string(data), `"onFailure": "block"`))
+
+	home = t.TempDir()
+	code, out, _ = claudeRunCLI(t, home, "install", "--bin", bin, "--claude", filepath.Join(t.TempDir(), "no-claude"))
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, "Could not tell the version of Claude Code")
+	data, _ = os.ReadFile(filepath.Join(home, ".claude", "settings.json"))
+	assert.NotContains(t, string(data), "onFailure")
+
+	// A Claude Code that says its version.
+	fake := filepath.Join(t.TempDir(), "claude")
+	require.NoError(t, os.WriteFile(fake, []byte("#!/bin/sh\necho '2.1.332 (Claude Code)'\n"), 0o755))
+	code, _, _ = claudeRunCLI(t, home, "install", "--bin", bin, "--claude", fake)
+	require.Equal(t, 0, code)
+	data, _ = os.ReadFile(filepath.Join(home, ".claude", "settings.json"))
+	assert.Equal(t, 5, strings.Count(string(data), `"onFailure": "block"`))
+	old := filepath.Join(t.TempDir(), "claude")
+	require.NoError(t, os.WriteFile(old, []byte("#!/bin/sh\necho '2.1.240 (Claude Code)'\n"), 0o755))
+	code, out, _ = claudeRunCLI(t, home, "install", "--bin", bin, "--claude", old)
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, "older than 2.1.332")
+	data, _ = os.ReadFile(filepath.Join(home, ".claude", "settings.json"))
+	assert.NotContains(t, string(data), "onFailure")
+}
