@@ -608,7 +608,7 @@ func claudeCheckHandlers(st *claudeStatus, got map[string][]claudeGroup, bin str
 	blocking := true
 	installed := bin // the bin/ the handlers run programs from
 	events := slices.Sorted(maps.Keys(got))
-	order, want := claudeGroupsFor(bin, true)
+	order, _ := claudeGroupsFor(bin, true)
 	slices.SortStableFunc(events, func(a, b string) int { return cmpIndex(order, a) - cmpIndex(order, b) })
 	for _, ev := range events {
 		for _, g := range got[ev] {
@@ -625,7 +625,7 @@ func claudeCheckHandlers(st *claudeStatus, got map[string][]claudeGroup, bin str
 			}
 		}
 	}
-	order, want = claudeGroupsFor(installed, blocking)
+	order, want := claudeGroupsFor(installed, blocking)
 	same := true
 	for _, ev := range order {
 		a, _ := json.Marshal(want[ev])
