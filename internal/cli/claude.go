@@ -348,6 +348,10 @@ func claudeSettingsFile(project bool, dir string, getenv func(string) string) (c
 		}
 		return claudeFile{filepath.Join(abs, ".claude", "settings.json"), "project"}, nil
 	}
+	if dir := getenv("CLAUDE_CONFIG_DIR"); dir != "" && filepath.IsAbs(dir) {
+		// Claude Code's own relocation of ~/.claude.
+		return claudeFile{filepath.Join(dir, "settings.json"), "user"}, nil
+	}
 	home := getenv("HOME")
 	if home == "" || !filepath.IsAbs(home) {
 		return claudeFile{}, errors.New("no home directory: set HOME, or use --project")

@@ -268,3 +268,12 @@ func TestClaudeReinstallKeepsOnFailure(t *testing.T) {
 	data, _ = os.ReadFile(filepath.Join(home, ".claude", "settings.json"))
 	assert.NotContains(t, string(data), "onFailure")
 }
+
+func TestClaudeConfigDir(t *testing.T) {
+	home, bin, cfg := t.TempDir(), claudeFakeBin(t), t.TempDir()
+	code, out, errOut := run(t, map[string]string{"HOME": home, "CLAUDE_CONFIG_DIR": cfg}, "", "claude", "install", "--bin", bin, "--on-failure", "block")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, filepath.Join(cfg, "settings.json"))
+	assert.FileExists(t, filepath.Join(cfg, "settings.json"))
+	assert.NoFileExists(t, filepath.Join(home, ".claude", "settings.json"))
+}
