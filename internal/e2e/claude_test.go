@@ -136,6 +136,26 @@ func TestClaudeCode(t *testing.T) {
 		}
 		assert.NotContains(t, r.Sent, token[4:], "no request to the model holds the token")
 	})
+	t.Run("credential file read redacted or blocked", func(t *testing.T) {
+		s := claudeSession(t)
+		key := AWSAccessKeyID(3905)
+		creds := filepath.Join(s.Home, ".aws", "credentials")
+		require.NoError(t, os.MkdirAll(filepath.Dir(creds), 0o700))
+		require.NoError(t, os.WriteFile(creds, []byte("[default]\naws_access_key_id = "+key+"\nregion = eu-west-1\n"), 0o600))
+		r := runClaude(t, s, "",
+			claudeTool("Read", map[string]any{"file_path": creds}),
+			claudeTool("Bash", map[string]any{"command": "cat ~/.aws/credentials", "description": "show"}))
+		results := r.ToolResults()
+		require.Len(t, results, 2, "stdout:\n%s", scrub(r.Stdout))
+		assert.False(t, results[0].IsError, "Read is allowed and redacted: %s", scrub(results[0].Content))
+		assertContains(t, results[0].Content, "[REDACTED")
+		assertContains(t, results[0].Content, "region = eu-west-1")
+		assertClaudeBlocked(t, results[1], "")
+		for _, tr := range results {
+			assert.NotContains(t, tr.Content, key[4:])
+		}
+		assert.NotContains(t, r.Sent, key[4:], "no request to the model holds the key")
+	})
 	t.Run("ordinary work allowed", func(t *testing.T) {
 		s := claudeSession(t)
 		r := runClaude(t, s, "",
