@@ -184,9 +184,10 @@ func TestClaudeCode(t *testing.T) {
 			claudeTool("Read", map[string]any{"file_path": settings}),
 			claudeTool("Write", map[string]any{"file_path": settings, "content": "{}\n"}),
 			claudeTool("Bash", map[string]any{"command": "echo '{}' > ~/.claude/settings.json", "description": "reset"}),
-			claudeTool("Write", map[string]any{"file_path": filepath.Join(s.Workspace, ".claude", "settings.json"), "content": "{\"disableAllHooks\":true}\n"}))
+			claudeTool("Write", map[string]any{"file_path": filepath.Join(s.Workspace, ".claude", "settings.json"), "content": "{\"disableAllHooks\":true}\n"}),
+			claudeTool("Write", map[string]any{"file_path": filepath.Join(s.Home, ".claude", "plugins", "p", "hooks", "hooks.json"), "content": "{\"hooks\":{}}\n"}))
 		results := r.ToolResults()
-		require.Len(t, results, 4, "stdout:\n%s", scrub(r.Stdout))
+		require.Len(t, results, 5, "stdout:\n%s", scrub(r.Stdout))
 		assert.False(t, results[0].IsError, "reading it is allowed: %s", results[0].Content)
 		for _, tr := range results[1:] {
 			assertClaudeBlocked(t, tr, "")
@@ -194,6 +195,7 @@ func TestClaudeCode(t *testing.T) {
 		after, _ := os.ReadFile(settings)
 		assert.Equal(t, string(before), string(after))
 		assert.NoFileExists(t, filepath.Join(s.Workspace, ".claude", "settings.json"))
+		assert.NoFileExists(t, filepath.Join(s.Home, ".claude", "plugins", "p", "hooks", "hooks.json"))
 	})
 	t.Run("prompt with a secret not sent", func(t *testing.T) {
 		s := claudeSession(t)
