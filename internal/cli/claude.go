@@ -13,13 +13,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gemini-guard/gemini-guard/internal/hook"
+	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 	"github.com/gemini-guard/gemini-guard/internal/scanner"
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
@@ -85,6 +85,12 @@ var claudeBinaries = []string{"guard-shell", "guard-secrets", "guard-redact", "g
 // 2.1.240 does not name it). Older versions get no onFailure: an unknown
 // key in a handler is not known to be harmless there.
 const ClaudeOnFailureSince = "2.1.332"
+
+// ClaudeReplacesOutputSince is the first Claude Code known to take a
+// PostToolUse updatedToolOutput in the shape of the tool's output for
+// Bash (anthropics/claude-code#68951, closed on 2.1.233): older versions
+// may pass the output on unredacted.
+const ClaudeReplacesOutputSince = "2.1.233"
 
 // claudeGroupsFor is gemini-guard's groups with absolute paths into bin,
 // by event in claudeHooks' order.
@@ -359,7 +365,13 @@ func claudeSettingsFile(project bool, dir string, getenv func(string) string) (c
 	return claudeFile{filepath.Join(home, ".claude", "settings.json"), "user"}, nil
 }
 
-var claudeVersionRE = regexp.MustCompile(`\b(\d+)\.(\d+)\.(\d+)\b`)
+// claudeVersionRE is compiled on first use: session-start, a hook, links
+// this package.
+var claudeVersionRE = &lazyregexp.Regexp{Expr: `\b(\d+)\.(\d+)\.(\d+)\b`}
+
+// claudeAgentRE reads the version from AI_AGENT, which Claude Code sets
+// for its hooks (claude-code_2-1-332_harness).
+var claudeAgentRE = &lazyregexp.Regexp{Expr: `^claude-code_(\d+)-(\d+)-(\d+)`}
 
 // claudeVersion is the version `program --version` prints, "" when it
 // cannot be run or read.
@@ -460,14 +472,13 @@ func claudeCommand(args []string, stdout, stderr io.Writer, getenv func(string) 
 // blockOnFailure decides onFailure for install, and what to tell the user.
 // had says every handler of gemini-guard's in the file already has it: a
 // version that cannot be told keeps it then.
-func (o claudeOptions) blockOnFailure(had bool) (bool, string) {
+func (o claudeOptions) blockOnFailure(v string, had bool) (bool, string) {
 	switch o.onFailure {
 	case "block":
 		return true, ""
 	case "off":
 		return false, "Without onFailure \"block\" Claude Code lets a tool call through when a gemini-guard program fails, times out or is missing."
 	}
-	v := claudeVersion(o.program)
 	if versionAtLeast(v, ClaudeOnFailureSince) {
 		return true, ""
 	}
@@ -498,7 +509,12 @@ func claudeInstallCmd(o claudeOptions, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gemini-guard claude install: %v\n", err)
 		return 2
 	}
-	block, note := o.blockOnFailure(claudeHadBlock(data))
+	v := claudeVersion(o.program)
+	block, note := o.blockOnFailure(v, claudeHadBlock(data))
+	if v != "" && !versionAtLeast(v, ClaudeReplacesOutputSince) {
+		note = strings.TrimSpace(note + "\nWARNING: Claude Code " + v + " is older than " + ClaudeReplacesOutputSince +
+			", the first version known to take a hook's replacement of a tool's output: secrets in tool output may reach the model there. Update Claude Code.")
+	}
 	out, changed, err := claudeInstall(data, o.bin, block)
 	if err != nil {
 		fmt.Fprintf(stderr, "gemini-guard claude install: %s cannot be merged (%v): left as it is. Repair it, then run this again.\n", o.file.Path, err)
@@ -690,6 +706,12 @@ func claudeSessionStart(in hook.SessionStartInput, getenv func(string) string) h
 		}
 		if len(missing) > 0 {
 			problems = append(problems, fmt.Sprintf("gemini-guard is not fully installed: %s missing in %s. Run `make build` or reinstall, then gemini-guard claude install.", strings.Join(missing, ", "), bin))
+		}
+	}
+	if m := claudeAgentRE.FindStringSubmatch(getenv("AI_AGENT")); m != nil {
+		if v := m[1] + "." + m[2] + "." + m[3]; !versionAtLeast(v, ClaudeReplacesOutputSince) {
+			problems = append(problems, "gemini-guard: Claude Code "+v+" is older than "+ClaudeReplacesOutputSince+
+				", the first version known to take a hook's replacement of a tool's output: secrets in tool output may reach the model. Update Claude Code.")
 		}
 	}
 	s, warnings := settings.Load(getenv)

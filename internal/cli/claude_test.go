@@ -265,6 +265,11 @@ func TestClaudeReinstallKeepsOnFailure(t *testing.T) {
 	code, out, _ = claudeRunCLI(t, home, "install", "--bin", bin, "--claude", old)
 	require.Equal(t, 0, code)
 	assert.Contains(t, out, "older than 2.1.332")
+	assert.NotContains(t, out, "WARNING", "2.1.240 replaces tool output")
+	older := filepath.Join(t.TempDir(), "claude")
+	require.NoError(t, os.WriteFile(older, []byte("#!/bin/sh\necho '2.1.100 (Claude Code)'\n"), 0o755))
+	_, out, _ = claudeRunCLI(t, home, "install", "--bin", bin, "--claude", older)
+	assert.Contains(t, out, "WARNING: Claude Code 2.1.100 is older than 2.1.233")
 	data, _ = os.ReadFile(filepath.Join(home, ".claude", "settings.json"))
 	assert.NotContains(t, string(data), "onFailure")
 }
@@ -276,4 +281,12 @@ func TestClaudeConfigDir(t *testing.T) {
 	assert.Contains(t, out, filepath.Join(cfg, "settings.json"))
 	assert.FileExists(t, filepath.Join(cfg, "settings.json"))
 	assert.NoFileExists(t, filepath.Join(home, ".claude", "settings.json"))
+}
+
+func TestClaudeSessionStartWarnsOnAnOldClaudeCode(t *testing.T) {
+	in := `{"session_id":"s","transcript_path":"/t","cwd":"` + t.TempDir() + `","hook_event_name":"SessionStart","source":"startup"}`
+	for agent, warned := range map[string]bool{"claude-code_2-1-100_harness": true, "claude-code_2-1-332_harness": false, "": false} {
+		_, out, _ := run(t, map[string]string{"HOME": t.TempDir(), "AI_AGENT": agent}, in, "session-start", "--host", "claude")
+		assert.Equal(t, warned, strings.Contains(out, "older than 2.1.233"), "%s: %s", agent, out)
+	}
 }
