@@ -34,7 +34,9 @@ var sharedClaude = sync.OnceValues(func() (*ClaudeHarness, error) {
 // why, only when npm cannot install Claude Code (no node/npm, no registry).
 func claudeSession(t *testing.T) *Session {
 	t.Helper()
-	skipUnlessPinned(t)
+	if v := CLIVersionUnderTest(); v != CLIVersion {
+		t.Skipf("Gemini CLI %s run: the Claude Code tests run in the pinned (%s) run", v, CLIVersion)
+	}
 	h, err := sharedClaude()
 	if errors.Is(err, ErrNoNode) || err != nil && strings.Contains(err.Error(), "npm install") {
 		t.Skipf("Claude Code %s could not be installed with npm (no node/npm or no registry here): %v", ClaudeVersion, err)
