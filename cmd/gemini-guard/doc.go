@@ -124,7 +124,9 @@ every tool call it matches); it exits 0 when all holds, 1 otherwise.
 Registers gemini-guard with Claude Code. install merges its handlers into
 the "hooks" of ~/.claude/settings.json (with --project, of DIR/.claude/settings.json,
 DIR the current directory by default): guard-shell and guard-secrets on
-PreToolUse, guard-redact after-tool on PostToolUse (every tool), guard-redact
+PreToolUse, guard-redact after-tool on PostToolUse (every tool) and, with
+onFailure, on PostToolBatch (a failed tool's output holding a secret stops
+the turn), guard-redact
 user-prompt on UserPromptSubmit and session-start on SessionStart, each run
 with --host claude and an absolute path into --bin (default: the directory
 of the running gemini-guard, which must hold every program). Every other

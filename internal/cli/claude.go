@@ -67,11 +67,17 @@ type claudeHookSpec struct {
 // commands, writes, edits, notebooks, web and MCP arguments; guard-redact
 // replaces secrets in every tool's output and blocks a prompt that holds
 // one; session-start checks the installation. Read is not judged before
-// it runs: its output is redacted, as in Gemini CLI.
+// it runs: its output is redacted, as in Gemini CLI. A failed tool's
+// error text cannot be replaced (PostToolUseFailure can neither change it
+// nor stop the turn): PostToolBatch, before the next request, stops the
+// turn when a result still holds a secret. It is registered only where
+// onFailure is (2.1.332): an event an older Claude Code does not know
+// might make it reject the whole hooks setting.
 var claudeHooks = []claudeHookSpec{
 	{"PreToolUse", "Bash|mcp__.*", "guard-shell", "--host claude", 10},
 	{"PreToolUse", "Bash|Write|Edit|MultiEdit|NotebookEdit|WebFetch|WebSearch|mcp__.*", "guard-secrets", "--host claude", 30},
 	{"PostToolUse", "*", "guard-redact", "after-tool --host claude", 30},
+	{"PostToolBatch", "", "guard-redact", "after-tool --host claude", 30},
 	{"UserPromptSubmit", "", "guard-redact", "user-prompt --host claude", 30},
 	{"SessionStart", "", "gemini-guard", "session-start --host claude", 10},
 }
@@ -98,6 +104,9 @@ func claudeGroupsFor(bin string, onFailure bool) ([]string, map[string][]claudeG
 	var events []string
 	groups := map[string][]claudeGroup{}
 	for _, h := range claudeHooks {
+		if h.Event == "PostToolBatch" && !onFailure {
+			continue
+		}
 		c := claudeHandler{Type: "command", Command: shellQuote(filepath.Join(bin, h.Binary+exeSuffix())) + " " + h.Args, Timeout: h.Timeout}
 		if onFailure {
 			c.OnFailure = "block"

@@ -158,6 +158,22 @@ func TestClaudeCode(t *testing.T) {
 		}
 		assert.NotContains(t, r.Sent, key[4:], "no request to the model holds the key")
 	})
+	t.Run("failed command's output with a secret stops the turn", func(t *testing.T) {
+		s := claudeSession(t)
+		token := GitHubToken(3906)
+		require.NoError(t, os.WriteFile(filepath.Join(s.Workspace, "notes.txt"), []byte("GITHUB_TOKEN="+token+"\n"), 0o644))
+		// A failed tool's error text cannot be replaced: PostToolBatch
+		// stops the turn before it is sent to the model.
+		r := runClaude(t, s, "",
+			claudeTool("Bash", map[string]any{"command": "cat notes.txt; exit 3", "description": "show"}),
+			Say("I saw it"))
+		assert.Equal(t, 1, r.Requests, "no request after the failed command")
+		assert.NotContains(t, r.Sent, token[4:])
+		res := r.Result()
+		require.NotNil(t, res, "stdout:\n%s", scrub(r.Stdout))
+		assert.NotContains(t, r.Stdout, "I saw it")
+		assert.Equal(t, "hook_stopped", res["terminal_reason"], "stopped by gemini-guard's PostToolBatch hook")
+	})
 	t.Run("ordinary work allowed", func(t *testing.T) {
 		s := claudeSession(t)
 		r := runClaude(t, s, "",

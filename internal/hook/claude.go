@@ -56,7 +56,7 @@ func claudeEvent(name string) (Event, bool) {
 	switch name {
 	case "PreToolUse":
 		return BeforeTool, true
-	case "PostToolUse":
+	case "PostToolUse", "PostToolUseFailure", "PostToolBatch":
 		return AfterTool, true
 	case "UserPromptSubmit":
 		return UserPrompt, true
@@ -86,6 +86,11 @@ type claudeInput struct {
 	ToolName       string          `json:"tool_name"`
 	ToolInput      json.RawMessage `json:"tool_input"`
 	ToolResponse   json.RawMessage `json:"tool_response"`
+	Error          *string         `json:"error"`
+	ToolCalls      []struct {
+		ToolName     string          `json:"tool_name"`
+		ToolResponse json.RawMessage `json:"tool_response"`
+	} `json:"tool_calls"`
 	Prompt         *string         `json:"prompt"`
 	Source         string          `json:"source"`
 }
@@ -107,8 +112,12 @@ func normaliseClaude(data []byte, ev Event) ([]byte, error) {
 		"cwd":             in.Cwd,
 		"hook_event_name": string(ev),
 	}
-	switch ev {
-	case BeforeTool, AfterTool:
+	switch {
+	case in.HookEventName == "PostToolBatch":
+		if err := claudeBatch(in, obj); err != nil {
+			return nil, err
+		}
+	case ev == BeforeTool || ev == AfterTool:
 		if in.ToolName == "" {
 			return nil, errors.New("tool_name is missing")
 		}
@@ -124,24 +133,69 @@ func normaliseClaude(data []byte, ev Event) ([]byte, error) {
 			obj["tool_input"] = args
 		}
 		if ev == AfterTool {
-			text, err := claudeOutputText(in.ToolName, in.ToolResponse)
-			if err != nil {
+			if err := claudeAfterTool(in, obj); err != nil {
 				return nil, err
 			}
-			obj["tool_response"] = map[string]any{"llmContent": text}
-			if len(in.ToolResponse) > 0 {
-				obj["host_tool_response"] = in.ToolResponse
-			}
 		}
-	case UserPrompt:
+	case ev == UserPrompt:
 		if in.Prompt == nil {
 			return nil, errors.New("prompt is missing")
 		}
 		obj["prompt"] = *in.Prompt
-	case SessionStart:
+	case ev == SessionStart:
 		obj["source"] = in.Source
 	}
 	return jsonenc.Marshal(obj)
+}
+
+// ClaudeBatchTool is the tool name the guards see for Claude Code's
+// PostToolBatch: every tool result of a batch, as the model is about to
+// read them (already replaced by PostToolUse where it could), before the
+// next request. A failed tool's error text reaches the model only through
+// it (PostToolUseFailure can neither replace it nor stop the turn).
+const ClaudeBatchTool = "tool_batch"
+
+// claudeBatch puts a PostToolBatch call into obj: its results, each a
+// text part of llmContent.
+func claudeBatch(in claudeInput, obj map[string]any) error {
+	parts := make([]map[string]string, 0, len(in.ToolCalls))
+	for _, c := range in.ToolCalls {
+		var text string
+		if json.Unmarshal(c.ToolResponse, &text) != nil {
+			t, err := claudeOutputText(c.ToolName, c.ToolResponse)
+			if err != nil {
+				return err
+			}
+			text = t
+		}
+		parts = append(parts, map[string]string{"text": text})
+	}
+	obj["tool_name"] = ClaudeBatchTool
+	obj["host_event_name"] = in.HookEventName
+	obj["tool_response"] = map[string]any{"llmContent": parts}
+	return nil
+}
+
+// claudeAfterTool puts the output of a PostToolUse or PostToolUseFailure
+// call into obj: the text the model reads as llmContent, and the
+// tool_response it is put back into (PostToolUse) or the event's name
+// (PostToolUseFailure, whose error text cannot be replaced: claudeAnswer
+// stops the turn instead).
+func claudeAfterTool(in claudeInput, obj map[string]any) error {
+	text, err := claudeOutputText(in.ToolName, in.ToolResponse)
+	if err != nil {
+		return err
+	}
+	if in.HookEventName == "PostToolUseFailure" {
+		if in.Error != nil && *in.Error != "" {
+			text = strings.TrimPrefix(text+"\n"+*in.Error, "\n")
+		}
+		obj["host_event_name"] = in.HookEventName
+	} else if len(in.ToolResponse) > 0 {
+		obj["host_tool_response"] = in.ToolResponse
+	}
+	obj["tool_response"] = map[string]any{"llmContent": text}
+	return nil
 }
 
 // claudeTool maps one Claude Code tool call onto the Gemini CLI call the
@@ -426,9 +480,24 @@ func claudeAnswer(ev Event, out Output) []byte {
 			s.PermissionDecisionReason = orDefault(out.Reason, "gemini-guard blocked this tool call.")
 		}
 	case AfterTool:
+		if out.hostEvent != "" && a.Specific != nil {
+			a.Specific.HookEventName = out.hostEvent // PostToolUseFailure, PostToolBatch
+		}
+		if out.Decision == "deny" && out.hostEvent == "PostToolUseFailure" {
+			// Neither replaced nor stopped there: the batch's hook stops
+			// the turn (claudeBatch).
+			break
+		}
+		if out.Decision == "deny" && out.hostEvent == "PostToolBatch" {
+			f := false
+			a.Continue = &f
+			a.StopReason = "gemini-guard stopped this turn: a tool's output that Claude Code does not let a hook change (a failed command's) holds a secret, or could not be checked, so it was not sent to the model. " +
+				"It stays in this conversation: start a new one (/clear) before you go on. " + out.SystemMessage
+			break
+		}
 		if out.Decision == "deny" {
 			reason := orDefault(out.Reason, "gemini-guard withheld this tool output.")
-			if replaced, ok := claudeReplace(json.RawMessage(out.hostResponse), reason); ok {
+			if replaced, ok := claudeReplace(json.RawMessage(out.hostResponse), reason); ok && out.hostEvent == "" {
 				specific().UpdatedToolOutput = replaced
 			} else {
 				// No shape to put the answer in: stop the run rather
@@ -463,8 +532,8 @@ func withHostResponse(in any, host Dialect, out Output) Output {
 	if host != Claude {
 		return out
 	}
-	if a, ok := in.(*AfterToolInput); ok && len(a.HostToolResponse) > 0 {
-		out.hostResponse = string(a.HostToolResponse)
+	if a, ok := in.(*AfterToolInput); ok {
+		out.hostResponse, out.hostEvent = string(a.HostToolResponse), a.HostEvent
 	}
 	return out
 }

@@ -251,3 +251,46 @@ func mustJSON(t *testing.T, v any) string {
 	require.NoError(t, err)
 	return string(b)
 }
+
+func TestClaudePostToolUseFailureStopsTheTurn(t *testing.T) {
+	in := `{"session_id":"a1ee","transcript_path":"/t","cwd":"/w","hook_event_name":"PostToolUseFailure","tool_name":"Bash",` +
+		`"tool_input":{"command":"cat notes; exit 3"},"tool_use_id":"toolu_1","error":"Exit code 3\nTOKEN=SECRET","is_interrupt":false}`
+	var seen AfterToolInput
+	out := runClaude(t, AfterTool, in, func(in AfterToolInput) (Output, error) {
+		seen = in
+		return Deny("redacted: TOKEN=[REDACTED]", "hid a secret"), nil
+	})
+	assert.Equal(t, "run_shell_command", seen.ToolName)
+	assert.JSONEq(t, `"Exit code 3\nTOKEN=SECRET"`, string(seen.ToolResponse.LLMContent))
+	assert.JSONEq(t, `{"systemMessage":"hid a secret"}`, out,
+		"the error text can be neither replaced nor stopped here (PostToolBatch stops the turn)")
+	out = runClaude(t, AfterTool, in, func(AfterToolInput) (Output, error) {
+		return Output{Specific: &Specific{HookEventName: AfterTool, AdditionalContext: "c"}}, nil
+	})
+	assert.JSONEq(t, `{"hookSpecificOutput":{"hookEventName":"PostToolUseFailure","additionalContext":"c"}}`, out)
+	out = runClaude(t, AfterTool, in, func(AfterToolInput) (Output, error) { return Output{}, nil })
+	assert.Equal(t, "{}", out)
+}
+
+func TestClaudePostToolBatchStopsTheTurn(t *testing.T) {
+	in := `{"session_id":"a1ee","transcript_path":"/t","cwd":"/w","hook_event_name":"PostToolBatch","tool_calls":[` +
+		`{"tool_name":"Bash","tool_input":{"command":"cat n; exit 3"},"tool_use_id":"t1","tool_response":"Exit code 3\nTOKEN=SECRET"},` +
+		`{"tool_name":"Read","tool_input":{"file_path":"/w/a"},"tool_use_id":"t2","tool_response":{"type":"text","file":{"filePath":"/w/a","content":"x"}}},` +
+		`{"tool_name":"Task","tool_input":{},"tool_use_id":"t3"}]}`
+	var seen AfterToolInput
+	out := runClaude(t, AfterTool, in, func(in AfterToolInput) (Output, error) {
+		seen = in
+		return Deny("redacted: TOKEN=[REDACTED]", "hid a secret"), nil
+	})
+	assert.Equal(t, ClaudeBatchTool, seen.ToolName)
+	assert.JSONEq(t, `[{"text":"Exit code 3\nTOKEN=SECRET"},{"text":"x"},{"text":""}]`, string(seen.ToolResponse.LLMContent))
+	var got claudeOutput
+	require.NoError(t, json.Unmarshal([]byte(out), &got))
+	require.NotNil(t, got.Continue, out)
+	assert.False(t, *got.Continue)
+	assert.Contains(t, got.StopReason, "gemini-guard stopped this turn")
+	assert.NotContains(t, out, "SECRET")
+	assert.Nil(t, got.Specific)
+	out = runClaude(t, AfterTool, in, func(AfterToolInput) (Output, error) { return Output{}, nil })
+	assert.Equal(t, "{}", out)
+}

@@ -80,6 +80,10 @@ type AfterToolInput struct {
 	// speak Gemini CLI's shape sent it (Claude Code's tool_response
 	// object), for the answer to be put back into; nil otherwise.
 	HostToolResponse json.RawMessage `json:"host_tool_response"`
+	// HostEvent is the host's event when it is not the usual one for
+	// AfterTool (Claude Code's PostToolUseFailure, whose output cannot be
+	// replaced); "" otherwise.
+	HostEvent string `json:"host_event_name"`
 }
 
 // ToolResponse is what a tool returned. LLMContent is what the model will
@@ -133,6 +137,8 @@ type Output struct {
 	// hostResponse is the Claude Code tool_response an AfterTool answer
 	// replaces (withHostResponse); a string so that Output compares.
 	hostResponse string
+	// hostEvent is AfterToolInput.HostEvent, for the answer's shape.
+	hostEvent string
 }
 
 // Specific is the event-specific part of an answer.
