@@ -91,8 +91,8 @@ type claudeInput struct {
 		ToolName     string          `json:"tool_name"`
 		ToolResponse json.RawMessage `json:"tool_response"`
 	} `json:"tool_calls"`
-	Prompt         *string         `json:"prompt"`
-	Source         string          `json:"source"`
+	Prompt *string `json:"prompt"`
+	Source string  `json:"source"`
 }
 
 // normaliseClaude rewrites a Claude Code call into Gemini CLI's shape for
