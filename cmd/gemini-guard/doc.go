@@ -115,6 +115,35 @@ whether it is registered, enabled, up to date with --bin, and whether each
 program it runs exists and is executable (a missing one makes agy block
 every tool call it matches); it exits 0 when all holds, 1 otherwise.
 
+# claude
+
+	gemini-guard claude install   [--project [--dir DIR]] [--bin DIR] [--claude PROGRAM] [--on-failure auto|block|off]
+	gemini-guard claude uninstall [--project [--dir DIR]]
+	gemini-guard claude status    [--project [--dir DIR]] [--bin DIR]
+
+Registers gemini-guard with Claude Code. install merges its handlers into
+the "hooks" of ~/.claude/settings.json (with --project, of DIR/.claude/settings.json,
+DIR the current directory by default): guard-shell and guard-secrets on
+PreToolUse, guard-redact after-tool on PostToolUse (every tool) and, with
+onFailure, on PostToolBatch (a failed tool's output holding a secret stops
+the turn), guard-redact
+user-prompt on UserPromptSubmit and session-start on SessionStart, each run
+with --host claude and an absolute path into --bin (default: the directory
+of the running gemini-guard, which must hold every program). Every other
+key, event, group and handler is kept; a handler of gemini-guard's (one of
+its programs run with --host claude) is replaced, so installing twice
+changes nothing. Each handler gets "onFailure": "block" (a failed, timed-out
+or missing hook then blocks instead of letting the call through) when
+`PROGRAM --version` says Claude Code 2.1.332 or newer, or with
+--on-failure block. A file that cannot be merged is left as it is (exit 2);
+otherwise the new file is checked to read back, written to a temporary file
+and renamed over, and the previous one kept as settings.json.bak.
+
+uninstall removes gemini-guard's handlers and nothing else. status says
+whether they are registered and complete, whether each program exists and is
+executable, whether onFailure is set and whether disableAllHooks switches
+them off; it exits 0 when all holds, 1 otherwise.
+
 # version
 
 	gemini-guard version [--json]
@@ -138,5 +167,11 @@ conversation (invocationNum 0, conversationId not seen in the last hour)
 it prints {"injectSteps":[{"ephemeralMessage":…}]}: gemini-guard is active,
 what agy keeps it from covering, and any problem of the installation or the
 settings; otherwise {"injectSteps":[]}. Always exits 0.
+
+	gemini-guard session-start --host claude < input.json
+
+Claude Code's SessionStart hook: tells the model what gemini-guard cannot do
+in Claude Code (additionalContext) and the user any problem of the
+installation or the settings (systemMessage). Always exits 0.
 */
 package main

@@ -127,7 +127,7 @@ func (c *lateCall[In]) answer(err error) {
 		return
 	}
 	if d := c.decoded.Load(); d != nil {
-		write(c.w, c.ev, c.o, d.host, c.late(d.in, err))
+		write(c.w, c.ev, c.o, d.host, withHostResponse(&d.in, d.host, c.late(d.in, err)))
 	} else {
 		var de *DeadlineError
 		if errors.As(err, &de) {

@@ -27,6 +27,12 @@ const (
 	// arguments (agy.go). It cannot change a tool's output, the request or
 	// the answer, and an allow is no output at all.
 	Agy
+	// Claude is Claude Code (≥ 2.1.233): Qwen Code's event names with its
+	// own tools (Bash, Write, Edit, Read, …), told by `--host claude` on
+	// the hook's command line (claude.go). A tool's output is replaced in
+	// the shape of its tool_response; the request and the streamed answer
+	// cannot be changed.
+	Claude
 )
 
 // qwenEvent is the Gemini CLI event whose input Qwen Code's event name
@@ -88,6 +94,12 @@ func normalise(data []byte, ev Event) ([]byte, Dialect, error) {
 	d := DialectOf(s.HookEventName, len(s.PermissionMode) > 0)
 	if d == Gemini {
 		return data, d, nil
+	}
+	if claudeBuiltin(s.ToolName) {
+		// A hook wired into Claude Code by hand without --host claude:
+		// its tools are read, and answered, as Claude Code's all the same.
+		out, err := normaliseClaude(data, ev)
+		return out, Claude, err
 	}
 	var obj map[string]json.RawMessage
 	if json.Unmarshal(data, &obj) != nil {

@@ -76,6 +76,14 @@ type AfterToolInput struct {
 	ToolName     string          `json:"tool_name"`
 	ToolInput    json.RawMessage `json:"tool_input"`
 	ToolResponse ToolResponse    `json:"tool_response"`
+	// HostToolResponse is the tool's response as a host that does not
+	// speak Gemini CLI's shape sent it (Claude Code's tool_response
+	// object), for the answer to be put back into; nil otherwise.
+	HostToolResponse json.RawMessage `json:"host_tool_response"`
+	// HostEvent is the host's event when it is not the usual one for
+	// AfterTool (Claude Code's PostToolUseFailure, whose output cannot be
+	// replaced); "" otherwise.
+	HostEvent string `json:"host_event_name"`
 }
 
 // ToolResponse is what a tool returned. LLMContent is what the model will
@@ -126,6 +134,11 @@ type Output struct {
 	// fallback is sent instead of a tool-input rewrite to a host that
 	// cannot rewrite (ReplaceToolInputOrDeny).
 	fallback *Output
+	// hostResponse is the Claude Code tool_response an AfterTool answer
+	// replaces (withHostResponse); a string so that Output compares.
+	hostResponse string
+	// hostEvent is AfterToolInput.HostEvent, for the answer's shape.
+	hostEvent string
 }
 
 // Specific is the event-specific part of an answer.

@@ -62,6 +62,8 @@ func FromArgs(args []string) Option {
 	return func(o *options) {
 		switch {
 		case len(args) == 0:
+		case len(args) == 2 && args[0] == "--host" && args[1] == "claude":
+			o.host = Claude // the input names its event (claude.go)
 		case len(args) == 3 && args[0] == "--host" && args[1] == "agy":
 			o.host, o.agyEvent = Agy, args[2]
 			_, answered := agyEvent(args[2])
@@ -71,11 +73,14 @@ func FromArgs(args []string) Option {
 			}
 		default:
 			for _, a := range args {
-				if a == "agy" {
+				switch a {
+				case "agy":
 					o.host = Agy
+				case "claude":
+					o.host = Claude
 				}
 			}
-			o.err = fmt.Errorf("unknown hook arguments %q (want none, or --host agy <event>)", args)
+			o.err = fmt.Errorf("unknown hook arguments %q (want none, --host agy <event> or --host claude)", args)
 		}
 	}
 }
@@ -84,6 +89,10 @@ func FromArgs(args []string) Option {
 // when the answer is no output, and the event's no-op for an agy event
 // gemini-guard does not answer (agyIdle).
 func write(w io.Writer, ev Event, o options, host Dialect, out Output) {
+	if host == Claude {
+		w.Write(append(claudeAnswer(ev, out), '\n'))
+		return
+	}
 	if host == Agy {
 		b, idle := agyIdle(o.agyEvent)
 		if !idle {
@@ -132,9 +141,9 @@ func answer[In any](ev Event, r io.Reader, o options, decide func(In, Dialect) (
 	}
 	out, err = decide(in, host)
 	if err != nil {
-		return FailSafe(ev, err), host
+		return withHostResponse(&in, host, FailSafe(ev, err)), host
 	}
-	return out, host
+	return withHostResponse(&in, host, out), host
 }
 
 // Decode reads at most MaxInput bytes from r and decodes one JSON object into
@@ -164,15 +173,19 @@ func decodeFrom(r io.Reader, v any, ev Event, host Dialect) (Dialect, error) {
 	if trimmed[0] != '{' {
 		return host, &InputError{Size: int64(len(data)), Err: errors.New("not an object")}
 	}
-	if host == Agy {
-		out, err := normaliseAgy(trimmed, ev)
+	if host == Agy || host == Claude {
+		normalise := normaliseAgy
+		if host == Claude {
+			normalise = normaliseClaude
+		}
+		out, err := normalise(trimmed, ev)
 		if err == nil {
 			err = json.Unmarshal(out, v)
 		}
 		if err != nil {
-			return Agy, &InputError{Size: int64(len(data)), Err: err}
+			return host, &InputError{Size: int64(len(data)), Err: err}
 		}
-		return Agy, nil
+		return host, nil
 	}
 	// Gemini CLI's own tool and model events, nearly every call, are
 	// decoded in one pass: a long session's BeforeModel request is
@@ -289,6 +302,11 @@ func FailSafe(ev Event, err error) Output {
 			"gemini-guard did not send this request to the model (hook.request-unscanned): it could not be checked for secrets ("+detail+"), "+
 				"and a request that may hold a secret is not sent unchecked. Safer: remove or shorten the large text pasted or included (@file), or start a new conversation (/clear).",
 			"gemini-guard did not send the request to the model: it could not be checked for secrets ("+detail+").")
+	case UserPrompt:
+		return Deny(
+			"gemini-guard did not send this prompt to the model (hook.prompt-unscanned): it could not be checked for secrets ("+detail+"), "+
+				"and a prompt that may hold a secret is not sent unchecked. Send it again, or a shorter one.",
+			"gemini-guard did not send the prompt: it could not be checked for secrets ("+detail+").")
 	case AfterModel:
 		return WithheldChunk("gemini-guard withheld part of the model's answer: it could not check it for secrets (" + detail + "). Ask the model to repeat it if you need it.")
 	default:

@@ -79,6 +79,7 @@ var objects = []object{
 	{at: inWorkspace, rel: ".claude/settings.local.json", kind: Config, what: claudeWhat},
 	{at: absolute, rel: "/etc/claude-code", tree: true, kind: Config, what: "Claude Code's managed settings (/etc/claude-code)", files: []string{"managed-settings.json"}},
 	{at: absolute, rel: "/Library/Application Support/ClaudeCode", tree: true, kind: Config, what: "Claude Code's managed settings (%s)", files: []string{"managed-settings.json"}},
+	{at: inHome, rel: ".claude/plugins", tree: true, kind: Config, what: "Claude Code's installed plugins (%s), whose hooks and MCP servers it runs without asking"},
 	{at: inHome, rel: ".codex/config.toml", kind: Config, what: codexWhat},
 	{at: inHome, rel: ".codex/hooks.json", kind: Config, what: codexWhat},
 	{at: inWorkspace, rel: ".codex/config.toml", kind: Config, what: codexWhat},

@@ -59,11 +59,24 @@ func Run(args []string, stdin io.Reader, stdout io.Writer, e Env) int {
 	// does: reading a large input must not leave the scans their whole
 	// limit past the deadline.
 	e.Start = time.Now()
+	// Claude Code runs it as `guard-redact after-tool --host claude` and
+	// `guard-redact user-prompt --host claude` (hook.FromArgs).
+	var host hook.Option
+	if len(args) > 1 {
+		host = hook.FromArgs(args[1:])
+	}
 	if len(args) > 0 && args[0] == "after-tool" {
 		e.ScanTimeout = afterToolScanTimeout
 		hook.RunWithin(hook.AfterTool, hook.AfterToolDeadline, stdin, stdout, func(in hook.AfterToolInput) (hook.Output, error) {
 			return afterTool(in, e)
-		}, nil)
+		}, nil, host)
+		return 0
+	}
+	if len(args) > 0 && args[0] == "user-prompt" {
+		e.ScanTimeout = beforeModelScanTimeout
+		hook.RunWithin(hook.UserPrompt, hook.BeforeModelDeadline, stdin, stdout, func(in hook.UserPromptInput) (hook.Output, error) {
+			return userPrompt(in, e)
+		}, nil, host)
 		return 0
 	}
 	if len(args) > 0 && args[0] == "before-model" {

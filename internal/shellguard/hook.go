@@ -58,9 +58,12 @@ type toolInput struct {
 func answer(in hook.BeforeToolInput, e Env) (hook.Output, error) {
 	var ti toolInput
 	var command string
-	if in.Host == hook.Agy {
+	if in.Host == hook.Agy || in.Host == hook.Claude {
 		switch {
-		case in.ToolName == readFile:
+		case in.ToolName == readFile && in.Host == hook.Agy:
+			// Claude Code replaces a read's output with its redaction
+			// (guard-redact): there the read is let through, as in
+			// Gemini CLI.
 			return readAnswer(in, e)
 		case in.ToolName != shellTool && !toolargs.IsMCP(in.ToolName):
 			return hook.Output{}, nil
