@@ -27,6 +27,13 @@ const (
 	// arguments (agy.go). It cannot change a tool's output, the request or
 	// the answer, and an allow is no output at all.
 	Agy
+	// Codex is Codex CLI (0.171): PreToolUse / PostToolUse with Bash and
+	// apply_patch (codex.go), named on the hook's command line
+	// (`--host codex <event>`): its input reads like Qwen Code's. Its
+	// answers are strict (an unknown key lets the call run), an allow is
+	// no output, and a PostToolUse block shows the reason instead of the
+	// output.
+	Codex
 )
 
 // qwenEvent is the Gemini CLI event whose input Qwen Code's event name

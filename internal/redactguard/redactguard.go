@@ -63,7 +63,7 @@ func Run(args []string, stdin io.Reader, stdout io.Writer, e Env) int {
 		e.ScanTimeout = afterToolScanTimeout
 		hook.RunWithin(hook.AfterTool, hook.AfterToolDeadline, stdin, stdout, func(in hook.AfterToolInput) (hook.Output, error) {
 			return afterTool(in, e)
-		}, nil)
+		}, nil, hook.FromArgs(args[1:]))
 		return 0
 	}
 	if len(args) > 0 && args[0] == "before-model" {

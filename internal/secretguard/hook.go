@@ -50,6 +50,9 @@ func Run(stdin io.Reader, stdout io.Writer, e HookEnv) int {
 }
 
 func answer(in hook.BeforeToolInput, e HookEnv) (hook.Output, error) {
+	if in.ToolName == hook.ApplyPatch {
+		return answerPatch(in, e)
+	}
 	call := hookcall.Load(e.Getenv, hook.BeforeTool, "secrets", in.Base)
 	d, err := Check(Call{Tool: in.ToolName, Input: in.ToolInput, Cwd: in.Cwd, Name: in.HostToolName},
 		Env{Settings: call.Settings, Home: e.Getenv("HOME"), Scanner: e.Scanner, Known: knownValues(in, call.Settings, e), FS: bounded.OS{},

@@ -80,6 +80,14 @@ func answer(in hook.BeforeToolInput, e Env) (hook.Output, error) {
 			return hook.Output{}, nil
 		}
 		command = c
+	} else if in.ToolName == hook.ApplyPatch {
+		// Codex's apply_patch: what it deletes and moves, as the shell
+		// commands that would (what it writes is the secrets guard's).
+		c, err := patchCommand(in.ToolInput)
+		if err != nil || c == "" {
+			return hook.Output{}, err
+		}
+		command = c
 	} else {
 		if len(in.ToolInput) == 0 || json.Unmarshal(in.ToolInput, &ti) != nil {
 			return hook.Output{}, &hook.InputError{Err: errors.New("tool_input is not an object with a string command")}
