@@ -47,11 +47,16 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 			if in.Host == hook.Agy {
 				return agySessionStart(in, getenv), nil
 			}
+			if in.Host == hook.Codex {
+				return codexSessionStart(in, getenv), nil
+			}
 			return sessionStart(in.Cwd, getenv), nil
 		}, hook.FromArgs(rest))
 		return 0
 	case "agy":
 		return agyCommand(rest, stdout, stderr, getenv)
+	case "codex":
+		return codexCommand(rest, stdout, stderr, getenv)
 	case "check":
 		return check(rest, stdin, stdout, stderr, getenv)
 	case "scan":
@@ -82,6 +87,7 @@ commands:
   log [-n N] [--all] [--json]                        recent blocks from the audit log
   version [--json]                                   print the version
   agy install|uninstall|status [--workspace DIR]     register the hooks with Antigravity CLI (agy)
+  codex install|uninstall|status [--project]         register the hooks with Codex CLI (and trust them)
   session-start                                      (run by Gemini CLI at the start of a session)
 
 exit codes: 0 allowed / clean / healthy, 1 blocked / found / unhealthy, 2 usage or internal error

@@ -178,6 +178,7 @@ func (d *doctorRun) run() doctorReport {
 	d.checkContext()
 	d.checkHost()
 	d.checkAgy()
+	d.checkCodex()
 
 	switch {
 	case runtime.GOOS == "windows":
