@@ -101,6 +101,7 @@ func TestCodexGuardsToolCalls(t *testing.T) {
 		CodexStep{ID: "call_hooks", Patch: "*** Begin Patch\n*** Add File: " + filepath.Join(s.CodexHome, "hooks.json") + "\n+{}\n*** End Patch\n"},
 		CodexStep{ID: "call_config", Shell: "echo '[features]' >> ~/.codex/config.toml"},
 		CodexStep{ID: "call_del", Patch: "*** Begin Patch\n*** Delete File: " + filepath.Join(s.CodexHome, "config.toml") + "\n*** End Patch\n"},
+		CodexStep{ID: "call_heredoc", Shell: "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: " + filepath.Join(s.CodexHome, "hooks.json") + "\n+{}\n*** End Patch\nEOF\n"},
 	)
 
 	// A destructive command: denied, and it did not run.
@@ -126,6 +127,7 @@ func TestCodexGuardsToolCalls(t *testing.T) {
 	codexBlocked(t, r, "call_hooks", "guard.protected-config")
 	codexBlocked(t, r, "call_config", "Codex CLI's configuration")
 	codexBlocked(t, r, "call_del", "Codex CLI's configuration")
+	codexBlocked(t, r, "call_heredoc", "Codex CLI's configuration")
 	hooksAfter, _ := os.ReadFile(filepath.Join(s.CodexHome, "hooks.json"))
 	assert.Equal(t, string(hooksBefore), string(hooksAfter))
 	configAfter, _ := os.ReadFile(filepath.Join(s.CodexHome, "config.toml"))
@@ -135,7 +137,7 @@ func TestCodexGuardsToolCalls(t *testing.T) {
 	assert.Contains(t, r.Requests[0], "gemini-guard is active in this Codex CLI session")
 
 	// Nothing reached a real server: every request came to the fake.
-	assert.Len(t, r.Requests, 8, "one request per step and the closing one")
+	assert.Len(t, r.Requests, 9, "one request per step and the closing one")
 }
 
 func TestCodexWithholdsSecretsInToolOutput(t *testing.T) {

@@ -153,7 +153,15 @@ func codexTool(name string, raw json.RawMessage) (string, json.RawMessage, error
 		if json.Unmarshal(raw, &in) != nil || in.Command == nil {
 			return "", nil, errors.New("tool_input.command of Bash is missing or not a string")
 		}
-		b, err := jsonenc.Marshal(map[string]string{"command": *in.Command})
+		args := map[string]any{"command": *in.Command}
+		files, err := embeddedPatch(*in.Command)
+		if err != nil {
+			return "", nil, err
+		}
+		if len(files) > 0 {
+			args[EmbeddedPatch] = PatchInput{Files: files}
+		}
+		b, err := jsonenc.Marshal(args)
 		return "run_shell_command", b, err
 	case CodexApplyPatch:
 		var in struct {
@@ -176,6 +184,45 @@ func codexTool(name string, raw json.RawMessage) (string, json.RawMessage, error
 		}
 	}
 	return name, raw, nil
+}
+
+// EmbeddedPatch is the key of run_shell_command's tool_input that holds
+// the patches a Codex shell command carries (`apply_patch <<'EOF' … EOF`,
+// which Codex applies itself, with no PostToolUse after), as a
+// PatchInput: the guards judge them as they judge apply_patch, besides
+// the command.
+const EmbeddedPatch = "codex_patch"
+
+// embeddedPatch reads every patch in a shell command: the lines from one
+// "*** Begin Patch" to the next "*** End Patch". A command that names
+// apply_patch (or applypatch) and holds a patch that does not parse is an
+// error; in any other command such text is only text.
+func embeddedPatch(command string) ([]PatchFile, error) {
+	if !strings.Contains(command, "*** Begin Patch") {
+		return nil, nil
+	}
+	named := strings.Contains(command, "apply_patch") || strings.Contains(command, "applypatch")
+	var files []PatchFile
+	var cur []string
+	in := false
+	for _, l := range strings.Split(command, "\n") {
+		switch t := strings.TrimSpace(l); {
+		case !in && strings.HasSuffix(t, "*** Begin Patch"):
+			in, cur = true, []string{"*** Begin Patch"}
+		case in && strings.HasPrefix(t, "*** End Patch"):
+			fs, err := ParsePatch(strings.Join(append(cur, "*** End Patch"), "\n"))
+			if err != nil && named {
+				return nil, err
+			}
+			files, in = append(files, fs...), false
+		case in:
+			cur = append(cur, l)
+		}
+	}
+	if in && named {
+		return nil, errors.New("the apply_patch in this command has no *** End Patch")
+	}
+	return files, nil
 }
 
 // PatchInput is ApplyPatch's tool_input: the files a patch changes, in

@@ -33,6 +33,9 @@ func TestCodexToolsAreSeenAsGeminiTools(t *testing.T) {
 		{"Bash", `{"command":"touch a && echo hi"}`, "run_shell_command", `{"command":"touch a && echo hi"}`},
 		{"apply_patch", `{"command":"*** Begin Patch\n*** Add File: patched.txt\n+hello\n*** End Patch\n"}`, ApplyPatch,
 			`{"files":[{"op":"add","path":"patched.txt","content":"hello\n"}]}`},
+		{"Bash", `{"command":"apply_patch <<'EOF'\n*** Begin Patch\n*** Delete File: a.txt\n*** End Patch\nEOF"}`, "run_shell_command",
+			`{"command":"apply_patch <<'EOF'\n*** Begin Patch\n*** Delete File: a.txt\n*** End Patch\nEOF","codex_patch":{"files":[{"op":"delete","path":"a.txt"}]}}`},
+		{"Bash", `{"command":"echo '*** Begin Patch' > notes.txt"}`, "run_shell_command", `{"command":"echo '*** Begin Patch' > notes.txt"}`},
 		{"mcp__tickets__create", `{"title":"t"}`, "mcp_tickets_create", `{"title":"t"}`},
 		{"web_search", `{"q":"x"}`, "web_search", `{"q":"x"}`},
 	}
@@ -88,6 +91,8 @@ func TestCodexBadInputFailsClosed(t *testing.T) {
 		"bash no command":   codexCall("PreToolUse", "Bash", `{"cmd":"ls"}`, ""),
 		"bash argv":         codexCall("PreToolUse", "Bash", `{"command":["rm","-rf","/"]}`, ""),
 		"bad patch":         codexCall("PreToolUse", "apply_patch", `{"command":"rm -rf /"}`, ""),
+		"bad embedded":      codexCall("PreToolUse", "Bash", `{"command":"apply_patch <<'EOF'\n*** Begin Patch\nrm -rf /\n*** End Patch\nEOF"}`, ""),
+		"unended embedded":  codexCall("PreToolUse", "Bash", `{"command":"apply_patch <<'EOF'\n*** Begin Patch\n*** Delete File: a\nEOF"}`, ""),
 		"no tool name":      `{"session_id":"s","cwd":"/w","hook_event_name":"PreToolUse","tool_input":{}}`,
 		"other event named": codexCall("PostToolUse", "Bash", `{"command":"ls"}`, `,"tool_response":"x"`),
 	}

@@ -38,6 +38,22 @@ func answerPatch(in hook.BeforeToolInput, e HookEnv) (hook.Output, error) {
 	return hook.Allow(strings.Join(notes, "\n")), nil
 }
 
+// embeddedPatchAnswer judges the patches a Codex shell command carries
+// (hook.EmbeddedPatch) once the command itself is allowed: Codex applies
+// them itself. ok is false when the call carries none.
+func embeddedPatchAnswer(in hook.BeforeToolInput, e HookEnv) (out hook.Output, ok bool, err error) {
+	var args struct {
+		Patch json.RawMessage `json:"codex_patch"`
+	}
+	if in.Host != hook.Codex || in.ToolName != Shell || json.Unmarshal(in.ToolInput, &args) != nil || len(args.Patch) == 0 {
+		return hook.Output{}, false, nil
+	}
+	sub := in
+	sub.ToolName, sub.ToolInput = hook.ApplyPatch, args.Patch
+	out, err = answerPatch(sub, e)
+	return out, true, err
+}
+
 // patchCall is one call of the guards' tools a patch's file stands for.
 type patchCall struct {
 	tool  string

@@ -20,10 +20,15 @@ import (
 // home, and returns the raw answer ("" for an allow).
 func runCodexPatch(t *testing.T, ws, home, patch string) string {
 	t.Helper()
+	return runCodexTool(t, ws, home, "apply_patch", patch)
+}
+
+func runCodexTool(t *testing.T, ws, home, tool, command string) string {
+	t.Helper()
 	call, err := json.Marshal(map[string]any{
 		"session_id": "s1", "turn_id": "t1", "transcript_path": nil, "cwd": ws, "hook_event_name": "PreToolUse",
-		"model": "gpt-5.5", "permission_mode": "bypassPermissions", "tool_name": "apply_patch",
-		"tool_input": map[string]string{"command": patch}, "tool_use_id": "call_1",
+		"model": "gpt-5.5", "permission_mode": "bypassPermissions", "tool_name": tool,
+		"tool_input": map[string]string{"command": command}, "tool_use_id": "call_1",
 	})
 	require.NoError(t, err)
 	env := map[string]string{"HOME": home}
@@ -108,4 +113,16 @@ func TestCodexApplyPatch(t *testing.T) {
 func TestCodexApplyPatchBadPatchIsDenied(t *testing.T) {
 	out := runCodexPatch(t, t.TempDir(), t.TempDir(), "rm -rf /")
 	assert.Contains(t, codexDenial(t, out), "hook.bad-input")
+}
+
+func TestCodexPatchInAShellCommand(t *testing.T) {
+	ws, home := t.TempDir(), t.TempDir()
+	heredoc := func(patch string) string { return "apply_patch <<'EOF'\n" + patch + "EOF\n" }
+	out := runCodexTool(t, ws, home, "Bash", heredoc("*** Begin Patch\n*** Add File: "+home+"/.codex/hooks.json\n+{}\n*** End Patch\n"))
+	assert.Contains(t, codexDenial(t, out), "guard.protected-config")
+	tok := ghp(302)
+	out = runCodexTool(t, ws, home, "Bash", heredoc("*** Begin Patch\n*** Add File: a.py\n+T = \""+tok+"\"\n*** End Patch\n"))
+	assert.Contains(t, codexDenial(t, out), "github-pat")
+	assert.NotContains(t, out, tok)
+	assert.Empty(t, codexDenial(t, runCodexTool(t, ws, home, "Bash", heredoc("*** Begin Patch\n*** Add File: a.md\n+hi\n*** End Patch\n"))))
 }

@@ -18,3 +18,19 @@ func patchCommand(raw json.RawMessage) (string, error) {
 	}
 	return hook.PatchShellCommand(pi.Files), nil
 }
+
+// embeddedCommand is command with the shell commands of the patches a
+// Codex shell command carries (hook.EmbeddedPatch) after it: Codex applies
+// them itself, so their deletes and moves are judged with the command.
+func embeddedCommand(command string, raw json.RawMessage) string {
+	var in struct {
+		Patch *hook.PatchInput `json:"codex_patch"`
+	}
+	if json.Unmarshal(raw, &in) != nil || in.Patch == nil {
+		return command
+	}
+	if c := hook.PatchShellCommand(in.Patch.Files); c != "" {
+		return command + "\n" + c
+	}
+	return command
+}

@@ -40,6 +40,11 @@ func TestCodexShell(t *testing.T) {
 	assert.Empty(t, runCodex(t, "apply_patch", map[string]string{"command": "*** Begin Patch\n*** Delete File: old.txt\n*** Add File: new.txt\n+x\n*** End Patch\n"}))
 	assert.Empty(t, runCodex(t, "apply_patch", map[string]string{"command": "*** Begin Patch\n*** Add File: new.txt\n+x\n*** End Patch\n"}),
 		"what a patch writes is the secrets guard's")
+	// A patch in a shell command, which Codex applies itself.
+	out = runCodex(t, "Bash", map[string]string{"command": "apply_patch <<'EOF'\n*** Begin Patch\n*** Delete File: /home/user/.bashrc\n*** End Patch\nEOF"})
+	assert.Contains(t, out, `"permissionDecision":"deny"`)
+	assert.Contains(t, out, "/home/user/.bashrc")
+	assert.Empty(t, runCodex(t, "Bash", map[string]string{"command": "apply_patch <<'EOF'\n*** Begin Patch\n*** Delete File: old.txt\n*** End Patch\nEOF"}))
 	out = runCodex(t, "apply_patch", map[string]string{"command": "not a patch"})
 	assert.Contains(t, out, "hook.bad-input")
 }

@@ -95,6 +95,9 @@ func answer(in hook.BeforeToolInput, e Env) (hook.Output, error) {
 		if len(ti.Command) == 0 || json.Unmarshal(ti.Command, &command) != nil {
 			return hook.Output{}, &hook.InputError{Err: errors.New("tool_input.command is missing or not a string")}
 		}
+		if in.Host == hook.Codex {
+			command = embeddedCommand(command, in.ToolInput)
+		}
 	}
 	call := hookcall.Load(e.Getenv, hook.BeforeTool, "shell", in.Base)
 	input := Input{Command: command, Dir: ti.DirPath, Cwd: in.Cwd, Home: userHome(e), Settings: call.Settings, FS: bounded.OS{}, StateDir: guardStateDir(e.Getenv)}
