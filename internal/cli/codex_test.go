@@ -230,3 +230,27 @@ func TestCodexProjectInstall(t *testing.T) {
 	assert.Equal(t, 0, code, out)
 	assert.Contains(t, out, "project scope")
 }
+
+// doctor reports the Codex registration: absent is no problem; registered
+// but untrusted (an edited hook) fails, since Codex then skips it.
+func TestDoctorReportsCodex(t *testing.T) {
+	ext := fakeExtension(t, nil)
+	home := t.TempDir()
+	_, r, _ := doctorJSON(t, map[string]string{"HOME": home}, ext)
+	assert.Equal(t, statusSkip, statusOf(r)["codex cli"])
+
+	bin := codexFakeBin(t)
+	c, _, errOut := codexRunCLI(t, home, "install", "--bin", bin)
+	require.Equal(t, 0, c, errOut)
+	_, r, _ = doctorJSON(t, map[string]string{"HOME": home}, ext)
+	assert.Equal(t, statusOK, statusOf(r)["codex cli"], detailOf(r, "codex cli"))
+
+	path := filepath.Join(home, ".codex", "hooks.json")
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(path, []byte(strings.Replace(string(data), `"timeout": 30`, `"timeout": 29`, 1)), 0o644))
+	code, r, _ := doctorJSON(t, map[string]string{"HOME": home}, ext)
+	assert.Equal(t, statusFail, statusOf(r)["codex cli"])
+	assert.Contains(t, detailOf(r, "codex cli"), "lost its trust")
+	assert.Equal(t, 1, code)
+}
