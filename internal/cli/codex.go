@@ -162,10 +162,20 @@ type codexFiles struct {
 	Scope string
 }
 
-// codexHome is $CODEX_HOME, else ~/.codex.
+// codexHome is $CODEX_HOME (its real path), else ~/.codex.
 func codexHome(getenv func(string) string) (string, error) {
 	if h := getenv("CODEX_HOME"); h != "" {
-		return filepath.Abs(h)
+		// Codex canonicalises CODEX_HOME (measured on 0.171.0: trust
+		// written under a symbolic link's path was not found), but not
+		// the default ~/.codex.
+		abs, err := filepath.Abs(h)
+		if err != nil {
+			return "", err
+		}
+		if real, err := filepath.EvalSymlinks(abs); err == nil {
+			abs = real
+		}
+		return abs, nil
 	}
 	home := getenv("HOME")
 	if home == "" || !filepath.IsAbs(home) {
@@ -808,9 +818,33 @@ func codexStatusOf(files codexFiles, bin string) codexStatus {
 		fail("[features] hooks = false in %s: Codex runs no hook.", files.Config)
 	}
 	if files.Scope == "project" {
-		say("  note Codex loads a project's .codex/hooks.json only when the project is trusted.")
+		dir := filepath.Dir(filepath.Dir(files.Hooks))
+		switch codexProjectTrust(doc, dir) {
+		case "trusted":
+			say("  ok   the project %s is trusted in Codex", dir)
+		case "untrusted":
+			fail("the project %s is untrusted in Codex, which then loads none of its .codex/hooks.json.", dir)
+		default:
+			say("  note Codex loads a project's .codex/hooks.json only when the project is trusted ([projects.%s] trust_level = \"trusted\", or codex exec --trust).", tomlString(dir))
+		}
 	}
 	return st
+}
+
+// codexProjectTrust is the trust_level config.toml gives dir or the
+// nearest directory above it that has one ("" for none).
+func codexProjectTrust(doc map[string]any, dir string) string {
+	projects, _ := doc["projects"].(map[string]any)
+	for d := dir; ; d = filepath.Dir(d) {
+		if p, ok := projects[d].(map[string]any); ok {
+			if level, ok := p["trust_level"].(string); ok {
+				return level
+			}
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
 }
 
 // codexWanted are the commands install writes for bin.

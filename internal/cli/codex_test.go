@@ -229,6 +229,29 @@ func TestCodexProjectInstall(t *testing.T) {
 	code, out, _ = codexRunCLI(t, home, "status", "--project", "--bin", bin)
 	assert.Equal(t, 0, code, out)
 	assert.Contains(t, out, "project scope")
+	assert.Contains(t, out, "only when the project is trusted")
+
+	configPath := filepath.Join(home, ".codex", "config.toml")
+	config, err = os.ReadFile(configPath)
+	require.NoError(t, err)
+	untrusted := append([]byte("[projects."+tomlString(project)+"]\ntrust_level = \"untrusted\"\n\n"), config...)
+	require.NoError(t, os.WriteFile(configPath, untrusted, 0o600))
+	code, out, _ = codexRunCLI(t, home, "status", "--project", "--bin", bin)
+	assert.Equal(t, 1, code, out)
+	assert.Contains(t, out, "is untrusted in Codex")
+}
+
+func TestCodexHomeIsItsRealPath(t *testing.T) {
+	real := t.TempDir()
+	link := filepath.Join(t.TempDir(), "link")
+	require.NoError(t, os.Symlink(real, link))
+	got, err := codexHome(func(k string) string { return map[string]string{"CODEX_HOME": link, "HOME": "/h"}[k] })
+	require.NoError(t, err)
+	want, _ := filepath.EvalSymlinks(real)
+	assert.Equal(t, want, got, "Codex canonicalises CODEX_HOME: trust keys hold its real path")
+	got, err = codexHome(func(k string) string { return map[string]string{"HOME": link}[k] })
+	require.NoError(t, err)
+	assert.Equal(t, filepath.Join(link, ".codex"), got, "but not the default ~/.codex")
 }
 
 // doctor reports the Codex registration: absent is no problem; registered

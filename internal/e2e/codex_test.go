@@ -43,6 +43,12 @@ func (e errCodexUnavailable) Error() string { return e.err.Error() }
 // `gemini-guard codex install`, and a fake model.
 func codexSession(t *testing.T) *CodexSession {
 	t.Helper()
+	return codexSessionWith(t, "install")
+}
+
+// codexSessionWith is codexSession with `gemini-guard codex <install…>`.
+func codexSessionWith(t *testing.T, install ...string) *CodexSession {
+	t.Helper()
 	setup, err := codexSetup()
 	var unavailable errCodexUnavailable
 	if errors.As(err, &unavailable) {
@@ -54,7 +60,7 @@ func codexSession(t *testing.T) *CodexSession {
 	t.Cleanup(s.Close)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	out, err := s.Guard(ctx, "codex", "install")
+	out, err := s.Guard(ctx, append([]string{"codex"}, install...)...)
 	require.NoError(t, err, out)
 	return s
 }
@@ -177,6 +183,30 @@ func TestCodexStatusSaysWhenTrustIsLost(t *testing.T) {
 
 	out, err = s.Guard(ctx, "codex", "install")
 	require.NoError(t, err, out)
+	r = runCodex(t, s, CodexStep{ID: "call_rm", Shell: "rm -rf ~/.ssh-standin"})
+	codexBlocked(t, r, "call_rm", "fs.rm-home")
+}
+
+// A project's .codex/hooks.json, trusted in the user's config.toml, runs
+// once the project itself is trusted in Codex, and not before.
+func TestCodexProjectInstall(t *testing.T) {
+	s := codexSessionWith(t, "install", "--project")
+	_, err := os.Stat(filepath.Join(s.CodexHome, "hooks.json"))
+	require.ErrorIs(t, err, os.ErrNotExist, "nothing registered for the user")
+	r := runCodex(t, s, CodexStep{ID: "call_rm", Shell: "rm -rf ~/.ssh-standin"})
+	assert.NotContains(t, r.Outputs()["call_rm"], "gemini-guard blocked", "an untrusted project's hooks are not loaded")
+
+	config := filepath.Join(s.CodexHome, "config.toml")
+	f, err := os.OpenFile(config, os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.WriteString("\n[projects.\"" + s.Work + "\"]\ntrust_level = \"trusted\"\n")
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	out, err := s.Guard(ctx, "codex", "status", "--project")
+	require.NoError(t, err, out)
+	assert.Contains(t, out, "is trusted in Codex")
 	r = runCodex(t, s, CodexStep{ID: "call_rm", Shell: "rm -rf ~/.ssh-standin"})
 	codexBlocked(t, r, "call_rm", "fs.rm-home")
 }
