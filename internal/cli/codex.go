@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -11,10 +12,12 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/pelletier/go-toml/v2"
 
@@ -160,6 +163,9 @@ type codexFiles struct {
 	Config string
 	// Scope is "user" or "project".
 	Scope string
+	// Shell is the shell Codex runs hooks with ($SHELL -lc, else
+	// /bin/sh).
+	Shell string
 }
 
 // codexHome is $CODEX_HOME (its real path), else ~/.codex.
@@ -191,7 +197,10 @@ func codexFilesFor(project bool, dir string, getenv func(string) string) (codexF
 	if err != nil {
 		return codexFiles{}, err
 	}
-	f := codexFiles{Hooks: filepath.Join(home, "hooks.json"), Config: filepath.Join(home, "config.toml"), Scope: "user"}
+	f := codexFiles{Hooks: filepath.Join(home, "hooks.json"), Config: filepath.Join(home, "config.toml"), Scope: "user", Shell: getenv("SHELL")}
+	if f.Shell == "" {
+		f.Shell = "/bin/sh"
+	}
 	if project {
 		abs, err := filepath.Abs(dir)
 		if err != nil {
@@ -814,6 +823,9 @@ func codexStatusOf(files codexFiles, bin string) codexStatus {
 	} else if want := codexWanted(bin); !sameCommands(trusts, want) {
 		say("  note the hooks differ from what this gemini-guard (%s) would write: run gemini-guard codex install from the copy you want Codex to use.", bin)
 	}
+	if out := loginShellOutput(files.Shell); out != "" {
+		fail("%s -lc prints %q to stdout before any command (a profile file): Codex runs every hook through it, reads that as the hook's answer, finds it invalid and runs the call unchecked. Make the profile print nothing when not interactive.", files.Shell, out)
+	}
 	if features, _ := doc["features"].(map[string]any); features != nil && features["hooks"] == false {
 		fail("[features] hooks = false in %s: Codex runs no hook.", files.Config)
 	}
@@ -845,6 +857,21 @@ func codexProjectTrust(doc map[string]any, dir string) string {
 			return ""
 		}
 	}
+}
+
+// loginShellOutput is what shell -lc ':' prints to stdout (cut to 60
+// bytes), as Codex starts every hook: a login shell whose profile prints
+// spoils every answer. "" when it prints nothing or cannot be run.
+func loginShellOutput(shell string) string {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, shell, "-lc", ":")
+	out, _ := cmd.Output()
+	s := strings.TrimSpace(string(out))
+	if len(s) > 60 {
+		s = s[:60] + "…"
+	}
+	return s
 }
 
 // codexWanted are the commands install writes for bin.

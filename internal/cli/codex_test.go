@@ -277,3 +277,14 @@ func TestDoctorReportsCodex(t *testing.T) {
 	assert.Contains(t, detailOf(r, "codex cli"), "lost its trust")
 	assert.Equal(t, 1, code)
 }
+
+func TestCodexStatusSaysWhenTheLoginShellPrints(t *testing.T) {
+	home, bin := t.TempDir(), codexFakeBin(t)
+	chatty := filepath.Join(t.TempDir(), "chatty-sh")
+	require.NoError(t, os.WriteFile(chatty, []byte("#!/bin/sh\necho welcome back\n"), 0o755))
+	code, _, errOut := codexRunCLI(t, home, "install", "--bin", bin)
+	require.Equal(t, 0, code, errOut)
+	code, out, _ := run(t, map[string]string{"HOME": home, "SHELL": chatty}, "", "codex", "status", "--bin", bin)
+	assert.Equal(t, 1, code, out)
+	assert.Contains(t, out, `prints "welcome back"`)
+}
