@@ -45,6 +45,7 @@ func TestCodexShell(t *testing.T) {
 	assert.Contains(t, out, `"permissionDecision":"deny"`)
 	assert.Contains(t, out, "/home/user/.bashrc")
 	assert.Empty(t, runCodex(t, "Bash", map[string]string{"command": "apply_patch <<'EOF'\n*** Begin Patch\n*** Delete File: old.txt\n*** End Patch\nEOF"}))
+	assert.Empty(t, runCodex(t, "view_image", map[string]string{"path": "a.png"}), "a tool it does not judge runs")
 	out = runCodex(t, "apply_patch", map[string]string{"command": "not a patch"})
 	assert.Contains(t, out, "hook.bad-input")
 }
