@@ -474,8 +474,17 @@ func codexState(data []byte, drop []string, rename map[string]string, set []code
 			lines = append(lines[:s], lines[e:]...)
 		}
 	}
+	// In two steps, through names no key has: a rename onto a key that
+	// is itself renamed (groups shifted by one) must not meet it.
+	var moved []string
 	for from, to := range rename {
 		if s, _, ok := tableSpan(lines, stateHeader(from)); ok {
+			lines[s] = stateHeader("\x00gemini-guard-rename-" + strconv.Itoa(len(moved)))
+			moved = append(moved, to)
+		}
+	}
+	for i, to := range moved {
+		if s, _, ok := tableSpan(lines, stateHeader("\x00gemini-guard-rename-"+strconv.Itoa(i))); ok {
 			lines[s] = stateHeader(to)
 		}
 	}
@@ -516,11 +525,17 @@ func withoutState(doc map[string]any, drop []string, rename map[string]string, s
 	for _, k := range drop {
 		delete(state, k)
 	}
+	values := map[string]any{}
 	for from, to := range rename {
 		if v, ok := state[from]; ok {
-			delete(state, from)
-			state[to] = v
+			values[to] = v
 		}
+	}
+	for from := range rename {
+		delete(state, from)
+	}
+	for to, v := range values {
+		state[to] = v
 	}
 	for _, t := range set {
 		delete(state, t.Key)

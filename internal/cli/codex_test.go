@@ -288,3 +288,14 @@ func TestCodexStatusSaysWhenTheLoginShellPrints(t *testing.T) {
 	assert.Equal(t, 1, code, out)
 	assert.Contains(t, out, `prints "welcome back"`)
 }
+
+func TestCodexStateRenamesAShiftedChain(t *testing.T) {
+	config := "[hooks.state.\"f:pre_tool_use:1:0\"]\ntrusted_hash = \"sha256:one\"\n\n[hooks.state.\"f:pre_tool_use:2:0\"]\ntrusted_hash = \"sha256:two\"\n"
+	out, err := codexState([]byte(config), nil, map[string]string{"f:pre_tool_use:1:0": "f:pre_tool_use:2:0", "f:pre_tool_use:2:0": "f:pre_tool_use:3:0"}, nil)
+	require.NoError(t, err)
+	var doc map[string]any
+	require.NoError(t, toml.Unmarshal(out, &doc))
+	assert.Equal(t, "sha256:one", codexStateOf(doc, "f:pre_tool_use:2:0").Hash)
+	assert.Equal(t, "sha256:two", codexStateOf(doc, "f:pre_tool_use:3:0").Hash)
+	assert.False(t, codexStateOf(doc, "f:pre_tool_use:1:0").Present)
+}
