@@ -107,6 +107,7 @@ func TestCodexGuardsToolCalls(t *testing.T) {
 		CodexStep{ID: "call_hooks", Patch: "*** Begin Patch\n*** Add File: " + filepath.Join(s.CodexHome, "hooks.json") + "\n+{}\n*** End Patch\n"},
 		CodexStep{ID: "call_config", Shell: "echo '[features]' >> ~/.codex/config.toml"},
 		CodexStep{ID: "call_del", Patch: "*** Begin Patch\n*** Delete File: " + filepath.Join(s.CodexHome, "config.toml") + "\n*** End Patch\n"},
+		CodexStep{ID: "call_bash", Shell: "bash"},
 		CodexStep{ID: "call_heredoc", Shell: "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: " + filepath.Join(s.CodexHome, "hooks.json") + "\n+{}\n*** End Patch\nEOF\n"},
 	)
 
@@ -134,6 +135,9 @@ func TestCodexGuardsToolCalls(t *testing.T) {
 	codexBlocked(t, r, "call_config", "Codex CLI's configuration")
 	codexBlocked(t, r, "call_del", "Codex CLI's configuration")
 	codexBlocked(t, r, "call_heredoc", "Codex CLI's configuration")
+
+	// An interactive shell: what write_stdin types into it reaches no hook.
+	codexBlocked(t, r, "call_bash", "codex.stdin-commands")
 	hooksAfter, _ := os.ReadFile(filepath.Join(s.CodexHome, "hooks.json"))
 	assert.Equal(t, string(hooksBefore), string(hooksAfter))
 	configAfter, _ := os.ReadFile(filepath.Join(s.CodexHome, "config.toml"))
@@ -143,7 +147,7 @@ func TestCodexGuardsToolCalls(t *testing.T) {
 	assert.Contains(t, r.Requests[0], "gemini-guard is active in this Codex CLI session")
 
 	// Nothing reached a real server: every request came to the fake.
-	assert.Len(t, r.Requests, 9, "one request per step and the closing one")
+	assert.Len(t, r.Requests, 10, "one request per step and the closing one")
 }
 
 func TestCodexWithholdsSecretsInToolOutput(t *testing.T) {

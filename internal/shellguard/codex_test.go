@@ -49,3 +49,22 @@ func TestCodexShell(t *testing.T) {
 	out = runCodex(t, "apply_patch", map[string]string{"command": "not a patch"})
 	assert.Contains(t, out, "hook.bad-input")
 }
+
+// In Codex, what is typed into a running command (write_stdin) reaches no
+// hook: a command that would read the commands it runs from its input is
+// denied there, and only there.
+func TestCodexStdinCommands(t *testing.T) {
+	for _, c := range []string{"bash", "bash -i", "sh -s", "zsh", "python3", "python3 -", "node", "irb", "ssh example.org", "ssh -i key -p 22 example.org",
+		"sudo -s", "sudo -u root -i", "su", "su -", "cd sub && bash", "env FOO=1 python3", "bash -c 'python3'", "psql -h db shop", "mysql -u root shop", "sqlite3 app.db"} {
+		out := runCodex(t, "Bash", map[string]string{"command": c})
+		assert.Contains(t, out, "codex.stdin-commands", c)
+	}
+	for _, c := range []string{"bash script.sh", "bash -c 'echo hi'", "python3 x.py", "python3 -m http.server", "python3 -c 'print(1)'", "node -e 1",
+		"ssh example.org ls", "sudo ls", "su -c id", "echo ls | bash", "bash < script.sh", "bash --version", "python3 --version", "cat -", "ls -la",
+		"psql -h db -c 'select 1' shop", "mysql -e 'select 1' shop", "sqlite3 app.db 'select 1'"} {
+		out := runCodex(t, "Bash", map[string]string{"command": c})
+		assert.NotContains(t, out, "codex.stdin-commands", c)
+	}
+	// Gemini CLI's shell tool gives a command no input to type into.
+	assert.NotContains(t, string(runHook(t, []byte(`{"session_id":"s","cwd":"/home/user/shop","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"bash"}}`), nil)), "codex.stdin-commands")
+}

@@ -68,6 +68,11 @@ func answer(in hook.BeforeToolInput, e Env) (hook.Output, error) {
 	dir := provenance.Dir(e.Getenv)
 	input.AgentMade = agentMade(dir, in.SessionID)
 	v, res, ctx := judge(input)
+	if in.Host == hook.Codex && v.Action == verdict.Allow {
+		if d, ok := codexStdin(res); ok {
+			v = d
+		}
+	}
 	if v.Action != verdict.Allow && in.SessionID != "" && !gitRedirected(e.Getenv) {
 		// A git discard may pass when every change it loses is the
 		// agent's own: gather the facts, then decide again on them.
