@@ -144,6 +144,34 @@ whether they are registered and complete, whether each program exists and is
 executable, whether onFailure is set and whether disableAllHooks switches
 them off; it exits 0 when all holds, 1 otherwise.
 
+# codex
+
+	gemini-guard codex install   [--project] [--bin DIR]
+	gemini-guard codex uninstall [--project]
+	gemini-guard codex status    [--project] [--bin DIR]
+
+Registers gemini-guard with Codex CLI (0.171). install merges gemini-guard's
+matcher groups into $CODEX_HOME/hooks.json (default ~/.codex; with
+--project, ./.codex/hooks.json, which Codex loads only in a trusted
+project): guard-shell and guard-secrets on PreToolUse (Bash, apply_patch,
+mcp__*), guard-redact on PostToolUse, session-start on SessionStart, each
+run as `--host codex <event>`, with absolute paths to the programs in --bin.
+Groups of ours are replaced where they stand; every other group, event and
+key is kept. Codex runs a user's hook only while $CODEX_HOME/config.toml
+holds [hooks.state."<hooks.json>:<event>:<group>:<handler>"] with the
+trusted_hash it computes for it, so install writes those entries too
+(enabled = true), keeping every other line of config.toml. Both files are
+validated before they are replaced (temporary file, rename, .bak kept); a
+file that cannot be read or merged is left as it is (exit 2). Installing
+twice changes nothing.
+
+uninstall removes gemini-guard's groups and their trust entries, and moves
+the trust of another hook whose group index changed with them. status
+recomputes every hash and says whether each hook is trusted, has lost its
+trust (edited since), is switched off, or runs a program that is missing;
+it exits 0 when all holds, 1 otherwise. doctor reports the user's
+registration the same way.
+
 # version
 
 	gemini-guard version [--json]
@@ -173,5 +201,13 @@ settings; otherwise {"injectSteps":[]}. Always exits 0.
 Claude Code's SessionStart hook: tells the model what gemini-guard cannot do
 in Claude Code (additionalContext) and the user any problem of the
 installation or the settings (systemMessage). Always exits 0.
+
+	gemini-guard session-start --host codex SessionStart < input.json
+
+Codex CLI's SessionStart hook: prints
+{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":…}}
+telling the model that gemini-guard is active, what Codex keeps it from
+covering, and any problem of the installation or the settings. Always
+exits 0.
 */
 package main

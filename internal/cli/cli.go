@@ -51,6 +51,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 			if in.Host == hook.Claude {
 				return claudeSessionStart(in, getenv), nil
 			}
+			if in.Host == hook.Codex {
+				return codexSessionStart(in, getenv), nil
+			}
 			return sessionStart(in.Cwd, getenv), nil
 		}, hook.FromArgs(rest))
 		return 0
@@ -58,6 +61,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 		return agyCommand(rest, stdout, stderr, getenv)
 	case "claude":
 		return claudeCommand(rest, stdout, stderr, getenv)
+	case "codex":
+		return codexCommand(rest, stdout, stderr, getenv)
 	case "check":
 		return check(rest, stdin, stdout, stderr, getenv)
 	case "scan":
@@ -89,6 +94,7 @@ commands:
   version [--json]                                   print the version
   agy install|uninstall|status [--workspace DIR]     register the hooks with Antigravity CLI (agy)
   claude install|uninstall|status [--project]        register the hooks with Claude Code
+  codex install|uninstall|status [--project]         register the hooks with Codex CLI (and trust them)
   session-start                                      (run by Gemini CLI at the start of a session)
 
 exit codes: 0 allowed / clean / healthy, 1 blocked / found / unhealthy, 2 usage or internal error

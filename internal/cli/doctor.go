@@ -179,6 +179,7 @@ func (d *doctorRun) run() doctorReport {
 	d.checkHost()
 	d.checkAgy()
 	d.checkClaude()
+	d.checkCodex()
 
 	switch {
 	case runtime.GOOS == "windows":

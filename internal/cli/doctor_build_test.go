@@ -99,7 +99,7 @@ func TestDoctorOnTheBuiltExtension(t *testing.T) {
 		if c.Name == "gemini cli" && c.Status == statusSkip {
 			continue // no gemini on PATH here: its version cannot be told
 		}
-		if c.Name == "antigravity cli" && c.Status == statusSkip {
+		if (c.Name == "antigravity cli" || c.Name == "codex cli") && c.Status == statusSkip {
 			continue // not registered with agy in this HOME
 		}
 		if c.Name == "claude code" && c.Status == statusSkip {

@@ -121,7 +121,7 @@ func TestDoctorHealthy(t *testing.T) {
 		if name == "gemini cli" && status == statusSkip {
 			continue // no gemini on the test's PATH
 		}
-		if name == "antigravity cli" && status == statusSkip {
+		if (name == "antigravity cli" || name == "codex cli") && status == statusSkip {
 			continue // not registered with agy: not a problem
 		}
 		if name == "claude code" && status == statusSkip {

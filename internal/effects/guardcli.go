@@ -4,7 +4,7 @@ import "github.com/gemini-guard/gemini-guard/internal/shell"
 
 // guardCLIOpts are the options of gemini-guard's agy subcommands (Go
 // flags: -workspace DIR, --bin=DIR).
-var guardCLIOpts = shell.OptSpec{SingleDash: true, Long: []string{"workspace=", "bin="}}
+var guardCLIOpts = shell.OptSpec{SingleDash: true, Long: []string{"workspace=", "bin=", "project=?"}}
 
 // guardCLIWrites are the files gemini-guard's own command writes:
 // agy install and uninstall rewrite Antigravity CLI's hooks.json
@@ -17,6 +17,9 @@ func guardCLIWrites(name string, args []string) []string {
 	}
 	p := shell.ParseArgs(args, &guardCLIOpts)
 	ops := p.Operands
+	if len(ops) >= 2 && ops[0] == "codex" {
+		return codexCLIWrites(ops[1], p.Opts)
+	}
 	// A subcommand known only at run time (echo uninstall | xargs
 	// gemini-guard agy) may be either.
 	if len(ops) < 2 || ops[0] != "agy" || ops[1] != "install" && ops[1] != "uninstall" && shell.Known(ops[1]) {

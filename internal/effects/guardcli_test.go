@@ -43,3 +43,19 @@ func TestMountAndGuardCLIWrites(t *testing.T) {
 		assert.Equal(t, want, writesOf(cmd), cmd)
 	}
 }
+
+// TestCodexGuardCLIWrites: gemini-guard codex install and uninstall write
+// Codex's hooks.json and the config.toml that keeps the hooks' trust.
+func TestCodexGuardCLIWrites(t *testing.T) {
+	for cmd, want := range map[string][]string{
+		"gemini-guard codex uninstall":               {testHome + "/.codex/hooks.json", testHome + "/.codex/config.toml"},
+		"gemini-guard codex install --bin ./fakebin": {testHome + "/.codex/hooks.json", testHome + "/.codex/config.toml"},
+		"gemini-guard codex install --project":       {"/w/.codex/hooks.json", testHome + "/.codex/config.toml"},
+		"gemini-guard codex uninstall -project=true": {"/w/.codex/hooks.json", testHome + "/.codex/config.toml"},
+		"gemini-guard codex status":                  nil,
+		"echo uninstall | xargs gemini-guard codex":  {testHome + "/.codex/hooks.json", testHome + "/.codex/config.toml"},
+		"gemini-guard check 'gemini-guard codex'":    nil,
+	} {
+		assert.Equal(t, want, writesOf(cmd), cmd)
+	}
+}

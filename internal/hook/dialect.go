@@ -33,6 +33,13 @@ const (
 	// the shape of its tool_response; the request and the streamed answer
 	// cannot be changed.
 	Claude
+	// Codex is Codex CLI (0.171): PreToolUse / PostToolUse with Bash and
+	// apply_patch (codex.go), named on the hook's command line
+	// (`--host codex <event>`): its input reads like Qwen Code's. Its
+	// answers are strict (an unknown key lets the call run), an allow is
+	// no output, and a PostToolUse block shows the reason instead of the
+	// output.
+	Codex
 )
 
 // qwenEvent is the Gemini CLI event whose input Qwen Code's event name

@@ -37,6 +37,8 @@ type options struct {
 	host Dialect
 	// agyEvent is the agy event named on the command line.
 	agyEvent string
+	// codexEvent is the Codex event named on the command line.
+	codexEvent string
 	// err says the command line could not be read.
 	err error
 }
@@ -52,7 +54,9 @@ func collect(opts []Option) options {
 }
 
 // FromArgs reads the host arguments of a hook program's command line:
-// none for Gemini CLI and Qwen Code, whose input names its event, or
+// none for Gemini CLI and Qwen Code, whose input names its event,
+// `--host codex <event>` for Codex CLI (PreToolUse, PostToolUse,
+// SessionStart; its input reads like Qwen Code's), or
 // `--host agy <event>` for Antigravity CLI (agy), whose input does not
 // (PreToolUse for guard-shell and guard-secrets, PreInvocation for
 // `gemini-guard session-start`). Arguments it cannot read make the call
@@ -71,6 +75,11 @@ func FromArgs(args []string) Option {
 			if !answered && !idle {
 				o.err = fmt.Errorf("gemini-guard does not answer the agy event %q", args[2])
 			}
+		case len(args) == 3 && args[0] == "--host" && args[1] == "codex":
+			o.host, o.codexEvent = Codex, args[2]
+			if _, ok := codexEvent(args[2]); !ok {
+				o.err = fmt.Errorf("gemini-guard does not answer the Codex event %q", args[2])
+			}
 		default:
 			for _, a := range args {
 				switch a {
@@ -78,9 +87,11 @@ func FromArgs(args []string) Option {
 					o.host = Agy
 				case "claude":
 					o.host = Claude
+				case "codex":
+					o.host = Codex
 				}
 			}
-			o.err = fmt.Errorf("unknown hook arguments %q (want none, --host agy <event> or --host claude)", args)
+			o.err = fmt.Errorf("unknown hook arguments %q (want none, --host agy <event>, --host claude or --host codex <event>)", args)
 		}
 	}
 }
@@ -99,6 +110,12 @@ func write(w io.Writer, ev Event, o options, host Dialect, out Output) {
 			b = agyAnswer(ev, out)
 		}
 		if b != nil {
+			w.Write(append(b, '\n'))
+		}
+		return
+	}
+	if host == Codex {
+		if b := codexAnswer(ev, out); b != nil {
 			w.Write(append(b, '\n'))
 		}
 		return
@@ -127,6 +144,9 @@ func answer[In any](ev Event, r io.Reader, o options, decide func(In, Dialect) (
 	}
 	if e, _ := agyEvent(o.agyEvent); o.err == nil && o.host == Agy && e != ev {
 		o.err = fmt.Errorf("this program answers the agy event %s, not %s", agyEventOf(ev), o.agyEvent)
+	}
+	if e, _ := codexEvent(o.codexEvent); o.err == nil && o.host == Codex && e != ev {
+		o.err = fmt.Errorf("this program answers the Codex event %s, not %s", codexEventOf(ev), o.codexEvent)
 	}
 	if o.err != nil {
 		return FailSafe(ev, &InputError{Err: o.err}), host
@@ -186,6 +206,16 @@ func decodeFrom(r io.Reader, v any, ev Event, host Dialect) (Dialect, error) {
 			return host, &InputError{Size: int64(len(data)), Err: err}
 		}
 		return host, nil
+	}
+	if host == Codex {
+		out, err := normaliseCodex(trimmed, ev)
+		if err == nil {
+			err = json.Unmarshal(out, v)
+		}
+		if err != nil {
+			return Codex, &InputError{Size: int64(len(data)), Err: err}
+		}
+		return Codex, nil
 	}
 	// Gemini CLI's own tool and model events, nearly every call, are
 	// decoded in one pass: a long session's BeforeModel request is

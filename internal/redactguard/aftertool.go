@@ -168,7 +168,9 @@ func afterTool(in hook.AfterToolInput, e Env) (hook.Output, error) {
 			total += len(p)
 		}
 	}
-	if text, ok := cliTruncates(in.ToolName, in.ToolResponse.LLMContent, pieces, isText); ok && len(text) > MaxToolOutput {
+	// Codex CLI cuts output its own way, not Gemini CLI's: there, output
+	// over MaxToolOutput is withheld past it, never scanned in windows.
+	if text, ok := cliTruncates(in.ToolName, in.ToolResponse.LLMContent, pieces, isText); ok && len(text) > MaxToolOutput && in.Host != hook.Codex {
 		threshold, why := truncationThreshold(e.Getenv, in.Cwd)
 		if why == "" {
 			return afterTruncatedTool(in, call, r, text, threshold)

@@ -50,6 +50,12 @@ func Run(stdin io.Reader, stdout io.Writer, e HookEnv) int {
 }
 
 func answer(in hook.BeforeToolInput, e HookEnv) (hook.Output, error) {
+	if in.ToolName == hook.ApplyPatch {
+		return answerPatch(in, e)
+	}
+	if patch, ok, err := embeddedPatchAnswer(in, e); ok && (err != nil || patch.Decision == "deny" || patch.Specific != nil) {
+		return patch, err
+	}
 	call := hookcall.Load(e.Getenv, hook.BeforeTool, "secrets", in.Base)
 	d, err := Check(Call{Tool: in.ToolName, Input: in.ToolInput, Cwd: in.Cwd, Name: in.HostToolName},
 		Env{Settings: call.Settings, Home: e.Getenv("HOME"), Scanner: e.Scanner, Known: knownValues(in, call.Settings, e), FS: bounded.OS{},

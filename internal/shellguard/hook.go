@@ -56,40 +56,12 @@ type toolInput struct {
 }
 
 func answer(in hook.BeforeToolInput, e Env) (hook.Output, error) {
-	var ti toolInput
-	var command string
-	if in.Host == hook.Agy || in.Host == hook.Claude {
-		switch {
-		case in.ToolName == readFile && in.Host == hook.Agy:
-			// Claude Code replaces a read's output with its redaction
-			// (guard-redact): there the read is let through, as in
-			// Gemini CLI.
-			return readAnswer(in, e)
-		case in.ToolName != shellTool && !toolargs.IsMCP(in.ToolName):
-			return hook.Output{}, nil
-		}
+	if in.Host == hook.Agy && in.ToolName == readFile {
+		return readAnswer(in, e)
 	}
-	if toolargs.IsMCP(in.ToolName) {
-		// An MCP tool is judged only when it plainly runs a shell command
-		// (a run/exec/shell/bash/terminal tool with a command, cmd or
-		// script argument; its working directory is unknown), or writes,
-		// edits, moves or copies a named file: then as the shell command
-		// that does the same (toolargs.FileCommand).
-		c, ok := toolargs.ShellCommand(in.ToolName, in.ToolInput)
-		if !ok {
-			c, ok = toolargs.FileCommand(in.ToolName, in.ToolInput)
-		}
-		if !ok {
-			return hook.Output{}, nil
-		}
-		command = c
-	} else {
-		if len(in.ToolInput) == 0 || json.Unmarshal(in.ToolInput, &ti) != nil {
-			return hook.Output{}, &hook.InputError{Err: errors.New("tool_input is not an object with a string command")}
-		}
-		if len(ti.Command) == 0 || json.Unmarshal(ti.Command, &command) != nil {
-			return hook.Output{}, &hook.InputError{Err: errors.New("tool_input.command is missing or not a string")}
-		}
+	command, ti, judged, err := commandOf(in)
+	if !judged || err != nil {
+		return hook.Output{}, err
 	}
 	call := hookcall.Load(e.Getenv, hook.BeforeTool, "shell", in.Base)
 	input := Input{Command: command, Dir: ti.DirPath, Cwd: in.Cwd, Home: userHome(e), Settings: call.Settings, FS: bounded.OS{}, StateDir: guardStateDir(e.Getenv),
@@ -113,6 +85,11 @@ func answer(in hook.BeforeToolInput, e Env) (hook.Output, error) {
 		return hosts
 	}
 	v, res, ctx := judge(input)
+	if in.Host == hook.Codex && v.Action == verdict.Allow {
+		if d, ok := codexStdin(res); ok {
+			v = d
+		}
+	}
 	if hostsMatter(v) && v.RuleID != "secrets.store-read" && scan != nil {
 		// Say where a project host would have been found: the user can
 		// tell a host the project names from one it does not.
@@ -137,6 +114,46 @@ func answer(in hook.BeforeToolInput, e Env) (hook.Output, error) {
 		call.Record(audit.FromVerdict(call.Entry(in.ToolName), v, call.WarnOnly()))
 	}
 	return hook.FromVerdict(v, call.WarnOnly()), nil
+}
+
+// commandOf is the shell command a call runs, as the guard judges it, with
+// run_shell_command's arguments; judged is false (and err nil) for a call
+// it does not judge.
+func commandOf(in hook.BeforeToolInput) (command string, ti toolInput, judged bool, err error) {
+	switch {
+	case (in.Host == hook.Agy || in.Host == hook.Claude) && in.ToolName != shellTool && !toolargs.IsMCP(in.ToolName):
+		// Claude Code replaces a read's output with its redaction
+		// (guard-redact): there the read is let through, as in Gemini CLI.
+		return "", ti, false, nil
+	case in.Host == hook.Codex && in.ToolName != shellTool && in.ToolName != hook.ApplyPatch && !toolargs.IsMCP(in.ToolName):
+		return "", ti, false, nil // a Codex tool it does not judge (a matcher wider than install's)
+	case toolargs.IsMCP(in.ToolName):
+		// An MCP tool is judged only when it plainly runs a shell command
+		// (a run/exec/shell/bash/terminal tool with a command, cmd or
+		// script argument; its working directory is unknown), or writes,
+		// edits, moves or copies a named file: then as the shell command
+		// that does the same (toolargs.FileCommand).
+		c, ok := toolargs.ShellCommand(in.ToolName, in.ToolInput)
+		if !ok {
+			c, ok = toolargs.FileCommand(in.ToolName, in.ToolInput)
+		}
+		return c, ti, ok, nil
+	case in.ToolName == hook.ApplyPatch:
+		// Codex's apply_patch: what it deletes and moves, as the shell
+		// commands that would (what it writes is the secrets guard's).
+		c, err := patchCommand(in.ToolInput)
+		return c, ti, c != "" && err == nil, err
+	}
+	if len(in.ToolInput) == 0 || json.Unmarshal(in.ToolInput, &ti) != nil {
+		return "", ti, false, &hook.InputError{Err: errors.New("tool_input is not an object with a string command")}
+	}
+	if len(ti.Command) == 0 || json.Unmarshal(ti.Command, &command) != nil {
+		return "", ti, false, &hook.InputError{Err: errors.New("tool_input.command is missing or not a string")}
+	}
+	if in.Host == hook.Codex {
+		command = embeddedCommand(command, in.ToolInput)
+	}
+	return command, ti, true, nil
 }
 
 // hostsMatter says whether v is a deny that the project's hosts could
