@@ -63,7 +63,17 @@ func secretNameUpper(up string) bool {
 // secret: SecretName, or (file formats spell keys in lower or camel case)
 // a key holding token, secret, password, passwd, apikey, or ending in
 // auth or key (npm's _authToken, docker's auth, aws_secret_access_key).
+//
+// A key that names something about a secret rather than the secret is not
+// one: a word of it (split at _ - . and camelCase) says public (public,
+// publishable, pub), or its last word says a location, a kind, a name or a
+// measure (url, uri, endpoint, path, file, dir, name, type, id, length,
+// ttl, expiry, …), or its first word is max or min (max_tokens,
+// min_password_length).
 func SecretKey(key string) bool {
+	if describesSecret(key) {
+		return false
+	}
 	if SecretName(key) {
 		return true
 	}
@@ -197,4 +207,65 @@ func word(s string) bool {
 		}
 	}
 	return upper == 0 || lower == 0 || upper == 1 && s[0] >= 'A' && s[0] <= 'Z'
+}
+
+// describesSecret reports whether a key names something about a secret
+// (where it is, what kind, how long it lives, a public half) rather than
+// the secret: see SecretKey.
+func describesSecret(key string) bool {
+	words := keyWords(key)
+	if len(words) < 2 {
+		return false
+	}
+	for _, w := range words {
+		switch w {
+		case "public", "publishable", "pub":
+			return true
+		}
+	}
+	switch words[0] {
+	case "max", "min":
+		return true
+	}
+	switch words[len(words)-1] {
+	case "url", "uri", "urls", "endpoint", "host", "path", "file", "dir", "name", "names", "type", "kind", "id", "ids",
+		"length", "len", "size", "count", "limit", "ttl", "timeout", "expiry", "expires", "expiration", "lifetime",
+		"header", "field", "param", "prefix", "hint", "label", "policy", "mode", "enabled", "required", "format",
+		"algorithm", "method", "provider", "location", "env", "var", "ref":
+		return true
+	}
+	return false
+}
+
+// keyWords splits a key into lower-case words at _ - . / : spaces and
+// camelCase humps (passwordFile: password, file).
+func keyWords(key string) []string {
+	var words []string
+	start := -1
+	flush := func(end int) {
+		if start >= 0 && end > start {
+			words = append(words, strings.ToLower(key[start:end]))
+		}
+		start = -1
+	}
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			if start >= 0 && i > 0 && key[i-1] >= 'a' && key[i-1] <= 'z' {
+				flush(i)
+			}
+			if start < 0 {
+				start = i
+			}
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+			if start < 0 {
+				start = i
+			}
+		default:
+			flush(i)
+		}
+	}
+	flush(len(key))
+	return words
 }
