@@ -3,6 +3,7 @@ package configcred_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -27,21 +28,21 @@ func secretsOf(t *testing.T, text string) []string {
 
 func TestFindsCredentials(t *testing.T) {
 	for _, tc := range []struct{ name, text string }{
-		{"pip.conf url", "[global]\nindex-url = https://deploy:" + pw + "@pypi.corp.test/simple\n"},
-		{"git-credentials", "https://deploy:" + pw + "@git.corp.test\n"},
-		{"pgpass", "db.corp.test:5432:app:deploy:" + pw + "\n"},
+		{"pip.conf url", "[global]\nindex-url = https://deploy:" + pw + "@pypi.corp.internal/simple\n"},
+		{"git-credentials", "https://deploy:" + pw + "@git.corp.internal\n"},
+		{"pgpass", "db.corp.internal:5432:app:deploy:" + pw + "\n"},
 		{"pgpass star", "*:*:*:deploy:" + pw + "\n"},
 		{"pypirc", "[distutils]\nindex-servers = pypi\n\n[pypi]\nusername = __token__\npassword = " + pw + "\n"},
 		{"spring properties", "spring.datasource.url=jdbc:postgresql://db/app\nspring.datasource.password=" + pw + "\n"},
 		{"spring yaml", "spring:\n  datasource:\n    username: app\n    password: " + pw + "\n"},
-		{"netrc", "machine api.corp.test\n  login deploy\n  password " + pw + "\n"},
-		{"netrc one line", "machine api.corp.test login deploy password " + pw + "\n"},
+		{"netrc", "machine api.corp.internal\n  login deploy\n  password " + pw + "\n"},
+		{"netrc one line", "machine api.corp.internal login deploy password " + pw + "\n"},
 		{"tfvars", "region = \"eu-west-1\"\ndb_password = \"" + pw + "\"\n"},
 		{"wp-config", "<?php\ndefine( 'DB_NAME', 'wp' );\ndefine( 'DB_PASSWORD', '" + pw + "' );\n"},
 		{"rails database.yml", "production:\n  adapter: postgresql\n  password: \"" + pw + "\"\n"},
-		{"composer auth.json", `{"http-basic": {"repo.corp.test": {"username": "deploy", "password": "` + pw + `"}}}`},
+		{"composer auth.json", `{"http-basic": {"repo.corp.internal": {"username": "deploy", "password": "` + pw + `"}}}`},
 		{"composer github-oauth", `{"github-oauth": {"github.com": "` + pw + `"}}`},
-		{"docker auths", `{"auths": {"registry.corp.test": {"auth": "` + pw + `"}}}`},
+		{"docker auths", `{"auths": {"registry.corp.internal": {"auth": "` + pw + `"}}}`},
 		{"gradle.properties", "org.gradle.jvmargs=-Xmx2g\nmavenPassword=" + pw + "\n"},
 		{"ansible inventory", "[web]\nweb1 ansible_host=10.0.0.5 ansible_user=deploy ansible_password=" + pw + "\n"},
 		{"my.cnf", "[client]\nuser=app\npassword=" + pw + "\nskip-ssl\n"},
@@ -54,11 +55,11 @@ func TestFindsCredentials(t *testing.T) {
 		{"rclone", "[remote]\ntype = s3\naccess_key_id = AKIDEXAMPLEID\nsecret_access_key = " + pw + "\n"},
 		{"maven settings.xml", "<settings><servers><server><id>corp</id><username>deploy</username><password>" + pw + "</password></server></servers></settings>"},
 		{"nuget", `<configuration><packageSourceCredentials><corp><add key="Username" value="deploy" /><add key="ClearTextPassword" value="` + pw + `" /></corp></packageSourceCredentials></configuration>`},
-		{"ado connection string", `Server=db.corp.test;Database=app;User Id=deploy;Password=` + pw + `;`},
-		{"libpq dsn", `conn = psycopg2.connect("host=db.corp.test dbname=app user=deploy password=` + pw + `")`},
-		{"jdbc query", "jdbc:mysql://db.corp.test:3306/app?user=deploy&password=" + pw + "&useSSL=true"},
-		{"mongo url", "MONGO=mongodb://deploy:" + pw + "@mongo.corp.test:27017/app"},
-		{"redis url", "cache: redis://:" + pw + "@redis.corp.test:6379/0"},
+		{"ado connection string", `Server=db.corp.internal;Database=app;User Id=deploy;Password=` + pw + `;`},
+		{"libpq dsn", `conn = psycopg2.connect("host=db.corp.internal dbname=app user=deploy password=` + pw + `")`},
+		{"jdbc query", "jdbc:mysql://db.corp.internal:3306/app?user=deploy&password=" + pw + "&useSSL=true"},
+		{"mongo url", "MONGO=mongodb://deploy:" + pw + "@mongo.corp.internal:27017/app"},
+		{"redis url", "cache: redis://:" + pw + "@redis.corp.internal:6379/0"},
 		{"uuid in yaml", "api:\n  token: 3f2b8c1e-9d4a-4e7b-a6c5-0f1e2d3c4b5a\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -87,10 +88,10 @@ func TestAllowsLookAlikes(t *testing.T) {
 		{"ansible vault", "db_password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  6162636465\n"},
 		{"empty", "password=\n"},
 		{"empty yaml", "password:\n"},
-		{"url without password", "index-url = https://pypi.corp.test/simple\n"},
+		{"url without password", "index-url = https://pypi.corp.internal/simple\n"},
 		{"url reference", "DATABASE_URL=postgres://app:${DB_PASSWORD}@db/app\n"},
 		{"public key", "stripe:\n  publishable_key: pk_live_notasecretvaluehere\n"},
-		{"token url", "token_url = https://auth.corp.test/oauth/token\n"},
+		{"token url", "token_url = https://auth.corp.internal/oauth/token\n"},
 		{"password min length", "password_min_length = 12\n"},
 		{"auth type", "auth_type = basic_authentication\n"},
 		{"password file", `{"passwordFile": "secrets/db-password.txt"}`},
@@ -133,4 +134,22 @@ func FuzzFind(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestBoundedWork: texts built to make a careless reader quadratic are
+// read in well under a second each.
+func TestBoundedWork(t *testing.T) {
+	n := configcred.MaxText / 2
+	for name, text := range map[string]string{
+		"urls without spaces": strings.Repeat("a://b:c", n/7),
+		"env keys":            strings.Repeat("PASSWORD_X=abcdefgh12\n", n/22) + strings.Repeat("K=v\n", n/4),
+		"open defines":        strings.Repeat("define('DB_PASSWORD', 'x", n/24),
+		"deep json":           strings.Repeat(`{"dependencies":`, 5000) + `"x"` + strings.Repeat("}", 5000),
+		"one-line yaml":       "{" + strings.Repeat("password: abcdefgh12, ", n/24) + "}",
+		"pgpass lines":        strings.Repeat("db.host:5432:app:user:abcdefgh12\n", n/34),
+	} {
+		start := time.Now()
+		configcred.Find(text)
+		assert.Less(t, time.Since(start), 2*time.Second, name)
+	}
 }

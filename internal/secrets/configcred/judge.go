@@ -48,14 +48,15 @@ func identStart(c byte) bool { return c == '_' || c == '{' || 'a' <= c && c <= '
 func placeholder(v string) bool {
 	l := strings.ToLower(v)
 	for _, p := range []string{"changeme", "change_me", "change-me", "changeit", "your_", "your-", "yourpass", "yoursecret", "yourtoken",
-		"placeholder", "example", "xxx", "***", "...", "redacted", "dummy", "replace", "todo", "fixme", "insert", "<", "…", "sample", "fake"} {
+		"placeholder", "example", "xxx", "***", "...", "redacted", "dummy", "replace", "todo", "fixme", "insert", "<", "…", "sample", "fake", "1234", "passw", "mysecret", "mytoken", "mykey", "bearertoken"} {
 		if strings.Contains(l, p) {
 			return true
 		}
 	}
 	switch l {
 	case "true", "false", "null", "nil", "none", "undefined", "password", "passwd", "secret", "token", "pass", "empty",
-		"required", "optional", "string", "default", "test", "admin", "root", "user", "guest", "prompt", "ask":
+		"required", "optional", "string", "default", "test", "admin", "root", "user", "guest", "prompt", "ask",
+		"read", "write", "read-write", "readonly", "value", "inherit", "secretkey", "apikey", "github", "gitlab", "gitea":
 		return true
 	}
 	return strings.Trim(l, "*x#.-_ ") == ""

@@ -38,7 +38,25 @@ const (
 	sectionLine
 	assignLine
 	pairsLine // host k=v k=v (Ansible inventory)
+	otherCode // a line of a program (a brace, package, func, const ( …)
 )
+
+// codeLine reports whether a trimmed line is a program's: a lone brace or
+// parenthesis, or a line starting with a keyword that starts declarations
+// in Go, C, Python, JavaScript, Java or Ruby.
+func codeLine(t string) bool {
+	switch t {
+	case "(", ")", "{", "}", "};", "end":
+		return true
+	}
+	for _, k := range []string{"package ", "import ", "func ", "const ", "var (", "type ", "/*", "* ", "*/", "#include", "#define",
+		"def ", "class ", "return", "function ", "module.exports", "exports.", "public ", "private ", "static ", "if ", "for ", "while "} {
+		if strings.HasPrefix(t, k) {
+			return true
+		}
+	}
+	return false
+}
 
 // assignment is key = value on one line, as byte offsets into the line.
 type assignment struct {
@@ -56,7 +74,13 @@ func classify(s string) (lineKind, assignment) {
 	case t[0] == '[' && t[len(t)-1] == ']':
 		return sectionLine, assignment{key: strings.Trim(t, "[] \t")}
 	}
-	if a, ok := assign(s); ok {
+	a, ok := assign(s)
+	switch {
+	case codeLine(t) && !ok:
+		return otherCode, assignment{}
+	case strings.IndexByte(";{}(),", t[len(t)-1]) >= 0:
+		return otherLine, assignment{} // a statement of code
+	case ok:
 		return assignLine, a
 	}
 	if strings.Contains(t, "=") && !strings.ContainsAny(t, "(){};") {
@@ -141,6 +165,8 @@ func valueSpan(s string, i int) (int, int) {
 func lineShape(text string) (assigns, sections, other int) {
 	for _, l := range splitLines(text) {
 		switch k, _ := classify(l.text); k {
+		case otherCode:
+			return 0, 0, 1 // a program is not a configuration file
 		case assignLine, pairsLine:
 			assigns++
 		case sectionLine:
@@ -232,21 +258,21 @@ func envShaped(text string) bool {
 // assigns its key.
 func readEnv(text string, out *[]Credential) {
 	lines := splitLines(text)
+	last := map[string]int{}
+	for i, l := range lines {
+		if k, a := classify(l.text); k == assignLine {
+			last[a.key] = i
+		}
+	}
 	for _, e := range dotenv.Parse(text) {
-		if !CredentialKey(e.Key) || e.Value == "" {
+		i, ok := last[e.Key]
+		if !ok || !CredentialKey(e.Key) || e.Value == "" {
 			continue
 		}
-		for i := len(lines) - 1; i >= 0; i-- {
-			k, a := classify(lines[i].text)
-			if k != assignLine || a.key != e.Key {
-				continue
-			}
-			s := lines[i].text
-			if j := strings.Index(s[a.valStart:], e.Value); j >= 0 {
-				start := lines[i].start + a.valStart + j
-				add(out, text, "env", e.Key, start, start+len(e.Value))
-			}
-			break
+		_, a := classify(lines[i].text)
+		if j := strings.Index(lines[i].text[a.valStart:], e.Value); j >= 0 {
+			start := lines[i].start + a.valStart + j
+			add(out, text, "env", e.Key, start, start+len(e.Value))
 		}
 	}
 }
@@ -322,23 +348,38 @@ func pgpassPassword(s string) (int, bool) {
 		switch s[i] {
 		case '\\':
 			i++
+		case ' ', '\t':
+			if fields < 4 {
+				return 0, false // host, port, database and user have no spaces
+			}
 		case ':':
+			if fields == 4 {
+				return 0, false // a colon in the password is escaped
+			}
 			if fields == 0 && !pgHost(s[start:i]) || fields == 1 && !port(s[start:i]) || i == start {
 				return 0, false
 			}
 			fields++
 			start = i + 1
-			if fields == 4 {
-				return i + 1, true
-			}
 		}
 	}
-	return 0, false
+	if fields != 4 || start >= len(s) || s[start] == ' ' {
+		return 0, false
+	}
+	return start, true
 }
 
 // pgHost: * or a name or address (holding a letter or a dot).
 func pgHost(s string) bool {
-	return s == "*" || strings.ContainsAny(s, ".abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+	if s == "*" {
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !isAlnum(c) && c != '.' && c != '-' && c != '_' {
+			return false
+		}
+	}
+	return strings.ContainsAny(s, ".abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 }
 
 func port(s string) bool {
@@ -394,6 +435,9 @@ func readPHP(text string, out *[]Credential) {
 	}
 }
 
+// maxQuoted is the longest string quoted reads.
+const maxQuoted = 4096
+
 // quoted reads a '…' or "…" string after optional spaces at i: the range
 // inside the quotes (a string with a backslash escape is not read).
 func quoted(text string, i int) (int, int, bool) {
@@ -404,7 +448,7 @@ func quoted(text string, i int) (int, int, bool) {
 		return 0, 0, false
 	}
 	q := text[i]
-	j := strings.IndexByte(text[i+1:], q)
+	j := strings.IndexByte(text[i+1:min(len(text), i+1+maxQuoted)], q)
 	if j < 0 || strings.ContainsAny(text[i+1:i+1+j], "\\\n") {
 		return 0, 0, false
 	}

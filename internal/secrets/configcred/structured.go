@@ -22,6 +22,9 @@ type jsonFrame struct {
 	object    bool
 	expectKey bool
 	key       string
+	// names is set inside an object that maps package names or scripts
+	// (jsonNamesMap) at any depth above.
+	names bool
 }
 
 // readJSON reads a JSON document with encoding/json's tokenizer, which
@@ -52,7 +55,8 @@ func readJSON(text string, out *[]Credential) {
 		switch t := tok.(type) {
 		case json.Delim:
 			if t == '{' || t == '[' {
-				stack = append(stack, jsonFrame{object: t == '{', expectKey: t == '{'})
+				names := top >= 0 && (stack[top].names || stack[top].object && jsonNamesMap(stack[top].key))
+				stack = append(stack, jsonFrame{object: t == '{', expectKey: t == '{', names: names})
 				continue
 			}
 			stack = stack[:top]
@@ -78,6 +82,9 @@ func readJSON(text string, out *[]Credential) {
 // one of composer's token maps (host → token).
 func jsonCredential(stack []jsonFrame) bool {
 	top := len(stack) - 1
+	if stack[top].names {
+		return false
+	}
 	if CredentialKey(stack[top].key) {
 		return true
 	}
@@ -86,6 +93,19 @@ func jsonCredential(stack []jsonFrame) bool {
 		case "github-oauth", "gitlab-oauth", "gitlab-token", "bearer":
 			return true
 		}
+	}
+	return false
+}
+
+// jsonNamesMap reports whether the object under key maps names of
+// packages, scripts or paths to versions and commands (package.json,
+// composer.json, tsconfig): its keys name no credential.
+func jsonNamesMap(key string) bool {
+	switch key {
+	case "dependencies", "devDependencies", "peerDependencies", "optionalDependencies", "bundleDependencies",
+		"bundledDependencies", "overrides", "resolutions", "scripts", "bin", "engines", "exports", "imports",
+		"typesVersions", "require", "require-dev", "suggest", "provide", "replace", "conflict", "paths", "packages":
+		return true
 	}
 	return false
 }
@@ -239,7 +259,7 @@ func yamlString(v *yaml.Node) bool {
 // yamlOffset is where a one-line scalar's value starts in text (after its
 // quote), when the text there is the value as written.
 func yamlOffset(text string, lines []line, v *yaml.Node) (int, bool) {
-	if v.Line < 1 || v.Line > len(lines) || v.Column < 1 {
+	if v.Line < 1 || v.Line > len(lines) || v.Column < 1 || v.Column > maxQuoted {
 		return 0, false
 	}
 	l := lines[v.Line-1]

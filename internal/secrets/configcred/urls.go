@@ -27,7 +27,7 @@ func readURLs(text string, out *[]Credential) {
 		}
 		auth := from
 		end := auth
-		for end < len(text) && !urlStop(text[end]) {
+		for end < len(text) && end-auth < maxAuthority && !urlStop(text[end]) {
 			end++
 		}
 		at := -1
@@ -40,18 +40,23 @@ func readURLs(text string, out *[]Credential) {
 			continue
 		}
 		colon := strings.IndexByte(text[auth:at], ':')
-		if colon < 0 || !hostAfter(text, at+1, end) {
+		if colon < 0 || !hostAfter(text, at+1, end) || exampleURL(text[auth:auth+colon], text[at+1:end]) {
 			continue
 		}
-		add(out, text, "url", "URL password", auth+colon+1, at)
+		if !exampleLine(text, i) {
+			add(out, text, "url", "URL password", auth+colon+1, at)
+		}
 		from = at + 1
 	}
 }
 
+// maxAuthority is the longest URL authority read.
+const maxAuthority = 2048
+
 // schemeBefore reports whether a URL scheme ends at i.
 func schemeBefore(text string, i int) bool {
 	j := i
-	for j > 0 && (isAlnum(text[j-1]) || text[j-1] == '+' || text[j-1] == '.' || text[j-1] == '-') {
+	for j > 0 && i-j < 32 && (isAlnum(text[j-1]) || text[j-1] == '+' || text[j-1] == '.' || text[j-1] == '-') {
 		j--
 	}
 	if j == i {
@@ -72,6 +77,43 @@ func hostAfter(text string, i, end int) bool {
 	}
 	u, err := url.Parse("x://" + text[i:j])
 	return err == nil && u.Hostname() != ""
+}
+
+// exampleURL: an anonymous login, or a host that documentation uses and
+// nothing can reach (RFC 2606: example.com/.net/.org, *.example, *.test,
+// *.invalid), as the url-password rule's allowlist says.
+func exampleURL(user, rest string) bool {
+	if strings.EqualFold(user, "anonymous") {
+		return true
+	}
+	host := strings.ToLower(rest)
+	if i := strings.IndexAny(host, "/?#"); i >= 0 {
+		host = host[:i]
+	}
+	if i := strings.LastIndexByte(host, ':'); i >= 0 && !strings.HasSuffix(host, "]") {
+		host = host[:i]
+	}
+	for _, s := range []string{".example", ".test", ".invalid", "example.com", "example.net", "example.org"} {
+		if strings.HasSuffix(host, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// exampleLine: the line around i says it shows an example (example:,
+// for example, e.g.).
+func exampleLine(text string, i int) bool {
+	from, to := max(0, i-200), min(len(text), i+200)
+	start := from + strings.LastIndexByte(text[from:i], '\n') + 1
+	end := strings.IndexByte(text[i:to], '\n')
+	if end < 0 {
+		end = to
+	} else {
+		end += i
+	}
+	l := strings.ToLower(text[start:end])
+	return strings.Contains(l, "example:") || strings.Contains(l, "for example") || strings.Contains(l, "e.g.")
 }
 
 func urlStop(c byte) bool {

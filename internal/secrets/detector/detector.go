@@ -42,6 +42,7 @@ import (
 
 	"github.com/gemini-guard/gemini-guard/internal/bounded"
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
+	"github.com/gemini-guard/gemini-guard/internal/secrets/configcred"
 )
 
 // Additions are gemini-guard's additions to gitleaks' default rules, in
@@ -57,6 +58,9 @@ var Additions string
 // for concurrent use.
 type Detector struct {
 	d *detect.Detector
+	// grammar is set unless configcred.RuleID is disabled: credentials
+	// read by a configuration file's own grammar are reported too.
+	grammar bool
 }
 
 // New builds a detector for opts. A user config (opts.ConfigPath) that
@@ -98,7 +102,7 @@ func build(cfg config.Config, opts secrets.Options) *Detector {
 	d := detect.NewDetector(cfg)
 	d.MaxDecodeDepth = secrets.MaxDecodeDepth
 	d.IgnoreGitleaksAllow = !opts.TrustAllowComments
-	return &Detector{d: d}
+	return &Detector{d: d, grammar: !slices.Contains(opts.DisabledRules, configcred.RuleID)}
 }
 
 // Builtin is the built-in rule set as a gitleaks config: gitleaks' default
@@ -242,8 +246,6 @@ func (d *Detector) RuleIDs() []string {
 	return ids
 }
 
-// Description returns a rule's description ("" for an unknown id).
-func (d *Detector) Description(id string) string { return d.d.Config.Rules[id].Description }
 
 // Scan returns every secret in text (see secrets.Complete for order and
 // repeats). It stops early, with what it found so far, when ctx is done.
@@ -264,7 +266,44 @@ func (d *Detector) Scan(ctx context.Context, text string) []secrets.Finding {
 	for _, f := range found {
 		out = append(out, d.finding(text, nl, f))
 	}
+	if d.grammar && ctx.Err() == nil {
+		out = append(out, grammarFindings(text, nl, out)...)
+	}
 	return secrets.Complete(text, out)
+}
+
+// grammarFindings are the credentials configcred reads by the text's own
+// grammar that no finding of the rules already covers (a rule's finding
+// on the same value names it, and says more).
+func grammarFindings(text string, nl []int, found []secrets.Finding) []secrets.Finding {
+	var out []secrets.Finding
+	for _, c := range configcred.Find(text) {
+		covered := slices.ContainsFunc(found, func(f secrets.Finding) bool {
+			return !f.Decoded && f.Start <= c.Start && c.End <= f.End
+		})
+		if covered {
+			continue
+		}
+		out = append(out, secrets.Finding{
+			RuleID:      configcred.RuleID,
+			Description: GrammarDescription + " (" + c.Format + ": " + c.KeyPath + ")",
+			Start:       c.Start, End: c.End, Line: sort.SearchInts(nl, c.Start) + 1,
+			Secret: text[c.Start:c.End],
+		})
+	}
+	return out
+}
+
+// GrammarDescription is the description of configcred.RuleID's findings
+// (each adds the format and key path, never the value).
+const GrammarDescription = "Credential in a configuration file, found by the file's grammar"
+
+// Description returns a rule's description ("" for an unknown id).
+func (d *Detector) Description(id string) string {
+	if id == configcred.RuleID {
+		return GrammarDescription
+	}
+	return d.d.Config.Rules[id].Description
 }
 
 // finding converts a gitleaks finding. gitleaks gives 0-based lines and

@@ -69,7 +69,8 @@ func secretNameUpper(up string) bool {
 // publishable, pub), or its last word says a location, a kind, a name or a
 // measure (url, uri, endpoint, path, file, dir, name, type, id, length,
 // ttl, expiry, …), or its first word is max or min (max_tokens,
-// min_password_length).
+// min_password_length) or names a lookup key (cache_key, sort_key,
+// routing_key).
 func SecretKey(key string) bool {
 	if describesSecret(key) {
 		return false
@@ -224,7 +225,9 @@ func describesSecret(key string) bool {
 		}
 	}
 	switch words[0] {
-	case "max", "min":
+	case "max", "min",
+		// a key that finds a record, not one that opens a lock
+		"cache", "sort", "partition", "routing", "primary", "foreign", "idempotency", "lookup", "index", "dedup", "ordering":
 		return true
 	}
 	switch words[len(words)-1] {
