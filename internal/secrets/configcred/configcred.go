@@ -37,6 +37,10 @@ type Credential struct {
 	// Start and End are the value's byte range in the text, exactly as
 	// written (inside quotes).
 	Start, End int
+	// Secret says the value is a secret (see Secret); Read also returns
+	// the values in credential positions that are not (references,
+	// placeholders, ciphertext).
+	Secret bool
 }
 
 // reader reads one format; it appends what it finds to out.
@@ -68,6 +72,21 @@ func readers() []reader {
 // It never panics and does work linear-ish in the text; a text longer than
 // MaxText, or with no credential-ish word and no URL user-info, gives nil.
 func Find(text string) []Credential {
+	var out []Credential
+	for _, c := range Read(text) {
+		if c.Secret {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Read returns every non-empty value in a credential position of text,
+// secret or not (Credential.Secret), sorted by Start, each range once.
+// The detector uses the values that are not secrets to drop a
+// surroundings-anchored rule's finding of one (a reference or a
+// placeholder where a password goes).
+func Read(text string) []Credential {
 	if len(text) > MaxText || !worthReading(text) {
 		return nil
 	}
@@ -101,7 +120,10 @@ func tidy(text string, found []Credential) []Credential {
 		if out[i].Start != out[j].Start {
 			return out[i].Start < out[j].Start
 		}
-		return out[i].End > out[j].End
+		if out[i].End != out[j].End {
+			return out[i].End > out[j].End
+		}
+		return out[i].Secret && !out[j].Secret
 	})
 	kept := out[:0]
 	for _, c := range out {
@@ -180,14 +202,11 @@ func CredentialKey(key string) bool {
 	return key != "" && known.SecretKey(key)
 }
 
-// add appends a credential at text[start:end] when the value there is a
-// secret (Secret) and the range is inside text.
+// add appends the value at text[start:end], judged by Secret, when the
+// range is inside text and not empty.
 func add(out *[]Credential, text, format, keyPath string, start, end int) {
 	if start < 0 || end > len(text) || start >= end {
 		return
 	}
-	if !Secret(text[start:end]) {
-		return
-	}
-	*out = append(*out, Credential{Format: format, KeyPath: keyPath, Start: start, End: end})
+	*out = append(*out, Credential{Format: format, KeyPath: keyPath, Start: start, End: end, Secret: Secret(text[start:end])})
 }

@@ -41,7 +41,9 @@ func reference(v string) bool {
 	return false
 }
 
-func identStart(c byte) bool { return c == '_' || c == '{' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+func identStart(c byte) bool {
+	return c == '_' || c == '{' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
 
 // placeholder reports whether v stands for a secret: changeme, your-…,
 // <…>, xxx, ***, example…, a word like password or secret on its own.

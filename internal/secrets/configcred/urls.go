@@ -120,7 +120,9 @@ func urlStop(c byte) bool {
 	return c <= ' ' || c == '"' || c == '\'' || c == '`' || c == '<' || c == '>' || c == '\\'
 }
 
-func isAlnum(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' }
+func isAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
 
 // connShaped: the text holds a connection string's password key.
 func connShaped(text string) bool {
@@ -166,6 +168,9 @@ func connPairs(text string, l line, sep byte, out *[]Credential) {
 			j++
 		}
 		seg := s[i:j]
+		if q := strings.LastIndexByte(seg, '?'); q >= 0 && sep == '&' {
+			seg, i = seg[q+1:], i+q+1 // a URL's query starts after its ?
+		}
 		if eq := strings.IndexByte(seg, '='); eq > 0 {
 			key := seg[:eq]
 			if k := strings.LastIndexAny(key, "?\"'(,"); k >= 0 {

@@ -246,7 +246,6 @@ func (d *Detector) RuleIDs() []string {
 	return ids
 }
 
-
 // Scan returns every secret in text (see secrets.Complete for order and
 // repeats). It stops early, with what it found so far, when ctx is done.
 // Empty text gives nil.
@@ -267,31 +266,63 @@ func (d *Detector) Scan(ctx context.Context, text string) []secrets.Finding {
 		out = append(out, d.finding(text, nl, f))
 	}
 	if d.grammar && ctx.Err() == nil {
-		out = append(out, grammarFindings(text, nl, out)...)
+		out = byGrammar(text, nl, out)
 	}
 	return secrets.Complete(text, out)
 }
 
-// grammarFindings are the credentials configcred reads by the text's own
-// grammar that no finding of the rules already covers (a rule's finding
-// on the same value names it, and says more).
-func grammarFindings(text string, nl []int, found []secrets.Finding) []secrets.Finding {
-	var out []secrets.Finding
-	for _, c := range configcred.Find(text) {
+// byGrammar adds to found the credentials configcred reads by the text's
+// own grammar that no finding of the rules already covers (a rule's
+// finding on the same value names it, and says more), and drops a
+// surroundings-anchored rule's finding that lies inside a value the
+// grammar puts in a credential position and calls no secret (a
+// reference, a placeholder, ciphertext): the file's grammar knows better
+// than a pattern around it (a decoded finding too: its encoded span lies
+// inside that value). A vendor rule's finding is never dropped.
+func byGrammar(text string, nl []int, found []secrets.Finding) []secrets.Finding {
+	values := configcred.Read(text)
+	if len(values) == 0 {
+		return found
+	}
+	found = slices.DeleteFunc(found, func(f secrets.Finding) bool {
+		return surroundingsRule(f.RuleID) && slices.ContainsFunc(values, func(c configcred.Credential) bool {
+			inside := c.Start <= f.Start && f.End <= c.End
+			// A decoded finding's range is its whole encoded match.
+			overlaps := f.Decoded && c.Start < f.End && f.Start < c.End
+			return !c.Secret && (inside || overlaps)
+		}) && !slices.ContainsFunc(values, func(c configcred.Credential) bool {
+			return c.Secret && c.Start < f.End && f.Start < c.End
+		})
+	})
+	for _, c := range values {
+		if !c.Secret {
+			continue
+		}
 		covered := slices.ContainsFunc(found, func(f secrets.Finding) bool {
 			return !f.Decoded && f.Start <= c.Start && c.End <= f.End
 		})
 		if covered {
 			continue
 		}
-		out = append(out, secrets.Finding{
+		found = append(found, secrets.Finding{
 			RuleID:      configcred.RuleID,
 			Description: GrammarDescription + " (" + c.Format + ": " + c.KeyPath + ")",
 			Start:       c.Start, End: c.End, Line: sort.SearchInts(nl, c.Start) + 1,
 			Secret: text[c.Start:c.End],
 		})
 	}
-	return out
+	return found
+}
+
+// surroundingsRule reports whether a rule finds a value by the key or
+// position around it (secrets.GenericRule, and the additions' rules for a
+// URL's or a connection string's password) rather than by its shape.
+func surroundingsRule(id string) bool {
+	switch id {
+	case "database-url-password", "connection-string-password", "oracle-jdbc-password", "docker-config-auth", "passphrase-assigned":
+		return true
+	}
+	return secrets.GenericRule(id)
 }
 
 // GrammarDescription is the description of configcred.RuleID's findings

@@ -62,7 +62,9 @@ func secretNameUpper(up string) bool {
 // SecretKey reports whether a key in a credential or .env file names a
 // secret: SecretName, or (file formats spell keys in lower or camel case)
 // a key holding token, secret, password, passwd, apikey, or ending in
-// auth or key (npm's _authToken, docker's auth, aws_secret_access_key).
+// auth or key (npm's _authToken, docker's auth, aws_secret_access_key),
+// or pwd in any case (ODBC's PWD; the variable PWD is a directory, but a
+// file's key is not a variable).
 //
 // A key that names something about a secret rather than the secret is not
 // one: a word of it (split at _ - . and camelCase) says public (public,
@@ -88,7 +90,7 @@ func SecretKey(key string) bool {
 			return true
 		}
 	}
-	return l == "auth" || l == "pass" || strings.HasSuffix(l, "_auth") || strings.HasSuffix(l, "_key") || strings.HasSuffix(l, "-key") || strings.HasSuffix(l, "_pass")
+	return l == "auth" || l == "pass" || l == "pwd" || strings.HasSuffix(l, "_auth") || strings.HasSuffix(l, "_key") || strings.HasSuffix(l, "-key") || strings.HasSuffix(l, "_pass")
 }
 
 // placeholders are parts of values that stand for a secret, not one.
