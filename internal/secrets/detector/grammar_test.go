@@ -3,6 +3,9 @@ package detector_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -203,4 +206,48 @@ func grammarScorecard(t *testing.T, s scanner, label string) (rate, falseRate fl
 	t.Logf("scorecard: %s", line)
 	scorecard("%s", line)
 	return rate, falseRate
+}
+
+// TestGrammarDocExamples checks the examples of docs/secrets.md's "Secrets
+// by the file's grammar" table through the detector: each must-block
+// example is found, each must-allow example is not.
+func TestGrammarDocExamples(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "secrets.md"))
+	require.NoError(t, err)
+	doc := string(data)
+	start := strings.Index(doc, "## Secrets by the file's grammar")
+	require.GreaterOrEqual(t, start, 0, "the section is in docs/secrets.md")
+	section := doc[start:]
+	if end := strings.Index(section[3:], "\n## "); end >= 0 {
+		section = section[:end+3]
+	}
+	s := newScanner(t, secrets.Options{})
+	span := regexp.MustCompile("`([^`]+)`")
+	rows, blocks, allows := 0, 0, 0
+	for _, line := range strings.Split(section, "\n") {
+		if !strings.HasPrefix(line, "| ") || strings.HasPrefix(line, "| Format") {
+			continue
+		}
+		cells := strings.Split(strings.Trim(line, "|"), "|")
+		require.Len(t, cells, 5, "a row of five cells: %s", line)
+		rows++
+		format := strings.TrimSpace(cells[0])
+		for _, m := range span.FindAllStringSubmatch(cells[3], -1) {
+			text := strings.ReplaceAll(m[1], `\n`, "\n")
+			blocks++
+			assert.NotEmpty(t, s.Scan(text), "%s: must block %q", format, text)
+		}
+		for _, m := range span.FindAllStringSubmatch(cells[4], -1) {
+			text := strings.ReplaceAll(m[1], `\n`, "\n")
+			allows++
+			found := s.Scan(text)
+			var ids []string
+			for _, f := range found {
+				ids = append(ids, f.RuleID)
+			}
+			assert.Empty(t, found, "%s: must allow %q (found by %v)", format, text, ids)
+		}
+	}
+	require.GreaterOrEqual(t, rows, 15, "the table's rows")
+	t.Logf("%d formats, %d must-block and %d must-allow examples", rows, blocks, allows)
 }
