@@ -39,8 +39,9 @@ type Credential struct {
 	Start, End int
 	// Secret says the value is a secret (see Secret); Read also returns
 	// the values in credential positions that are not (references,
-	// placeholders, ciphertext).
+	// placeholders, ciphertext), with Why they are not.
 	Secret bool
+	Why    Why
 }
 
 // reader reads one format; it appends what it finds to out.
@@ -196,6 +197,9 @@ func lower(c byte) byte {
 // key (npm's //registry/:_authToken, a dotted properties path).
 func CredentialKey(key string) bool {
 	key = strings.Trim(key, `"' `)
+	if len(key) > 100 || strings.ContainsAny(key, "<>\"'(){}= \t") {
+		return false // markup or prose, not a key
+	}
 	if i := strings.LastIndexAny(key, "/.:"); i >= 0 && i+1 < len(key) {
 		key = key[i+1:]
 	}
@@ -208,5 +212,9 @@ func add(out *[]Credential, text, format, keyPath string, start, end int) {
 	if start < 0 || end > len(text) || start >= end {
 		return
 	}
-	*out = append(*out, Credential{Format: format, KeyPath: keyPath, Start: start, End: end, Secret: Secret(text[start:end])})
+	why := Judge(text[start:end])
+	if why == IsSecret && strings.Contains(strings.ToLower(keyPath), "encrypt") {
+		why = Ciphertext // encryptedData (a sealed secret), encrypted_api_key (KMS)
+	}
+	*out = append(*out, Credential{Format: format, KeyPath: keyPath, Start: start, End: end, Secret: why == IsSecret, Why: why})
 }

@@ -2,17 +2,83 @@ package configcred
 
 import "strings"
 
+// Why says why a value in a credential position is not a secret ("" for
+// a secret).
+type Why string
+
+// The reasons a value is not a secret.
+const (
+	IsSecret    Why = ""
+	Reference   Why = "reference"
+	Placeholder Why = "placeholder"
+	Ciphertext  Why = "ciphertext"
+	Location    Why = "location"
+	Public      Why = "public"
+)
+
 // Secret reports whether a value in a credential position is a secret:
 // anything but empty, a reference to a secret kept elsewhere, a
 // placeholder, ciphertext, a path or URL (a URL's own password is judged
 // where it stands), or a word that means nothing (true, null, none).
 // Which characters a value has never decides it.
-func Secret(value string) bool {
+func Secret(value string) bool { return Judge(value) == IsSecret }
+
+// Judge says why value is not a secret, or IsSecret.
+func Judge(value string) Why {
 	v := strings.TrimSpace(value)
-	if len(v) < 4 {
+	switch {
+	case len(v) < 4:
+		return Placeholder
+	case reference(v) || memberChain(v):
+		return Reference
+	case ciphertext(v):
+		return Ciphertext
+	case placeholder(v) || periodic(v):
+		return Placeholder
+	case location(v):
+		return Location
+	case unsignedJWT(v):
+		return Public
+	}
+	return IsSecret
+}
+
+// memberChain reports whether v is a chain of three or more identifiers
+// joined by dots (Rails.application.credentials.x, config.db.password): a
+// name in a program, not a value.
+func memberChain(v string) bool {
+	parts := strings.Split(v, ".")
+	if len(parts) < 3 { // two parts may be a token's prefix and body (o.kVATN…)
 		return false
 	}
-	return !reference(v) && !placeholder(v) && !ciphertext(v) && !location(v)
+	for _, p := range parts {
+		if p == "" || !(p[0] == '_' || 'a' <= p[0] && p[0] <= 'z' || 'A' <= p[0] && p[0] <= 'Z') {
+			return false
+		}
+		for i := 1; i < len(p); i++ {
+			if c := p[i]; !(c == '_' || isAlnum(c)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// periodic reports whether v is one short unit written again and again
+// (ab12ab12ab12…): a filler, not a secret.
+func periodic(v string) bool {
+	for n := 1; n <= 4 && 3*n <= len(v); n++ {
+		if strings.Repeat(v[:n], len(v)/n+1)[:len(v)] == v {
+			return true
+		}
+	}
+	return false
+}
+
+// unsignedJWT reports whether v is a JWT with no signature (alg none):
+// it signs nothing.
+func unsignedJWT(v string) bool {
+	return strings.HasPrefix(v, "eyJ") && strings.HasSuffix(v, ".") && strings.Count(v, ".") == 2
 }
 
 // reference reports whether v refers to a value kept elsewhere: ${VAR},
@@ -50,7 +116,9 @@ func identStart(c byte) bool {
 func placeholder(v string) bool {
 	l := strings.ToLower(v)
 	for _, p := range []string{"changeme", "change_me", "change-me", "changeit", "your_", "your-", "yourpass", "yoursecret", "yourtoken",
-		"placeholder", "example", "xxx", "***", "...", "redacted", "dummy", "replace", "todo", "fixme", "insert", "<", "…", "sample", "fake", "1234", "passw", "mysecret", "mytoken", "mykey", "bearertoken"} {
+		"placeholder", "example", "xxx", "***", "...", "redacted", "dummy", "replace", "todo", "fixme", "insert", "<", "…", "sample", "fake", "1234", "passw", "mysecret", "mytoken", "mykey", "bearertoken",
+		// passwords that documentation prints
+		"correcthorse", "hunter2", "letmein", "qwerty", "s3cr3t"} {
 		if strings.Contains(l, p) {
 			return true
 		}
@@ -65,15 +133,16 @@ func placeholder(v string) bool {
 }
 
 // ciphertext reports whether v is a secret encrypted at rest: SOPS
-// ENC[…], Ansible Vault, age, Jasypt ENC(…), Spring Cloud {cipher}, Maven's
-// {…} master-encrypted password, a vault transit value.
+// ENC[…], ejson EJ[…], Ansible Vault, age, Jasypt ENC(…), Spring Cloud
+// {cipher}, a vault transit value. (Maven's and Jenkins' {…} are
+// encrypted with a key kept beside them: secrets still.)
 func ciphertext(v string) bool {
-	for _, p := range []string{"ENC[", "ENC(", "$ANSIBLE_VAULT", "-----BEGIN AGE", "{cipher}", "vault:v", "AGE-SECRET-KEY-"} {
+	for _, p := range []string{"ENC[", "ENC(", "EJ[", "$ANSIBLE_VAULT", "-----BEGIN AGE", "{cipher}", "vault:v"} {
 		if strings.HasPrefix(v, p) {
-			return p != "AGE-SECRET-KEY-" // an age identity is a private key, not ciphertext
+			return true
 		}
 	}
-	return len(v) > 2 && v[0] == '{' && v[len(v)-1] == '}' && !strings.ContainsAny(v, " \"'")
+	return false
 }
 
 // location reports whether v is a path or a URL: a key that names a

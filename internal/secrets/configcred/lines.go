@@ -83,13 +83,28 @@ func classify(s string) (lineKind, assignment) {
 	case ok:
 		return assignLine, a
 	}
-	if strings.Contains(t, "=") && !strings.ContainsAny(t, "(){};") {
+	if pairs(t) {
 		return pairsLine, assignment{}
 	}
 	if bareWord(t) {
 		return blankLine, assignment{} // my.cnf flags (skip-name-resolve)
 	}
 	return otherLine, assignment{}
+}
+
+// pairs reports whether a line is a name and then only k=v words (an
+// Ansible inventory's host line), not a command with flags.
+func pairs(t string) bool {
+	f := strings.Fields(t)
+	if len(f) < 2 || !bareWord(f[0]) || strings.ContainsAny(t, "(){};") {
+		return false
+	}
+	for _, w := range f[1:] {
+		if strings.IndexByte(w, '=') <= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func bareWord(t string) bool {
@@ -270,8 +285,10 @@ func readEnv(text string, out *[]Credential) {
 			continue
 		}
 		_, a := classify(lines[i].text)
-		if j := strings.Index(lines[i].text[a.valStart:], e.Value); j >= 0 {
-			start := lines[i].start + a.valStart + j
+		// dotenv's value is the line's value, or its start (dotenv ends an
+		// unquoted value at #); anything else is not placed.
+		if strings.HasPrefix(lines[i].text[a.valStart:a.valEnd], e.Value) {
+			start := lines[i].start + a.valStart
 			add(out, text, "env", e.Key, start, start+len(e.Value))
 		}
 	}

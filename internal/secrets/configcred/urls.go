@@ -43,7 +43,13 @@ func readURLs(text string, out *[]Credential) {
 		if colon < 0 || !hostAfter(text, at+1, end) || exampleURL(text[auth:auth+colon], text[at+1:end]) {
 			continue
 		}
-		if !exampleLine(text, i) {
+		switch {
+		case exampleLine(text, i):
+		case defaultLogin(text[auth:auth+colon], text[auth+colon+1:at], text[max(0, i-32):i]):
+			// user:user (postgres:postgres, guest:guest) or the scheme's
+			// name (redis://:redis@…) is a fresh install's default
+			*out = append(*out, Credential{Format: "url", KeyPath: "URL password", Start: auth + colon + 1, End: at, Why: Placeholder})
+		default:
 			add(out, text, "url", "URL password", auth+colon+1, at)
 		}
 		from = at + 1
@@ -99,6 +105,12 @@ func exampleURL(user, rest string) bool {
 		}
 	}
 	return false
+}
+
+// defaultLogin reports whether a URL's password is its user's name or its
+// scheme's (before holds the scheme, at its end).
+func defaultLogin(user, password, before string) bool {
+	return password == user || strings.HasSuffix(strings.ToLower(before), strings.ToLower(password))
 }
 
 // exampleLine: the line around i says it shows an example (example:,

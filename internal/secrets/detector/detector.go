@@ -61,6 +61,9 @@ type Detector struct {
 	// grammar is set unless configcred.RuleID is disabled: credentials
 	// read by a configuration file's own grammar are reported too.
 	grammar bool
+	// grammarAllow are the allowlists that judge the grammar's values:
+	// see grammarAllowlists.
+	grammarAllow []*config.Allowlist
 }
 
 // New builds a detector for opts. A user config (opts.ConfigPath) that
@@ -102,7 +105,36 @@ func build(cfg config.Config, opts secrets.Options) *Detector {
 	d := detect.NewDetector(cfg)
 	d.MaxDecodeDepth = secrets.MaxDecodeDepth
 	d.IgnoreGitleaksAllow = !opts.TrustAllowComments
-	return &Detector{d: d, grammar: !slices.Contains(opts.DisabledRules, configcred.RuleID)}
+	return &Detector{d: d, grammar: !slices.Contains(opts.DisabledRules, configcred.RuleID), grammarAllow: grammarAllowlists(cfg)}
+}
+
+// grammarAllowlists are the allowlists that judge a value the grammar
+// found: gitleaks' untargeted global allowlists, and the built-in global
+// allowlists that target the keyed-value rules (publishable keys, captcha
+// site keys, analytics tokens, search-only keys, sealed secrets, names
+// that hold an id). A rule's own allowlists are not used: some judge a
+// value by its characters (two digits and two letters), which the
+// grammar never does.
+func grammarAllowlists(cfg config.Config) []*config.Allowlist {
+	out := slices.Clone(cfg.Allowlists)
+	builtin, err := Builtin()
+	if err != nil {
+		return out
+	}
+	targeted := map[string]bool{}
+	for _, a := range builtin.Allowlists {
+		if a.Description != "" && slices.ContainsFunc(a.TargetRules, func(id string) bool { return slices.Contains(grammarAllowlistRules(), id) }) {
+			targeted[a.Description] = true
+		}
+	}
+	for _, id := range grammarAllowlistRules() {
+		for _, a := range cfg.Rules[id].Allowlists {
+			if targeted[a.Description] && !slices.Contains(out, a) {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
 }
 
 // Builtin is the built-in rule set as a gitleaks config: gitleaks' default
@@ -266,7 +298,7 @@ func (d *Detector) Scan(ctx context.Context, text string) []secrets.Finding {
 		out = append(out, d.finding(text, nl, f))
 	}
 	if d.grammar && ctx.Err() == nil {
-		out = byGrammar(text, nl, out)
+		out = d.byGrammar(text, nl, out)
 	}
 	return secrets.Complete(text, out)
 }
@@ -279,7 +311,7 @@ func (d *Detector) Scan(ctx context.Context, text string) []secrets.Finding {
 // reference, a placeholder, ciphertext): the file's grammar knows better
 // than a pattern around it (a decoded finding too: its encoded span lies
 // inside that value). A vendor rule's finding is never dropped.
-func byGrammar(text string, nl []int, found []secrets.Finding) []secrets.Finding {
+func (d *Detector) byGrammar(text string, nl []int, found []secrets.Finding) []secrets.Finding {
 	values := configcred.Read(text)
 	if len(values) == 0 {
 		return found
@@ -289,13 +321,13 @@ func byGrammar(text string, nl []int, found []secrets.Finding) []secrets.Finding
 			inside := c.Start <= f.Start && f.End <= c.End
 			// A decoded finding's range is its whole encoded match.
 			overlaps := f.Decoded && c.Start < f.End && f.Start < c.End
-			return !c.Secret && (inside || overlaps)
+			return overrules(c) && (inside || overlaps)
 		}) && !slices.ContainsFunc(values, func(c configcred.Credential) bool {
 			return c.Secret && c.Start < f.End && f.Start < c.End
 		})
 	})
 	for _, c := range values {
-		if !c.Secret {
+		if !c.Secret || d.allowedByRules(text, c) {
 			continue
 		}
 		covered := slices.ContainsFunc(found, func(f secrets.Finding) bool {
@@ -312,6 +344,75 @@ func byGrammar(text string, nl []int, found []secrets.Finding) []secrets.Finding
 		})
 	}
 	return found
+}
+
+// overrules reports whether the grammar's word on a value that is not a
+// secret overrules a surroundings rule's finding of it: a reference,
+// ciphertext or a public value always; a placeholder unless it is a
+// URL's password (the url-password rule allows a placeholder password
+// only on a local or documentation host, and so does the guard).
+func overrules(c configcred.Credential) bool {
+	switch c.Why {
+	case configcred.Reference, configcred.Ciphertext, configcred.Public:
+		return true
+	case configcred.Placeholder:
+		return c.Format != "url"
+	}
+	return false
+}
+
+// grammarAllowlistRules are the keyed-value rules whose targeted global
+// allowlists judge the grammar's values too (generic-api-key's are not
+// used: its 1,400 stopwords hit random values too often).
+func grammarAllowlistRules() []string {
+	return []string{"keyword-assigned-secret", "keyword-assigned-hex", "password-assigned"}
+}
+
+// allowedByRules reports whether the grammar's allowlists (see
+// grammarAllowlists) allow a value it found, with the value's line as the
+// match.
+func (d *Detector) allowedByRules(text string, c configcred.Credential) bool {
+	secret := text[c.Start:c.End]
+	from := strings.LastIndexByte(text[:c.Start], '\n') + 1
+	to := strings.IndexByte(text[c.End:], '\n')
+	if to < 0 {
+		to = len(text)
+	} else {
+		to += c.End
+	}
+	line := strings.TrimSpace(text[from:to])
+	return slices.ContainsFunc(d.grammarAllow, func(a *config.Allowlist) bool { return allowlistAllows(a, secret, line) })
+}
+
+// allowlistAllows is gitleaks' check of one allowlist on a finding
+// (detect.checkFindingAllowed) for a text without a path or commit.
+func allowlistAllows(a *config.Allowlist, secret, match string) bool {
+	target := secret
+	if a.RegexTarget == "match" || a.RegexTarget == "line" {
+		target = match
+	}
+	regexAllowed := a.RegexAllowed(target)
+	stop, _ := a.ContainsStopWord(secret)
+	if a.MatchCondition != config.AllowlistMatchAnd {
+		return regexAllowed || stop
+	}
+	if len(a.Paths) > 0 || len(a.Commits) > 0 {
+		return false
+	}
+	checks := 0
+	if len(a.Regexes) > 0 {
+		if !regexAllowed {
+			return false
+		}
+		checks++
+	}
+	if len(a.StopWords) > 0 {
+		if !stop {
+			return false
+		}
+		checks++
+	}
+	return checks > 0
 }
 
 // surroundingsRule reports whether a rule finds a value by the key or

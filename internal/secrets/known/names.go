@@ -71,8 +71,9 @@ func secretNameUpper(up string) bool {
 // publishable, pub), or its last word says a location, a kind, a name or a
 // measure (url, uri, endpoint, path, file, dir, name, type, id, length,
 // ttl, expiry, …), or its first word is max or min (max_tokens,
-// min_password_length) or names a lookup key (cache_key, sort_key,
-// routing_key).
+// min_password_length), names a lookup key (cache_key, sort_key,
+// routing_key) or says the secret was transformed (hashed_password,
+// encrypted_api_key).
 func SecretKey(key string) bool {
 	if describesSecret(key) {
 		return false
@@ -222,21 +223,24 @@ func describesSecret(key string) bool {
 	}
 	for _, w := range words {
 		switch w {
-		case "public", "publishable", "pub":
+		case "public", "publishable", "pub", "page", "pagination", "cursor":
 			return true
 		}
 	}
 	switch words[0] {
 	case "max", "min",
 		// a key that finds a record, not one that opens a lock
-		"cache", "sort", "partition", "routing", "primary", "foreign", "idempotency", "lookup", "index", "dedup", "ordering":
+		"cache", "sort", "partition", "routing", "primary", "foreign", "idempotency", "lookup", "index", "dedup", "ordering",
+		// what is left of a secret after a one-way or keyed transform
+		"hashed", "encrypted", "salted":
 		return true
 	}
 	switch words[len(words)-1] {
 	case "url", "uri", "urls", "endpoint", "host", "path", "file", "dir", "name", "names", "type", "kind", "id", "ids",
 		"length", "len", "size", "count", "limit", "ttl", "timeout", "expiry", "expires", "expiration", "lifetime",
 		"header", "field", "param", "prefix", "hint", "label", "policy", "mode", "enabled", "required", "format",
-		"algorithm", "method", "provider", "location", "env", "var", "ref":
+		"algorithm", "method", "provider", "location", "env", "var", "ref",
+		"hash", "digest", "fingerprint", "checksum", "regex", "pattern", "rule", "rules", "validation", "strength", "complexity":
 		return true
 	}
 	return false
