@@ -304,8 +304,8 @@ func (d *Detector) Scan(ctx context.Context, text string) []secrets.Finding {
 }
 
 // byGrammar adds to found the credentials configcred reads by the text's
-// own grammar that no finding of the rules already covers (a rule's
-// finding on the same value names it, and says more), and drops a
+// own grammar that no finding of the rules overlaps (a rule's finding on
+// the same value names it, and says more), and drops a
 // surroundings-anchored rule's finding that lies inside a value the
 // grammar puts in a credential position and calls no secret (a
 // reference, a placeholder, ciphertext): the file's grammar knows better
@@ -330,8 +330,10 @@ func (d *Detector) byGrammar(text string, nl []int, found []secrets.Finding) []s
 		if !c.Secret || d.allowedByRules(text, c) {
 			continue
 		}
+		// A rule's finding that overlaps the value is the same secret (a
+		// vendor rule may take part of a value the grammar reads whole).
 		covered := slices.ContainsFunc(found, func(f secrets.Finding) bool {
-			return !f.Decoded && f.Start <= c.Start && c.End <= f.End
+			return !f.Decoded && f.Start < c.End && c.Start < f.End
 		})
 		if covered {
 			continue
