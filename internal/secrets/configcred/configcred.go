@@ -18,7 +18,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/gemini-guard/gemini-guard/internal/secrets/known"
+	"github.com/gemini-guard/gemini-guard/internal/secrets/keyname"
 )
 
 // MaxText is the largest text Find reads; a longer one gives nothing.
@@ -193,7 +193,7 @@ func lower(c byte) byte {
 }
 
 // CredentialKey reports whether a key path's last key names a credential:
-// known.SecretKey, the one list the guard keeps, of the last part of the
+// keyname.SecretKey, the one list the guard keeps, of the last part of the
 // key (npm's //registry/:_authToken, a dotted properties path).
 func CredentialKey(key string) bool {
 	key = strings.Trim(key, `"' `)
@@ -203,7 +203,7 @@ func CredentialKey(key string) bool {
 	if i := strings.LastIndexAny(key, "/.:"); i >= 0 && i+1 < len(key) {
 		key = key[i+1:]
 	}
-	return key != "" && known.SecretKey(key)
+	return key != "" && keyname.SecretKey(key)
 }
 
 // add appends the value at text[start:end], judged by Secret, when the
