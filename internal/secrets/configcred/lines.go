@@ -15,7 +15,17 @@ type line struct {
 
 // splitLines splits text at \n (a \r before it is dropped).
 func splitLines(text string) []line {
-	var out []line
+	out := make([]line, 0, strings.Count(text, "\n")+1)
+	eachLine(text, func(l line) bool {
+		out = append(out, l)
+		return true
+	})
+	return out
+}
+
+// eachLine calls f with each line of text until f returns false; it
+// allocates nothing (a shape test usually stops at the first lines).
+func eachLine(text string, f func(line) bool) {
 	for start := 0; start <= len(text); {
 		end := strings.IndexByte(text[start:], '\n')
 		if end < 0 {
@@ -23,10 +33,11 @@ func splitLines(text string) []line {
 		} else {
 			end += start
 		}
-		out = append(out, line{strings.TrimSuffix(text[start:end], "\r"), start})
+		if !f(line{strings.TrimSuffix(text[start:end], "\r"), start}) {
+			return
+		}
 		start = end + 1
 	}
-	return out
 }
 
 // lineKind is what one line of an INI-like text is.
@@ -178,10 +189,12 @@ func valueSpan(s string, i int) (int, int) {
 
 // lineShape counts the kinds of a text's lines.
 func lineShape(text string) (assigns, sections, other int) {
-	for _, l := range splitLines(text) {
+	code := false
+	eachLine(text, func(l line) bool {
 		switch k, _ := classify(l.text); k {
 		case otherCode:
-			return 0, 0, 1 // a program is not a configuration file
+			code = true // a program is not a configuration file
+			return false
 		case assignLine, pairsLine:
 			assigns++
 		case sectionLine:
@@ -189,6 +202,10 @@ func lineShape(text string) (assigns, sections, other int) {
 		case otherLine:
 			other++
 		}
+		return true
+	})
+	if code {
+		return 0, 0, 1
 	}
 	return assigns, sections, other
 }
@@ -302,12 +319,15 @@ func netrcShaped(text string) bool {
 
 // firstContent is text's first line that is not blank or a comment.
 func firstContent(text string) string {
-	for _, l := range splitLines(text) {
+	first := ""
+	eachLine(text, func(l line) bool {
 		if t := strings.TrimSpace(l.text); t != "" && t[0] != '#' {
-			return t
+			first = t
+			return false
 		}
-	}
-	return ""
+		return true
+	})
+	return first
 }
 
 // readNetrc reads .netrc tokens: the word after password (and after
@@ -343,18 +363,19 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 // pgpassShaped: every content line is five colon-separated fields whose
 // second is a port number or *.
 func pgpassShaped(text string) bool {
-	n := 0
-	for _, l := range splitLines(text) {
+	n, ok := 0, true
+	eachLine(text, func(l line) bool {
 		t := strings.TrimSpace(l.text)
 		if t == "" || t[0] == '#' {
-			continue
+			return true
 		}
-		if _, ok := pgpassPassword(l.text); !ok {
+		if _, ok = pgpassPassword(l.text); !ok {
 			return false
 		}
 		n++
-	}
-	return n > 0
+		return true
+	})
+	return ok && n > 0
 }
 
 // pgpassPassword returns where the password (the rest after the fourth

@@ -178,9 +178,25 @@ func xmlAttrs(text string, from, to int, t xml.StartElement, path string, out *[
 	}
 }
 
-// yamlShaped: not JSON, and some line is `key:` something.
+// yamlShaped: not JSON, and some line is `key:` with a credential-named
+// key, or a list item KEY=value with one (parsing YAML costs more than
+// the rest together: a text without such a line is not parsed).
 func yamlShaped(text string) bool {
-	return !jsonShaped(text) && (strings.Contains(text, ": ") || strings.Contains(text, ":\n"))
+	if jsonShaped(text) || !strings.Contains(text, ":") {
+		return false
+	}
+	found := false
+	eachLine(text, func(l line) bool {
+		t := strings.TrimLeft(l.text, " \t")
+		t = strings.TrimPrefix(t, "- ")
+		if i := strings.IndexByte(t, ':'); i > 0 && CredentialKey(t[:i]) {
+			found = true
+		} else if i := strings.IndexByte(t, '='); i > 0 && CredentialKey(t[:i]) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // readYAML reads each YAML document whose root is a mapping with
