@@ -340,7 +340,7 @@ func (d *Detector) byGrammar(text string, nl []int, found []secrets.Finding) []s
 		}
 		found = append(found, secrets.Finding{
 			RuleID:      configcred.RuleID,
-			Description: GrammarDescription + " (" + c.Format + ": " + c.KeyPath + ")",
+			Description: "Credential in a configuration file (" + c.Format + ": " + c.KeyPath + ")",
 			Start:       c.Start, End: c.End, Line: sort.SearchInts(nl, c.Start) + 1,
 			Secret: text[c.Start:c.End],
 		})
@@ -428,9 +428,11 @@ func surroundingsRule(id string) bool {
 	return secrets.GenericRule(id)
 }
 
-// GrammarDescription is the description of configcred.RuleID's findings
-// (each adds the format and key path, never the value).
-const GrammarDescription = "Credential in a configuration file, found by the file's grammar"
+// GrammarDescription is the description of configcred.RuleID. Each
+// finding's own names the format and the key path, never the value, with
+// no comma before them (a block reason shortens a description at its first
+// ", "): Credential in a configuration file (yaml: spring.datasource.password).
+const GrammarDescription = "Credential in a configuration file, read by the file's own grammar"
 
 // Description returns a rule's description ("" for an unknown id).
 func (d *Detector) Description(id string) string {
