@@ -51,7 +51,10 @@ func genericRule(rule string) bool {
 		// webhook-url is one shape for many vendors' webhook URLs: a vendor's
 		// own rule for the same URL (microsoft-teams-webhook) names it better.
 		"webhook-url",
-		"curl-auth-header", "curl-auth-user":
+		"curl-auth-header", "curl-auth-user",
+		// config-credential is a credential read by a configuration
+		// file's grammar (internal/secrets/configcred).
+		"config-credential":
 		return true
 	}
 	return false

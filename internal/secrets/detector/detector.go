@@ -42,6 +42,7 @@ import (
 
 	"github.com/gemini-guard/gemini-guard/internal/bounded"
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
+	"github.com/gemini-guard/gemini-guard/internal/secrets/configcred"
 )
 
 // Additions are gemini-guard's additions to gitleaks' default rules, in
@@ -57,6 +58,12 @@ var Additions string
 // for concurrent use.
 type Detector struct {
 	d *detect.Detector
+	// grammar is set unless configcred.RuleID is disabled: credentials
+	// read by a configuration file's own grammar are reported too.
+	grammar bool
+	// grammarAllow are the allowlists that judge the grammar's values:
+	// see grammarAllowlists.
+	grammarAllow []*config.Allowlist
 }
 
 // New builds a detector for opts. A user config (opts.ConfigPath) that
@@ -98,7 +105,36 @@ func build(cfg config.Config, opts secrets.Options) *Detector {
 	d := detect.NewDetector(cfg)
 	d.MaxDecodeDepth = secrets.MaxDecodeDepth
 	d.IgnoreGitleaksAllow = !opts.TrustAllowComments
-	return &Detector{d: d}
+	return &Detector{d: d, grammar: !slices.Contains(opts.DisabledRules, configcred.RuleID), grammarAllow: grammarAllowlists(cfg)}
+}
+
+// grammarAllowlists are the allowlists that judge a value the grammar
+// found: gitleaks' untargeted global allowlists, and the built-in global
+// allowlists that target the keyed-value rules (publishable keys, captcha
+// site keys, analytics tokens, search-only keys, sealed secrets, names
+// that hold an id). A rule's own allowlists are not used: some judge a
+// value by its characters (two digits and two letters), which the
+// grammar never does.
+func grammarAllowlists(cfg config.Config) []*config.Allowlist {
+	out := slices.Clone(cfg.Allowlists)
+	builtin, err := Builtin()
+	if err != nil {
+		return out
+	}
+	targeted := map[string]bool{}
+	for _, a := range builtin.Allowlists {
+		if a.Description != "" && slices.ContainsFunc(a.TargetRules, func(id string) bool { return slices.Contains(grammarAllowlistRules(), id) }) {
+			targeted[a.Description] = true
+		}
+	}
+	for _, id := range grammarAllowlistRules() {
+		for _, a := range cfg.Rules[id].Allowlists {
+			if targeted[a.Description] && !slices.Contains(out, a) {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
 }
 
 // Builtin is the built-in rule set as a gitleaks config: gitleaks' default
@@ -242,9 +278,6 @@ func (d *Detector) RuleIDs() []string {
 	return ids
 }
 
-// Description returns a rule's description ("" for an unknown id).
-func (d *Detector) Description(id string) string { return d.d.Config.Rules[id].Description }
-
 // Scan returns every secret in text (see secrets.Complete for order and
 // repeats). It stops early, with what it found so far, when ctx is done.
 // Empty text gives nil.
@@ -264,7 +297,171 @@ func (d *Detector) Scan(ctx context.Context, text string) []secrets.Finding {
 	for _, f := range found {
 		out = append(out, d.finding(text, nl, f))
 	}
+	if d.grammar && ctx.Err() == nil {
+		out = d.byGrammar(text, nl, out)
+	}
 	return secrets.Complete(text, out)
+}
+
+// byGrammar adds to found the credentials configcred reads by the text's
+// own grammar that no finding of the rules overlaps (a rule's finding on
+// the same value names it, and says more), and drops a
+// surroundings-anchored rule's finding that lies inside a value the
+// grammar puts in a credential position and calls no secret (a
+// reference, a placeholder, ciphertext): the file's grammar knows better
+// than a pattern around it (a decoded finding too: its encoded span lies
+// inside that value). A vendor rule's finding is never dropped.
+func (d *Detector) byGrammar(text string, nl []int, found []secrets.Finding) []secrets.Finding {
+	values := configcred.Read(text)
+	if len(values) == 0 {
+		return found
+	}
+	found = slices.DeleteFunc(found, func(f secrets.Finding) bool {
+		return surroundingsRule(f.RuleID) && slices.ContainsFunc(values, func(c configcred.Credential) bool {
+			inside := c.Start <= f.Start && f.End <= c.End
+			// A decoded finding's range is its whole encoded match.
+			overlaps := f.Decoded && c.Start < f.End && f.Start < c.End
+			return overrules(c, text[c.Start:c.End]) && (inside || overlaps)
+		}) && !slices.ContainsFunc(values, func(c configcred.Credential) bool {
+			return c.Secret && c.Start < f.End && f.Start < c.End
+		})
+	})
+	for _, c := range values {
+		if !c.Secret || d.allowedByRules(text, c) {
+			continue
+		}
+		// A rule's finding that overlaps the value is the same secret (a
+		// vendor rule may take part of a value the grammar reads whole).
+		covered := slices.ContainsFunc(found, func(f secrets.Finding) bool {
+			return !f.Decoded && f.Start < c.End && c.Start < f.End
+		})
+		if covered {
+			continue
+		}
+		found = append(found, secrets.Finding{
+			RuleID:      configcred.RuleID,
+			Description: "Credential in a configuration file (" + c.Format + ": " + c.KeyPath + ")",
+			Start:       c.Start, End: c.End, Line: sort.SearchInts(nl, c.Start) + 1,
+			Secret: text[c.Start:c.End],
+		})
+	}
+	return found
+}
+
+// overrules reports whether the grammar's word on a value that is not a
+// secret overrules a surroundings rule's finding of it: a reference,
+// ciphertext or a public value always; a placeholder unless it is a
+// URL's password (the url-password rule allows a placeholder password
+// only on a local or documentation host, and so does the guard).
+func overrules(c configcred.Credential, value string) bool {
+	switch c.Why {
+	case configcred.Reference, configcred.Ciphertext, configcred.Public:
+		return true
+	case configcred.Placeholder:
+		return c.Format != "url" && wholePlaceholder(value)
+	}
+	return false
+}
+
+// wholePlaceholder: a value that is a placeholder as a whole, not one that
+// merely holds a placeholder's word (a real password may hold 1234,
+// sample or fake): only such a value overrules a rule's finding, which
+// is never dropped on a substring's say-so.
+func wholePlaceholder(v string) bool {
+	l := strings.ToLower(strings.Trim(v, `"' `))
+	if strings.Trim(l, "*x#.-_ ") == "" || strings.HasPrefix(l, "<") && strings.HasSuffix(l, ">") {
+		return true
+	}
+	for _, p := range []string{"changeme", "change_me", "change-me", "changeit", "your_", "your-", "yourpass", "yoursecret", "yourtoken",
+		"placeholder", "example", "replace_me", "replace-me", "replaceme", "redacted", "dummy", "todo", "fixme", "insert_", "insert-"} {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	switch l {
+	case "password", "passwd", "secret", "token", "pass", "empty", "required", "test", "admin", "root", "user", "guest", "value", "default":
+		return true
+	}
+	return false
+}
+
+// grammarAllowlistRules are the keyed-value rules whose targeted global
+// allowlists judge the grammar's values too (generic-api-key's are not
+// used: its 1,400 stopwords hit random values too often).
+func grammarAllowlistRules() []string {
+	return []string{"keyword-assigned-secret", "keyword-assigned-hex", "password-assigned"}
+}
+
+// allowedByRules reports whether the grammar's allowlists (see
+// grammarAllowlists) allow a value it found, with the value's line as the
+// match.
+func (d *Detector) allowedByRules(text string, c configcred.Credential) bool {
+	secret := text[c.Start:c.End]
+	from := strings.LastIndexByte(text[:c.Start], '\n') + 1
+	to := strings.IndexByte(text[c.End:], '\n')
+	if to < 0 {
+		to = len(text)
+	} else {
+		to += c.End
+	}
+	line := strings.TrimSpace(text[from:to])
+	return slices.ContainsFunc(d.grammarAllow, func(a *config.Allowlist) bool { return allowlistAllows(a, secret, line) })
+}
+
+// allowlistAllows is gitleaks' check of one allowlist on a finding
+// (detect.checkFindingAllowed) for a text without a path or commit.
+func allowlistAllows(a *config.Allowlist, secret, match string) bool {
+	target := secret
+	if a.RegexTarget == "match" || a.RegexTarget == "line" {
+		target = match
+	}
+	regexAllowed := a.RegexAllowed(target)
+	stop, _ := a.ContainsStopWord(secret)
+	if a.MatchCondition != config.AllowlistMatchAnd {
+		return regexAllowed || stop
+	}
+	if len(a.Paths) > 0 || len(a.Commits) > 0 {
+		return false
+	}
+	checks := 0
+	if len(a.Regexes) > 0 {
+		if !regexAllowed {
+			return false
+		}
+		checks++
+	}
+	if len(a.StopWords) > 0 {
+		if !stop {
+			return false
+		}
+		checks++
+	}
+	return checks > 0
+}
+
+// surroundingsRule reports whether a rule finds a value by the key or
+// position around it (secrets.GenericRule, and the additions' rules for a
+// URL's or a connection string's password) rather than by its shape.
+func surroundingsRule(id string) bool {
+	switch id {
+	case "database-url-password", "connection-string-password", "oracle-jdbc-password", "docker-config-auth", "passphrase-assigned":
+		return true
+	}
+	return secrets.GenericRule(id)
+}
+
+// GrammarDescription is the description of configcred.RuleID. Each
+// finding's own names the format and the key path, never the value, with
+// no comma before them (a block reason shortens a description at its first
+// ", "): Credential in a configuration file (yaml: spring.datasource.password).
+const GrammarDescription = "Credential in a configuration file, read by the file's own grammar"
+
+// Description returns a rule's description ("" for an unknown id).
+func (d *Detector) Description(id string) string {
+	if id == configcred.RuleID {
+		return GrammarDescription
+	}
+	return d.d.Config.Rules[id].Description
 }
 
 // finding converts a gitleaks finding. gitleaks gives 0-based lines and

@@ -1,8 +1,9 @@
 package known
 
 import (
-	"strings"
 	"sync"
+
+	"github.com/gemini-guard/gemini-guard/internal/secrets/keyname"
 )
 
 // MinLen is the shortest value the guard tracks: shorter values would
@@ -10,75 +11,16 @@ import (
 // copies of found secrets is the same).
 const MinLen = 8
 
-// wellKnown are secret variables whose names the suffix rules miss.
-var wellKnown = []string{
-	"GITHUB_TOKEN", "GH_TOKEN", "GH_ENTERPRISE_TOKEN", "GITLAB_TOKEN", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
-	"NPM_TOKEN", "NODE_AUTH_TOKEN", "PYPI_TOKEN", "TWINE_PASSWORD", "DOCKER_PASSWORD", "HF_TOKEN",
-	"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "SLACK_BOT_TOKEN",
-	"VAULT_TOKEN", "PGPASSWORD", "MYSQL_PWD", "REDIS_PASSWORD", "DATABASE_PASSWORD", "SENTRY_AUTH_TOKEN",
-	"TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "ACCESS_TOKEN", "AUTH_TOKEN",
-}
-
-// secretSuffixes are the name endings that say a variable holds a secret.
-var secretSuffixes = []string{"_TOKEN", "_KEY", "_APIKEY", "_PASSWORD", "_PASSWD", "_PASS", "_PWD", "_CREDENTIALS", "_CREDENTIAL", "_AUTH"}
-
-// notSecretSuffixes are endings of names that match a secret rule but hold
-// something public or a reference (a key's id, a public key, a path to a
-// key file).
-var notSecretSuffixes = []string{"_PUBLIC_KEY", "_PUBLISHABLE_KEY", "_PUB_KEY", "_KEY_ID", "_KEY_PATH", "_KEY_FILE", "_TOKEN_FILE", "_PASSWORD_FILE", "_SECRET_FILE", "_TOKEN_PATH"}
-
 // SecretName reports whether an environment variable's name says it holds
-// a secret: a well-known name, a name ending in _TOKEN, _KEY, _API_KEY,
-// _PASSWORD, _PASS, _CREDENTIALS, … or holding SECRET; not a public key, a
-// key id or a path to a secret file, and not gemini-guard's own settings.
-func SecretName(name string) bool { return secretNameUpper(strings.ToUpper(name)) }
+// a secret (keyname.SecretName: the one list the guard keeps).
+func SecretName(name string) bool { return keyname.SecretName(name) }
 
 // secretNameUpper is SecretName of a name already in upper case.
-func secretNameUpper(up string) bool {
-	if up == "PWD" || up == "OLDPWD" || strings.HasPrefix(up, "GEMINI_GUARD_") {
-		return false
-	}
-	for _, s := range notSecretSuffixes {
-		if strings.HasSuffix(up, s) {
-			return false
-		}
-	}
-	for _, w := range wellKnown {
-		if up == w {
-			return true
-		}
-	}
-	if strings.Contains(up, "SECRET") {
-		return true
-	}
-	for _, s := range secretSuffixes {
-		if strings.HasSuffix(up, s) {
-			return true
-		}
-	}
-	return false
-}
+func secretNameUpper(up string) bool { return keyname.SecretNameUpper(up) }
 
-// SecretKey reports whether a key in a credential or .env file names a
-// secret: SecretName, or (file formats spell keys in lower or camel case)
-// a key holding token, secret, password, passwd, apikey, or ending in
-// auth or key (npm's _authToken, docker's auth, aws_secret_access_key).
-func SecretKey(key string) bool {
-	if SecretName(key) {
-		return true
-	}
-	l := strings.ToLower(key)
-	if strings.HasSuffix(l, "_id") || strings.HasSuffix(l, "public_key") || strings.HasSuffix(l, "publickey") ||
-		strings.HasSuffix(l, "_file") || strings.HasSuffix(l, "_path") {
-		return false
-	}
-	for _, w := range []string{"token", "secret", "password", "passwd", "apikey", "api_key", "api-key", "credential"} {
-		if strings.Contains(l, w) {
-			return true
-		}
-	}
-	return l == "auth" || l == "pass" || strings.HasSuffix(l, "_auth") || strings.HasSuffix(l, "_key") || strings.HasSuffix(l, "-key") || strings.HasSuffix(l, "_pass")
-}
+// SecretKey reports whether a key in a credential, configuration or .env
+// file names a secret (keyname.SecretKey).
+func SecretKey(key string) bool { return keyname.SecretKey(key) }
 
 // placeholders are parts of values that stand for a secret, not one.
 var placeholders = []string{"changeme", "change_me", "change-me", "your_", "your-", "yourpassword", "yourtoken", "placeholder", "example", "xxxxxx", "******", "<", "${", "{{", "redacted", "dummy"}
