@@ -431,9 +431,13 @@ func scanShort(call Call, env Env, text string) (found []secrets.Finding, scanne
 
 // withKnown adds to found (findings in text) every known value in text,
 // sorted by position as the reason expects. A value the rules found too
-// is reported once, under the rule (oneRulePerSecret).
+// is reported once, under the rule (oneRulePerSecret). text leaves the
+// machine (a command, a web or MCP call's arguments): the parts of a
+// value it holds are joined with those the session's earlier outbound
+// calls held (FindSent), so a value sent in halves over two calls is
+// caught at the second.
 func withKnown(found []secrets.Finding, set *knownvals.Set, text string) []secrets.Finding {
-	kf := set.Find(text, 0)
+	kf := set.FindSent(text)
 	if len(kf) == 0 {
 		return found
 	}
