@@ -189,7 +189,7 @@ var guardRules = []*Rule{
 
 // roots are the protected-path table's anchors for this context.
 func (c *Context) roots() protect.Roots {
-	return protect.Roots{Home: c.Home, Workspace: c.Workspace, GitleaksConfig: c.GitleaksConfig, FS: c.FS, StateDir: c.StateDir, Memo: &c.protectMemo}
+	return protect.Roots{Home: c.Home, Workspace: c.Workspace, GitleaksConfig: c.GitleaksConfig, FS: c.FS, StateDir: c.StateDir, Hosts: c.HostHomes, Memo: &c.protectMemo}
 }
 
 // checkGuardTamper: changing or deleting the guard's or Gemini CLI's

@@ -50,6 +50,9 @@ type Context struct {
 	// StateDir is gemini-guard's state directory when the hook knows it
 	// ($XDG_STATE_HOME/gemini-guard), protected like the default one.
 	StateDir string
+	// HostHomes are Claude Code's and Codex CLI's configuration
+	// directories where the environment moves them, protected there too.
+	HostHomes protect.HostHomes
 
 	// TrustedHosts are the user's trusted host patterns (settings;
 	// "*.example.com" matches subdomains) and ProjectHosts the hosts the

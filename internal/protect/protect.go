@@ -67,9 +67,33 @@ type Roots struct {
 	// level above its sessions: $XDG_STATE_HOME/gemini-guard), protected
 	// beside the default ~/.local/state/gemini-guard; "" for that alone.
 	StateDir string
+	// Hosts are the other hosts' configuration directories the
+	// environment moves (HostHomesFrom); their defaults in Home are
+	// always protected.
+	Hosts HostHomes
 	// Memo, when set, keeps what checks against these roots compute once
 	// (the host directories' symlinks resolved): one per decision.
 	Memo *Memo
+}
+
+// HostHomes are Claude Code's and Codex CLI's configuration directories
+// where the environment puts them ("" for the default one in home): their
+// settings and hooks are protected there too, or a user who moved them
+// would have the agent free to switch the guard off.
+type HostHomes struct {
+	// Claude is $CLAUDE_CONFIG_DIR, Codex $CODEX_HOME (absolute).
+	Claude, Codex string
+}
+
+// HostHomesFrom reads HostHomes from an environment.
+func HostHomesFrom(getenv func(string) string) HostHomes {
+	abs := func(p string) string {
+		if !filepath.IsAbs(p) {
+			return ""
+		}
+		return filepath.Clean(p)
+	}
+	return HostHomes{Claude: abs(getenv("CLAUDE_CONFIG_DIR")), Codex: abs(getenv("CODEX_HOME"))}
 }
 
 // Entry is a protected path: what it is, as a block reason says it, and how
@@ -217,7 +241,7 @@ func containing(r Roots, p string, anyAncestor bool) Entry {
 			if e, ok := located(r, g); ok {
 				return e
 			}
-			return hostDirEntry(g)
+			return holderEntry(r, g)
 		}
 	}
 	return Entry{}

@@ -27,6 +27,12 @@ const (
 	stateDir
 	// absolute: rel is an absolute path.
 	absolute
+	// claudeHome: Claude Code's configuration directory, ~/.claude and
+	// the one CLAUDE_CONFIG_DIR names (Roots.Hosts).
+	claudeHome
+	// codexHome: Codex CLI's, ~/.codex and the one CODEX_HOME names (and
+	// where its symbolic links lead: Codex reads it at its real path).
+	codexHome
 )
 
 // object is one protected object of the table: a file, or a tree (the
@@ -73,15 +79,15 @@ var objects = []object{
 	// CLI's config and hooks (an edit of a hook also drops its trust, which
 	// switches it off) — protected on every host
 	// (../shared/reference/claude-code-hooks.md, codex-hooks.md).
-	{at: inHome, rel: ".claude/settings.json", kind: Config, what: claudeWhat},
-	{at: inHome, rel: ".claude/settings.local.json", kind: Config, what: claudeWhat},
+	{at: claudeHome, rel: "settings.json", kind: Config, what: claudeWhat},
+	{at: claudeHome, rel: "settings.local.json", kind: Config, what: claudeWhat},
 	{at: inWorkspace, rel: ".claude/settings.json", kind: Config, what: claudeWhat},
 	{at: inWorkspace, rel: ".claude/settings.local.json", kind: Config, what: claudeWhat},
 	{at: absolute, rel: "/etc/claude-code", tree: true, kind: Config, what: "Claude Code's managed settings (/etc/claude-code)", files: []string{"managed-settings.json"}},
 	{at: absolute, rel: "/Library/Application Support/ClaudeCode", tree: true, kind: Config, what: "Claude Code's managed settings (%s)", files: []string{"managed-settings.json"}},
-	{at: inHome, rel: ".claude/plugins", tree: true, kind: Config, what: "Claude Code's installed plugins (%s), whose hooks and MCP servers it runs without asking"},
-	{at: inHome, rel: ".codex/config.toml", kind: Config, what: codexWhat},
-	{at: inHome, rel: ".codex/hooks.json", kind: Config, what: codexWhat},
+	{at: claudeHome, rel: "plugins", tree: true, kind: Config, what: "Claude Code's installed plugins (%s), whose hooks and MCP servers it runs without asking"},
+	{at: codexHome, rel: "config.toml", kind: Config, what: codexWhat},
+	{at: codexHome, rel: "hooks.json", kind: Config, what: codexWhat},
 	{at: inWorkspace, rel: ".codex/config.toml", kind: Config, what: codexWhat},
 	{at: inWorkspace, rel: ".codex/hooks.json", kind: Config, what: codexWhat},
 	{at: absolute, rel: "/etc/codex", tree: true, kind: Config, what: "Codex CLI's system configuration (/etc/codex)", files: []string{"config.toml", "hooks.json"}},
@@ -174,6 +180,7 @@ func fixedAnchors(r Roots) (before, after []anchor) {
 	if r.Workspace != "" {
 		after = append(after, anchor{inWorkspace, filepath.Clean(r.Workspace), false})
 	}
+	after = append(after, hostHomeAnchors(r)...)
 	if r.Home != "" {
 		after = append(after, anchor{inHome, filepath.Clean(r.Home), true}, anchor{stateDir, filepath.Join(r.Home, ".local", "state", "gemini-guard"), true})
 	}
@@ -181,6 +188,30 @@ func fixedAnchors(r Roots) (before, after []anchor) {
 		after = append(after, anchor{stateDir, filepath.Clean(r.StateDir), true})
 	}
 	return before, append(after, anchor{absolute, "/", false})
+}
+
+// hostHomeAnchors are Claude Code's and Codex CLI's configuration
+// directories: the default ones in home, the ones the environment names
+// (CLAUDE_CONFIG_DIR, CODEX_HOME), and where their symbolic links lead.
+func hostHomeAnchors(r Roots) []anchor {
+	var out []anchor
+	add := func(at place, dir string) {
+		if dir == "" || !filepath.IsAbs(dir) {
+			return
+		}
+		dir = filepath.Clean(dir)
+		out = append(out, anchor{at, dir, true})
+		if real, err := bounded.EvalSymlinks(bounded.Or(r.FS), dir); err == nil && real != dir {
+			out = append(out, anchor{at, real, true})
+		}
+	}
+	if r.Home != "" {
+		add(claudeHome, filepath.Join(r.Home, ".claude"))
+		add(codexHome, filepath.Join(r.Home, ".codex"))
+	}
+	add(claudeHome, r.Hosts.Claude)
+	add(codexHome, r.Hosts.Codex)
+	return out
 }
 
 // windowsProfile is the Windows user profile p lies in, as WSL
@@ -332,6 +363,16 @@ func holders(r Roots) (objs, roots []string) {
 				root = filepath.Dir(filepath.Dir(a.dir)) // $XDG_STATE_HOME/gemini-guard: above $XDG_STATE_HOME
 			}
 			objs, roots = append(objs, a.dir), append(roots, root)
+		case claudeHome, codexHome:
+			// Only when it exists: a directory deleted with it takes the
+			// host's hooks and their trust.
+			if _, err := bounded.Or(r.FS).Lstat(a.dir); err == nil {
+				root := r.Home
+				if root == "" || !Within(a.dir, root) {
+					root = filepath.Dir(a.dir)
+				}
+				objs, roots = append(objs, a.dir), append(roots, root)
+			}
 		case inWorkspace:
 			// Only when it exists: .agents holds other tools' files too.
 			h := filepath.Join(a.dir, ".agents", "hooks.json")
@@ -341,6 +382,22 @@ func holders(r Roots) (objs, roots []string) {
 		}
 	}
 	return objs, roots
+}
+
+// holderEntry names a directory of holders that no table object names.
+func holderEntry(r Roots, g string) Entry {
+	for _, a := range anchors(r, "") {
+		if a.dir != g {
+			continue
+		}
+		switch a.at {
+		case claudeHome:
+			return Entry{"Claude Code's configuration directory (" + g + "), whose settings hold its hooks", Config}
+		case codexHome:
+			return Entry{"Codex CLI's configuration directory (" + g + "), whose config.toml and hooks.json hold its hooks and their trust", Config}
+		}
+	}
+	return hostDirEntry(g)
 }
 
 // hostDirEntry names a host's configuration directory.

@@ -13,7 +13,7 @@ import (
 
 // roots anchor the protected-path table (internal/protect) for a call.
 func roots(env Env, cwd string) protect.Roots {
-	r := protect.Roots{Home: env.Home, Workspace: cwd, FS: env.FS, StateDir: env.StateDir}
+	r := protect.Roots{Home: env.Home, Workspace: cwd, FS: env.FS, StateDir: env.StateDir, Hosts: env.HostHomes}
 	if env.Settings.GitleaksConfig != "" {
 		r.GitleaksConfig = edit.Resolve(cwd, env.Settings.GitleaksConfig)
 	}
@@ -57,6 +57,7 @@ func protectedCommand(env Env, cwd string, res *shell.Result) (why, safer string
 	ctx := policy.NewContext(cwd, env.Home, env.Settings)
 	ctx.FS = env.FS
 	ctx.StateDir = env.StateDir
+	ctx.HostHomes = env.HostHomes
 	if f, ok := policy.TamperFinding(res, &ctx); ok {
 		return f.Describe(), f.Safer // not the fragment: it may hold a secret
 	}

@@ -24,6 +24,7 @@ import (
 
 	"github.com/gemini-guard/gemini-guard/internal/bounded"
 	"github.com/gemini-guard/gemini-guard/internal/edit"
+	"github.com/gemini-guard/gemini-guard/internal/protect"
 	"github.com/gemini-guard/gemini-guard/internal/scanner"
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
 	knownvals "github.com/gemini-guard/gemini-guard/internal/secrets/known"
@@ -106,6 +107,9 @@ type Env struct {
 	// StateDir is gemini-guard's state directory (above state.Dir's
 	// sessions), protected like the default ~/.local/state/gemini-guard.
 	StateDir string
+	// HostHomes are Claude Code's and Codex CLI's configuration
+	// directories the environment names, protected there too.
+	HostHomes protect.HostHomes
 }
 
 // Call is one BeforeTool call.

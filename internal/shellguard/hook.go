@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"github.com/gemini-guard/gemini-guard/internal/bounded"
+	"github.com/gemini-guard/gemini-guard/internal/protect"
 	"io"
 	"os"
 	"path"
@@ -65,7 +66,7 @@ func answer(in hook.BeforeToolInput, e Env) (hook.Output, error) {
 	}
 	call := hookcall.Load(e.Getenv, hook.BeforeTool, "shell", in.Base)
 	input := Input{Command: command, Dir: ti.DirPath, Cwd: in.Cwd, Home: userHome(e), Settings: call.Settings, FS: bounded.OS{}, StateDir: guardStateDir(e.Getenv),
-		OutputRedacted: in.Host != hook.Agy && call.Settings.RedactToolOutput}
+		OutputRedacted: in.Host != hook.Agy && call.Settings.RedactToolOutput, HostHomes: protect.HostHomesFrom(e.Getenv)}
 	dir := provenance.Dir(e.Getenv)
 	input.AgentMade = agentMade(dir, in.SessionID)
 	if in.SessionID != "" && !gitRedirected(e.Getenv) {

@@ -22,6 +22,7 @@ import (
 	"github.com/gemini-guard/gemini-guard/internal/bounded"
 	"github.com/gemini-guard/gemini-guard/internal/lazyregexp"
 	"github.com/gemini-guard/gemini-guard/internal/policy"
+	"github.com/gemini-guard/gemini-guard/internal/protect"
 	"github.com/gemini-guard/gemini-guard/internal/settings"
 	"github.com/gemini-guard/gemini-guard/internal/shell"
 	"github.com/gemini-guard/gemini-guard/internal/verdict"
@@ -72,6 +73,9 @@ type Input struct {
 	// StateDir is gemini-guard's state directory (above state.Dir's
 	// sessions), protected by guard.tamper; "" for the default alone.
 	StateDir string
+	// HostHomes are Claude Code's and Codex CLI's configuration
+	// directories the environment names, protected by guard.tamper.
+	HostHomes protect.HostHomes
 	// OutputRedacted says the host shows the model the command's output
 	// only after the guard's AfterTool hook redacted it (Gemini CLI and
 	// Qwen Code with tool-output redaction on; not Antigravity CLI).
@@ -154,6 +158,7 @@ func prepare(in Input, trace bool) (*shell.Result, *policy.Context, *verdict.Ver
 	ctx.ProjectHostsOf = in.ProjectHostsOf
 	ctx.FS = in.FS
 	ctx.StateDir = in.StateDir
+	ctx.HostHomes = in.HostHomes
 	ctx.OutputRedacted = in.OutputRedacted
 	res := shell.Analyze(in.Command, shell.Options{Dir: dir, Home: home, Trace: trace})
 	return res, &ctx, nil
