@@ -492,28 +492,58 @@ func agyUninstallCmd(file agyFile, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// agyStatus is what `agy status` and doctor say of one hooks.json.
-type agyStatus struct {
-	// Installed: the file holds gemini-guard's entry.
+// hostStatus is what a host's `status` command (agy, claude, codex) and
+// doctor say of gemini-guard's registration with that host.
+type hostStatus struct {
+	// Installed: the host's file holds gemini-guard's entries.
 	Installed bool
-	// Healthy: installed, enabled, every program present and runnable,
-	// and nothing in the file makes agy drop it.
+	// Healthy: installed as this gemini-guard would install it, enabled,
+	// every program present and runnable, and nothing in the file makes
+	// the host drop or distrust them.
 	Healthy bool
 	Lines   []string
 }
 
-// agyStatusOf reads file and says whether gemini-guard's entry is there,
-// enabled, up to date with bin, and runnable.
-func agyStatusOf(file agyFile, bin string) agyStatus {
-	var st agyStatus
-	say := func(format string, a ...any) { st.Lines = append(st.Lines, fmt.Sprintf(format, a...)) }
-	data, err := os.ReadFile(file.Path)
+// say adds a line to what st says.
+func (st *hostStatus) say(format string, a ...any) { st.Lines = append(st.Lines, fmt.Sprintf(format, a...)) }
+
+// readRegistration reads the host's registration file at path for a
+// status; false, with st saying why, when it is absent (gemini-guard is
+// not registered with host there; `gemini-guard command install` would)
+// or cannot be read.
+func readRegistration(st *hostStatus, path, host, command string) ([]byte, bool) {
+	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		say("%s: absent; gemini-guard is not registered with agy there (gemini-guard agy install).", file.Path)
-		return st
+		st.say("%s: absent; gemini-guard is not registered with %s there (gemini-guard %s install).", path, host, command)
+		return nil, false
 	}
 	if err != nil {
-		say("%s: %v", file.Path, err)
+		st.say("%s: %v", path, err)
+		return nil, false
+	}
+	return data, true
+}
+
+// addHost is doctor's line for a host's registration: absent is fine (the
+// host is not used), registered but broken fails.
+func (d *doctorRun) addHost(name string, st hostStatus) {
+	switch {
+	case !st.Installed:
+		d.add(name, statusSkip, strings.Join(st.Lines, " "), 0)
+	case st.Healthy:
+		d.add(name, statusOK, strings.Join(st.Lines, " "), 0)
+	default:
+		d.add(name, statusFail, strings.Join(st.Lines, " "), 0)
+	}
+}
+
+// agyStatusOf reads file and says whether gemini-guard's entry is there,
+// enabled, up to date with bin, and runnable.
+func agyStatusOf(file agyFile, bin string) hostStatus {
+	var st hostStatus
+	say := st.say
+	data, ok := readRegistration(&st, file.Path, "agy", "agy")
+	if !ok {
 		return st
 	}
 	ms, err := readMembers(data)
@@ -624,15 +654,7 @@ func (d *doctorRun) checkAgy() {
 		d.add("antigravity cli", statusSkip, err.Error(), 0)
 		return
 	}
-	st := agyStatusOf(file, filepath.Join(d.ext.Dir, "bin"))
-	switch {
-	case !st.Installed:
-		d.add("antigravity cli", statusSkip, strings.Join(st.Lines, " "), 0)
-	case st.Healthy:
-		d.add("antigravity cli", statusOK, strings.Join(st.Lines, " "), 0)
-	default:
-		d.add("antigravity cli", statusFail, strings.Join(st.Lines, " "), 0)
-	}
+	d.addHost("antigravity cli", agyStatusOf(file, filepath.Join(d.ext.Dir, "bin")))
 }
 
 // agyNoticeKind names the state record that says a conversation was told.

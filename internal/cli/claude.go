@@ -577,28 +577,13 @@ func claudeUninstallCmd(file claudeFile, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// claudeStatus is what `claude status` and doctor say of one settings file.
-type claudeStatus struct {
-	// Installed: the file holds gemini-guard's handlers.
-	Installed bool
-	// Healthy: installed as this gemini-guard would install it, every
-	// program present and runnable, hooks not switched off.
-	Healthy bool
-	Lines   []string
-}
-
 // claudeStatusOf reads file and says whether gemini-guard's handlers are
 // there, complete, up to date with bin, and runnable.
-func claudeStatusOf(file claudeFile, bin string) claudeStatus {
-	var st claudeStatus
-	say := func(format string, a ...any) { st.Lines = append(st.Lines, fmt.Sprintf(format, a...)) }
-	data, err := os.ReadFile(file.Path)
-	if errors.Is(err, fs.ErrNotExist) {
-		say("%s: absent; gemini-guard is not registered with Claude Code there (gemini-guard claude install).", file.Path)
-		return st
-	}
-	if err != nil {
-		say("%s: %v", file.Path, err)
+func claudeStatusOf(file claudeFile, bin string) hostStatus {
+	var st hostStatus
+	say := st.say
+	data, ok := readRegistration(&st, file.Path, "Claude Code", "claude")
+	if !ok {
 		return st
 	}
 	s, err := readClaudeSettings(data)
@@ -633,7 +618,7 @@ func claudeStatusOf(file claudeFile, bin string) claudeStatus {
 
 // claudeCheckHandlers checks the handlers found against those bin's
 // gemini-guard writes, with or without onFailure.
-func claudeCheckHandlers(st *claudeStatus, got map[string][]claudeGroup, bin string, say func(string, ...any)) {
+func claudeCheckHandlers(st *hostStatus, got map[string][]claudeGroup, bin string, say func(string, ...any)) {
 	blocking := true
 	installed := bin // the bin/ the handlers run programs from
 	events := slices.Sorted(maps.Keys(got))
@@ -690,15 +675,7 @@ func (d *doctorRun) checkClaude() {
 		d.add("claude code", statusSkip, err.Error(), 0)
 		return
 	}
-	st := claudeStatusOf(file, filepath.Join(d.ext.Dir, "bin"))
-	switch {
-	case !st.Installed:
-		d.add("claude code", statusSkip, strings.Join(st.Lines, " "), 0)
-	case st.Healthy:
-		d.add("claude code", statusOK, strings.Join(st.Lines, " "), 0)
-	default:
-		d.add("claude code", statusFail, strings.Join(st.Lines, " "), 0)
-	}
+	d.addHost("claude code", claudeStatusOf(file, filepath.Join(d.ext.Dir, "bin")))
 }
 
 // claudeSessionStart answers Claude Code's SessionStart: what gemini-guard

@@ -776,26 +776,14 @@ func codexUninstallCmd(files codexFiles, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// codexStatus is what `codex status` and doctor say of one registration.
-type codexStatus struct {
-	Installed bool
-	Healthy   bool
-	Lines     []string
-}
-
 // codexStatusOf says whether gemini-guard's hooks are in files.Hooks, each
 // trusted with the hash Codex computes for it now, enabled, runnable, and
 // up to date with bin.
-func codexStatusOf(files codexFiles, bin string) codexStatus {
-	var st codexStatus
-	say := func(format string, a ...any) { st.Lines = append(st.Lines, fmt.Sprintf(format, a...)) }
-	data, err := os.ReadFile(files.Hooks)
-	if errors.Is(err, fs.ErrNotExist) {
-		say("%s: absent; gemini-guard is not registered with Codex there (gemini-guard codex install).", files.Hooks)
-		return st
-	}
-	if err != nil {
-		say("%s: %v", files.Hooks, err)
+func codexStatusOf(files codexFiles, bin string) hostStatus {
+	var st hostStatus
+	say := st.say
+	data, ok := readRegistration(&st, files.Hooks, "Codex", "codex")
+	if !ok {
 		return st
 	}
 	trusts, err := codexTrusts(files.Hooks, data)
@@ -938,15 +926,7 @@ func (d *doctorRun) checkCodex() {
 		d.add("codex cli", statusSkip, err.Error(), 0)
 		return
 	}
-	st := codexStatusOf(files, filepath.Join(d.ext.Dir, "bin"))
-	switch {
-	case !st.Installed:
-		d.add("codex cli", statusSkip, strings.Join(st.Lines, " "), 0)
-	case st.Healthy:
-		d.add("codex cli", statusOK, strings.Join(st.Lines, " "), 0)
-	default:
-		d.add("codex cli", statusFail, strings.Join(st.Lines, " "), 0)
-	}
+	d.addHost("codex cli", codexStatusOf(files, filepath.Join(d.ext.Dir, "bin")))
 }
 
 // codexSessionStart answers Codex's SessionStart: what gemini-guard
