@@ -152,16 +152,8 @@ func normaliseAgy(data []byte, ev Event) ([]byte, error) {
 		if in.ToolCall == nil || in.ToolCall.Name == "" {
 			return nil, errors.New("toolCall.name is missing")
 		}
-		name, args, err := agyTool(in.ToolCall.Name, in.ToolCall.Args)
-		if err != nil {
+		if err := putTool(obj, in.ToolCall.Name, in.ToolCall.Args, agyTool); err != nil {
 			return nil, err
-		}
-		obj["tool_name"] = name
-		if name != in.ToolCall.Name {
-			obj["host_tool_name"] = in.ToolCall.Name
-		}
-		if len(args) > 0 {
-			obj["tool_input"] = args
 		}
 	case SessionStart:
 		// invocationNum counts the model requests of one turn from 0;
@@ -310,13 +302,7 @@ const AgyLimits = "gemini-guard is active in this Antigravity CLI session: shell
 func agyAnswer(ev Event, out Output) []byte {
 	switch ev {
 	case BeforeTool:
-		if out.Specific != nil && len(out.Specific.ToolInput) > 0 {
-			if out.fallback != nil {
-				out = *out.fallback
-			} else {
-				out = Deny("gemini-guard blocked hook.rewrite-unsupported: this tool call would have been changed before it ran, which this CLI cannot do, so it was stopped.", "")
-			}
-		}
+		out = out.withoutRewrite("which this CLI cannot do", "")
 		if out.Decision != "deny" {
 			return nil // no output: the call runs under agy's own permissions
 		}

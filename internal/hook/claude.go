@@ -121,16 +121,8 @@ func normaliseClaude(data []byte, ev Event) ([]byte, error) {
 		if in.ToolName == "" {
 			return nil, errors.New("tool_name is missing")
 		}
-		name, args, err := claudeTool(in.ToolName, in.ToolInput)
-		if err != nil {
+		if err := putTool(obj, in.ToolName, in.ToolInput, claudeTool); err != nil {
 			return nil, err
-		}
-		obj["tool_name"] = name
-		if name != in.ToolName {
-			obj["host_tool_name"] = in.ToolName
-		}
-		if len(args) > 0 {
-			obj["tool_input"] = args
 		}
 		if ev == AfterTool {
 			if err := claudeAfterTool(in, obj); err != nil {
@@ -464,14 +456,10 @@ func claudeAnswer(ev Event, out Output) []byte {
 	}
 	switch ev {
 	case BeforeTool:
-		if out.Specific != nil && len(out.Specific.ToolInput) > 0 {
+		if out.rewrites() {
 			// Claude Code's updatedInput needs an "allow" beside it, which
 			// would also skip the user's permission prompt: deny instead.
-			if out.fallback != nil {
-				out = *out.fallback
-			} else {
-				out = Deny("gemini-guard blocked hook.rewrite-unsupported: this tool call would have been changed before it ran, which gemini-guard does not do in Claude Code, so it was stopped.", "")
-			}
+			out = out.withoutRewrite("which gemini-guard does not do in Claude Code", "")
 			a.SystemMessage = out.SystemMessage
 		}
 		if out.Decision == "deny" {

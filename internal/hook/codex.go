@@ -94,16 +94,8 @@ func normaliseCodex(data []byte, ev Event) ([]byte, error) {
 		if in.ToolName == "" {
 			return nil, errors.New("tool_name is missing")
 		}
-		name, args, err := codexTool(in.ToolName, in.ToolInput)
-		if err != nil {
+		if err := putTool(obj, in.ToolName, in.ToolInput, codexTool); err != nil {
 			return nil, err
-		}
-		obj["tool_name"] = name
-		if name != in.ToolName {
-			obj["host_tool_name"] = in.ToolName
-		}
-		if len(args) > 0 {
-			obj["tool_input"] = args
 		}
 		if ev == AfterTool {
 			obj["tool_response"] = map[string]json.RawMessage{"llmContent": codexResponse(in.ToolResponse)}
@@ -427,15 +419,9 @@ const CodexLimits = "gemini-guard is active in this Codex CLI session: shell com
 func codexAnswer(ev Event, out Output) []byte {
 	switch ev {
 	case BeforeTool:
-		if out.Specific != nil && len(out.Specific.ToolInput) > 0 {
-			// A rewrite (the secrets action redact): Codex's updatedInput
-			// comes with an allow, which would also grant the call; deny.
-			if out.fallback != nil {
-				out = *out.fallback
-			} else {
-				out = Deny("gemini-guard blocked hook.rewrite-unsupported: this tool call would have been changed before it ran, which gemini-guard does not do in this CLI, so it was stopped.", "")
-			}
-		}
+		// A rewrite (the secrets action redact): Codex's updatedInput
+		// comes with an allow, which would also grant the call; deny.
+		out = out.withoutRewrite("which gemini-guard does not do in this CLI", "")
 		if out.Decision != "deny" {
 			if out.SystemMessage == "" {
 				return nil

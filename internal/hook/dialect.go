@@ -188,11 +188,8 @@ func answerIn(d Dialect, ev Event, out Output) Output {
 	}
 	switch ev {
 	case BeforeTool:
-		if out.Specific != nil && len(out.Specific.ToolInput) > 0 {
-			if out.fallback != nil {
-				return *out.fallback
-			}
-			return Deny("gemini-guard blocked hook.rewrite-unsupported: this tool call would have been changed before it ran, which this CLI cannot do, so it was stopped.",
+		if out.rewrites() {
+			return out.withoutRewrite("which this CLI cannot do",
 				"gemini-guard blocked a tool call it would have changed (this CLI cannot change a tool call's arguments).")
 		}
 	case SessionStart:
@@ -211,4 +208,22 @@ func answerIn(d Dialect, ev Event, out Output) Output {
 	}
 	out.fallback = nil
 	return out
+}
+
+// putTool sets the tool_name, host_tool_name (when they differ) and
+// tool_input of obj, Gemini CLI's input, from a host's tool call as
+// mapTool (agyTool, claudeTool, codexTool) puts it on the guards' tools.
+func putTool(obj map[string]any, host string, raw json.RawMessage, mapTool func(string, json.RawMessage) (string, json.RawMessage, error)) error {
+	name, args, err := mapTool(host, raw)
+	if err != nil {
+		return err
+	}
+	obj["tool_name"] = name
+	if name != host {
+		obj["host_tool_name"] = host
+	}
+	if len(args) > 0 {
+		obj["tool_input"] = args
+	}
+	return nil
 }

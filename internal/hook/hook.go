@@ -132,7 +132,7 @@ type Output struct {
 	Continue   *bool  `json:"continue,omitempty"`
 	StopReason string `json:"stopReason,omitempty"`
 	// fallback is sent instead of a tool-input rewrite to a host that
-	// cannot rewrite (ReplaceToolInputOrDeny).
+	// cannot rewrite (ReplaceToolInputOrDeny, withoutRewrite).
 	fallback *Output
 	// hostResponse is the Claude Code tool_response an AfterTool answer
 	// replaces (withHostResponse); a string so that Output compares.
@@ -215,3 +215,20 @@ func (e *InputError) Error() string {
 }
 
 func (e *InputError) Unwrap() error { return e.Err }
+
+// rewrites reports whether out changes the tool call's arguments.
+func (out Output) rewrites() bool { return out.Specific != nil && len(out.Specific.ToolInput) > 0 }
+
+// withoutRewrite is out for a host that does not take a rewrite of a tool
+// call: out itself unless it rewrites one; then its fallback (a deny), or
+// else a deny saying the call was stopped, why (cannot: "which this CLI
+// cannot do") and, to the user, systemMessage. Failing closed.
+func (out Output) withoutRewrite(cannot, systemMessage string) Output {
+	switch {
+	case !out.rewrites():
+		return out
+	case out.fallback != nil:
+		return *out.fallback
+	}
+	return Deny("gemini-guard blocked hook.rewrite-unsupported: this tool call would have been changed before it ran, "+cannot+", so it was stopped.", systemMessage)
+}
