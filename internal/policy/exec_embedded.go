@@ -217,9 +217,11 @@ func embeddedCandidates(ex *shell.Exec, args []string, res *shell.Result, rules 
 		// scripts are read by sed's grammar, not searched for shapes
 		// (s/rm -rf x/…/ is no command named s/rm).
 		cs.env(ex)
-		for _, script := range sedScripts(args) {
-			for _, cmd := range shell.SedRuns(script) {
-				cs.add(cmd)
+		if p, ok := effects.Parse(ex.Name, args); ok {
+			for _, script := range sedScripts(p) {
+				for _, cmd := range shell.SedRuns(script) {
+					cs.add(cmd)
+				}
 			}
 		}
 		return cs.out
@@ -234,10 +236,10 @@ func embeddedCandidates(ex *shell.Exec, args []string, res *shell.Result, rules 
 	return cs.out
 }
 
-// sedScripts are the scripts of a sed command line: every -e/--expression
-// value, else its first operand (a -f file is not read here).
-func sedScripts(args []string) []string {
-	p := shell.ParseArgs(args, &shell.OptSpec{Short: "e:f:i::l:", Long: []string{"expression=", "file=", "in-place=?", "line-length="}})
+// sedScripts are the scripts of a sed command line read by sed's spec
+// (effects.Parse): every -e/--expression value, else its first operand (a
+// -f file is not read here).
+func sedScripts(p shell.Args) []string {
 	var out []string
 	for _, o := range p.Opts {
 		if o.HasValue && (o.Name == "e" || o.Name == "expression") {

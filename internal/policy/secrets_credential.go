@@ -804,16 +804,7 @@ func (c *Call) envKeptInWorkspace(a string) bool {
 	switch c.Ex.Name {
 	case "sed", "gsed":
 		// In place, and no w command writing elsewhere or e running one.
-		var script []string
-		for _, o := range p.Opts {
-			if o.Name == "e" || o.Name == "expression" {
-				script = append(script, o.Value)
-			}
-		}
-		if len(script) == 0 && len(p.Operands) > 0 {
-			script = p.Operands[:1]
-		}
-		return p.Has("i", "in-place") && !p.Has("f", "file") && !shell.SedWritesOrRuns(strings.Join(script, "\n"))
+		return p.Has("i", "in-place") && !p.Has("f", "file") && !shell.SedWritesOrRuns(strings.Join(sedScripts(p), "\n"))
 	case "mv", "cp":
 		if len(p.Operands) < 2 {
 			return false
