@@ -188,23 +188,33 @@ func (s *Set) joinPieces(out []secrets.Finding, found []piece, text string, from
 // of at least pieceJoin bytes, cover PieceMin of its bytes.
 func (s *Set) covered(found []piece, origin int32) bool {
 	n := len(s.origins[origin].value)
-	var bits [4]uint64 // a value's first 256 bytes
-	count := 0
+	var c coverage
 	for _, p := range found {
 		if p.origin != origin || p.to-p.from < pieceJoin(n) {
 			continue
 		}
-		for b := p.from; b < p.to && b < 256; b++ {
-			if bits[b/64]&(1<<(b%64)) == 0 {
-				bits[b/64] |= 1 << (b % 64)
-				count++
-			}
-		}
+		c.mark(p.from, p.to)
 		if p.to-p.from >= PieceMin(n) {
 			return true
 		}
 	}
-	return count >= PieceMin(n)
+	return c.count >= PieceMin(n)
+}
+
+// coverage counts the bytes of a value's first 256 that parts cover.
+type coverage struct {
+	bits  [4]uint64
+	count int
+}
+
+// mark adds the bytes [from, to) of the value.
+func (c *coverage) mark(from, to int) {
+	for b := max(0, from); b < to && b < 256; b++ {
+		if c.bits[b/64]&(1<<(b%64)) == 0 {
+			c.bits[b/64] |= 1 << (b % 64)
+			c.count++
+		}
+	}
 }
 
 // within reports whether text[start:end] lies within a finding of source

@@ -3,6 +3,7 @@ package known
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 
 	"github.com/gemini-guard/gemini-guard/internal/secrets"
 	"github.com/gemini-guard/gemini-guard/internal/state"
@@ -106,50 +107,31 @@ func (s *Set) joinSent(parts []piece, sums map[int32]uint64, earlier []SentPart,
 	for origin, sum := range sums {
 		o := s.origins[origin]
 		n := len(o.value)
-		var bits [4]uint64
-		count := 0
-		mark := func(from, to int) {
-			for b := max(0, from); b < to && b < min(n, 256); b++ {
-				if bits[b/64]&(1<<(b%64)) == 0 {
-					bits[b/64] |= 1 << (b % 64)
-					count++
-				}
-			}
-		}
+		var c coverage
 		for _, e := range earlier {
 			if e.Sum == sum && e.To-e.From >= pieceJoin(n) {
-				mark(e.From, e.To)
+				c.mark(e.From, min(e.To, n))
 			}
 		}
-		if count == 0 {
+		if c.count == 0 {
 			continue // nothing of it sent before: this call alone was judged by Find
 		}
 		var here []piece
 		for _, p := range parts {
 			if p.origin == origin && p.to-p.from >= pieceJoin(n) {
-				mark(p.from, p.to)
+				c.mark(p.from, p.to)
 				here = append(here, p)
 			}
 		}
-		if count < PieceMin(n) {
+		if c.count < PieceMin(n) {
 			continue
 		}
 		for _, p := range here {
 			end := p.at + p.to - p.from
 			out = append(out, secrets.Finding{RuleID: RuleID, Description: o.source + " (the rest of it sent earlier in this session)",
-				Start: p.at, End: end, Line: 1 + countLines(text[:p.at]), Secret: text[p.at:end]})
+				Start: p.at, End: end, Line: 1 + strings.Count(text[:p.at], "\n"), Secret: text[p.at:end]})
 		}
 	}
 	slices.SortStableFunc(out, func(a, b secrets.Finding) int { return a.Start - b.Start })
 	return out
-}
-
-func countLines(s string) int {
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\n' {
-			n++
-		}
-	}
-	return n
 }
