@@ -106,10 +106,7 @@ func answer(in hook.BeforeToolInput, e Env) (hook.Output, error) {
 		if changes := policy.Changes(res, ctx); len(changes) > 0 {
 			_ = provenance.Touch(dir, in.SessionID, in.Cwd, provenance.ShellCall(command), changes)
 		}
-		holdSetAside(dir, in.SessionID, in.Cwd, policy.SetAsides(res, ctx))
-		if copied := policy.CopiedFromUser(res, ctx); len(copied) > 0 && in.SessionID != "" {
-			_ = provenance.Hold(dir, in.SessionID, in.Cwd, copied)
-		}
+		holdUsers(dir, in.SessionID, in.Cwd, policy.SetAsides(res, ctx), policy.CopiedFromUser(res, ctx))
 	}
 	if v.Action != verdict.Allow {
 		call.Record(audit.FromVerdict(call.Entry(in.ToolName), v, call.WarnOnly()))
@@ -168,15 +165,17 @@ func hostsMatter(v verdict.Verdict) bool {
 	return false
 }
 
-// holdSetAside records the files the command sets aside from git's view
-// (git stash, an index flag, a stash entry written out) as the user's for
-// the rest of the session, before it runs: what git stash takes is what
-// git status lists now. A failure only means no record of it.
-func holdSetAside(dir, session, workspace string, asides []policy.SetAside) {
-	if session == "" || len(asides) == 0 {
+// holdUsers records, in one update of the session's record, the files the
+// command sets aside from git's view (git stash, an index flag, a stash
+// entry written out) and those it fills from a file the agent did not make
+// (copied) as the user's for the rest of the session, before it runs:
+// what git stash takes is what git status lists now. A failure only means
+// no record of it.
+func holdUsers(dir, session, workspace string, asides []policy.SetAside, copied []string) {
+	if session == "" || len(asides) == 0 && len(copied) == 0 {
 		return
 	}
-	var paths []string
+	paths := copied
 	for _, a := range asides {
 		if a.Stash {
 			changed, err := provenance.Changed(a.Dir, a.Untracked)
