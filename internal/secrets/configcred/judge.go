@@ -157,6 +157,29 @@ func weakWord(l string) bool {
 	return false
 }
 
+// WholePlaceholder: a value that is a placeholder as a whole, not one that
+// merely holds a placeholder's word (a real password may hold 1234,
+// sample or fake): only such a value overrules a rule's finding (the
+// detector's byGrammar), which is never dropped on a substring's say-so.
+// The stricter twin of placeholder.
+func WholePlaceholder(v string) bool {
+	l := strings.ToLower(strings.Trim(v, `"' `))
+	if strings.Trim(l, "*x#.-_ ") == "" || strings.HasPrefix(l, "<") && strings.HasSuffix(l, ">") {
+		return true
+	}
+	for _, p := range []string{"changeme", "change_me", "change-me", "changeit", "your_", "your-", "yourpass", "yoursecret", "yourtoken",
+		"placeholder", "example", "replace_me", "replace-me", "replaceme", "redacted", "dummy", "todo", "fixme", "insert_", "insert-"} {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	switch l {
+	case "password", "passwd", "secret", "token", "pass", "empty", "required", "test", "admin", "root", "user", "guest", "value", "default":
+		return true
+	}
+	return false
+}
+
 // ciphertext reports whether v is a secret encrypted at rest: SOPS
 // ENC[…], ejson EJ[…], Ansible Vault, age, Jasypt ENC(…), Spring Cloud
 // {cipher}, a vault transit value. (Maven's and Jenkins' {…} are

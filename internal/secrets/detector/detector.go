@@ -358,29 +358,7 @@ func overrules(c configcred.Credential, value string) bool {
 	case configcred.Reference, configcred.Ciphertext, configcred.Public:
 		return true
 	case configcred.Placeholder:
-		return c.Format != "url" && wholePlaceholder(value)
-	}
-	return false
-}
-
-// wholePlaceholder: a value that is a placeholder as a whole, not one that
-// merely holds a placeholder's word (a real password may hold 1234,
-// sample or fake): only such a value overrules a rule's finding, which
-// is never dropped on a substring's say-so.
-func wholePlaceholder(v string) bool {
-	l := strings.ToLower(strings.Trim(v, `"' `))
-	if strings.Trim(l, "*x#.-_ ") == "" || strings.HasPrefix(l, "<") && strings.HasSuffix(l, ">") {
-		return true
-	}
-	for _, p := range []string{"changeme", "change_me", "change-me", "changeit", "your_", "your-", "yourpass", "yoursecret", "yourtoken",
-		"placeholder", "example", "replace_me", "replace-me", "replaceme", "redacted", "dummy", "todo", "fixme", "insert_", "insert-"} {
-		if strings.HasPrefix(l, p) {
-			return true
-		}
-	}
-	switch l {
-	case "password", "passwd", "secret", "token", "pass", "empty", "required", "test", "admin", "root", "user", "guest", "value", "default":
-		return true
+		return c.Format != "url" && configcred.WholePlaceholder(value)
 	}
 	return false
 }
